@@ -1,0 +1,746 @@
+//! Reader for the catalog's text format (`crates/ptxkit/isa/*.ptxisa`).
+//!
+//! The format stays close to the ISA's syntax boxes so that an entry can be
+//! checked against the spec by eye. See `docs/catalog.md` for the full
+//! description; in short:
+//!
+//! ```text
+//! # comment
+//! @opcode add section=9.7.1.1 ptx=1.0 sm=all
+//! @note Adds two integers.
+//! add.type       d, a, b;
+//! add{.sat}.s32  d, a, b;
+//! add.u16x2      d, a, b;  [ptx=8.0 sm=sm_90]
+//! .type = { .u16, .u32, .u64, .s16, .s32, .s64 };
+//! @gate .u16x2 .s16x2 ptx=8.0 sm=sm_90
+//! @mod .sat clamps the result to the signed 32-bit range.
+//! ```
+//!
+//! Errors are collected with their file and line; a test asserts there are none.
+
+use rustc_hash::FxHashMap;
+
+use super::model::*;
+use crate::lex::{Lexer, Token, TokenKind};
+
+/// A problem in a catalog file.
+#[derive(Clone, Debug)]
+pub struct DslError {
+    /// Catalog file name.
+    pub file: &'static str,
+    /// 1-based line.
+    pub line: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl std::fmt::Display for DslError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+    }
+}
+
+/// Tables under construction.
+#[derive(Default)]
+pub(crate) struct Builder {
+    pub mods: Vec<Box<str>>,
+    pub mod_index: FxHashMap<Box<str>, ModId>,
+    pub opcodes: Vec<Opcode>,
+    pub opcode_index: FxHashMap<Box<str>, OpcodeId>,
+    pub forms: Vec<Form>,
+    pub groups: Vec<Group>,
+    pub sections: Vec<Section>,
+    pub errors: Vec<DslError>,
+}
+
+impl Builder {
+    pub fn intern_mod(&mut self, s: &str) -> ModId {
+        if let Some(&id) = self.mod_index.get(s) {
+            return id;
+        }
+        let id = ModId(self.mods.len() as u16);
+        self.mods.push(s.into());
+        self.mod_index.insert(s.into(), id);
+        id
+    }
+
+    fn opcode(&mut self, root: &str) -> OpcodeId {
+        if let Some(&id) = self.opcode_index.get(root) {
+            return id;
+        }
+        let id = OpcodeId(self.opcodes.len() as u16);
+        self.opcodes.push(Opcode {
+            name: root.into(),
+            forms: Vec::new(),
+        });
+        self.opcode_index.insert(root.into(), id);
+        id
+    }
+
+    /// Read one catalog file.
+    pub fn load(&mut self, file: &'static str, text: &str) {
+        let mut block: Option<Block> = None;
+        let mut pending = String::new();
+        let mut pending_line = 0usize;
+        for (i, raw) in text.lines().enumerate() {
+            let line_no = i + 1;
+            let line = strip_hash_comment(raw);
+            let trimmed = line.trim();
+            if trimmed.starts_with('@') {
+                if !pending.trim().is_empty() {
+                    self.err(file, pending_line, "statement not terminated by `;`");
+                    pending.clear();
+                }
+                self.directive(file, line_no, trimmed, &mut block);
+                continue;
+            }
+            if trimmed.is_empty() && pending.trim().is_empty() {
+                continue;
+            }
+            if pending.trim().is_empty() {
+                pending.clear();
+                pending_line = line_no;
+            }
+            pending.push_str(line);
+            pending.push('\n');
+            // Split off every complete statement (`;` at depth 0, plus a
+            // trailing `[ptx=… sm=…]` attribute on the same line).
+            while let Some((stmt, rest)) = split_statement(&pending) {
+                match block.as_mut() {
+                    Some(b) => b.stmts.push((pending_line, stmt)),
+                    None => self.err(file, pending_line, "statement before any `@opcode`"),
+                }
+                pending = rest;
+                pending_line = line_no;
+            }
+        }
+        if !pending.trim().is_empty() {
+            self.err(file, pending_line, "statement not terminated by `;`");
+        }
+        if let Some(b) = block.take() {
+            self.finish_block(file, b);
+        }
+    }
+
+    fn err(&mut self, file: &'static str, line: usize, message: impl Into<String>) {
+        self.errors.push(DslError {
+            file,
+            line,
+            message: message.into(),
+        });
+    }
+
+    fn directive(&mut self, file: &'static str, line: usize, text: &str, block: &mut Option<Block>) {
+        let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+        let rest = rest.trim();
+        match word {
+            "@opcode" => {
+                if let Some(b) = block.take() {
+                    self.finish_block(file, b);
+                }
+                let mut parts = rest.split_whitespace();
+                let Some(name) = parts.next() else {
+                    return self.err(file, line, "`@opcode` needs a name");
+                };
+                let mut b = Block {
+                    name: name.to_string(),
+                    line,
+                    sections: Vec::new(),
+                    req: Requirement::default(),
+                    stmts: Vec::new(),
+                    gates: Vec::new(),
+                    notes: Vec::new(),
+                    mod_notes: Vec::new(),
+                };
+                for kv in parts {
+                    match kv.split_once('=') {
+                        Some(("section", v)) => b.sections.extend(v.split(',').map(Box::from)),
+                        Some((k, v)) => {
+                            if let Err(e) = set_req(&mut b.req, k, v) {
+                                self.err(file, line, e);
+                            }
+                        }
+                        None => self.err(file, line, format!("expected key=value, found `{kv}`")),
+                    }
+                }
+                *block = Some(b);
+            }
+            "@gate" | "@note" | "@mod" => {
+                let Some(b) = block.as_mut() else {
+                    return self.err(file, line, format!("`{word}` before any `@opcode`"));
+                };
+                match word {
+                    "@note" => b.notes.push(rest.into()),
+                    "@mod" => {
+                        let (m, txt) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
+                        b.mod_notes.push((line, m.to_string(), txt.trim().to_string()));
+                    }
+                    _ => {
+                        let mut mods = Vec::new();
+                        let mut req = Requirement::default();
+                        for part in rest.split_whitespace() {
+                            if let Some((k, v)) = part.split_once('=') {
+                                if let Err(e) = set_req(&mut req, k, v) {
+                                    self.err(file, line, e);
+                                }
+                            } else if part.starts_with('.') {
+                                mods.push(part.trim_end_matches(',').to_string());
+                            } else {
+                                self.err(file, line, format!("unexpected `{part}` in @gate"));
+                            }
+                        }
+                        if mods.is_empty() || req.is_empty() {
+                            self.err(file, line, "@gate needs modifiers and ptx= or sm=");
+                        }
+                        b.gates.push((line, mods, req));
+                    }
+                }
+            }
+            _ => self.err(file, line, format!("unknown directive `{word}`")),
+        }
+    }
+
+    fn finish_block(&mut self, file: &'static str, b: Block) {
+        let section = self.sections.len() as u16;
+        let root = b.name.split('.').next().unwrap_or_default().to_string();
+        let opcode = self.opcode(&root);
+        // First pass: group definitions, so forms may use groups defined after them.
+        let mut groups: FxHashMap<String, GroupId> = FxHashMap::default();
+        let mut operand_values = Vec::new();
+        let mut forms = Vec::new();
+        for (line, stmt) in &b.stmts {
+            let toks = lex_stmt(stmt);
+            let first = toks.first().map(|t| (t.kind, t.text.as_str()));
+            let is_def = toks.iter().take_while(|t| t.kind != TokenKind::LBrace).any(|t| t.kind == TokenKind::Eq);
+            match first {
+                Some((TokenKind::DotWord | TokenKind::Ident, _)) if is_def => {
+                    match self.group_def(&toks) {
+                        Ok((names, alts, is_values)) => {
+                            for n in names {
+                                if is_values {
+                                    operand_values.push((Box::from(n.as_str()), alts.iter().map(|s| Box::from(s.as_str())).collect()));
+                                    continue;
+                                }
+                                let ids: Vec<ModId> = alts.iter().map(|a| self.intern_mod(a)).collect();
+                                let gid = GroupId(self.groups.len() as u16);
+                                self.groups.push(Group { name: n.trim_start_matches('.').into(), alts: ids });
+                                if groups.insert(n.clone(), gid).is_some() {
+                                    self.err(file, *line, format!("group `{n}` defined twice in `{}`", b.name));
+                                }
+                            }
+                        }
+                        Err(e) => self.err(file, *line, e),
+                    }
+                }
+                Some((TokenKind::Ident, w)) if w == root => forms.push((*line, stmt.as_str(), toks)),
+                _ => self.err(file, *line, format!("expected a form of `{root}` or a group definition")),
+            }
+        }
+        for (line, text, toks) in forms {
+            match FormParser::new(&toks, &groups, self).form() {
+                Ok((slots, operands, req)) => {
+                    let id = FormId(self.forms.len() as u16);
+                    let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    self.forms.push(Form {
+                        opcode,
+                        section,
+                        name: b.name.as_str().into(),
+                        slots,
+                        operands,
+                        req,
+                        text: text.into(),
+                    });
+                    if let Some(op) = self.opcodes.get_mut(opcode.0 as usize) {
+                        op.forms.push(id);
+                    }
+                }
+                Err(e) => self.err(file, line, format!("in form of `{}`: {e}", b.name)),
+            }
+        }
+        let mut gates = Vec::new();
+        for (_line, names, req) in b.gates {
+            let mut mods = Vec::new();
+            for n in names {
+                match groups.get(&n) {
+                    Some(g) => mods.extend(self.groups.get(g.0 as usize).map(|g| g.alts.clone()).unwrap_or_default()),
+                    None => mods.push(self.intern_mod(&n)),
+                }
+            }
+            gates.push(Gate { mods, req });
+        }
+        let mut mod_notes = Vec::new();
+        for (_line, m, txt) in b.mod_notes {
+            let id = self.intern_mod(&m);
+            mod_notes.push((id, txt.into()));
+        }
+        self.sections.push(Section {
+            name: b.name.into(),
+            isa_sections: b.sections,
+            req: b.req,
+            gates,
+            notes: b.notes,
+            mod_notes,
+            operand_values,
+            file,
+        });
+        let _ = b.line;
+    }
+
+    /// `.a = .b = { .x, .y };` or `cp-size = { 4, 8, 16 };`
+    fn group_def(&mut self, toks: &[Tok]) -> Result<(Vec<String>, Vec<String>, bool), String> {
+        let mut names = Vec::new();
+        let mut i = 0;
+        let mut is_values = false;
+        while let (Some(name), Some(eq)) = (toks.get(i), toks.get(i + 1)) {
+            if eq.kind != TokenKind::Eq {
+                break;
+            }
+            match name.kind {
+                TokenKind::DotWord => names.push(name.text.clone()),
+                TokenKind::Ident => {
+                    is_values = true;
+                    names.push(name.text.clone());
+                }
+                _ => return Err(format!("bad group name `{}`", name.text)),
+            }
+            i += 2;
+        }
+        if toks.get(i).map(|t| t.kind) != Some(TokenKind::LBrace) {
+            return Err("expected `{` after `=`".into());
+        }
+        i += 1;
+        let mut alts = Vec::new();
+        loop {
+            match toks.get(i) {
+                Some(t) if t.kind == TokenKind::RBrace => break,
+                Some(t) if t.kind == TokenKind::Comma => i += 1,
+                Some(t) if t.kind == TokenKind::DotWord && !is_values => {
+                    alts.push(t.text.clone());
+                    i += 1;
+                }
+                Some(t) if is_values && matches!(t.kind, TokenKind::Int | TokenKind::Float | TokenKind::Ident | TokenKind::DotWord) => {
+                    alts.push(t.text.clone());
+                    i += 1;
+                }
+                Some(t) => return Err(format!("unexpected `{}` in group", t.text)),
+                None => return Err("unterminated group".into()),
+            }
+        }
+        let rest = toks.get(i + 1..).unwrap_or_default();
+        if !(rest.is_empty() || (rest.len() == 1 && rest.iter().all(|t| t.kind == TokenKind::Semi))) {
+            return Err("unexpected text after `}`".into());
+        }
+        if alts.is_empty() {
+            return Err("empty group".into());
+        }
+        Ok((names, alts, is_values))
+    }
+}
+
+struct Block {
+    name: String,
+    line: usize,
+    sections: Vec<Box<str>>,
+    req: Requirement,
+    stmts: Vec<(usize, String)>,
+    gates: Vec<(usize, Vec<String>, Requirement)>,
+    notes: Vec<Box<str>>,
+    mod_notes: Vec<(usize, String, String)>,
+}
+
+fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
+    match k {
+        "ptx" => {
+            let (a, b) = v.split_once('.').ok_or_else(|| format!("bad ptx version `{v}`"))?;
+            let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+            let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+            req.ptx = Some(PtxVersion { major, minor });
+            Ok(())
+        }
+        "sm" => {
+            for t in v.split('|') {
+                let ok = t == "all"
+                    || t.strip_prefix("sm_").is_some_and(|n| {
+                        let digits = n.trim_end_matches(['a', 'f']);
+                        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) && n.len() - digits.len() <= 1
+                    });
+                if !ok {
+                    return Err(format!("bad target `{t}`"));
+                }
+            }
+            req.sm = Some(v.into());
+            Ok(())
+        }
+        _ => Err(format!("unknown key `{k}`")),
+    }
+}
+
+fn strip_hash_comment(line: &str) -> &str {
+    match line.find('#') {
+        Some(i) => line.get(..i).unwrap_or(line),
+        None => line,
+    }
+}
+
+/// Split the first complete statement off `buf`: up to a `;` at bracket depth
+/// 0, plus a following `[key=value …]` on the same line.
+fn split_statement(buf: &str) -> Option<(String, String)> {
+    let bytes = buf.as_bytes();
+    let mut depth = 0i32;
+    let mut i = 0;
+    let mut in_comment = false;
+    while let Some(&c) = bytes.get(i) {
+        if in_comment {
+            if c == b'\n' {
+                in_comment = false;
+            }
+            i += 1;
+            continue;
+        }
+        match c {
+            b'/' if bytes.get(i + 1) == Some(&b'/') => in_comment = true,
+            b'{' | b'[' | b'(' => depth += 1,
+            b'}' | b']' | b')' => depth -= 1,
+            b';' if depth <= 0 => {
+                let mut end = i + 1;
+                let rest_line_end = buf.get(end..).and_then(|r| r.find('\n')).map(|n| end + n).unwrap_or(buf.len());
+                let tail = buf.get(end..rest_line_end).unwrap_or("");
+                let t = tail.trim_start();
+                if t.starts_with('[') {
+                    if let Some(close) = t.find(']') {
+                        end = rest_line_end - t.len() + close + 1;
+                    }
+                }
+                let stmt = buf.get(..end).unwrap_or("").to_string();
+                let rest = buf.get(end..).unwrap_or("").to_string();
+                return Some((stmt, rest));
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[derive(Clone, Debug)]
+struct Tok {
+    kind: TokenKind,
+    text: String,
+    /// Whether trivia separates this token from the previous one.
+    spaced: bool,
+}
+
+/// Lex a statement with the PTX lexer, joining `cache-policy`-style role
+/// names (identifiers glued by `-`) into one identifier.
+fn lex_stmt(s: &str) -> Vec<Tok> {
+    let src = s.as_bytes();
+    let mut lx = Lexer::new(src);
+    let mut out: Vec<Tok> = Vec::new();
+    let mut spaced = true;
+    loop {
+        let t: Token = lx.next_token();
+        match t.kind {
+            TokenKind::Eof => break,
+            k if k.is_trivia() => spaced = true,
+            _ => {
+                let text = t.span.text(src).into_owned();
+                let glue = !spaced
+                    && out.len() >= 2
+                    && matches!(t.kind, TokenKind::Ident | TokenKind::Int)
+                    && out.last().is_some_and(|m| m.kind == TokenKind::Minus && !m.spaced)
+                    && out.get(out.len() - 2).is_some_and(|p| p.kind == TokenKind::Ident);
+                if glue {
+                    out.pop();
+                    if let Some(prev) = out.last_mut() {
+                        prev.text.push('-');
+                        prev.text.push_str(&text);
+                    }
+                } else {
+                    out.push(Tok { kind: t.kind, text, spaced });
+                }
+                spaced = false;
+            }
+        }
+    }
+    out
+}
+
+struct FormParser<'a> {
+    toks: &'a [Tok],
+    pos: usize,
+    groups: &'a FxHashMap<String, GroupId>,
+    b: &'a mut Builder,
+}
+
+type FormParts = (Vec<Slot>, Vec<OperandTpl>, Requirement);
+
+impl<'a> FormParser<'a> {
+    fn new(toks: &'a [Tok], groups: &'a FxHashMap<String, GroupId>, b: &'a mut Builder) -> Self {
+        FormParser { toks, pos: 1, groups, b }
+    }
+
+    fn peek(&self, n: usize) -> Option<&'a Tok> {
+        self.toks.get(self.pos + n)
+    }
+
+    fn kind(&self, n: usize) -> Option<TokenKind> {
+        self.peek(n).map(|t| t.kind)
+    }
+
+    fn slot_kind(&mut self, word: &str) -> SlotKind {
+        match self.groups.get(word) {
+            Some(&g) => SlotKind::Group(g),
+            None => SlotKind::Lit(self.b.intern_mod(word)),
+        }
+    }
+
+    fn expect(&mut self, k: TokenKind) -> Result<(), String> {
+        if self.kind(0) == Some(k) {
+            self.pos += 1;
+            Ok(())
+        } else {
+            Err(format!("expected {} found {}", k.describe(), self.peek(0).map(|t| t.text.as_str()).unwrap_or("end")))
+        }
+    }
+
+    fn form(mut self) -> Result<FormParts, String> {
+        let mut slots = Vec::new();
+        // Modifiers: `.x` or `{.x.y}` sequences, until the operands begin.
+        loop {
+            match (self.kind(0), self.kind(1)) {
+                (Some(TokenKind::DotWord), _) => {
+                    let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
+                    self.pos += 1;
+                    let kind = self.slot_kind(&w);
+                    slots.push(Slot { kind, optional: false });
+                }
+                (Some(TokenKind::LBrace), Some(TokenKind::DotWord)) => {
+                    self.pos += 1;
+                    while self.kind(0) == Some(TokenKind::DotWord) {
+                        let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
+                        self.pos += 1;
+                        let kind = self.slot_kind(&w);
+                        slots.push(Slot { kind, optional: true });
+                    }
+                    self.expect(TokenKind::RBrace)?;
+                }
+                _ => break,
+            }
+        }
+        let operands = self.operand_list(&[TokenKind::Semi])?;
+        let mut req = Requirement::default();
+        if self.is_attr_start() {
+            self.attrs(&mut req)?;
+            if self.kind(0) == Some(TokenKind::Semi) {
+                self.pos += 1;
+            }
+        } else {
+            self.expect(TokenKind::Semi)?;
+            if self.kind(0) == Some(TokenKind::LBracket) {
+                self.attrs(&mut req)?;
+            }
+        }
+        if self.pos < self.toks.len() {
+            return Err(format!("unexpected `{}` after form", self.peek(0).map(|t| t.text.as_str()).unwrap_or("")));
+        }
+        Ok((slots, operands, req))
+    }
+
+    /// `[ptx=8.6 sm=sm_100]`
+    fn attrs(&mut self, req: &mut Requirement) -> Result<(), String> {
+        self.expect(TokenKind::LBracket)?;
+        while self.kind(0) == Some(TokenKind::Ident) {
+            let k = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
+            self.pos += 1;
+            self.expect(TokenKind::Eq)?;
+            let mut v = String::new();
+            while let Some(t) = self.peek(0) {
+                if t.kind == TokenKind::RBracket || (t.spaced && !v.is_empty()) {
+                    break;
+                }
+                v.push_str(&t.text);
+                self.pos += 1;
+            }
+            set_req(req, &k, &v)?;
+        }
+        self.expect(TokenKind::RBracket)
+    }
+
+    /// Operands up to (not including) one of `stops` at depth 0.
+    fn operand_list(&mut self, stops: &[TokenKind]) -> Result<Vec<OperandTpl>, String> {
+        let mut out = Vec::new();
+        loop {
+            match self.kind(0) {
+                None => return Ok(out),
+                Some(k) if stops.contains(&k) => return Ok(out),
+                Some(TokenKind::LBracket) if self.is_attr_start() => return Ok(out),
+                _ => {}
+            }
+            match (self.kind(0), self.kind(1)) {
+                (Some(TokenKind::Comma), _) => self.pos += 1,
+                // `{, x}` or `{, x if .mod}`: an optional trailing operand.
+                (Some(TokenKind::LBrace), Some(TokenKind::Comma)) => {
+                    self.pos += 2;
+                    let mut op = self.operand()?;
+                    op.optional = true;
+                    if self.kind(0) == Some(TokenKind::Ident) && self.peek(0).is_some_and(|t| t.text == "if") {
+                        self.pos += 1;
+                        let w = self.peek(0).filter(|t| t.kind == TokenKind::DotWord).map(|t| t.text.clone()).ok_or("expected a modifier after `if`")?;
+                        self.pos += 1;
+                        op.when = Some(self.slot_kind(&w));
+                    }
+                    self.expect(TokenKind::RBrace)?;
+                    out.push(op);
+                }
+                // `{b,}`: an optional operand followed by a comma (inside brackets).
+                (Some(TokenKind::LBrace), Some(TokenKind::Ident))
+                    if self.kind(2) == Some(TokenKind::Comma) && self.kind(3) == Some(TokenKind::RBrace) =>
+                {
+                    self.pos += 1;
+                    let mut op = self.operand()?;
+                    op.optional = true;
+                    self.expect(TokenKind::Comma)?;
+                    self.expect(TokenKind::RBrace)?;
+                    out.push(op);
+                }
+                _ => {
+                    let op = self.operand()?;
+                    out.push(op);
+                    match self.kind(0) {
+                        Some(TokenKind::Comma) => self.pos += 1,
+                        Some(TokenKind::LBrace) if self.kind(1) == Some(TokenKind::Comma) => {}
+                        Some(k) if stops.contains(&k) => {}
+                        Some(TokenKind::LBracket) if self.is_attr_start() => {}
+                        None => {}
+                        Some(_) => {
+                            return Err(format!("unexpected `{}` in operands", self.peek(0).map(|t| t.text.as_str()).unwrap_or("")))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn is_attr_start(&self) -> bool {
+        self.kind(0) == Some(TokenKind::LBracket)
+            && self.peek(1).is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
+            && self.kind(2) == Some(TokenKind::Eq)
+    }
+
+    fn operand(&mut self) -> Result<OperandTpl, String> {
+        let mut neg = false;
+        let mut not = false;
+        // Prefixes: `{-}`, `{!}`, `-`, `!`.
+        loop {
+            match (self.kind(0), self.kind(1), self.kind(2)) {
+                (Some(TokenKind::LBrace), Some(TokenKind::Minus), Some(TokenKind::RBrace)) => {
+                    neg = true;
+                    self.pos += 3;
+                }
+                (Some(TokenKind::LBrace), Some(TokenKind::Bang), Some(TokenKind::RBrace)) => {
+                    not = true;
+                    self.pos += 3;
+                }
+                (Some(TokenKind::Minus), _, _) => {
+                    neg = true;
+                    self.pos += 1;
+                }
+                (Some(TokenKind::Bang), _, _) => {
+                    not = true;
+                    self.pos += 1;
+                }
+                _ => break,
+            }
+        }
+        let t = self.peek(0).ok_or("expected an operand")?;
+        let (role, shape) = match t.kind {
+            TokenKind::Ident => {
+                self.pos += 1;
+                let role: Box<str> = t.text.as_str().into();
+                // `d|p`, `d{|p}` or `d[|p]`.
+                match (self.kind(0), self.kind(1)) {
+                    (Some(TokenKind::Pipe), Some(TokenKind::Ident)) => {
+                        let second = self.peek(1).map(|t| t.text.as_str().into()).unwrap_or_default();
+                        self.pos += 2;
+                        (role, Shape::Pair { second, optional: false })
+                    }
+                    (Some(TokenKind::LBrace | TokenKind::LBracket), Some(TokenKind::Pipe)) => {
+                        let second = self.peek(2).filter(|t| t.kind == TokenKind::Ident).map(|t| t.text.as_str().into()).ok_or("expected a name after `|`")?;
+                        self.pos += 4;
+                        (role, Shape::Pair { second, optional: true })
+                    }
+                    _ => (role, Shape::Value),
+                }
+            }
+            TokenKind::Int => {
+                self.pos += 1;
+                (t.text.as_str().into(), Shape::Literal(t.text.as_str().into()))
+            }
+            TokenKind::LBracket => {
+                self.pos += 1;
+                let inner = self.operand_list(&[TokenKind::RBracket])?;
+                self.expect(TokenKind::RBracket)?;
+                let role = inner.first().map(|o| o.role.clone()).unwrap_or_default();
+                (role, Shape::Bracket(inner))
+            }
+            TokenKind::LBrace => {
+                self.pos += 1;
+                let inner = self.operand_list(&[TokenKind::RBrace])?;
+                self.expect(TokenKind::RBrace)?;
+                let role = inner.first().map(|o| o.role.clone()).unwrap_or_default();
+                (role, Shape::Vector(inner))
+            }
+            TokenKind::LParen => {
+                self.pos += 1;
+                let mut depth = 1;
+                let mut role = String::new();
+                while let Some(t) = self.peek(0) {
+                    self.pos += 1;
+                    match t.kind {
+                        TokenKind::LParen => depth += 1,
+                        TokenKind::RParen => {
+                            depth -= 1;
+                            if depth == 0 {
+                                break;
+                            }
+                        }
+                        _ if role.is_empty() && t.kind == TokenKind::Ident => role = t.text.clone(),
+                        _ => {}
+                    }
+                }
+                (role.into(), Shape::List)
+            }
+            _ => return Err(format!("unexpected `{}` in operands", t.text)),
+        };
+        // Suffixes: `{.asel}` (optional) or `.x` (required).
+        let mut suffixes = Vec::new();
+        loop {
+            match (self.kind(0), self.kind(1)) {
+                (Some(TokenKind::DotWord), _) => {
+                    let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
+                    self.pos += 1;
+                    suffixes.push(self.slot_kind(&w));
+                }
+                (Some(TokenKind::LBrace), Some(TokenKind::DotWord)) => {
+                    self.pos += 1;
+                    while self.kind(0) == Some(TokenKind::DotWord) {
+                        let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
+                        self.pos += 1;
+                        suffixes.push(self.slot_kind(&w));
+                    }
+                    self.expect(TokenKind::RBrace)?;
+                }
+                _ => break,
+            }
+        }
+        Ok(OperandTpl {
+            role,
+            shape,
+            optional: false,
+            when: None,
+            neg,
+            not,
+            suffixes,
+        })
+    }
+}

@@ -1,0 +1,197 @@
+//! Choosing an instruction's form from its modifiers, and binding its operands
+//! to the form's roles. No token is read twice: the parser collects the
+//! modifiers and operands once, and these functions work on those lists.
+
+use smallvec::SmallVec;
+
+use super::catalog::Catalog;
+use super::model::*;
+
+/// Result of matching an instruction's modifiers against its opcode's forms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ModMatch {
+    /// These forms accept the modifiers, in catalog order.
+    Forms(SmallVec<[FormId; 4]>),
+    /// The modifier at this index is taken by no form of the opcode.
+    Unknown(usize),
+    /// Every modifier is known but no form accepts the combination; the index
+    /// is that of the first modifier the closest form could not place, or
+    /// `None` when the closest form lacks a required modifier.
+    NoForm {
+        /// The closest form.
+        closest: Option<FormId>,
+        /// The modifier that did not fit it.
+        at: Option<usize>,
+    },
+}
+
+/// Which form slots the written modifiers filled: for modifier `i`, the slot
+/// index in the form.
+pub type SlotAssignment = SmallVec<[u8; 8]>;
+
+/// Place `mods` (in written order) into `form`'s slots. Each modifier goes to
+/// the first free slot that accepts it, so distinct groups may be written in
+/// any order while repeated groups (`cvt.f32.f16`) keep their order.
+pub fn assign_slots(cat: &Catalog, form: &Form, mods: &[ModId]) -> Result<SlotAssignment, Option<usize>> {
+    let mut filled: u64 = 0;
+    let mut out = SlotAssignment::new();
+    for (i, &m) in mods.iter().enumerate() {
+        let mut placed = false;
+        for (j, slot) in form.slots.iter().enumerate().take(64) {
+            if filled & (1 << j) == 0 && cat.slot_accepts(slot.kind, m) {
+                filled |= 1 << j;
+                out.push(j as u8);
+                placed = true;
+                break;
+            }
+        }
+        if !placed {
+            return Err(Some(i));
+        }
+    }
+    for (j, slot) in form.slots.iter().enumerate().take(64) {
+        if !slot.optional && filled & (1 << j) == 0 {
+            return Err(None);
+        }
+    }
+    Ok(out)
+}
+
+/// Find the forms of `op` that accept `mods`.
+pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch {
+    if let Some(i) = mods.iter().position(|&m| !cat.opcode_takes(op, m)) {
+        return ModMatch::Unknown(i);
+    }
+    let Some(opcode) = cat.opcode(op) else {
+        return ModMatch::NoForm { closest: None, at: None };
+    };
+    let mut forms = SmallVec::new();
+    let mut best: Option<(usize, FormId, Option<usize>)> = None;
+    for &fid in &opcode.forms {
+        let Some(form) = cat.form(fid) else { continue };
+        match assign_slots(cat, form, mods) {
+            Ok(_) => forms.push(fid),
+            Err(at) => {
+                // Closeness: how many modifiers were placed before failing.
+                let score = at.unwrap_or(mods.len());
+                if best.is_none_or(|(s, _, _)| score > s) {
+                    best = Some((score, fid, at));
+                }
+            }
+        }
+    }
+    if forms.is_empty() {
+        ModMatch::NoForm {
+            closest: best.map(|b| b.1),
+            at: best.and_then(|b| b.2),
+        }
+    } else {
+        ModMatch::Forms(forms)
+    }
+}
+
+/// The shape of an operand as written, for binding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WrittenShape {
+    /// A register, symbol, literal or expression.
+    Value,
+    /// `a|b`.
+    Pair,
+    /// `[ … ]` with this many comma-separated items.
+    Bracket(u8),
+    /// `{ … }`.
+    Vector,
+    /// `( … )`.
+    List,
+}
+
+fn shape_fits(tpl: &OperandTpl, w: WrittenShape) -> bool {
+    match (&tpl.shape, w) {
+        (Shape::Value, WrittenShape::Value | WrittenShape::Vector) => true,
+        (Shape::Literal(_), WrittenShape::Value) => true,
+        (Shape::Pair { .. }, WrittenShape::Pair) => true,
+        (Shape::Pair { optional: true, .. }, WrittenShape::Value | WrittenShape::Vector) => true,
+        (Shape::Vector(_), WrittenShape::Vector | WrittenShape::Value) => true,
+        (Shape::List, WrittenShape::List) => true,
+        (Shape::Bracket(inner), WrittenShape::Bracket(n)) => {
+            let req = inner.iter().filter(|o| !o.optional).count();
+            (req..=inner.len()).contains(&(n as usize))
+        }
+        _ => false,
+    }
+}
+
+/// Bind written operands to a form's operand templates. Returns a bit mask of
+/// the templates that are present (bit `i` = template `i`), or `None` when the
+/// operands do not fit.
+///
+/// Optional operands whose presence is tied to a modifier (`{, cache-policy if
+/// .level::cache_hint}`) are decided by the modifiers; the remaining optional
+/// operands are taken left to right, skipping those whose shape does not fit.
+pub fn bind_operands(cat: &Catalog, form: &Form, mods: &[ModId], written: &[WrittenShape]) -> Option<u32> {
+    let tpls = &form.operands;
+    if tpls.len() > 32 {
+        return None;
+    }
+    let mut forced: u32 = 0;
+    let mut free: SmallVec<[usize; 8]> = SmallVec::new();
+    for (i, t) in tpls.iter().enumerate() {
+        if !t.optional {
+            forced |= 1 << i;
+        } else if let Some(w) = t.when {
+            if mods.iter().any(|&m| cat.slot_accepts(w, m)) {
+                forced |= 1 << i;
+            }
+        } else {
+            free.push(i);
+        }
+    }
+    let base = forced.count_ones() as usize;
+    let need = written.len().checked_sub(base)?;
+    if need > free.len() {
+        return None;
+    }
+    // Try the combinations of `need` free optionals in lexicographic order.
+    let mut pick: SmallVec<[usize; 8]> = (0..need).collect();
+    loop {
+        let mut mask = forced;
+        for &p in &pick {
+            if let Some(&f) = free.get(p) {
+                mask |= 1 << f;
+            }
+        }
+        if fits(tpls, mask, written) {
+            return Some(mask);
+        }
+        // Next combination.
+        let mut i = need;
+        loop {
+            if i == 0 {
+                return None;
+            }
+            i -= 1;
+            let max = free.len() - need + i;
+            if pick.get(i).is_some_and(|&v| v < max) {
+                let v = pick.get(i).copied().unwrap_or(0) + 1;
+                for (k, slot) in pick.iter_mut().enumerate().skip(i) {
+                    *slot = v + (k - i);
+                }
+                break;
+            }
+        }
+    }
+}
+
+fn fits(tpls: &[OperandTpl], mask: u32, written: &[WrittenShape]) -> bool {
+    let mut w = written.iter();
+    for (i, t) in tpls.iter().enumerate() {
+        if mask & (1 << i) == 0 {
+            continue;
+        }
+        match w.next() {
+            Some(&shape) if shape_fits(t, shape) => {}
+            _ => return false,
+        }
+    }
+    w.next().is_none()
+}

@@ -1,0 +1,62 @@
+//! The instruction catalog: the ISA as data, read by the parser, printer,
+//! checker and docs.
+
+mod catalog;
+mod dsl;
+mod matcher;
+mod model;
+pub mod vocab;
+
+pub use catalog::{catalog, Catalog, SOURCES};
+pub use dsl::DslError;
+pub use matcher::{bind_operands, match_modifiers, ModMatch, WrittenShape};
+pub use model::*;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn catalog_loads_without_errors() {
+        let cat = catalog();
+        let errs: Vec<String> = cat.errors().iter().map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "catalog errors:\n{}", errs.join("\n"));
+        assert!(cat.opcode_id("add").is_some());
+    }
+
+    #[test]
+    fn dsl_reads_every_shape() {
+        let text = "@opcode tst section=0 ptx=1.0 sm=all\n\
+            tst{.a}.g{.sat} d{|p}, [a, {b,} c], {-}x{.sel}, 16, (list){, e}{, f if .a}; [ptx=2.0 sm=sm_90a]\n\
+            .g = { .u32, .s32 };\n\
+            .sel = { .b0, .b1 };\n\
+            n = { 4, 8 };\n\
+            @gate .sat ptx=1.2 sm=sm_20\n";
+        let cat = Catalog::from_sources(&[("t", text)]);
+        let errs: Vec<String> = cat.errors().iter().map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "{errs:?}");
+        let (_, f) = cat.forms().next().expect("one form");
+        assert_eq!(f.slots.len(), 3);
+        assert_eq!(f.operands.len(), 7);
+        assert!(matches!(f.operands[0].shape, Shape::Pair { optional: true, .. }));
+        assert!(matches!(&f.operands[1].shape, Shape::Bracket(v) if v.len() == 3 && v[1].optional));
+        assert!(f.operands[2].neg && f.operands[2].suffixes.len() == 1);
+        assert!(matches!(f.operands[3].shape, Shape::Literal(_)));
+        assert!(matches!(f.operands[4].shape, Shape::List));
+        assert!(f.operands[6].when.is_some());
+        assert_eq!(f.req.sm.as_deref(), Some("sm_90a"));
+        let tst = cat.opcode_id("tst").expect("opcode");
+        let m = |s: &str| cat.mod_id(s).expect(s);
+        // Modifiers in any order.
+        assert!(matches!(match_modifiers(&cat, tst, &[m(".s32"), m(".a")]), ModMatch::Forms(_)));
+        assert_eq!(match_modifiers(&cat, tst, &[m(".s32"), m(".s32")]), ModMatch::NoForm { closest: Some(FormId(0)), at: Some(1) });
+        let b1 = cat.mod_id(".b1").expect("b1");
+        assert_eq!(match_modifiers(&cat, tst, &[b1]), ModMatch::Unknown(0));
+        // Binding: `f` is tied to `.a`, `e` is free.
+        use WrittenShape::*;
+        let w = [Pair, Bracket(2), Value, Value, List, Value];
+        assert_eq!(bind_operands(&cat, f, &[m(".a")], &w), Some(0b1011111));
+        assert_eq!(bind_operands(&cat, f, &[], &w), Some(0b0111111));
+        assert_eq!(bind_operands(&cat, f, &[], &w[..4]), None);
+    }
+}

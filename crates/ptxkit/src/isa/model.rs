@@ -1,0 +1,193 @@
+//! The catalog's data model: opcodes, forms, modifier groups, operand templates.
+
+use serde::Serialize;
+
+/// A modifier spelling known to the catalog (`.u32`, `.L2::cache_hint`, `.sync`…).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct ModId(pub u16);
+
+impl ModId {
+    /// A modifier the catalog does not know (kept so the tree can still print it).
+    pub const UNKNOWN: ModId = ModId(u16::MAX);
+}
+
+/// An opcode root (`ld`, `cp`, `tcgen05`…): the first word of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct OpcodeId(pub u16);
+
+impl OpcodeId {
+    /// An opcode the catalog does not know.
+    pub const UNKNOWN: OpcodeId = OpcodeId(u16::MAX);
+}
+
+/// One syntax form of an instruction (one template line of the catalog).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct FormId(pub u16);
+
+impl FormId {
+    /// No form matched (the instruction carries an error).
+    pub const NONE: FormId = FormId(u16::MAX);
+}
+
+/// A modifier group (`.type`, `.ss`, `.scope`…) of one catalog section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+pub struct GroupId(pub u16);
+
+/// A PTX ISA version such as 7.8.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Default)]
+pub struct PtxVersion {
+    /// Major number.
+    pub major: u8,
+    /// Minor number.
+    pub minor: u8,
+}
+
+impl std::fmt::Display for PtxVersion {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.major, self.minor)
+    }
+}
+
+/// A version/target requirement attached to a section, form or modifier.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Requirement {
+    /// Minimum PTX ISA version, when stated.
+    pub ptx: Option<PtxVersion>,
+    /// Target requirement as written in the catalog: `all`, `sm_80` (that or
+    /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
+    pub sm: Option<Box<str>>,
+}
+
+impl Requirement {
+    /// Whether nothing is required.
+    pub fn is_empty(&self) -> bool {
+        self.ptx.is_none() && self.sm.is_none()
+    }
+}
+
+/// A modifier slot in a form: a fixed spelling or a group of alternatives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum SlotKind {
+    /// Exactly this modifier.
+    Lit(ModId),
+    /// Any alternative of this group.
+    Group(GroupId),
+}
+
+/// One modifier position of a form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Slot {
+    /// What may fill it.
+    pub kind: SlotKind,
+    /// Whether it may be left out (`{.sat}` in the syntax).
+    pub optional: bool,
+}
+
+/// The shape an operand must have.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub enum Shape {
+    /// A register, symbol, immediate, expression or vector.
+    Value,
+    /// An immediate written in the template (`16` in `cp.async.cg … 16`).
+    Literal(Box<str>),
+    /// `a|b`: a predicate pair; the second may be optional (`d{|p}`).
+    Pair {
+        /// Role of the second operand.
+        second: Box<str>,
+        /// Whether the `|b` part may be left out.
+        optional: bool,
+    },
+    /// `[ … ]`: an address or a bracketed tuple of operands.
+    Bracket(Vec<OperandTpl>),
+    /// `{ … }`: a vector of operands written in the template.
+    Vector(Vec<OperandTpl>),
+    /// `( … )`: a parenthesised list (call arguments and returns).
+    List,
+}
+
+/// One operand position of a form.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct OperandTpl {
+    /// The role as the ISA names it: `d`, `a`, `a-desc`, `cache-policy`…
+    pub role: Box<str>,
+    /// What it must look like.
+    pub shape: Shape,
+    /// Whether the operand may be omitted.
+    pub optional: bool,
+    /// For an optional operand: present exactly when this modifier (or a
+    /// member of this group) is present on the instruction.
+    pub when: Option<SlotKind>,
+    /// May be negated with `-`.
+    pub neg: bool,
+    /// May be inverted with `!`.
+    pub not: bool,
+    /// Operand suffix modifiers the template allows (`a{.asel}`, `[a]{.unified}`).
+    pub suffixes: Vec<SlotKind>,
+}
+
+/// One template line of the catalog.
+#[derive(Clone, Debug, Serialize)]
+pub struct Form {
+    /// The opcode root it belongs to.
+    pub opcode: OpcodeId,
+    /// Index of the section (see [`Section`]) it was written in.
+    pub section: u16,
+    /// The instruction name this form spells, e.g. `cp.async.bulk.tensor`.
+    pub name: Box<str>,
+    /// Modifier slots in the written order.
+    pub slots: Vec<Slot>,
+    /// Operand templates in order.
+    pub operands: Vec<OperandTpl>,
+    /// Requirement specific to this form.
+    pub req: Requirement,
+    /// The template line as written in the catalog (for `ptx explain`).
+    pub text: Box<str>,
+}
+
+/// A named group of alternative modifiers.
+#[derive(Clone, Debug, Serialize)]
+pub struct Group {
+    /// Its name without the dot, e.g. `type`, `level::cache_hint`.
+    pub name: Box<str>,
+    /// The alternatives.
+    pub alts: Vec<ModId>,
+}
+
+/// A version/target gate on modifiers within one section.
+#[derive(Clone, Debug, Serialize)]
+pub struct Gate {
+    /// The modifiers it applies to.
+    pub mods: Vec<ModId>,
+    /// What they need.
+    pub req: Requirement,
+}
+
+/// One `@opcode` block of the catalog: usually one ISA section.
+#[derive(Clone, Debug, Serialize)]
+pub struct Section {
+    /// The instruction name this block documents (`add`, `cp.async.bulk`).
+    pub name: Box<str>,
+    /// The ISA section number(s) it was written from.
+    pub isa_sections: Vec<Box<str>>,
+    /// What the whole section needs.
+    pub req: Requirement,
+    /// Gates on individual modifiers.
+    pub gates: Vec<Gate>,
+    /// Sentences in our own words for `ptx explain`.
+    pub notes: Vec<Box<str>>,
+    /// Meaning of individual modifiers, for `ptx explain`.
+    pub mod_notes: Vec<(ModId, Box<str>)>,
+    /// Value sets for immediate operands (`cp-size = { 4, 8, 16 }`).
+    pub operand_values: Vec<(Box<str>, Vec<Box<str>>)>,
+    /// Which file of the catalog it came from.
+    pub file: &'static str,
+}
+
+/// An opcode root and the forms filed under it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Opcode {
+    /// The root word: `ld`, `cp`, `mbarrier`…
+    pub name: Box<str>,
+    /// Its forms in catalog order (match order).
+    pub forms: Vec<FormId>,
+}

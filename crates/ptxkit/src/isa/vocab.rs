@@ -1,0 +1,205 @@
+//! Fixed vocabulary of the module grammar: data types and state spaces
+//! (spec chapter 5). Instruction modifiers live in the catalog; these are the
+//! words declarations use, and typed views of the same spellings.
+
+use serde::Serialize;
+
+macro_rules! spelled_enum {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $var:ident = $s:literal,)* }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+        pub enum $name { $($(#[$vm])* $var,)* }
+
+        impl $name {
+            /// Every value.
+            pub const ALL: &'static [$name] = &[$($name::$var,)*];
+
+            /// The spelling, with its leading dot.
+            pub fn as_str(self) -> &'static str {
+                match self { $($name::$var => $s,)* }
+            }
+
+            /// Parse a spelling (with its leading dot).
+            pub fn from_str(s: &str) -> Option<$name> {
+                match s { $($s => Some($name::$var),)* _ => None }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+spelled_enum! {
+    /// A fundamental or packed data type (spec 5.2).
+    ScalarType {
+        /// 8-bit untyped.
+        B8 = ".b8",
+        /// 16-bit untyped.
+        B16 = ".b16",
+        /// 32-bit untyped.
+        B32 = ".b32",
+        /// 64-bit untyped.
+        B64 = ".b64",
+        /// 128-bit untyped.
+        B128 = ".b128",
+        /// 8-bit unsigned.
+        U8 = ".u8",
+        /// 16-bit unsigned.
+        U16 = ".u16",
+        /// 32-bit unsigned.
+        U32 = ".u32",
+        /// 64-bit unsigned.
+        U64 = ".u64",
+        /// 8-bit signed.
+        S8 = ".s8",
+        /// 16-bit signed.
+        S16 = ".s16",
+        /// 32-bit signed.
+        S32 = ".s32",
+        /// 64-bit signed.
+        S64 = ".s64",
+        /// IEEE half.
+        F16 = ".f16",
+        /// Two packed halves.
+        F16x2 = ".f16x2",
+        /// bfloat16.
+        Bf16 = ".bf16",
+        /// Two packed bfloat16.
+        Bf16x2 = ".bf16x2",
+        /// IEEE single.
+        F32 = ".f32",
+        /// IEEE double.
+        F64 = ".f64",
+        /// Predicate.
+        Pred = ".pred",
+        /// TensorFloat-32.
+        Tf32 = ".tf32",
+        /// FP8 e4m3.
+        E4m3 = ".e4m3",
+        /// FP8 e5m2.
+        E5m2 = ".e5m2",
+        /// Two packed FP8 e4m3.
+        E4m3x2 = ".e4m3x2",
+        /// Two packed FP8 e5m2.
+        E5m2x2 = ".e5m2x2",
+        /// FP6 e2m3.
+        E2m3 = ".e2m3",
+        /// FP6 e3m2.
+        E3m2 = ".e3m2",
+        /// FP4 e2m1.
+        E2m1 = ".e2m1",
+        /// Two packed FP6 e2m3.
+        E2m3x2 = ".e2m3x2",
+        /// Two packed FP6 e3m2.
+        E3m2x2 = ".e3m2x2",
+        /// Two packed FP4 e2m1.
+        E2m1x2 = ".e2m1x2",
+        /// Unsigned 8-bit exponent scale.
+        Ue8m0 = ".ue8m0",
+        /// Two packed ue8m0.
+        Ue8m0x2 = ".ue8m0x2",
+        /// Two packed 16-bit unsigned.
+        U16x2 = ".u16x2",
+        /// Two packed 16-bit signed.
+        S16x2 = ".s16x2",
+        /// Two packed single.
+        F32x2 = ".f32x2",
+        /// Texture reference (opaque).
+        TexRef = ".texref",
+        /// Sampler reference (opaque).
+        SamplerRef = ".samplerref",
+        /// Surface reference (opaque).
+        SurfRef = ".surfref",
+    }
+}
+
+impl ScalarType {
+    /// Size in bits (0 for predicates and opaque handles).
+    pub fn bits(self) -> u32 {
+        use ScalarType::*;
+        match self {
+            B8 | U8 | S8 | E4m3 | E5m2 | E2m3 | E3m2 | Ue8m0 => 8,
+            E2m1 => 4,
+            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | Ue8m0x2 => 16,
+            E2m1x2 => 8,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 => 32,
+            B64 | U64 | S64 | F64 | F32x2 => 64,
+            B128 => 128,
+            Pred | TexRef | SamplerRef | SurfRef => 0,
+        }
+    }
+
+    /// Size in bytes of a variable of this type (predicates count as 1 byte,
+    /// opaque handles as 8).
+    pub fn size_bytes(self) -> u64 {
+        match self {
+            ScalarType::Pred => 1,
+            ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef => 8,
+            t => u64::from(t.bits().div_ceil(8)),
+        }
+    }
+
+    /// Whether a signed integer type.
+    pub fn is_signed(self) -> bool {
+        matches!(self, ScalarType::S8 | ScalarType::S16 | ScalarType::S32 | ScalarType::S64 | ScalarType::S16x2)
+    }
+
+    /// Whether a floating-point type (any width or packing).
+    pub fn is_float(self) -> bool {
+        use ScalarType::*;
+        matches!(
+            self,
+            F16 | F16x2 | Bf16 | Bf16x2 | F32 | F64 | Tf32 | E4m3 | E5m2 | E4m3x2 | E5m2x2 | E2m3 | E3m2 | E2m1 | E2m3x2
+                | E3m2x2 | E2m1x2 | Ue8m0 | Ue8m0x2 | F32x2
+        )
+    }
+}
+
+spelled_enum! {
+    /// A state space (spec 5.1), including the sub-qualified spellings
+    /// instructions use.
+    StateSpace {
+        /// Registers.
+        Reg = ".reg",
+        /// Special registers.
+        Sreg = ".sreg",
+        /// Constant bank memory.
+        Const = ".const",
+        /// Global memory.
+        Global = ".global",
+        /// Thread-local memory.
+        Local = ".local",
+        /// Parameters.
+        Param = ".param",
+        /// Kernel parameters, explicitly.
+        ParamEntry = ".param::entry",
+        /// Function parameters, explicitly.
+        ParamFunc = ".param::func",
+        /// CTA shared memory.
+        Shared = ".shared",
+        /// Shared memory of the executing CTA.
+        SharedCta = ".shared::cta",
+        /// Shared memory of any CTA in the cluster.
+        SharedCluster = ".shared::cluster",
+        /// Texture memory (deprecated global textures).
+        Tex = ".tex",
+    }
+}
+
+spelled_enum! {
+    /// Linkage of a module-level symbol (spec 11.6).
+    Linkage {
+        /// Declared here, defined elsewhere.
+        Extern = ".extern",
+        /// Visible to other modules.
+        Visible = ".visible",
+        /// Visible, and may be overridden.
+        Weak = ".weak",
+        /// Common symbol: merged across modules.
+        Common = ".common",
+    }
+}

@@ -1,0 +1,417 @@
+//! The lexer: a byte scanner that cannot fail.
+//!
+//! It streams tokens on demand (no token vector is built) so that memory stays
+//! proportional to the tree, not to the token count. Malformed input becomes
+//! error tokens ([`TokenKind::is_error`]) that the parser turns into
+//! diagnostics.
+
+use super::token::{Token, TokenKind};
+use crate::source::Span;
+
+/// Whether `b` may continue an identifier (`followsym` in the ISA).
+#[inline]
+pub fn is_follow(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+}
+
+/// A streaming lexer over a byte slice.
+#[derive(Clone)]
+pub struct Lexer<'s> {
+    src: &'s [u8],
+    pos: usize,
+}
+
+impl<'s> Lexer<'s> {
+    /// A lexer at the start of `src`. The caller guarantees `src.len() < u32::MAX`.
+    pub fn new(src: &'s [u8]) -> Lexer<'s> {
+        Lexer { src, pos: 0 }
+    }
+
+    /// A lexer starting at byte `pos` of `src`.
+    pub fn at(src: &'s [u8], pos: usize) -> Lexer<'s> {
+        Lexer {
+            src,
+            pos: pos.min(src.len()),
+        }
+    }
+
+    /// Current byte offset.
+    #[inline]
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn byte(&self, at: usize) -> u8 {
+        self.src.get(at).copied().unwrap_or(0)
+    }
+
+    #[inline]
+    fn more(&self, at: usize) -> bool {
+        at < self.src.len()
+    }
+
+    /// The next token that is not trivia.
+    #[inline]
+    pub fn next_significant(&mut self) -> Token {
+        loop {
+            let t = self.next_token();
+            if !t.kind.is_trivia() {
+                return t;
+            }
+        }
+    }
+
+    /// The next token, trivia included. Returns [`TokenKind::Eof`] forever at the end.
+    pub fn next_token(&mut self) -> Token {
+        let start = self.pos;
+        let kind = self.scan();
+        debug_assert!(self.pos > start || kind == TokenKind::Eof);
+        Token {
+            kind,
+            span: Span::new(start as u32, self.pos as u32),
+        }
+    }
+
+    fn scan(&mut self) -> TokenKind {
+        use TokenKind::*;
+        let src = self.src;
+        let p = self.pos;
+        let Some(&b) = src.get(p) else {
+            return Eof;
+        };
+        let b1 = self.byte(p + 1);
+        match b {
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
+                let mut q = p + 1;
+                while matches!(self.byte(q), b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
+                    && self.more(q)
+                {
+                    q += 1;
+                }
+                self.pos = q;
+                Whitespace
+            }
+            b'/' if b1 == b'/' => {
+                let rest = src.get(p..).unwrap_or_default();
+                let len = memchr_nl(rest);
+                self.pos = p + len;
+                LineComment
+            }
+            b'/' if b1 == b'*' => {
+                let mut q = p + 2;
+                while self.more(q) {
+                    if self.byte(q) == b'*' && self.byte(q + 1) == b'/' {
+                        self.pos = q + 2;
+                        return BlockComment;
+                    }
+                    q += 1;
+                }
+                self.pos = src.len();
+                UnterminatedComment
+            }
+            b'a'..=b'z' | b'A'..=b'Z' => {
+                self.pos = self.follow_run(p + 1);
+                Ident
+            }
+            b'_' | b'$' | b'%' => {
+                if is_follow(b1) {
+                    self.pos = self.follow_run(p + 1);
+                    Ident
+                } else if b == b'_' {
+                    // The sink operand `_`.
+                    self.pos = p + 1;
+                    Ident
+                } else if b == b'%' {
+                    self.pos = p + 1;
+                    Percent
+                } else {
+                    self.pos = p + 1;
+                    Unknown
+                }
+            }
+            b'.' => self.scan_dot(p),
+            b'0'..=b'9' => self.scan_number(p),
+            b'"' => {
+                let mut q = p + 1;
+                while self.more(q) {
+                    match self.byte(q) {
+                        b'"' => {
+                            self.pos = q + 1;
+                            return Str;
+                        }
+                        b'\\' if self.more(q + 1) && self.byte(q + 1) != b'\n' => q += 2,
+                        b'\n' => break,
+                        _ => q += 1,
+                    }
+                }
+                self.pos = q.min(src.len());
+                UnterminatedStr
+            }
+            _ => {
+                let (kind, len) = match (b, b1) {
+                    (b'<', b'<') => (Shl, 2),
+                    (b'>', b'>') => (Shr, 2),
+                    (b'<', b'=') => (Le, 2),
+                    (b'>', b'=') => (Ge, 2),
+                    (b'=', b'=') => (EqEq, 2),
+                    (b'!', b'=') => (Ne, 2),
+                    (b'&', b'&') => (AmpAmp, 2),
+                    (b'|', b'|') => (PipePipe, 2),
+                    (b',', _) => (Comma, 1),
+                    (b';', _) => (Semi, 1),
+                    (b':', _) => (Colon, 1),
+                    (b'{', _) => (LBrace, 1),
+                    (b'}', _) => (RBrace, 1),
+                    (b'[', _) => (LBracket, 1),
+                    (b']', _) => (RBracket, 1),
+                    (b'(', _) => (LParen, 1),
+                    (b')', _) => (RParen, 1),
+                    (b'<', _) => (Lt, 1),
+                    (b'>', _) => (Gt, 1),
+                    (b'+', _) => (Plus, 1),
+                    (b'-', _) => (Minus, 1),
+                    (b'*', _) => (Star, 1),
+                    (b'/', _) => (Slash, 1),
+                    (b'!', _) => (Bang, 1),
+                    (b'~', _) => (Tilde, 1),
+                    (b'&', _) => (Amp, 1),
+                    (b'|', _) => (Pipe, 1),
+                    (b'^', _) => (Caret, 1),
+                    (b'@', _) => (At, 1),
+                    (b'=', _) => (Eq, 1),
+                    (b'?', _) => (Question, 1),
+                    _ => {
+                        // One unknown token per run of bytes that start nothing,
+                        // so a binary blob yields one error, not thousands.
+                        let mut q = p + 1;
+                        while self.more(q) && !starts_token(self.byte(q)) {
+                            q += 1;
+                        }
+                        self.pos = q;
+                        return Unknown;
+                    }
+                };
+                self.pos = p + len;
+                kind
+            }
+        }
+    }
+
+    #[inline]
+    fn follow_run(&self, mut q: usize) -> usize {
+        while q < self.src.len() && is_follow(self.byte(q)) {
+            q += 1;
+        }
+        q
+    }
+
+    /// `.word`, `.word::sub::sub`, `.1d`, or a float such as `.5`.
+    fn scan_dot(&mut self, p: usize) -> TokenKind {
+        let b1 = self.byte(p + 1);
+        if b1.is_ascii_digit() {
+            let mut q = p + 1;
+            while self.byte(q).is_ascii_digit() && self.more(q) {
+                q += 1;
+            }
+            let c = self.byte(q);
+            let exp = matches!(c, b'e' | b'E')
+                && (self.byte(q + 1).is_ascii_digit()
+                    || (matches!(self.byte(q + 1), b'+' | b'-') && self.byte(q + 2).is_ascii_digit()));
+            if exp {
+                self.pos = p;
+                return self.scan_decimal(p);
+            }
+            if !is_follow(c) {
+                self.pos = q;
+                return TokenKind::Float;
+            }
+        } else if !is_follow(b1) {
+            self.pos = p + 1;
+            return TokenKind::Dot;
+        }
+        let mut q = self.follow_run(p + 1);
+        while self.byte(q) == b':' && self.byte(q + 1) == b':' && is_follow(self.byte(q + 2)) {
+            q = self.follow_run(q + 2);
+        }
+        self.pos = q;
+        TokenKind::DotWord
+    }
+
+    fn scan_number(&mut self, p: usize) -> TokenKind {
+        let b1 = self.byte(p + 1);
+        let kind = if self.byte(p) == b'0' && matches!(b1, b'x' | b'X') {
+            let q = self.hex_run(p + 2);
+            if q == p + 2 {
+                self.pos = q;
+                TokenKind::BadNumber
+            } else {
+                self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+                TokenKind::Int
+            }
+        } else if self.byte(p) == b'0' && matches!(b1, b'b' | b'B') && matches!(self.byte(p + 2), b'0' | b'1') {
+            let mut q = p + 2;
+            while matches!(self.byte(q), b'0' | b'1') && self.more(q) {
+                q += 1;
+            }
+            self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+            TokenKind::Int
+        } else if self.byte(p) == b'0' && matches!(b1, b'f' | b'F' | b'd' | b'D') {
+            let want = if matches!(b1, b'f' | b'F') { 8 } else { 16 };
+            let q = self.hex_run(p + 2);
+            self.pos = q;
+            if q - (p + 2) == want {
+                TokenKind::Float
+            } else {
+                TokenKind::BadNumber
+            }
+        } else {
+            self.scan_decimal(p)
+        };
+        // A number glued to identifier characters (`12abc`, `0f3f80`) is malformed.
+        if is_follow(self.byte(self.pos)) && self.more(self.pos) {
+            self.pos = self.follow_run(self.pos);
+            return TokenKind::BadNumber;
+        }
+        kind
+    }
+
+    /// Decimal integer or float starting at `p` (a digit or `.`).
+    fn scan_decimal(&mut self, p: usize) -> TokenKind {
+        let mut q = p;
+        while self.byte(q).is_ascii_digit() && self.more(q) {
+            q += 1;
+        }
+        let mut float = false;
+        if self.byte(q) == b'.' && !is_follow_letter(self.byte(q + 1)) {
+            float = true;
+            q += 1;
+            while self.byte(q).is_ascii_digit() && self.more(q) {
+                q += 1;
+            }
+        }
+        if matches!(self.byte(q), b'e' | b'E') {
+            let mut r = q + 1;
+            if matches!(self.byte(r), b'+' | b'-') {
+                r += 1;
+            }
+            if self.byte(r).is_ascii_digit() {
+                float = true;
+                q = r;
+                while self.byte(q).is_ascii_digit() && self.more(q) {
+                    q += 1;
+                }
+            }
+        }
+        if float {
+            self.pos = q;
+            return TokenKind::Float;
+        }
+        // Octal literals must not contain 8 or 9.
+        let digits = self.src.get(p..q).unwrap_or_default();
+        let bad_octal = digits.len() > 1 && digits.first() == Some(&b'0') && digits.iter().any(|&d| d > b'7');
+        self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+        if bad_octal {
+            TokenKind::BadNumber
+        } else {
+            TokenKind::Int
+        }
+    }
+
+    fn hex_run(&self, mut q: usize) -> usize {
+        while self.byte(q).is_ascii_hexdigit() && self.more(q) {
+            q += 1;
+        }
+        q
+    }
+}
+
+/// A letter (or `_`/`$`) that would make `1.x` a number followed by a word.
+#[inline]
+fn is_follow_letter(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$'
+}
+
+fn starts_token(b: u8) -> bool {
+    b.is_ascii_graphic() || b.is_ascii_whitespace()
+}
+
+fn memchr_nl(s: &[u8]) -> usize {
+    s.iter().position(|&b| b == b'\n').unwrap_or(s.len())
+}
+
+/// Lex all of `src`, trivia included (for tests and tools; the parser streams).
+pub fn tokenize(src: &[u8]) -> Vec<Token> {
+    let mut lx = Lexer::new(src);
+    let mut out = Vec::new();
+    loop {
+        let t = lx.next_token();
+        if t.kind == TokenKind::Eof {
+            return out;
+        }
+        out.push(t);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use TokenKind::*;
+
+    fn kinds(s: &str) -> Vec<(TokenKind, String)> {
+        tokenize(s.as_bytes())
+            .into_iter()
+            .filter(|t| t.kind != Whitespace)
+            .map(|t| (t.kind, t.span.text(s.as_bytes()).into_owned()))
+            .collect()
+    }
+
+    #[test]
+    fn identifiers_and_dot_words() {
+        let k = kinds("ld.global.L2::cache_hint.v4.u32 %r1, [$L__x+8]; _ %tid.x .1d");
+        let got: Vec<_> = k.iter().map(|(k, s)| format!("{k:?}:{s}")).collect();
+        assert_eq!(
+            got,
+            [
+                "Ident:ld", "DotWord:.global", "DotWord:.L2::cache_hint", "DotWord:.v4",
+                "DotWord:.u32", "Ident:%r1", "Comma:,", "LBracket:[", "Ident:$L__x", "Plus:+",
+                "Int:8", "RBracket:]", "Semi:;", "Ident:_", "Ident:%tid", "DotWord:.x",
+                "DotWord:.1d"
+            ]
+        );
+    }
+
+    #[test]
+    fn numbers() {
+        for (s, k) in [
+            ("0x1F", Int), ("0x1FU", Int), ("017", Int), ("0b101", Int), ("42U", Int),
+            ("1.5", Float), ("1.", Float), (".5", Float), ("1e3", Float), ("1.5e-3", Float),
+            ("0f3F800000", Float), ("0d3FF0000000000000", Float), ("0f3F80", BadNumber),
+            ("0x", BadNumber), ("12abc", BadNumber), ("09", BadNumber), ("0", Int),
+        ] {
+            assert_eq!(kinds(s), vec![(k, s.to_string())], "{s}");
+        }
+    }
+
+    #[test]
+    fn never_fails_and_covers_input() {
+        let inputs: [&[u8]; 5] = [b"/* unterminated", b"\"abc\n", b"\xff\xfe\x00 x", b"%", b"$"];
+        for src in inputs {
+            let toks = tokenize(src);
+            let mut pos = 0;
+            for t in &toks {
+                assert_eq!(t.span.start as usize, pos);
+                pos = t.span.end as usize;
+            }
+            assert_eq!(pos, src.len());
+        }
+        assert_eq!(tokenize(b"/* x").first().map(|t| t.kind), Some(UnterminatedComment));
+        assert_eq!(tokenize(b"\xff\xfe\x00").len(), 1);
+    }
+
+    #[test]
+    fn operators() {
+        let k: Vec<_> = kinds("<< >> <= >= == != && || ! ~ ? : @ =").into_iter().map(|x| x.0).collect();
+        assert_eq!(k, [Shl, Shr, Le, Ge, EqEq, Ne, AmpAmp, PipePipe, Bang, Tilde, Question, Colon, At, Eq]);
+    }
+}

@@ -1,0 +1,159 @@
+//! Source text positions: byte spans and line/column lookup.
+
+use serde::Serialize;
+
+/// A half-open byte range `start..end` into the source text.
+///
+/// Offsets are `u32`: sources larger than 4 GiB are rejected before lexing
+/// (see [`crate::limits`]). Spans compare equal regardless of position when
+/// trees are compared with [`crate::syntax::SpanlessEq`]; `PartialEq` on a
+/// span itself is positional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    /// First byte.
+    pub start: u32,
+    /// One past the last byte.
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    #[inline]
+    pub const fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+
+    /// The empty span at `pos`.
+    #[inline]
+    pub const fn at(pos: u32) -> Span {
+        Span {
+            start: pos,
+            end: pos,
+        }
+    }
+
+    /// The smallest span covering both.
+    #[inline]
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    /// Length in bytes.
+    #[inline]
+    pub fn len(self) -> u32 {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// Whether the span covers no bytes.
+    #[inline]
+    pub fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+
+    /// The bytes of `src` this span covers (empty when out of bounds).
+    #[inline]
+    pub fn slice(self, src: &[u8]) -> &[u8] {
+        src.get(self.start as usize..self.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// The text of `src` this span covers, lossily decoded.
+    pub fn text(self, src: &[u8]) -> std::borrow::Cow<'_, str> {
+        String::from_utf8_lossy(self.slice(src))
+    }
+
+    /// Whether this span is the placeholder of a synthesized node.
+    #[inline]
+    pub fn is_synthetic(self) -> bool {
+        self.start == u32::MAX
+    }
+
+    /// A span that marks a node built by a program rather than parsed: the
+    /// lossless printer renders such nodes canonically.
+    pub const SYNTHETIC: Span = Span {
+        start: u32::MAX,
+        end: u32::MAX,
+    };
+}
+
+/// 1-based line and column (column counted in bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct LineCol {
+    /// Line number, starting at 1.
+    pub line: u32,
+    /// Column number in bytes, starting at 1.
+    pub col: u32,
+}
+
+/// Maps byte offsets to lines and columns.
+#[derive(Clone, Debug)]
+pub struct LineIndex {
+    starts: Vec<u32>,
+}
+
+impl LineIndex {
+    /// Index the line starts of `src`.
+    pub fn new(src: &[u8]) -> LineIndex {
+        let mut starts = Vec::with_capacity(src.len() / 32 + 1);
+        starts.push(0);
+        for (i, &b) in src.iter().enumerate() {
+            if b == b'\n' {
+                starts.push(i as u32 + 1);
+            }
+        }
+        LineIndex { starts }
+    }
+
+    /// Line and column of byte offset `pos`.
+    pub fn line_col(&self, pos: u32) -> LineCol {
+        let line = match self.starts.binary_search(&pos) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.starts.get(line).copied().unwrap_or(0);
+        LineCol {
+            line: line as u32 + 1,
+            col: pos.saturating_sub(start) + 1,
+        }
+    }
+
+    /// Byte range of 1-based line `line`, without its line terminator.
+    pub fn line_span(&self, line: u32, src: &[u8]) -> Span {
+        let idx = line.saturating_sub(1) as usize;
+        let start = self.starts.get(idx).copied().unwrap_or(src.len() as u32);
+        let mut end = self
+            .starts
+            .get(idx + 1)
+            .copied()
+            .unwrap_or(src.len() as u32);
+        while end > start && matches!(src.get(end as usize - 1), Some(b'\n' | b'\r')) {
+            end -= 1;
+        }
+        Span::new(start, end)
+    }
+
+    /// Number of lines.
+    pub fn line_count(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_col_lookup() {
+        let src = b"ab\ncd\r\n\nx";
+        let idx = LineIndex::new(src);
+        assert_eq!(idx.line_col(0), LineCol { line: 1, col: 1 });
+        assert_eq!(idx.line_col(3), LineCol { line: 2, col: 1 });
+        assert_eq!(idx.line_col(4), LineCol { line: 2, col: 2 });
+        assert_eq!(idx.line_col(8), LineCol { line: 4, col: 1 });
+        assert_eq!(idx.line_span(2, src).text(src), "cd");
+        assert_eq!(idx.line_span(9, src), Span::new(9, 9));
+    }
+}
