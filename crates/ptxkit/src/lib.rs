@@ -1,17 +1,36 @@
 //! # ptxkit
 //!
-//! A front end for NVIDIA PTX: lexer, parser into a typed tree with spans,
-//! lossless and canonical printers, and an instruction catalog that drives them.
+//! A front end for NVIDIA PTX: a lexer that never fails, a one-pass parser
+//! into a typed tree with spans, lossless and canonical printers, and an
+//! instruction catalog ([`isa`]) that drives them.
 //!
 //! ```
-//! let src = ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k() { ret; }\n";
+//! let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+//!            .visible .entry k(.param .u64 p) {\n  .reg .b64 %rd<2>;\n  ld.param.u64 %rd1, [p];\n  ret;\n}\n";
 //! let parsed = ptxkit::parse(src.as_bytes());
 //! assert!(parsed.diagnostics.is_empty());
-//! assert_eq!(parsed.module.functions().count(), 1);
+//! let k = parsed.module.functions().next().unwrap();
+//! assert_eq!(k.name.as_str(), "k");
+//! let body = k.body.as_ref().unwrap();
+//! let ld = body.instructions()[0];
+//! assert_eq!(ld.name(), "ld");
+//! assert_eq!(ld.group("ss").map(|m| m.as_str()), Some(".param"));
+//! // Canonical printing gives back an equal tree.
+//! let text = ptxkit::print::canonical(&parsed.module);
+//! assert_eq!(ptxkit::parse(text.as_bytes()).module, parsed.module);
 //! ```
 #![deny(missing_docs)]
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
 
-pub mod lex;
-pub mod source;
+pub mod analysis;
+pub mod diag;
 pub mod isa;
+pub mod lex;
+pub mod print;
+pub mod source;
+pub mod syntax;
+
+pub use diag::{Diagnostic, Severity};
+pub use source::{LineIndex, Span};
+pub use syntax::parser::{parse, parse_body, Parsed, MAX_DEPTH};
+pub use syntax::{Instruction, Item, Module, Name, Operand, Stmt};

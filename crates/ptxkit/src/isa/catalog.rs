@@ -37,10 +37,18 @@ pub struct Catalog {
     sections: Vec<Section>,
     /// Per opcode: every modifier any of its forms accepts.
     opcode_mods: Vec<FxHashSet<ModId>>,
+    /// Per modifier: whether it spells a data type (`.u32`, `.f16x2`…).
+    is_type: Vec<bool>,
     errors: Vec<DslError>,
 }
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
+
+/// Install `c` as the process-wide catalog instead of the embedded one
+/// (tools that edit catalog files use it). Fails if the catalog is already in use.
+pub fn install_catalog(c: Catalog) -> Result<(), Catalog> {
+    CATALOG.set(c)
+}
 
 /// The catalog, loaded on first use.
 pub fn catalog() -> &'static Catalog {
@@ -74,7 +82,9 @@ impl Catalog {
             }
             opcode_mods.push(set);
         }
+        let is_type = b.mods.iter().map(|m| super::vocab::ScalarType::from_str(m).is_some()).collect();
         Catalog {
+            is_type,
             mods: b.mods,
             mod_index: b.mod_index,
             opcodes: b.opcodes,
@@ -157,6 +167,12 @@ impl Catalog {
             SlotKind::Lit(l) => l == m,
             SlotKind::Group(g) => self.groups.get(g.0 as usize).is_some_and(|g| g.alts.contains(&m)),
         }
+    }
+
+    /// Whether modifier `m` spells a data type.
+    #[inline]
+    pub fn is_type(&self, m: ModId) -> bool {
+        self.is_type.get(m.0 as usize).copied().unwrap_or(false)
     }
 
     /// Number of modifier spellings known.

@@ -211,7 +211,8 @@ impl Builder {
         for (line, stmt) in &b.stmts {
             let toks = lex_stmt(stmt);
             let first = toks.first().map(|t| (t.kind, t.text.as_str()));
-            let is_def = toks.iter().take_while(|t| t.kind != TokenKind::LBrace).any(|t| t.kind == TokenKind::Eq);
+            // A definition is `name =` (possibly chained: `.a = .b = {…}`).
+            let is_def = toks.get(1).is_some_and(|t| t.kind == TokenKind::Eq);
             match first {
                 Some((TokenKind::DotWord | TokenKind::Ident, _)) if is_def => {
                     match self.group_def(&toks) {

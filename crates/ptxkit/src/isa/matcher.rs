@@ -31,17 +31,25 @@ pub type SlotAssignment = SmallVec<[u8; 8]>;
 
 /// Place `mods` (in written order) into `form`'s slots. Each modifier goes to
 /// the first free slot that accepts it, so distinct groups may be written in
-/// any order while repeated groups (`cvt.f32.f16`) keep their order.
+/// any order (ptxas accepts `ld.u32.global`). Data types keep their relative
+/// order (`cvt.f32.bf16` is not `cvt.bf16.f32`): a type only goes to a slot
+/// after the previous type's slot.
 pub fn assign_slots(cat: &Catalog, form: &Form, mods: &[ModId]) -> Result<SlotAssignment, Option<usize>> {
     let mut filled: u64 = 0;
     let mut out = SlotAssignment::new();
+    let mut last_type: Option<usize> = None;
     for (i, &m) in mods.iter().enumerate() {
         let mut placed = false;
-        for (j, slot) in form.slots.iter().enumerate().take(64) {
+        let is_type = cat.is_type(m);
+        let from = if is_type { last_type.map_or(0, |t| t + 1) } else { 0 };
+        for (j, slot) in form.slots.iter().enumerate().take(64).skip(from) {
             if filled & (1 << j) == 0 && cat.slot_accepts(slot.kind, m) {
                 filled |= 1 << j;
                 out.push(j as u8);
                 placed = true;
+                if is_type {
+                    last_type = Some(j);
+                }
                 break;
             }
         }
@@ -111,7 +119,8 @@ fn shape_fits(tpl: &OperandTpl, w: WrittenShape) -> bool {
         (Shape::Literal(_), WrittenShape::Value) => true,
         (Shape::Pair { .. }, WrittenShape::Pair) => true,
         (Shape::Pair { optional: true, .. }, WrittenShape::Value | WrittenShape::Vector) => true,
-        (Shape::Vector(_), WrittenShape::Vector | WrittenShape::Value) => true,
+        // A vector template needs a written vector (it tells `{a}` from `a-desc`).
+        (Shape::Vector(_), WrittenShape::Vector) => true,
         (Shape::List, WrittenShape::List) => true,
         (Shape::Bracket(inner), WrittenShape::Bracket(n)) => {
             let req = inner.iter().filter(|o| !o.optional).count();

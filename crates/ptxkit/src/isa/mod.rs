@@ -7,9 +7,9 @@ mod matcher;
 mod model;
 pub mod vocab;
 
-pub use catalog::{catalog, Catalog, SOURCES};
+pub use catalog::{catalog, install_catalog, Catalog, SOURCES};
 pub use dsl::DslError;
-pub use matcher::{bind_operands, match_modifiers, ModMatch, WrittenShape};
+pub use matcher::{assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape};
 pub use model::*;
 
 #[cfg(test)]

@@ -234,6 +234,10 @@ impl<'s> Lexer<'s> {
         while self.byte(q) == b':' && self.byte(q + 1) == b':' && is_follow(self.byte(q + 2)) {
             q = self.follow_run(q + 2);
         }
+        // Ratios such as `.sp::2:4` (spcompress).
+        while self.byte(q) == b':' && self.byte(q + 1).is_ascii_digit() && self.byte(q - 1).is_ascii_digit() {
+            q = self.follow_run(q + 1);
+        }
         self.pos = q;
         TokenKind::DotWord
     }
@@ -378,6 +382,10 @@ mod tests {
                 "Int:8", "RBracket:]", "Semi:;", "Ident:_", "Ident:%tid", "DotWord:.x",
                 "DotWord:.1d"
             ]
+        );
+        assert_eq!(
+            kinds(".sp::2:4 .x:").into_iter().map(|k| k.1).collect::<Vec<_>>(),
+            [".sp::2:4", ".x", ":"]
         );
     }
 

@@ -1,0 +1,6 @@
+//! One module per subcommand.
+
+pub mod ast;
+pub mod check;
+pub mod fmt;
+pub mod summary;

@@ -1,0 +1,78 @@
+//! `ptx summary`: the module at a glance.
+
+use std::path::PathBuf;
+
+use ptxkit::analysis::summary::summarize;
+use ptxkit::diag::render;
+use ptxkit::LineIndex;
+
+use crate::input;
+
+/// Arguments of `ptx summary`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file; `-` reads stdin.
+    pub path: PathBuf,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: Args) -> u8 {
+    let inp = match input::read(&a.path) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("ptx: {e}");
+            return 2;
+        }
+    };
+    let parsed = ptxkit::parse(&inp.bytes);
+    let index = LineIndex::new(&inp.bytes);
+    for d in &parsed.diagnostics {
+        eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
+    }
+    let s = summarize(&parsed.module);
+    if a.json {
+        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
+        return u8::from(parsed.has_errors());
+    }
+    println!("file:          {}", inp.name);
+    println!("version:       {}", s.version.as_deref().unwrap_or("(none)"));
+    println!("target:        {}", if s.target.is_empty() { "(none)".to_string() } else { s.target.join(", ") });
+    println!("address size:  {}", s.address_size);
+    println!("instructions:  {}", s.instructions);
+    if !s.data_bytes.is_empty() || !s.unsized_data.is_empty() {
+        let parts: Vec<String> = s.data_bytes.iter().map(|(k, v)| format!("{k} {v} B")).collect();
+        let mut line = parts.join(", ");
+        if !s.unsized_data.is_empty() {
+            line.push_str(&format!("{}unsized: {}", if line.is_empty() { "" } else { "; " }, s.unsized_data.join(", ")));
+        }
+        println!("module data:   {line}");
+    }
+    let kernels = s.functions.iter().filter(|f| f.kind == "entry").count();
+    println!("functions:     {} ({} kernels, {} device functions)", s.functions.len(), kernels, s.functions.len() - kernels);
+    for f in &s.functions {
+        println!();
+        let link = f.linkage.map(|l| format!("{l} ")).unwrap_or_default();
+        let decl = if f.declaration { "  (declaration)" } else { "" };
+        println!("{link}.{} {}{decl}", f.kind, f.name);
+        for r in &f.returns {
+            println!("  returns  {:<28} {:>5} B  {}", r.ty, r.bytes, r.name);
+        }
+        for p in &f.params {
+            println!("  param    {:<28} {:>5} B  {}", p.ty, p.bytes, p.name);
+        }
+        for d in &f.directives {
+            println!("  directive {d}");
+        }
+        if !f.declaration {
+            let regs: Vec<String> = f.registers.iter().map(|(t, n)| format!("{t} x{n}")).collect();
+            println!("  registers {}", if regs.is_empty() { "(none)".into() } else { regs.join(", ") });
+            println!("  instructions {}", f.instructions);
+            if f.local_bytes > 0 || f.shared_bytes > 0 {
+                println!("  local {} B, shared {} B", f.local_bytes, f.shared_bytes);
+            }
+        }
+    }
+    u8::from(parsed.has_errors())
+}

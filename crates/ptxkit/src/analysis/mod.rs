@@ -1,0 +1,4 @@
+//! Analyses over the tree: constant evaluation, module summary.
+
+pub mod consteval;
+pub mod summary;

@@ -1,0 +1,215 @@
+//! A module at a glance: what `ptx summary` prints.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::consteval::eval_int;
+use crate::isa::vocab::StateSpace;
+use crate::syntax::{Block, Function, Initializer, Module, Param, Stmt, VarDecl};
+
+/// Summary of a module.
+#[derive(Clone, Debug, Serialize)]
+pub struct ModuleSummary {
+    /// `.version`, e.g. `8.5`.
+    pub version: Option<String>,
+    /// `.target` words.
+    pub target: Vec<String>,
+    /// `.address_size` (32 when absent).
+    pub address_size: u64,
+    /// Kernels and functions.
+    pub functions: Vec<FunctionSummary>,
+    /// Bytes of module-scope data per state space (`.global`, `.const`, `.shared`…).
+    pub data_bytes: BTreeMap<String, u64>,
+    /// Module-scope variables whose size is not known statically (unsized `extern` arrays).
+    pub unsized_data: Vec<String>,
+    /// Instructions in the whole module.
+    pub instructions: usize,
+}
+
+/// Summary of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionSummary {
+    /// The name.
+    pub name: String,
+    /// `entry` or `func`.
+    pub kind: &'static str,
+    /// Linkage, if any.
+    pub linkage: Option<&'static str>,
+    /// Whether only declared.
+    pub declaration: bool,
+    /// Parameters as `type name` strings.
+    pub params: Vec<ParamSummary>,
+    /// Return parameters.
+    pub returns: Vec<ParamSummary>,
+    /// Declared registers per type (`.b32` → 12).
+    pub registers: BTreeMap<String, u64>,
+    /// Instructions in the body.
+    pub instructions: usize,
+    /// Bytes of `.local` and `.shared` declared in the body.
+    pub local_bytes: u64,
+    /// Bytes of `.shared` declared in the body.
+    pub shared_bytes: u64,
+    /// Performance directives, as written.
+    pub directives: Vec<String>,
+}
+
+/// One parameter.
+#[derive(Clone, Debug, Serialize)]
+pub struct ParamSummary {
+    /// The name.
+    pub name: String,
+    /// State space and type, e.g. `.param .u64`.
+    pub ty: String,
+    /// Size in bytes.
+    pub bytes: u64,
+}
+
+/// Bytes of one declarator of `v` (`None` when a dimension is unsized or not constant).
+pub fn declarator_bytes(v: &VarDecl, dims: &[Option<crate::syntax::Expr>], init: Option<&Initializer>) -> Option<u64> {
+    let mut n = v.ty.size_bytes().saturating_mul(u64::from(v.vector.unwrap_or(1)));
+    for (i, d) in dims.iter().enumerate() {
+        let len = match d {
+            Some(e) => u64::try_from(eval_int(e)?).ok()?,
+            // `a[] = {…}`: the initializer gives the outer length.
+            None if i == 0 => match init {
+                Some(Initializer::List { items, .. }) => items.len() as u64,
+                _ => return None,
+            },
+            None => return None,
+        };
+        n = n.saturating_mul(len);
+    }
+    Some(n)
+}
+
+fn param_summary(p: &Param) -> ParamSummary {
+    let mut n = p.ty.size_bytes().saturating_mul(u64::from(p.vector.unwrap_or(1)));
+    for d in &p.dims {
+        n = n.saturating_mul(d.as_ref().and_then(eval_int).and_then(|v| u64::try_from(v).ok()).unwrap_or(0));
+    }
+    let mut ty = format!("{}", p.space);
+    if let Some(a) = &p.align {
+        ty.push_str(&format!(" .align {}", a.value));
+    }
+    if let Some(v) = p.vector {
+        ty.push_str(&format!(" .v{v}"));
+    }
+    ty.push(' ');
+    ty.push_str(p.ty.as_str());
+    if let Some(ptr) = &p.ptr {
+        ty.push_str(" .ptr");
+        if let Some(s) = ptr.space {
+            ty.push(' ');
+            ty.push_str(s.as_str());
+        }
+        if let Some(a) = &ptr.align {
+            ty.push_str(&format!(" .align {}", a.value));
+        }
+    }
+    for d in &p.dims {
+        ty.push_str(&match d.as_ref().and_then(eval_int) {
+            Some(v) => format!("[{v}]"),
+            None => "[]".into(),
+        });
+    }
+    ParamSummary { name: p.name.to_string(), ty, bytes: n }
+}
+
+#[derive(Default)]
+struct BodyStats {
+    registers: BTreeMap<String, u64>,
+    instructions: usize,
+    local: u64,
+    shared: u64,
+}
+
+fn walk(b: &Block, st: &mut BodyStats) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Instruction(_) => st.instructions += 1,
+            Stmt::Block(inner) => walk(inner, st),
+            Stmt::Var(v) => match v.space {
+                StateSpace::Reg => {
+                    let mut ty = String::new();
+                    if let Some(n) = v.vector {
+                        ty.push_str(&format!(".v{n} "));
+                    }
+                    ty.push_str(v.ty.as_str());
+                    let count: u64 = v.decls.iter().map(|d| d.range.map(|r| r.value).unwrap_or(1)).fold(0u64, |a, b| a.saturating_add(b));
+                    let e = st.registers.entry(ty).or_insert(0);
+                    *e = e.saturating_add(count);
+                }
+                StateSpace::Local | StateSpace::Shared => {
+                    let bytes: u64 = v.decls.iter().map(|d| declarator_bytes(v, &d.dims, d.init.as_ref()).unwrap_or(0)).fold(0u64, |a, b| a.saturating_add(b));
+                    if v.space == StateSpace::Local {
+                        st.local = st.local.saturating_add(bytes);
+                    } else {
+                        st.shared = st.shared.saturating_add(bytes);
+                    }
+                }
+                _ => {}
+            },
+            _ => {}
+        }
+    }
+}
+
+fn function_summary(f: &Function) -> FunctionSummary {
+    let mut st = BodyStats::default();
+    if let Some(b) = &f.body {
+        walk(b, &mut st);
+    }
+    FunctionSummary {
+        name: f.name.to_string(),
+        kind: if f.is_kernel() { "entry" } else { "func" },
+        linkage: f.linkage.map(|l| l.as_str()),
+        declaration: f.body.is_none(),
+        params: f.params().iter().map(param_summary).collect(),
+        returns: f.rets.as_deref().unwrap_or_default().iter().map(param_summary).collect(),
+        registers: st.registers,
+        instructions: st.instructions,
+        local_bytes: st.local,
+        shared_bytes: st.shared,
+        directives: f
+            .directives
+            .iter()
+            .map(|d| {
+                let mut s = d.name.to_string();
+                let args: Vec<String> = d.args.iter().map(|a| a.value.to_string()).chain(d.strings.iter().map(|s| s.to_string())).collect();
+                if !args.is_empty() {
+                    s.push(' ');
+                    s.push_str(&args.join(", "));
+                }
+                s
+            })
+            .collect(),
+    }
+}
+
+/// Summarise a module.
+pub fn summarize(m: &Module) -> ModuleSummary {
+    let mut data_bytes: BTreeMap<String, u64> = BTreeMap::new();
+    let mut unsized_data = Vec::new();
+    for v in m.globals() {
+        for d in &v.decls {
+            match declarator_bytes(v, &d.dims, d.init.as_ref()) {
+                Some(b) => {
+                    let e = data_bytes.entry(v.space.as_str().to_string()).or_insert(0);
+                    *e = e.saturating_add(b);
+                }
+                None => unsized_data.push(format!("{} {}", v.space, d.name)),
+            }
+        }
+    }
+    let functions: Vec<FunctionSummary> = m.functions().map(function_summary).collect();
+    ModuleSummary {
+        version: m.version().map(|v| format!("{}.{}", v.major, v.minor)),
+        target: m.target().map(|t| t.items.iter().map(|(n, _)| n.to_string()).collect()).unwrap_or_default(),
+        address_size: m.address_size(),
+        instructions: functions.iter().map(|f| f.instructions).sum(),
+        functions,
+        data_bytes,
+        unsized_data,
+    }
+}

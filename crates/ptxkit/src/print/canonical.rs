@@ -1,0 +1,541 @@
+//! The canonical printer: one statement per line, tab indentation, operands
+//! separated by `", "`, modifiers in written order. Parsing its output gives
+//! a tree equal to the printed one.
+
+use std::fmt::Write;
+
+use crate::isa::catalog;
+use crate::syntax::*;
+
+/// Print a module canonically.
+pub fn canonical(m: &Module) -> String {
+    let mut p = Printer { out: String::with_capacity(4096) };
+    let mut prev_fn = false;
+    for item in &m.items {
+        let is_fn = matches!(item, Item::Function(f) if f.body.is_some());
+        if (is_fn || prev_fn) && !p.out.is_empty() {
+            p.out.push('\n');
+        }
+        prev_fn = is_fn;
+        p.item(item);
+    }
+    p.out
+}
+
+/// Print one statement canonically at indentation `depth` (no trailing newline).
+pub fn canonical_stmt(s: &Stmt, depth: usize) -> String {
+    let mut p = Printer { out: String::new() };
+    p.stmt(s, depth);
+    while p.out.ends_with('\n') {
+        p.out.pop();
+    }
+    p.out
+}
+
+/// Print one top-level item canonically (no trailing newline).
+pub fn canonical_item(i: &Item) -> String {
+    let mut p = Printer { out: String::new() };
+    p.item(i);
+    while p.out.ends_with('\n') {
+        p.out.pop();
+    }
+    p.out
+}
+
+/// Print one instruction canonically (no indentation, no newline).
+pub fn instruction_text(i: &Instruction) -> String {
+    let mut p = Printer { out: String::new() };
+    p.instruction(i);
+    p.out
+}
+
+/// Print an expression canonically.
+pub fn expr_text(e: &Expr) -> String {
+    let mut p = Printer { out: String::new() };
+    p.expr(e);
+    p.out
+}
+
+struct Printer {
+    out: String,
+}
+
+impl Printer {
+    fn indent(&mut self, depth: usize) {
+        for _ in 0..depth {
+            self.out.push('\t');
+        }
+    }
+
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Version(v) => {
+                let _ = writeln!(self.out, ".version {}.{}", v.major, v.minor);
+            }
+            Item::Target(t) => {
+                self.out.push_str(".target ");
+                self.join(&t.items, |p, (n, _)| p.out.push_str(n.as_str()));
+                self.out.push('\n');
+            }
+            Item::AddressSize(a) => {
+                self.out.push_str(".address_size ");
+                self.int(&a.bits);
+                self.out.push('\n');
+            }
+            Item::File(f) => {
+                self.out.push_str(".file ");
+                self.int(&f.index);
+                self.out.push(' ');
+                self.out.push_str(f.name.as_str());
+                for e in &f.extra {
+                    self.out.push_str(", ");
+                    self.int(e);
+                }
+                self.out.push('\n');
+            }
+            Item::Loc(l) => {
+                self.loc(l);
+                self.out.push('\n');
+            }
+            Item::Section(s) => {
+                self.out.push_str(".section ");
+                self.out.push_str(s.name.as_str());
+                self.out.push_str("\n{\n");
+                for e in &s.entries {
+                    match e {
+                        SectionEntry::Label(n, _) => {
+                            self.out.push_str(n.as_str());
+                            self.out.push_str(":\n");
+                        }
+                        SectionEntry::Data { ty, values, .. } => {
+                            self.out.push('\t');
+                            self.out.push_str(ty.as_str());
+                            self.out.push(' ');
+                            self.join(values, |p, e| p.expr(e));
+                            self.out.push('\n');
+                        }
+                    }
+                }
+                self.out.push_str("}\n");
+            }
+            Item::Pragma(pr) => {
+                self.pragma(pr);
+                self.out.push('\n');
+            }
+            Item::Var(v) => {
+                self.var(v);
+                self.out.push('\n');
+            }
+            Item::Function(f) => self.function(f),
+            Item::Alias(a) => {
+                let _ = writeln!(self.out, ".alias {}, {};", a.alias, a.target);
+            }
+            Item::Directive(d) => {
+                self.directive(d);
+                self.out.push('\n');
+            }
+            Item::Error(_) => {}
+        }
+    }
+
+    fn join<T>(&mut self, items: &[T], mut f: impl FnMut(&mut Printer, &T)) {
+        for (i, x) in items.iter().enumerate() {
+            if i > 0 {
+                self.out.push_str(", ");
+            }
+            f(self, x);
+        }
+    }
+
+    fn directive(&mut self, d: &Directive) {
+        self.out.push_str(d.name.as_str());
+        if !d.args.is_empty() {
+            self.out.push(' ');
+            self.join(&d.args, |p, e| p.expr(e));
+        }
+        if d.semi {
+            self.out.push(';');
+        }
+    }
+
+    fn pragma(&mut self, pr: &Pragma) {
+        self.out.push_str(".pragma ");
+        self.join(&pr.strings, |p, s| p.out.push_str(s.as_str()));
+        self.out.push(';');
+    }
+
+    fn loc(&mut self, l: &Loc) {
+        self.out.push_str(".loc ");
+        self.int(&l.file);
+        self.out.push(' ');
+        self.int(&l.line);
+        self.out.push(' ');
+        self.int(&l.col);
+        if let Some(f) = &l.function_name {
+            self.out.push_str(", function_name ");
+            self.expr(f);
+        }
+        if let Some([a, b, c]) = &l.inlined_at {
+            self.out.push_str(", inlined_at ");
+            self.int(a);
+            self.out.push(' ');
+            self.int(b);
+            self.out.push(' ');
+            self.int(c);
+        }
+    }
+
+    fn var(&mut self, v: &VarDecl) {
+        if let Some(l) = v.linkage {
+            self.out.push_str(l.as_str());
+            self.out.push(' ');
+        }
+        self.out.push_str(v.space.as_str());
+        if let Some(b) = &v.bank {
+            self.out.push('[');
+            self.int(b);
+            self.out.push(']');
+        }
+        if let Some(a) = &v.attribute {
+            self.out.push_str(" .attribute(");
+            self.join(&a.names, |p, n| p.out.push_str(n.as_str()));
+            self.out.push(')');
+        }
+        if let Some(a) = &v.align {
+            self.out.push_str(" .align ");
+            self.int(a);
+        }
+        if let Some(n) = v.vector {
+            let _ = write!(self.out, " .v{n}");
+        }
+        self.out.push(' ');
+        self.out.push_str(v.ty.as_str());
+        self.out.push(' ');
+        self.join(&v.decls, |p, d| p.declarator(d));
+        self.out.push(';');
+    }
+
+    fn declarator(&mut self, d: &Declarator) {
+        self.out.push_str(d.name.as_str());
+        if let Some(r) = &d.range {
+            self.out.push('<');
+            self.int(r);
+            self.out.push('>');
+        }
+        self.dims(&d.dims);
+        if let Some(i) = &d.init {
+            self.out.push_str(" = ");
+            self.init(i);
+        }
+    }
+
+    fn dims(&mut self, dims: &[Option<Expr>]) {
+        for d in dims {
+            self.out.push('[');
+            if let Some(e) = d {
+                self.expr(e);
+            }
+            self.out.push(']');
+        }
+    }
+
+    fn init(&mut self, i: &Initializer) {
+        match i {
+            Initializer::Expr(e) => self.expr(e),
+            Initializer::List { items, .. } => {
+                self.out.push('{');
+                self.join(items, |p, i| p.init(i));
+                self.out.push('}');
+            }
+            Initializer::Field { name, value, .. } => {
+                self.out.push_str(name.as_str());
+                self.out.push_str(" = ");
+                self.expr(value);
+            }
+        }
+    }
+
+    fn param(&mut self, p: &Param) {
+        if p.hidden {
+            self.out.push_str(".hidden ");
+        }
+        self.out.push_str(p.space.as_str());
+        if let Some(a) = &p.align {
+            self.out.push_str(" .align ");
+            self.int(a);
+        }
+        if let Some(n) = p.vector {
+            let _ = write!(self.out, " .v{n}");
+        }
+        self.out.push(' ');
+        self.out.push_str(p.ty.as_str());
+        if let Some(ptr) = &p.ptr {
+            self.out.push_str(" .ptr");
+            if let Some(s) = ptr.space {
+                self.out.push(' ');
+                self.out.push_str(s.as_str());
+            }
+            if let Some(a) = &ptr.align {
+                self.out.push_str(" .align ");
+                self.int(a);
+            }
+        }
+        self.out.push(' ');
+        self.out.push_str(p.name.as_str());
+        self.dims(&p.dims);
+    }
+
+    fn params(&mut self, ps: &[Param], multiline: bool) {
+        self.out.push('(');
+        for (i, p) in ps.iter().enumerate() {
+            if i > 0 {
+                self.out.push(',');
+                if !multiline {
+                    self.out.push(' ');
+                }
+            }
+            if multiline {
+                self.out.push_str("\n\t");
+            }
+            self.param(p);
+        }
+        if multiline && !ps.is_empty() {
+            self.out.push('\n');
+        }
+        self.out.push(')');
+    }
+
+    fn function(&mut self, f: &Function) {
+        if let Some(l) = f.linkage {
+            self.out.push_str(l.as_str());
+            self.out.push(' ');
+        }
+        self.out.push_str(match f.kind {
+            FuncKind::Entry => ".entry ",
+            FuncKind::Func => ".func ",
+        });
+        if let Some(r) = &f.rets {
+            self.params(r, false);
+            self.out.push(' ');
+        }
+        self.out.push_str(f.name.as_str());
+        if let Some(ps) = &f.params {
+            self.params(ps, f.body.is_some());
+        }
+        for d in &f.directives {
+            self.out.push('\n');
+            self.out.push_str(d.name.as_str());
+            if !d.args.is_empty() || !d.strings.is_empty() {
+                self.out.push(' ');
+                self.join(&d.args, |p, a| p.int(a));
+                if !d.args.is_empty() && !d.strings.is_empty() {
+                    self.out.push_str(", ");
+                }
+                self.join(&d.strings, |p, s| p.out.push_str(s.as_str()));
+            }
+            if d.name.as_str() == ".pragma" {
+                self.out.push(';');
+            }
+        }
+        match &f.body {
+            Some(b) => {
+                self.out.push('\n');
+                self.block(b, 0);
+                self.out.push('\n');
+            }
+            None => self.out.push_str(";\n"),
+        }
+    }
+
+    fn block(&mut self, b: &Block, depth: usize) {
+        self.indent(depth);
+        self.out.push_str("{\n");
+        for s in &b.stmts {
+            self.stmt(s, depth + 1);
+        }
+        self.indent(depth);
+        self.out.push('}');
+    }
+
+    fn stmt(&mut self, s: &Stmt, depth: usize) {
+        match s {
+            Stmt::Label(n, _) => {
+                self.out.push_str(n.as_str());
+                self.out.push_str(":\n");
+                return;
+            }
+            Stmt::Block(b) => {
+                self.block(b, depth);
+                self.out.push('\n');
+                return;
+            }
+            Stmt::Error(_) => return,
+            _ => {}
+        }
+        self.indent(depth);
+        match s {
+            Stmt::Instruction(i) => self.instruction(i),
+            Stmt::Var(v) => self.var(v),
+            Stmt::Loc(l) => self.loc(l),
+            Stmt::Pragma(p) => self.pragma(p),
+            Stmt::CallPrototype(c) => {
+                self.out.push_str(c.label.as_str());
+                self.out.push_str(": .callprototype ");
+                if let Some(r) = &c.rets {
+                    self.params(r, false);
+                    self.out.push(' ');
+                }
+                self.out.push('_');
+                if let Some(ps) = &c.params {
+                    self.out.push(' ');
+                    self.params(ps, false);
+                }
+                if c.noreturn {
+                    self.out.push_str(" .noreturn");
+                }
+                self.out.push(';');
+            }
+            Stmt::CallTargets(t) | Stmt::BranchTargets(t) => {
+                self.out.push_str(t.label.as_str());
+                self.out.push_str(if matches!(s, Stmt::CallTargets(_)) { ": .calltargets " } else { ": .branchtargets " });
+                self.join(&t.targets, |p, (n, _)| p.out.push_str(n.as_str()));
+                self.out.push(';');
+            }
+            Stmt::Directive(d) => self.directive(d),
+            Stmt::Label(..) | Stmt::Block(_) | Stmt::Error(_) => {}
+        }
+        self.out.push('\n');
+    }
+
+    fn instruction(&mut self, i: &Instruction) {
+        if let Some(g) = &i.guard {
+            self.out.push('@');
+            if g.negated {
+                self.out.push('!');
+            }
+            self.out.push_str(g.pred.as_str());
+            self.out.push(' ');
+        }
+        let cat = catalog();
+        self.out.push_str(i.opcode_name());
+        for m in &i.mods {
+            self.out.push_str(cat.mod_name(m.id));
+        }
+        if !i.operands.is_empty() {
+            self.out.push('\t');
+            self.join(&i.operands, |p, o| p.operand(o));
+        }
+        self.out.push(';');
+    }
+
+    fn operand(&mut self, o: &Operand) {
+        match o {
+            Operand::Expr(e) => self.expr(e),
+            Operand::Pair { first, second, .. } => {
+                self.operand(first);
+                self.out.push('|');
+                self.expr(second);
+            }
+            Operand::Address { addr, .. } => {
+                self.out.push('[');
+                self.expr(addr);
+                self.out.push(']');
+            }
+            Operand::Tuple { items, .. } => {
+                self.out.push('[');
+                self.join(items, |p, o| p.operand(o));
+                self.out.push(']');
+            }
+            Operand::Vector { items, .. } => {
+                self.out.push('{');
+                self.join(items, |p, o| p.operand(o));
+                self.out.push('}');
+            }
+            Operand::List { items, .. } => {
+                self.out.push('(');
+                self.join(items, |p, o| p.operand(o));
+                self.out.push(')');
+            }
+        }
+    }
+
+    fn int(&mut self, l: &IntLit) {
+        let _ = match l.radix {
+            Radix::Dec => write!(self.out, "{}", l.value),
+            Radix::Hex => write!(self.out, "0x{:X}", l.value),
+            Radix::Oct => write!(self.out, "0{:o}", l.value),
+            Radix::Bin => write!(self.out, "0b{:b}", l.value),
+        };
+        if l.unsigned {
+            self.out.push('U');
+        }
+    }
+
+    fn expr(&mut self, e: &Expr) {
+        match e {
+            Expr::Name(n, _) => self.out.push_str(n.as_str()),
+            Expr::Int(l) => self.int(l),
+            Expr::Float(f) => {
+                let _ = match f.form {
+                    FloatForm::HexSingle => write!(self.out, "0f{:08X}", f.bits as u32),
+                    FloatForm::HexDouble => write!(self.out, "0d{:016X}", f.bits),
+                    FloatForm::Decimal => {
+                        let v = f64::from_bits(f.bits);
+                        if v.is_finite() {
+                            write!(self.out, "{v:?}")
+                        } else {
+                            write!(self.out, "1e999")
+                        }
+                    }
+                };
+            }
+            Expr::Unary { op, expr, .. } => {
+                self.out.push(match op {
+                    UnOp::Neg => '-',
+                    UnOp::Plus => '+',
+                    UnOp::Not => '!',
+                    UnOp::BitNot => '~',
+                });
+                self.expr(expr);
+            }
+            Expr::Binary { op, lhs, rhs, .. } => {
+                self.expr(lhs);
+                self.out.push_str(op.as_str());
+                self.expr(rhs);
+            }
+            Expr::Cond { cond, then, otherwise, .. } => {
+                self.expr(cond);
+                self.out.push_str(" ? ");
+                self.expr(then);
+                self.out.push_str(" : ");
+                self.expr(otherwise);
+            }
+            Expr::Paren(inner, _) => {
+                self.out.push('(');
+                self.expr(inner);
+                self.out.push(')');
+            }
+            Expr::Cast { ty, expr, .. } => {
+                self.out.push('(');
+                self.out.push_str(ty.as_str());
+                self.out.push(')');
+                self.expr(expr);
+            }
+            Expr::Generic(inner, _) => {
+                self.out.push_str("generic(");
+                self.expr(inner);
+                self.out.push(')');
+            }
+            Expr::Mask { mask, expr, .. } => {
+                self.int(mask);
+                self.out.push('(');
+                self.expr(expr);
+                self.out.push(')');
+            }
+            Expr::Field { base, field, .. } => {
+                self.expr(base);
+                self.out.push_str(field.as_str());
+            }
+        }
+    }
+}

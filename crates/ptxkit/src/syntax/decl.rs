@@ -1,0 +1,214 @@
+//! Declarations: variables, parameters, functions (spec 5.4, 7, 11).
+
+use serde::Serialize;
+
+use super::{Block, Expr, IntLit, Name};
+use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
+use crate::source::Span;
+
+/// A variable initializer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Initializer {
+    /// A single value.
+    Expr(Expr),
+    /// `{ a, b, { c, d } }`.
+    List {
+        /// The items.
+        items: Vec<Initializer>,
+        /// Where.
+        span: Span,
+    },
+    /// `field = value` inside a sampler/texture initializer.
+    Field {
+        /// The member name (`filter_mode`).
+        name: Name,
+        /// The value.
+        value: Expr,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl Initializer {
+    /// Where.
+    pub fn span(&self) -> Span {
+        match self {
+            Initializer::Expr(e) => e.span(),
+            Initializer::List { span, .. } | Initializer::Field { span, .. } => *span,
+        }
+    }
+}
+
+/// One declared name of a declaration statement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Declarator {
+    /// The name.
+    pub name: Name,
+    /// Where the name is.
+    pub name_span: Span,
+    /// `%r<100>`: a parameterised range of registers.
+    pub range: Option<IntLit>,
+    /// Array dimensions: `[4][8]`; `None` for an unsized `[]`.
+    pub dims: Vec<Option<Expr>>,
+    /// `= value`.
+    pub init: Option<Initializer>,
+    /// Where, name to end of initializer.
+    pub span: Span,
+}
+
+/// `.attribute(.managed)` and similar.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Attribute {
+    /// Attribute spellings, with their dots.
+    pub names: Vec<Name>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A variable declaration: `.global .align 4 .u32 a, b[4] = {…};`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct VarDecl {
+    /// `.extern`, `.visible`, `.weak`, `.common`.
+    pub linkage: Option<Linkage>,
+    /// The state space.
+    pub space: StateSpace,
+    /// `.const[2]`-style bank (old PTX).
+    pub bank: Option<IntLit>,
+    /// `.attribute(…)`.
+    pub attribute: Option<Attribute>,
+    /// `.align N`.
+    pub align: Option<IntLit>,
+    /// `.v2`, `.v4`, `.v8`: vector length.
+    pub vector: Option<u8>,
+    /// Element type.
+    pub ty: ScalarType,
+    /// Declared names.
+    pub decls: Vec<Declarator>,
+    /// Where, `;` included.
+    pub span: Span,
+}
+
+/// `.ptr .global .align 16` on a kernel parameter.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PtrAttr {
+    /// The state space pointed to.
+    pub space: Option<StateSpace>,
+    /// Alignment of the pointee.
+    pub align: Option<IntLit>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A function or kernel parameter (or a `.func` return value).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Param {
+    /// `.hidden` (Triton marks its TMA descriptor parameters so).
+    pub hidden: bool,
+    /// `.param` or `.reg`.
+    pub space: StateSpace,
+    /// `.align N`.
+    pub align: Option<IntLit>,
+    /// `.v2`/`.v4`.
+    pub vector: Option<u8>,
+    /// The type.
+    pub ty: ScalarType,
+    /// `.ptr …` attributes.
+    pub ptr: Option<PtrAttr>,
+    /// The name (may be absent in prototypes: `.param .b32 _` uses `_`).
+    pub name: Name,
+    /// Where the name is.
+    pub name_span: Span,
+    /// Array dimensions.
+    pub dims: Vec<Option<Expr>>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `.entry` or `.func`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum FuncKind {
+    /// A kernel.
+    Entry,
+    /// A device function.
+    Func,
+}
+
+/// A performance or ABI directive between a function's header and body:
+/// `.maxntid 256, 1, 1`, `.noreturn`, `.pragma "nounroll";`…
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FuncDirective {
+    /// The directive spelling, with its dot.
+    pub name: Name,
+    /// Numeric arguments.
+    pub args: Vec<IntLit>,
+    /// String arguments (`.pragma`).
+    pub strings: Vec<Name>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A kernel or function declaration or definition.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Function {
+    /// Linkage.
+    pub linkage: Option<Linkage>,
+    /// `.entry` or `.func`.
+    pub kind: FuncKind,
+    /// Return parameters of a `.func`, if written.
+    pub rets: Option<Vec<Param>>,
+    /// The name.
+    pub name: Name,
+    /// Where the name is.
+    pub name_span: Span,
+    /// Parameters, if a parameter list was written.
+    pub params: Option<Vec<Param>>,
+    /// Performance directives, in order.
+    pub directives: Vec<FuncDirective>,
+    /// The body; `None` for a declaration (prototype ending in `;`).
+    pub body: Option<Block>,
+    /// Where, from linkage to `}` or `;`.
+    pub span: Span,
+}
+
+impl Function {
+    /// Whether this is a kernel.
+    pub fn is_kernel(&self) -> bool {
+        self.kind == FuncKind::Entry
+    }
+
+    /// The parameters (empty when none were written).
+    pub fn params(&self) -> &[Param] {
+        self.params.as_deref().unwrap_or_default()
+    }
+
+    /// The directive named `name` (with dot), if present.
+    pub fn directive(&self, name: &str) -> Option<&FuncDirective> {
+        self.directives.iter().find(|d| d.name.as_str() == name)
+    }
+}
+
+/// `label: .callprototype (.param .b32 _) _ (.param .b64 _);`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CallPrototype {
+    /// The label that names it.
+    pub label: Name,
+    /// Return parameters.
+    pub rets: Option<Vec<Param>>,
+    /// Parameters.
+    pub params: Option<Vec<Param>>,
+    /// `.noreturn`.
+    pub noreturn: bool,
+    /// Where.
+    pub span: Span,
+}
+
+/// `label: .calltargets f, g;` or `label: .branchtargets L1, L2;`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TargetList {
+    /// The label that names it.
+    pub label: Name,
+    /// The functions or labels.
+    pub targets: Vec<(Name, Span)>,
+    /// Where.
+    pub span: Span,
+}

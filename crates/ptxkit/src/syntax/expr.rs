@@ -1,0 +1,250 @@
+//! Expressions and literals: instruction operands and initializer values
+//! (spec 4.5 and 6).
+
+use serde::Serialize;
+
+use super::Name;
+use crate::source::Span;
+
+/// How an integer literal was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Radix {
+    /// `42`
+    Dec,
+    /// `0x2A`
+    Hex,
+    /// `052`
+    Oct,
+    /// `0b101010`
+    Bin,
+}
+
+/// An integer literal, decoded exactly, with how it was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct IntLit {
+    /// The value. Literals are 64-bit; larger ones are diagnosed.
+    pub value: u64,
+    /// The notation.
+    pub radix: Radix,
+    /// Whether written with the `U` suffix.
+    pub unsigned: bool,
+    /// Where.
+    pub span: Span,
+}
+
+/// How a floating-point literal was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum FloatForm {
+    /// Decimal (`1.5`, `1e-3`, `.5`): the value is an `f64`.
+    Decimal,
+    /// `0f` + 8 hex digits: exact single-precision bits.
+    HexSingle,
+    /// `0d` + 16 hex digits: exact double-precision bits.
+    HexDouble,
+}
+
+/// A floating-point literal, decoded exactly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct FloatLit {
+    /// The bits: `f64` bits for decimal and `0d`, `f32` bits (zero-extended)
+    /// for `0f`.
+    pub bits: u64,
+    /// The notation.
+    pub form: FloatForm,
+    /// Where.
+    pub span: Span,
+}
+
+impl FloatLit {
+    /// The value as an `f64`.
+    pub fn value(&self) -> f64 {
+        match self.form {
+            FloatForm::HexSingle => f64::from(f32::from_bits(self.bits as u32)),
+            _ => f64::from_bits(self.bits),
+        }
+    }
+}
+
+/// A unary operator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum UnOp {
+    /// `-`
+    Neg,
+    /// `+`
+    Plus,
+    /// `!`
+    Not,
+    /// `~`
+    BitNot,
+}
+
+/// A binary operator, C precedence (spec 4.5.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[allow(missing_docs)]
+pub enum BinOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// Binding power: higher binds tighter.
+    pub fn precedence(self) -> u8 {
+        use BinOp::*;
+        match self {
+            Mul | Div | Rem => 10,
+            Add | Sub => 9,
+            Shl | Shr => 8,
+            Lt | Gt | Le | Ge => 7,
+            Eq | Ne => 6,
+            BitAnd => 5,
+            BitXor => 4,
+            BitOr => 3,
+            And => 2,
+            Or => 1,
+        }
+    }
+
+    /// The operator's spelling.
+    pub fn as_str(self) -> &'static str {
+        use BinOp::*;
+        match self {
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Add => "+",
+            Sub => "-",
+            Shl => "<<",
+            Shr => ">>",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            BitAnd => "&",
+            BitXor => "^",
+            BitOr => "|",
+            And => "&&",
+            Or => "||",
+        }
+    }
+}
+
+/// An expression: a name, a literal, or a constant expression over them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Expr {
+    /// A register, variable, label or function name; `_` is the sink.
+    Name(Name, Span),
+    /// An integer literal.
+    Int(IntLit),
+    /// A floating-point literal.
+    Float(FloatLit),
+    /// `-a`, `!p`, `~x`.
+    Unary {
+        /// The operator.
+        op: UnOp,
+        /// The operand.
+        expr: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `a + b` and friends.
+    Binary {
+        /// The operator.
+        op: BinOp,
+        /// Left operand.
+        lhs: Box<Expr>,
+        /// Right operand.
+        rhs: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `c ? a : b`.
+    Cond {
+        /// Condition.
+        cond: Box<Expr>,
+        /// Value when true.
+        then: Box<Expr>,
+        /// Value when false.
+        otherwise: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `( e )`, kept so printing gives back the same tree.
+    Paren(Box<Expr>, Span),
+    /// `(.s64) e` or `(.u64) e`.
+    Cast {
+        /// The target type spelling (`.s64`, `.u64`).
+        ty: Name,
+        /// The operand.
+        expr: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `generic(sym)`.
+    Generic(Box<Expr>, Span),
+    /// `0xff(expr)`: the bytes of `expr` selected by the mask.
+    Mask {
+        /// The mask literal.
+        mask: IntLit,
+        /// The masked expression.
+        expr: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
+    /// `%tid.x`, `a.b0`: a name with a component or selector suffix.
+    Field {
+        /// The base.
+        base: Box<Expr>,
+        /// The suffix spelling, with its dot (`.x`, `.b0`, `.h1`).
+        field: Name,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl Expr {
+    /// Where the expression is.
+    pub fn span(&self) -> Span {
+        match self {
+            Expr::Name(_, s) | Expr::Paren(_, s) | Expr::Generic(_, s) => *s,
+            Expr::Int(l) => l.span,
+            Expr::Float(l) => l.span,
+            Expr::Unary { span, .. }
+            | Expr::Binary { span, .. }
+            | Expr::Cond { span, .. }
+            | Expr::Cast { span, .. }
+            | Expr::Mask { span, .. }
+            | Expr::Field { span, .. } => *span,
+        }
+    }
+
+    /// The name, if the expression is a bare name.
+    pub fn as_name(&self) -> Option<Name> {
+        match self {
+            Expr::Name(n, _) => Some(*n),
+            _ => None,
+        }
+    }
+
+    /// Whether this is the sink `_`.
+    pub fn is_sink(&self) -> bool {
+        matches!(self, Expr::Name(n, _) if n.as_str() == "_")
+    }
+}

@@ -1,0 +1,190 @@
+//! Instructions and their operands (spec 6 and 9).
+
+use serde::Serialize;
+use smallvec::SmallVec;
+
+use super::{Expr, Name};
+use crate::isa::{catalog, Form, FormId, ModId, OpcodeId, OperandTpl};
+use crate::source::Span;
+
+/// An instruction operand as written.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Operand {
+    /// A register, symbol, label, immediate or constant expression.
+    Expr(Expr),
+    /// `p|q`: the two destinations of `setp` and friends (`{a, b}|p` for
+    /// `tex` with a residency predicate).
+    Pair {
+        /// Left.
+        first: Box<Operand>,
+        /// Right.
+        second: Expr,
+        /// Where.
+        span: Span,
+    },
+    /// `[addr]`: a memory address, `[reg]`, `[reg+off]`, `[sym+off]`, `[imm]`.
+    Address {
+        /// The address expression.
+        addr: Expr,
+        /// Where, brackets included.
+        span: Span,
+    },
+    /// `[a, b, {c, d}]`: a bracketed tuple (textures, surfaces, tensor maps).
+    Tuple {
+        /// The items.
+        items: Vec<Operand>,
+        /// Where.
+        span: Span,
+    },
+    /// `{a, b, c}`: a vector of registers (or `_` sinks, or immediates).
+    Vector {
+        /// The elements.
+        items: Vec<Operand>,
+        /// Where.
+        span: Span,
+    },
+    /// `(a, b)`: a call's argument or return list.
+    List {
+        /// The items.
+        items: Vec<Operand>,
+        /// Where.
+        span: Span,
+    },
+}
+
+impl Operand {
+    /// Where the operand is.
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Expr(e) => e.span(),
+            Operand::Pair { span, .. }
+            | Operand::Address { span, .. }
+            | Operand::Tuple { span, .. }
+            | Operand::Vector { span, .. }
+            | Operand::List { span, .. } => *span,
+        }
+    }
+
+    /// The shape used to bind operands to a form.
+    pub fn written_shape(&self) -> crate::isa::WrittenShape {
+        use crate::isa::WrittenShape as W;
+        match self {
+            Operand::Expr(_) => W::Value,
+            Operand::Pair { .. } => W::Pair,
+            Operand::Address { .. } => W::Bracket(1),
+            Operand::Tuple { items, .. } => W::Bracket(items.len().min(255) as u8),
+            Operand::Vector { .. } => W::Vector,
+            Operand::List { .. } => W::List,
+        }
+    }
+
+    /// The name, if the operand is a bare name.
+    pub fn as_name(&self) -> Option<Name> {
+        match self {
+            Operand::Expr(e) => e.as_name(),
+            _ => None,
+        }
+    }
+}
+
+/// `@p` or `@!p` before an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Guard {
+    /// `@!p`.
+    pub negated: bool,
+    /// The predicate register.
+    pub pred: Name,
+    /// Where (from `@` to the predicate).
+    pub span: Span,
+}
+
+/// One written modifier of an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Modifier {
+    /// The catalog's id for the spelling ([`ModId::UNKNOWN`] when unknown).
+    pub id: ModId,
+    /// Where.
+    pub span: Span,
+}
+
+impl Modifier {
+    /// The spelling, with its dot.
+    pub fn as_str(&self) -> &'static str {
+        catalog().mod_name(self.id)
+    }
+}
+
+/// An instruction statement.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Instruction {
+    /// Optional guard predicate.
+    pub guard: Option<Guard>,
+    /// The opcode root (`ld`, `cp`, `mma`…).
+    pub opcode: OpcodeId,
+    /// Where the opcode word is.
+    pub opcode_span: Span,
+    /// The catalog form the instruction matched ([`FormId::NONE`] if none).
+    pub form: FormId,
+    /// The modifiers in written order.
+    pub mods: SmallVec<[Modifier; 4]>,
+    /// The operands in written order.
+    pub operands: Vec<Operand>,
+    /// Which of the form's operand templates are present (bit `i` = template `i`).
+    pub present: u32,
+    /// The whole statement, `;` included.
+    pub span: Span,
+}
+
+impl Instruction {
+    /// The opcode root's spelling.
+    pub fn opcode_name(&self) -> &'static str {
+        catalog().opcode(self.opcode).map(|o| &*o.name).unwrap_or("?")
+    }
+
+    /// The matched catalog form.
+    pub fn form(&self) -> Option<&'static Form> {
+        catalog().form(self.form)
+    }
+
+    /// The instruction name of the matched form, e.g. `cp.async.bulk.tensor`.
+    pub fn name(&self) -> &'static str {
+        self.form().map(|f| &*f.name).unwrap_or_else(|| self.opcode_name())
+    }
+
+    /// Whether the instruction has the modifier spelled `m` (with its dot).
+    pub fn has_mod(&self, m: &str) -> bool {
+        catalog().mod_id(m).is_some_and(|id| self.mods.iter().any(|x| x.id == id))
+    }
+
+    /// The modifier that fills the form's group named `group` (without its
+    /// dot: `type`, `ss`, `scope`), if any.
+    pub fn group(&self, group: &str) -> Option<Modifier> {
+        let cat = catalog();
+        let form = self.form()?;
+        let mods: SmallVec<[ModId; 8]> = self.mods.iter().map(|m| m.id).collect();
+        let slots = crate::isa::assign_slots(cat, form, &mods).ok()?;
+        for (i, &slot) in slots.iter().enumerate() {
+            let s = form.slots.get(slot as usize)?;
+            if let crate::isa::SlotKind::Group(g) = s.kind {
+                if cat.group(g).is_some_and(|g| &*g.name == group) {
+                    return self.mods.get(i).copied();
+                }
+            }
+        }
+        None
+    }
+
+    /// The operands paired with their templates (role names), in order.
+    pub fn roles(&self) -> Vec<(&'static OperandTpl, &Operand)> {
+        let Some(form) = self.form() else {
+            return Vec::new();
+        };
+        let tpls = form.operands.iter().enumerate().filter(|(i, _)| self.present & (1 << i) != 0).map(|(_, t)| t);
+        tpls.zip(self.operands.iter()).collect()
+    }
+
+    /// The operand bound to `role` (`d`, `a`, `cache-policy`…).
+    pub fn operand(&self, role: &str) -> Option<&Operand> {
+        self.roles().into_iter().find(|(t, _)| &*t.role == role).map(|(_, o)| o)
+    }
+}

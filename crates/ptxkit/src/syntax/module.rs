@@ -1,0 +1,305 @@
+//! The module: top-level directives and function bodies (spec 11).
+
+use serde::Serialize;
+
+use super::{CallPrototype, Expr, Function, Instruction, IntLit, Name, TargetList, VarDecl};
+use crate::isa::vocab::ScalarType;
+use crate::source::Span;
+
+/// A parsed PTX module.
+#[derive(Clone, Debug, PartialEq, Serialize, Default)]
+pub struct Module {
+    /// Top-level items in source order.
+    pub items: Vec<Item>,
+}
+
+/// A top-level item.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Item {
+    /// `.version 8.5`
+    Version(Version),
+    /// `.target sm_90a, debug`
+    Target(Target),
+    /// `.address_size 64`
+    AddressSize(AddressSize),
+    /// `.file 1 "a.cu"`
+    File(FileDirective),
+    /// `.loc …` outside a function.
+    Loc(Loc),
+    /// `.section .debug_info { … }`
+    Section(Section),
+    /// `.pragma "…";`
+    Pragma(Pragma),
+    /// A module-scope variable.
+    Var(VarDecl),
+    /// A kernel or function.
+    Function(Function),
+    /// `.alias a, b;`
+    Alias(Alias),
+    /// Any other directive with simple arguments (`.language`, …).
+    Directive(Directive),
+    /// Text that could not be parsed (a diagnostic was reported for it).
+    Error(Span),
+}
+
+impl Item {
+    /// Where.
+    pub fn span(&self) -> Span {
+        match self {
+            Item::Version(x) => x.span,
+            Item::Target(x) => x.span,
+            Item::AddressSize(x) => x.span,
+            Item::File(x) => x.span,
+            Item::Loc(x) => x.span,
+            Item::Section(x) => x.span,
+            Item::Pragma(x) => x.span,
+            Item::Var(x) => x.span,
+            Item::Function(x) => x.span,
+            Item::Alias(x) => x.span,
+            Item::Directive(x) => x.span,
+            Item::Error(s) => *s,
+        }
+    }
+}
+
+/// `.version major.minor`
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Version {
+    /// Major.
+    pub major: u32,
+    /// Minor.
+    pub minor: u32,
+    /// Where.
+    pub span: Span,
+}
+
+/// `.target a, b, c`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Target {
+    /// The words (`sm_90a`, `texmode_independent`, `debug`, `map_f64_to_f32`).
+    pub items: Vec<(Name, Span)>,
+    /// Where.
+    pub span: Span,
+}
+
+impl Target {
+    /// The first `sm_*`/`compute_*` word.
+    pub fn arch(&self) -> Option<Name> {
+        self.items.iter().map(|(n, _)| *n).find(|n| n.as_str().starts_with("sm_") || n.as_str().starts_with("compute_"))
+    }
+}
+
+/// `.address_size 32|64`
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct AddressSize {
+    /// Bits.
+    pub bits: IntLit,
+    /// Where.
+    pub span: Span,
+}
+
+/// `.file 1 "name" {, timestamp, size}`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileDirective {
+    /// File index.
+    pub index: IntLit,
+    /// The file name, quotes included as written.
+    pub name: Name,
+    /// Optional timestamp and size.
+    pub extra: Vec<IntLit>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `.loc file line col {, function_name lbl {+ off}} {, inlined_at f l c}`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Loc {
+    /// File index.
+    pub file: IntLit,
+    /// Line.
+    pub line: IntLit,
+    /// Column.
+    pub col: IntLit,
+    /// `function_name label` (with an optional `+ offset` expression).
+    pub function_name: Option<Expr>,
+    /// `inlined_at file line col`.
+    pub inlined_at: Option<[IntLit; 3]>,
+    /// Where.
+    pub span: Span,
+}
+
+/// A `.section` directive with its DWARF contents.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Section {
+    /// The section name (`.debug_info`).
+    pub name: Name,
+    /// Its entries.
+    pub entries: Vec<SectionEntry>,
+    /// Where.
+    pub span: Span,
+}
+
+/// One line of a `.section` body.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum SectionEntry {
+    /// `name:`
+    Label(Name, Span),
+    /// `.b8 1, 2, 3` / `.b32 label - other` / `.b64 .debug_abbrev`
+    Data {
+        /// Element type.
+        ty: ScalarType,
+        /// Values.
+        values: Vec<Expr>,
+        /// Where.
+        span: Span,
+    },
+}
+
+/// `.pragma "a", "b";`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Pragma {
+    /// The strings, quotes included as written.
+    pub strings: Vec<Name>,
+    /// Where.
+    pub span: Span,
+}
+
+/// `.alias a, b;`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Alias {
+    /// The alias.
+    pub alias: Name,
+    /// The aliased function.
+    pub target: Name,
+    /// Where.
+    pub span: Span,
+}
+
+/// A directive kept with its raw arguments.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Directive {
+    /// The spelling, with its dot.
+    pub name: Name,
+    /// Its arguments.
+    pub args: Vec<Expr>,
+    /// Whether it ended with `;`.
+    pub semi: bool,
+    /// Where.
+    pub span: Span,
+}
+
+/// `{ … }`: a function body or nested scope.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Block {
+    /// Statements in order.
+    pub stmts: Vec<Stmt>,
+    /// Where, braces included.
+    pub span: Span,
+}
+
+/// A statement of a function body.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum Stmt {
+    /// An instruction.
+    Instruction(Instruction),
+    /// `name:`
+    Label(Name, Span),
+    /// A local declaration (`.reg`, `.local`, `.shared`, `.param`).
+    Var(VarDecl),
+    /// A nested scope.
+    Block(Block),
+    /// `.loc …`
+    Loc(Loc),
+    /// `.pragma "…";`
+    Pragma(Pragma),
+    /// `label: .callprototype …;`
+    CallPrototype(CallPrototype),
+    /// `label: .calltargets …;`
+    CallTargets(TargetList),
+    /// `label: .branchtargets …;`
+    BranchTargets(TargetList),
+    /// Any other directive.
+    Directive(Directive),
+    /// Text that could not be parsed.
+    Error(Span),
+}
+
+impl Stmt {
+    /// Where.
+    pub fn span(&self) -> Span {
+        match self {
+            Stmt::Instruction(x) => x.span,
+            Stmt::Label(_, s) | Stmt::Error(s) => *s,
+            Stmt::Var(x) => x.span,
+            Stmt::Block(x) => x.span,
+            Stmt::Loc(x) => x.span,
+            Stmt::Pragma(x) => x.span,
+            Stmt::CallPrototype(x) => x.span,
+            Stmt::CallTargets(x) | Stmt::BranchTargets(x) => x.span,
+            Stmt::Directive(x) => x.span,
+        }
+    }
+}
+
+impl Module {
+    /// Kernels and functions, declarations included.
+    pub fn functions(&self) -> impl Iterator<Item = &Function> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Function(f) => Some(f),
+            _ => None,
+        })
+    }
+
+    /// The `.version` directive.
+    pub fn version(&self) -> Option<&Version> {
+        self.items.iter().find_map(|i| match i {
+            Item::Version(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// The `.target` directive.
+    pub fn target(&self) -> Option<&Target> {
+        self.items.iter().find_map(|i| match i {
+            Item::Target(v) => Some(v),
+            _ => None,
+        })
+    }
+
+    /// The `.address_size`, 32 when not written (the ISA's default).
+    pub fn address_size(&self) -> u64 {
+        self.items
+            .iter()
+            .find_map(|i| match i {
+                Item::AddressSize(a) => Some(a.bits.value),
+                _ => None,
+            })
+            .unwrap_or(32)
+    }
+
+    /// Module-scope variables.
+    pub fn globals(&self) -> impl Iterator<Item = &VarDecl> {
+        self.items.iter().filter_map(|i| match i {
+            Item::Var(v) => Some(v),
+            _ => None,
+        })
+    }
+}
+
+impl Block {
+    /// Every instruction in the block and its nested blocks, in order.
+    pub fn instructions(&self) -> Vec<&Instruction> {
+        let mut out = Vec::new();
+        fn walk<'a>(b: &'a Block, out: &mut Vec<&'a Instruction>) {
+            for s in &b.stmts {
+                match s {
+                    Stmt::Instruction(i) => out.push(i),
+                    Stmt::Block(inner) => walk(inner, out),
+                    _ => {}
+                }
+            }
+        }
+        walk(self, &mut out);
+        out
+    }
+}

@@ -1,0 +1,134 @@
+//! Function bodies: blocks, labels, local declarations, instructions.
+
+use super::{Fail, PResult, Parser};
+use crate::diag::codes;
+use crate::lex::TokenKind as K;
+use crate::syntax::{Block, CallPrototype, Stmt, TargetList};
+
+impl Parser<'_> {
+    /// `{ stmts }`; the current token is `{`.
+    pub(crate) fn block(&mut self) -> PResult<Block> {
+        let start = self.tok.span.start;
+        self.expect(K::LBrace, "`{`")?;
+        self.enter()?;
+        let mut stmts = Vec::new();
+        loop {
+            match self.tok.kind {
+                K::RBrace => {
+                    self.bump();
+                    break;
+                }
+                K::Eof => {
+                    self.leave();
+                    let open = crate::source::Span::new(start, start + 1);
+                    let d = crate::diag::Diagnostic::error(codes::UNEXPECTED_EOF, self.tok.span, "unexpected end of file: block is not closed")
+                        .with_label(open, "this `{` is not closed");
+                    self.diags.push(d);
+                    return Ok(Block { stmts, span: self.since(start) });
+                }
+                _ => {}
+            }
+            let s0 = self.tok.span.start;
+            match self.stmt() {
+                Ok(s) => stmts.push(s),
+                Err(Fail) => {
+                    self.recover_stmt();
+                    stmts.push(Stmt::Error(self.since(s0)));
+                }
+            }
+            if self.tok.span.start == s0 && !self.at(K::Eof) && !self.at(K::RBrace) {
+                self.bump();
+            }
+        }
+        self.leave();
+        Ok(Block { stmts, span: self.since(start) })
+    }
+
+    /// Statements up to the end of input (a stray `}` is reported and skipped).
+    pub(crate) fn stmts_until_eof(&mut self) -> Vec<Stmt> {
+        let mut stmts = Vec::new();
+        while !self.at(K::Eof) {
+            let s0 = self.tok.span.start;
+            if self.at(K::RBrace) {
+                let t = self.bump();
+                self.error(codes::SYNTAX, t.span, "unmatched `}`");
+                continue;
+            }
+            match self.stmt() {
+                Ok(s) => stmts.push(s),
+                Err(Fail) => {
+                    self.recover_stmt();
+                    stmts.push(Stmt::Error(self.since(s0)));
+                }
+            }
+            if self.tok.span.start == s0 && !self.at(K::Eof) {
+                self.bump();
+            }
+        }
+        stmts
+    }
+
+    fn stmt(&mut self) -> PResult<Stmt> {
+        let start = self.tok.span.start;
+        let kind = self.tok.kind;
+        let label = kind == K::Ident && self.peek().kind == K::Colon;
+        match kind {
+            K::LBrace => Ok(Stmt::Block(self.block()?)),
+            K::At => self.instruction(),
+            K::Ident if label => {
+                let t = self.bump();
+                self.bump();
+                let label = self.name(t);
+                if self.at(K::DotWord) {
+                    match self.text(self.tok) {
+                        ".callprototype" => {
+                            self.bump();
+                            let (rets, params) = self.signature()?;
+                            let noreturn = if self.at_word(".noreturn") {
+                                self.bump();
+                                true
+                            } else {
+                                false
+                            };
+                            self.expect(K::Semi, "`;` after `.callprototype`")?;
+                            return Ok(Stmt::CallPrototype(CallPrototype { label, rets, params, noreturn, span: self.since(start) }));
+                        }
+                        w @ (".calltargets" | ".branchtargets") => {
+                            let is_call = w == ".calltargets";
+                            self.bump();
+                            let mut targets = Vec::new();
+                            loop {
+                                let t = self.expect(K::Ident, "a target name")?;
+                                targets.push((self.name(t), t.span));
+                                if !self.eat(K::Comma) {
+                                    break;
+                                }
+                            }
+                            self.expect(K::Semi, "`;`")?;
+                            let tl = TargetList { label, targets, span: self.since(start) };
+                            return Ok(if is_call { Stmt::CallTargets(tl) } else { Stmt::BranchTargets(tl) });
+                        }
+                        _ => {}
+                    }
+                }
+                Ok(Stmt::Label(label, self.since(start)))
+            }
+            K::Ident => self.instruction(),
+            K::DotWord => {
+                let w = self.text(self.tok);
+                match w {
+                    ".reg" | ".local" | ".shared" | ".param" | ".const" | ".global" | ".tex" => Ok(Stmt::Var(self.var_decl(None)?)),
+                    ".loc" => Ok(Stmt::Loc(self.loc()?)),
+                    ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
+                    ".loc_intermediate" | ".nv_intermediate_source_section" => Ok(Stmt::Directive(self.generic_directive()?)),
+                    _ => {
+                        let t = self.tok;
+                        self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("directive `{}` is not allowed in a function body", super::truncate(w, 40)));
+                        Err(Fail)
+                    }
+                }
+            }
+            _ => Err(self.expected("a statement")),
+        }
+    }
+}

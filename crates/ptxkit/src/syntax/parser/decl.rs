@@ -1,0 +1,371 @@
+//! Declarations: variables, parameters, functions.
+
+use super::{Fail, PResult, Parser};
+use crate::diag::codes;
+use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
+use crate::lex::TokenKind as K;
+use crate::syntax::{Attribute, Declarator, Expr, FuncDirective, FuncKind, Function, Initializer, IntLit, Param, PtrAttr, VarDecl};
+
+/// Function header directives and how many numbers each takes (min, max).
+const FUNC_DIRECTIVES: &[(&str, usize, usize)] = &[
+    (".maxntid", 1, 3),
+    (".reqntid", 1, 3),
+    (".maxnreg", 1, 1),
+    (".minnctapersm", 1, 1),
+    (".maxnctapersm", 1, 1),
+    (".reqnctapercluster", 1, 3),
+    (".explicitcluster", 0, 0),
+    (".maxclusterrank", 1, 1),
+    (".blocksareclusters", 0, 0),
+    (".noreturn", 0, 0),
+    (".abi_preserve", 1, 1),
+    (".abi_preserve_control", 1, 1),
+    (".minperctamemory", 1, 1),
+    (".language", 1, 11),
+];
+
+fn vector_len(w: &str) -> Option<u8> {
+    match w {
+        ".v2" => Some(2),
+        ".v4" => Some(4),
+        ".v8" => Some(8),
+        _ => None,
+    }
+}
+
+impl Parser<'_> {
+    fn int_token(&mut self, what: &str) -> PResult<IntLit> {
+        let t = self.expect(K::Int, what)?;
+        Ok(self.int_lit(t))
+    }
+
+    /// A variable declaration; the current token is the state space (the
+    /// linkage, if any, was consumed by the caller and starts at `start`).
+    pub(crate) fn var_decl(&mut self, linkage: Option<(Linkage, u32)>) -> PResult<VarDecl> {
+        let start = linkage.map(|l| l.1).unwrap_or(self.tok.span.start);
+        let mut space = None;
+        let mut bank = None;
+        let mut attribute = None;
+        let mut align = None;
+        let mut vector = None;
+        let ty;
+        loop {
+            if !self.at(K::DotWord) {
+                return Err(self.expected("a type"));
+            }
+            let w = self.text(self.tok);
+            if let Some(t) = ScalarType::from_str(w) {
+                self.bump();
+                ty = t;
+                break;
+            }
+            if let Some(s) = StateSpace::from_str(w) {
+                if space.is_some() {
+                    return Err(self.expected("a type"));
+                }
+                self.bump();
+                space = Some(s);
+                if s == StateSpace::Const && self.at(K::LBracket) {
+                    self.bump();
+                    bank = Some(self.int_token("a constant bank number")?);
+                    self.expect(K::RBracket, "`]`")?;
+                }
+                continue;
+            }
+            match w {
+                ".align" => {
+                    self.bump();
+                    align = Some(self.int_token("an alignment")?);
+                }
+                ".attribute" => {
+                    let a0 = self.bump().span.start;
+                    self.expect(K::LParen, "`(`")?;
+                    let mut names = Vec::new();
+                    while self.at(K::DotWord) {
+                        let t = self.bump();
+                        names.push(self.name(t));
+                        self.eat(K::Comma);
+                    }
+                    self.expect(K::RParen, "`)`")?;
+                    attribute = Some(Attribute { names, span: self.since(a0) });
+                }
+                _ => match vector_len(w) {
+                    Some(n) => {
+                        self.bump();
+                        vector = Some(n);
+                    }
+                    None => return Err(self.expected("a type")),
+                },
+            }
+        }
+        let Some(space) = space else {
+            let s = self.since(start);
+            self.error(codes::SYNTAX, s, "variable declaration without a state space");
+            return Err(Fail);
+        };
+        let mut decls = Vec::new();
+        loop {
+            decls.push(self.declarator()?);
+            if !self.eat(K::Comma) {
+                break;
+            }
+        }
+        self.expect(K::Semi, "`;` after the declaration")?;
+        Ok(VarDecl {
+            linkage: linkage.map(|l| l.0),
+            space,
+            bank,
+            attribute,
+            align,
+            vector,
+            ty,
+            decls,
+            span: self.since(start),
+        })
+    }
+
+    fn declarator(&mut self) -> PResult<Declarator> {
+        let start = self.tok.span.start;
+        let t = self.expect(K::Ident, "a variable name")?;
+        let name = self.name(t);
+        let mut range = None;
+        if self.at(K::Lt) {
+            self.bump();
+            range = Some(self.int_token("a register count")?);
+            self.expect(K::Gt, "`>`")?;
+        }
+        let dims = self.dims()?;
+        let init = if self.eat(K::Eq) { Some(self.initializer()?) } else { None };
+        Ok(Declarator {
+            name,
+            name_span: t.span,
+            range,
+            dims,
+            init,
+            span: self.since(start),
+        })
+    }
+
+    fn dims(&mut self) -> PResult<Vec<Option<Expr>>> {
+        let mut dims = Vec::new();
+        while self.at(K::LBracket) {
+            self.bump();
+            if self.eat(K::RBracket) {
+                dims.push(None);
+            } else {
+                let e = self.expr()?;
+                self.expect(K::RBracket, "`]`")?;
+                dims.push(Some(e));
+            }
+        }
+        Ok(dims)
+    }
+
+    fn initializer(&mut self) -> PResult<Initializer> {
+        let start = self.tok.span.start;
+        if !self.at(K::LBrace) {
+            return Ok(Initializer::Expr(self.expr()?));
+        }
+        self.bump();
+        self.enter()?;
+        let mut items = Vec::new();
+        let r = (|| -> PResult<()> {
+            if self.at(K::RBrace) {
+                return Ok(());
+            }
+            loop {
+                if self.at(K::Ident) && self.peek().kind == K::Eq {
+                    let s0 = self.tok.span.start;
+                    let n = self.bump();
+                    self.bump();
+                    let value = self.expr()?;
+                    items.push(Initializer::Field { name: self.name(n), value, span: self.since(s0) });
+                } else {
+                    items.push(self.initializer()?);
+                }
+                if !self.eat(K::Comma) {
+                    return Ok(());
+                }
+            }
+        })();
+        self.leave();
+        r?;
+        self.expect(K::RBrace, "`}` or `,` in the initializer")?;
+        Ok(Initializer::List { items, span: self.since(start) })
+    }
+
+    /// `( param, … )`; the current token is `(`.
+    pub(crate) fn param_list(&mut self) -> PResult<Vec<Param>> {
+        self.expect(K::LParen, "`(`")?;
+        let mut out = Vec::new();
+        if self.eat(K::RParen) {
+            return Ok(out);
+        }
+        loop {
+            out.push(self.param()?);
+            if !self.eat(K::Comma) {
+                break;
+            }
+        }
+        self.expect(K::RParen, "`,` or `)` in the parameter list")?;
+        Ok(out)
+    }
+
+    fn param(&mut self) -> PResult<Param> {
+        let start = self.tok.span.start;
+        let hidden = self.at_word(".hidden");
+        if hidden {
+            self.bump();
+        }
+        let space = match self.at(K::DotWord).then(|| StateSpace::from_str(self.text(self.tok))).flatten() {
+            Some(s @ (StateSpace::Param | StateSpace::Reg)) => {
+                self.bump();
+                s
+            }
+            _ => return Err(self.expected("`.param` or `.reg`")),
+        };
+        let mut align = None;
+        let mut vector = None;
+        let mut ty = None;
+        let mut ptr: Option<PtrAttr> = None;
+        while self.at(K::DotWord) {
+            let w = self.text(self.tok);
+            if let Some(p) = ptr.as_mut() {
+                if let Some(s) = StateSpace::from_str(w) {
+                    self.bump();
+                    p.space = Some(s);
+                    p.span = self.since(p.span.start);
+                    continue;
+                }
+                if w == ".align" {
+                    self.bump();
+                    p.align = Some(self.int_token("an alignment")?);
+                    p.span = self.since(p.span.start);
+                    continue;
+                }
+            }
+            if let Some(t) = ScalarType::from_str(w) {
+                if ty.is_some() {
+                    return Err(self.expected("a parameter name"));
+                }
+                self.bump();
+                ty = Some(t);
+            } else if w == ".align" {
+                self.bump();
+                align = Some(self.int_token("an alignment")?);
+            } else if w == ".ptr" {
+                let t = self.bump();
+                ptr = Some(PtrAttr { space: None, align: None, span: t.span });
+            } else if let Some(n) = vector_len(w) {
+                self.bump();
+                vector = Some(n);
+            } else {
+                return Err(self.expected("a parameter type"));
+            }
+        }
+        let Some(ty) = ty else {
+            return Err(self.expected("a parameter type"));
+        };
+        let t = self.expect(K::Ident, "a parameter name")?;
+        let dims = self.dims()?;
+        Ok(Param {
+            hidden,
+            space,
+            align,
+            vector,
+            ty,
+            ptr,
+            name: self.name(t),
+            name_span: t.span,
+            dims,
+            span: self.since(start),
+        })
+    }
+
+    /// `{(rets)} name {(params)}` of a `.callprototype`, with `_` as name.
+    pub(crate) fn signature(&mut self) -> PResult<(Option<Vec<Param>>, Option<Vec<Param>>)> {
+        let rets = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        self.expect(K::Ident, "`_`")?;
+        let params = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        Ok((rets, params))
+    }
+
+    /// `.entry`/`.func` header and body; the current token is `.entry`/`.func`.
+    pub(crate) fn function(&mut self, linkage: Option<(Linkage, u32)>) -> PResult<Function> {
+        let start = linkage.map(|l| l.1).unwrap_or(self.tok.span.start);
+        let kw = self.bump();
+        let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
+        let rets = if kind == FuncKind::Func && self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        let n = self.expect(K::Ident, "a function name")?;
+        let params = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        let mut directives = Vec::new();
+        while self.at(K::DotWord) && !super::items::starts_item(self.text(self.tok)) {
+            directives.push(self.func_directive()?);
+        }
+        let body = if self.at(K::LBrace) {
+            Some(self.block()?)
+        } else if self.tok.kind == K::DotWord && super::items::starts_item(self.text(self.tok)) || self.at(K::Eof) {
+            // Old PTX (2.x) ends declarations without `;`.
+            None
+        } else {
+            self.expect(K::Semi, "`{` or `;` after the function header")?;
+            None
+        };
+        Ok(Function {
+            linkage: linkage.map(|l| l.0),
+            kind,
+            rets,
+            name: self.name(n),
+            name_span: n.span,
+            params,
+            directives,
+            body,
+            span: self.since(start),
+        })
+    }
+
+    fn func_directive(&mut self) -> PResult<FuncDirective> {
+        let start = self.tok.span.start;
+        let t = self.bump();
+        let w = self.text(t);
+        let name = self.name(t);
+        if w == ".pragma" {
+            let mut strings = Vec::new();
+            loop {
+                let s = self.expect(K::Str, "a string")?;
+                strings.push(self.name(s));
+                if !self.eat(K::Comma) {
+                    break;
+                }
+            }
+            self.expect(K::Semi, "`;` after `.pragma`")?;
+            return Ok(FuncDirective { name, args: Vec::new(), strings, span: self.since(start) });
+        }
+        let Some(&(_, min, max)) = FUNC_DIRECTIVES.iter().find(|d| d.0 == w) else {
+            self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("unknown function directive `{}`", super::truncate(w, 40)));
+            return Err(Fail);
+        };
+        let mut args = Vec::new();
+        let mut strings = Vec::new();
+        if max > 0 && (self.at(K::Int) || (w == ".language" && self.at(K::Str))) {
+            loop {
+                if w == ".language" && self.at(K::Str) {
+                    let s = self.bump();
+                    strings.push(self.name(s));
+                } else {
+                    args.push(self.int_token("a number")?);
+                }
+                if !self.eat(K::Comma) {
+                    break;
+                }
+            }
+        }
+        let count = args.len() + strings.len();
+        if count < min || count > max {
+            let s = self.since(start);
+            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
+            self.error(codes::SYNTAX, s, format!("`{w}` takes {want} argument(s), found {count}"));
+        }
+        Ok(FuncDirective { name, args, strings, span: self.since(start) })
+    }
+}

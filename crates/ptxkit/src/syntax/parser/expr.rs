@@ -1,0 +1,258 @@
+//! Expressions (C precedence) and instruction operands.
+
+use super::{PResult, Parser};
+use crate::lex::TokenKind as K;
+use crate::syntax::{BinOp, Expr, Operand, UnOp};
+
+fn binop(k: K) -> Option<BinOp> {
+    Some(match k {
+        K::Star => BinOp::Mul,
+        K::Slash => BinOp::Div,
+        K::Percent => BinOp::Rem,
+        K::Plus => BinOp::Add,
+        K::Minus => BinOp::Sub,
+        K::Shl => BinOp::Shl,
+        K::Shr => BinOp::Shr,
+        K::Lt => BinOp::Lt,
+        K::Gt => BinOp::Gt,
+        K::Le => BinOp::Le,
+        K::Ge => BinOp::Ge,
+        K::EqEq => BinOp::Eq,
+        K::Ne => BinOp::Ne,
+        K::Amp => BinOp::BitAnd,
+        K::Caret => BinOp::BitXor,
+        K::Pipe => BinOp::BitOr,
+        K::AmpAmp => BinOp::And,
+        K::PipePipe => BinOp::Or,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    /// A full expression, including `?:`.
+    pub(crate) fn expr(&mut self) -> PResult<Expr> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.leave();
+        r
+    }
+
+    fn expr_inner(&mut self) -> PResult<Expr> {
+        let start = self.tok.span.start;
+        let cond = self.binary(0)?;
+        if self.eat(K::Question) {
+            let then = self.expr()?;
+            self.expect(K::Colon, "`:` of a conditional expression")?;
+            let otherwise = self.expr()?;
+            return Ok(Expr::Cond {
+                cond: Box::new(cond),
+                then: Box::new(then),
+                otherwise: Box::new(otherwise),
+                span: self.since(start),
+            });
+        }
+        Ok(cond)
+    }
+
+    /// Precedence climbing over binary operators binding tighter than `min`.
+    pub(crate) fn binary(&mut self, min: u8) -> PResult<Expr> {
+        let start = self.tok.span.start;
+        let mut lhs = self.unary()?;
+        self.binary_rest(start, &mut lhs, min)?;
+        Ok(lhs)
+    }
+
+    /// Continue a binary expression whose left operand is `lhs`.
+    pub(crate) fn binary_rest(&mut self, start: u32, lhs: &mut Expr, min: u8) -> PResult<()> {
+        while let Some(op) = binop(self.tok.kind) {
+            let prec = op.precedence();
+            if prec <= min {
+                break;
+            }
+            self.bump();
+            self.enter()?;
+            let rhs = self.binary(prec);
+            self.leave();
+            let rhs = rhs?;
+            let l = std::mem::replace(lhs, Expr::Int(crate::syntax::IntLit { value: 0, radix: crate::syntax::Radix::Dec, unsigned: false, span: crate::source::Span::at(0) }));
+            *lhs = Expr::Binary {
+                op,
+                lhs: Box::new(l),
+                rhs: Box::new(rhs),
+                span: self.since(start),
+            };
+        }
+        Ok(())
+    }
+
+    fn unary(&mut self) -> PResult<Expr> {
+        let start = self.tok.span.start;
+        let op = match self.tok.kind {
+            K::Minus => UnOp::Neg,
+            K::Plus => UnOp::Plus,
+            K::Bang => UnOp::Not,
+            K::Tilde => UnOp::BitNot,
+            _ => return self.postfix(),
+        };
+        self.bump();
+        self.enter()?;
+        let e = self.unary();
+        self.leave();
+        Ok(Expr::Unary {
+            op,
+            expr: Box::new(e?),
+            span: self.since(start),
+        })
+    }
+
+    /// A primary followed by `.x`-style suffixes glued to it.
+    fn postfix(&mut self) -> PResult<Expr> {
+        let start = self.tok.span.start;
+        let mut e = self.primary()?;
+        while self.at(K::DotWord) && self.tok.span.start == self.prev_end && matches!(e, Expr::Name(..) | Expr::Field { .. }) {
+            let t = self.bump();
+            e = Expr::Field {
+                base: Box::new(e),
+                field: self.name(t),
+                span: self.since(start),
+            };
+        }
+        Ok(e)
+    }
+
+    fn primary(&mut self) -> PResult<Expr> {
+        let start = self.tok.span.start;
+        match self.tok.kind {
+            K::Ident => {
+                let t = self.bump();
+                if self.text(t) == "generic" && self.at(K::LParen) {
+                    self.bump();
+                    let inner = self.expr()?;
+                    self.expect(K::RParen, "`)`")?;
+                    return Ok(Expr::Generic(Box::new(inner), self.since(start)));
+                }
+                Ok(Expr::Name(self.name(t), t.span))
+            }
+            // Section data may name other sections: `.b32 .debug_abbrev`.
+            K::DotWord => {
+                let t = self.bump();
+                Ok(Expr::Name(self.name(t), t.span))
+            }
+            K::Int => {
+                let t = self.bump();
+                let lit = self.int_lit(t);
+                // `0xff(expr)`: the mask operator.
+                if self.at(K::LParen) && self.tok.span.start == self.prev_end {
+                    self.bump();
+                    let inner = self.expr()?;
+                    self.expect(K::RParen, "`)`")?;
+                    return Ok(Expr::Mask {
+                        mask: lit,
+                        expr: Box::new(inner),
+                        span: self.since(start),
+                    });
+                }
+                Ok(Expr::Int(lit))
+            }
+            K::Float => {
+                let t = self.bump();
+                Ok(Expr::Float(self.float_lit(t)))
+            }
+            K::LParen => {
+                self.bump();
+                // `(.s64) e`: a cast.
+                if self.at(K::DotWord) && self.peek().kind == K::RParen {
+                    let ty = self.bump();
+                    self.bump();
+                    let ty = self.name(ty);
+                    self.enter()?;
+                    let e = self.unary();
+                    self.leave();
+                    return Ok(Expr::Cast {
+                        ty,
+                        expr: Box::new(e?),
+                        span: self.since(start),
+                    });
+                }
+                let inner = self.expr()?;
+                self.expect(K::RParen, "`)`")?;
+                Ok(Expr::Paren(Box::new(inner), self.since(start)))
+            }
+            _ => Err(self.expected("an operand")),
+        }
+    }
+
+    /// One instruction operand. `lists`: a leading `(` opens an argument list
+    /// (for `call`) rather than a parenthesised expression.
+    pub(crate) fn operand(&mut self, lists: bool) -> PResult<Operand> {
+        let start = self.tok.span.start;
+        match self.tok.kind {
+            K::LBracket => {
+                self.bump();
+                self.enter()?;
+                let items = self.operand_seq(K::RBracket, false);
+                self.leave();
+                let mut items = items?;
+                self.expect(K::RBracket, "`]`")?;
+                let span = self.since(start);
+                if items.len() == 1 {
+                    if let Some(Operand::Expr(_)) = items.first() {
+                        if let Some(Operand::Expr(addr)) = items.pop() {
+                            return Ok(Operand::Address { addr, span });
+                        }
+                    }
+                }
+                Ok(Operand::Tuple { items, span })
+            }
+            K::LBrace => {
+                self.bump();
+                self.enter()?;
+                let items = self.operand_seq(K::RBrace, false);
+                self.leave();
+                let items = items?;
+                self.expect(K::RBrace, "`}`")?;
+                let v = Operand::Vector { items, span: self.since(start) };
+                if self.eat(K::Pipe) {
+                    let second = self.expr()?;
+                    return Ok(Operand::Pair { first: Box::new(v), second, span: self.since(start) });
+                }
+                Ok(v)
+            }
+            K::LParen if lists => {
+                self.bump();
+                self.enter()?;
+                let items = if self.at(K::RParen) { Ok(Vec::new()) } else { self.operand_seq(K::RParen, false) };
+                self.leave();
+                let items = items?;
+                self.expect(K::RParen, "`)`")?;
+                Ok(Operand::List { items, span: self.since(start) })
+            }
+            _ => {
+                let e = self.expr()?;
+                // `p|q` with two names is the predicate pair of setp & co.
+                if let Expr::Binary { op: BinOp::BitOr, lhs, rhs, span } = e {
+                    if lhs.as_name().is_some() && rhs.as_name().is_some() {
+                        return Ok(Operand::Pair { first: Box::new(Operand::Expr(*lhs)), second: *rhs, span });
+                    }
+                    return Ok(Operand::Expr(Expr::Binary { op: BinOp::BitOr, lhs, rhs, span }));
+                }
+                Ok(Operand::Expr(e))
+            }
+        }
+    }
+
+    /// Comma-separated operands up to `close` (not consumed).
+    pub(crate) fn operand_seq(&mut self, close: K, lists: bool) -> PResult<Vec<Operand>> {
+        let mut items = Vec::new();
+        loop {
+            items.push(self.operand(lists)?);
+            if self.eat(K::Comma) {
+                continue;
+            }
+            if self.at(close) {
+                return Ok(items);
+            }
+            return Err(self.expected(&format!("`,` or {}", close.describe())));
+        }
+    }
+}

@@ -1,0 +1,150 @@
+//! Instructions: guard, opcode, modifiers (matched against the catalog),
+//! operands (bound to the form's roles).
+
+use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
+
+use super::{PResult, Parser};
+use crate::diag::{codes, Diagnostic};
+use crate::isa::{bind_operands, catalog, match_modifiers, FormId, ModId, ModMatch, OpcodeId, WrittenShape};
+use crate::lex::TokenKind as K;
+use crate::source::Span;
+use crate::syntax::{Guard, Instruction, Modifier, Stmt};
+
+/// Cache of modifier matching: real modules repeat the same few hundred
+/// opcode/modifier combinations thousands of times.
+pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch>;
+
+impl Parser<'_> {
+    /// An instruction statement; the current token is `@` or the opcode.
+    pub(crate) fn instruction(&mut self) -> PResult<Stmt> {
+        let start = self.tok.span.start;
+        let guard = if self.at(K::At) {
+            self.bump();
+            let negated = self.eat(K::Bang);
+            let p = self.expect(K::Ident, "a predicate register after `@`")?;
+            Some(Guard {
+                negated,
+                pred: self.name(p),
+                span: self.since(start),
+            })
+        } else {
+            None
+        };
+        let op_tok = self.expect(K::Ident, "an instruction")?;
+        let op_text = self.text(op_tok);
+        let cat = catalog();
+        let Some(opcode) = cat.opcode_id(op_text) else {
+            let d = Diagnostic::error(codes::UNKNOWN_OPCODE, op_tok.span, format!("unknown instruction `{}`", super::truncate(op_text, 40)));
+            self.diags.push(d);
+            self.recover_stmt();
+            return Ok(Stmt::Error(self.since(start)));
+        };
+        let mut mods: SmallVec<[Modifier; 4]> = SmallVec::new();
+        let mut unknown = false;
+        while self.at(K::DotWord) {
+            let t = self.bump();
+            let id = match cat.mod_id(self.text(t)) {
+                Some(id) => id,
+                None => {
+                    unknown = true;
+                    ModId::UNKNOWN
+                }
+            };
+            mods.push(Modifier { id, span: t.span });
+        }
+        let lists = op_text == "call";
+        let operands = if self.at(K::Semi) { Vec::new() } else { self.operand_seq(K::Semi, lists)? };
+        self.expect(K::Semi, "`;` after the instruction")?;
+        let span = self.since(start);
+        let mut inst = Instruction {
+            guard,
+            opcode,
+            opcode_span: op_tok.span,
+            form: FormId::NONE,
+            mods,
+            operands,
+            present: 0,
+            span,
+        };
+        if unknown {
+            for m in &inst.mods {
+                if m.id == ModId::UNKNOWN {
+                    let text = m.span.text(self.src).into_owned();
+                    self.error(codes::UNKNOWN_MODIFIER, m.span, format!("unknown modifier `{}` for `{}`", super::truncate(&text, 40), op_text));
+                }
+            }
+        } else {
+            self.resolve_form(&mut inst, op_text);
+        }
+        Ok(Stmt::Instruction(inst))
+    }
+
+    /// Pick the form from the modifiers, then bind operands.
+    fn resolve_form(&mut self, inst: &mut Instruction, op_text: &str) {
+        let cat = catalog();
+        let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
+        let key = (inst.opcode, ids);
+        let m = match self.form_cache.get(&key) {
+            Some(m) => m.clone(),
+            None => {
+                let m = match_modifiers(cat, inst.opcode, &key.1);
+                self.form_cache.insert(key.clone(), m.clone());
+                m
+            }
+        };
+        let ids = key.1;
+        match m {
+            ModMatch::Unknown(i) => {
+                let span = inst.mods.get(i).map(|m| m.span).unwrap_or(inst.opcode_span);
+                let name = inst.mods.get(i).map(|m| m.as_str()).unwrap_or("?");
+                self.error(codes::UNKNOWN_MODIFIER, span, format!("`{op_text}` does not take modifier `{name}`"));
+            }
+            ModMatch::NoForm { closest, at } => {
+                let (span, msg) = match at.and_then(|i| inst.mods.get(i)) {
+                    Some(m) => (m.span, format!("modifier `{}` cannot be combined with the others on `{op_text}`", m.as_str())),
+                    None => (inst.opcode_span, format!("`{op_text}` is missing a required modifier")),
+                };
+                let mut d = Diagnostic::error(codes::BAD_MODIFIERS, span, msg);
+                if let Some(f) = closest.and_then(|f| cat.form(f)) {
+                    d = d.with_note(format!("closest form: {}", f.text));
+                }
+                self.diags.push(d);
+            }
+            ModMatch::Forms(forms) => {
+                let shapes: SmallVec<[WrittenShape; 8]> = inst.operands.iter().map(|o| o.written_shape()).collect();
+                for &f in &forms {
+                    let Some(form) = cat.form(f) else { continue };
+                    if let Some(mask) = bind_operands(cat, form, &ids, &shapes) {
+                        inst.form = f;
+                        inst.present = mask;
+                        return;
+                    }
+                }
+                let span = operands_span(inst);
+                let mut d = Diagnostic::error(codes::BAD_OPERANDS, span, format!("operands do not fit any form of `{}`", inst.name_for_diag(op_text)));
+                for f in forms.iter().take(4).filter_map(|f| cat.form(*f)) {
+                    d = d.with_note(format!("expected: {}", f.text));
+                }
+                self.diags.push(d);
+            }
+        }
+    }
+}
+
+fn operands_span(inst: &Instruction) -> Span {
+    match (inst.operands.first(), inst.operands.last()) {
+        (Some(a), Some(b)) => a.span().to(b.span()),
+        _ => inst.span,
+    }
+}
+
+impl Instruction {
+    fn name_for_diag(&self, root: &str) -> String {
+        let mut s = root.to_string();
+        for m in &self.mods {
+            s.push_str(m.as_str());
+        }
+        s
+    }
+}

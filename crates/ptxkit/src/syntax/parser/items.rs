@@ -1,0 +1,261 @@
+//! Top-level items: module directives, variables, functions, debug sections.
+
+use super::{Fail, PResult, Parser};
+use crate::diag::codes;
+use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
+use crate::lex::TokenKind as K;
+use crate::syntax::{AddressSize, Alias, Directive, FileDirective, Item, Loc, Pragma, Section, SectionEntry, Target, Version};
+
+/// Directives that may start a top-level item (used for recovery).
+pub(crate) fn starts_item(w: &str) -> bool {
+    matches!(
+        w,
+        ".version"
+            | ".target"
+            | ".address_size"
+            | ".file"
+            | ".loc"
+            | ".section"
+            | ".pragma"
+            | ".alias"
+            | ".entry"
+            | ".func"
+            | ".extern"
+            | ".visible"
+            | ".weak"
+            | ".common"
+            | ".global"
+            | ".const"
+            | ".shared"
+            | ".local"
+            | ".tex"
+    )
+}
+
+impl Parser<'_> {
+    pub(crate) fn item(&mut self) -> PResult<Item> {
+        let start = self.tok.span.start;
+        if !self.at(K::DotWord) {
+            return Err(self.expected("a directive"));
+        }
+        let w = self.text(self.tok);
+        match w {
+            ".version" => {
+                self.bump();
+                let t = self.tok;
+                let text = self.text(t);
+                let parsed = match t.kind {
+                    K::Float => text.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
+                    _ => None,
+                };
+                let Some((major, minor)) = parsed else {
+                    return Err(self.expected("a version number such as `8.5`"));
+                };
+                self.bump();
+                Ok(Item::Version(Version { major, minor, span: self.since(start) }))
+            }
+            ".target" => {
+                self.bump();
+                let mut items = Vec::new();
+                loop {
+                    let t = self.expect(K::Ident, "a target such as `sm_90`")?;
+                    items.push((self.name(t), t.span));
+                    if !self.eat(K::Comma) {
+                        break;
+                    }
+                }
+                Ok(Item::Target(Target { items, span: self.since(start) }))
+            }
+            ".address_size" => {
+                self.bump();
+                let t = self.expect(K::Int, "32 or 64")?;
+                let bits = self.int_lit(t);
+                if bits.value != 32 && bits.value != 64 {
+                    self.error(codes::SYNTAX, t.span, "`.address_size` must be 32 or 64");
+                }
+                Ok(Item::AddressSize(AddressSize { bits, span: self.since(start) }))
+            }
+            ".file" => {
+                self.bump();
+                let i = self.expect(K::Int, "a file number")?;
+                let index = self.int_lit(i);
+                let s = self.expect(K::Str, "a file name string")?;
+                let mut extra = Vec::new();
+                while self.eat(K::Comma) {
+                    let t = self.expect(K::Int, "a number")?;
+                    extra.push(self.int_lit(t));
+                }
+                Ok(Item::File(FileDirective { index, name: self.name(s), extra, span: self.since(start) }))
+            }
+            ".loc" => Ok(Item::Loc(self.loc()?)),
+            ".pragma" => Ok(Item::Pragma(self.pragma()?)),
+            ".section" => self.section(),
+            ".alias" => {
+                self.bump();
+                let a = self.expect(K::Ident, "an alias name")?;
+                self.expect(K::Comma, "`,`")?;
+                let b = self.expect(K::Ident, "a function name")?;
+                self.expect(K::Semi, "`;`")?;
+                Ok(Item::Alias(Alias { alias: self.name(a), target: self.name(b), span: self.since(start) }))
+            }
+            ".entry" | ".func" => Ok(Item::Function(self.function(None)?)),
+            _ => {
+                if let Some(l) = Linkage::from_str(w) {
+                    self.bump();
+                    if self.at_word(".entry") || self.at_word(".func") {
+                        return Ok(Item::Function(self.function(Some((l, start)))?));
+                    }
+                    return Ok(Item::Var(self.var_decl(Some((l, start)))?));
+                }
+                if StateSpace::from_str(w).is_some() {
+                    return Ok(Item::Var(self.var_decl(None)?));
+                }
+                let t = self.tok;
+                self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("unknown directive `{}`", super::truncate(w, 40)));
+                Err(Fail)
+            }
+        }
+    }
+
+    /// Skip to the next token that can start a top-level item, skipping
+    /// brace blocks whole.
+    pub(crate) fn recover_item(&mut self) {
+        let mut depth = 0u32;
+        loop {
+            match self.tok.kind {
+                K::Eof => return,
+                K::LBrace => depth += 1,
+                K::RBrace => {
+                    depth = depth.saturating_sub(1);
+                    self.bump();
+                    if depth == 0 {
+                        // A `;` right after a skipped block belongs to it.
+                        self.eat(K::Semi);
+                        return;
+                    }
+                    continue;
+                }
+                K::Semi if depth == 0 => {
+                    self.bump();
+                    return;
+                }
+                K::DotWord if depth == 0 && starts_item(self.text(self.tok)) => return,
+                _ => {}
+            }
+            self.bump();
+        }
+    }
+
+    /// `.loc file line col {, function_name lbl{+off}} {, inlined_at f l c}`
+    pub(crate) fn loc(&mut self) -> PResult<Loc> {
+        let start = self.bump().span.start;
+        let f = self.expect(K::Int, "a file number")?;
+        let l = self.expect(K::Int, "a line number")?;
+        let c = self.expect(K::Int, "a column number")?;
+        let (file, line, col) = (self.int_lit(f), self.int_lit(l), self.int_lit(c));
+        let mut function_name = None;
+        let mut inlined_at = None;
+        while self.at(K::Comma) {
+            self.bump();
+            let kw = self.expect(K::Ident, "`function_name` or `inlined_at`")?;
+            match self.text(kw) {
+                "function_name" => function_name = Some(self.expr()?),
+                "inlined_at" => {
+                    let a = self.expect(K::Int, "a file number")?;
+                    let b = self.expect(K::Int, "a line number")?;
+                    let c = self.expect(K::Int, "a column number")?;
+                    inlined_at = Some([self.int_lit(a), self.int_lit(b), self.int_lit(c)]);
+                }
+                other => {
+                    let other = other.to_string();
+                    self.error(codes::SYNTAX, kw.span, format!("unknown `.loc` attribute `{other}`"));
+                    return Err(Fail);
+                }
+            }
+        }
+        Ok(Loc { file, line, col, function_name, inlined_at, span: self.since(start) })
+    }
+
+    /// `.pragma "a" {, "b"};`
+    pub(crate) fn pragma(&mut self) -> PResult<Pragma> {
+        let start = self.bump().span.start;
+        let mut strings = Vec::new();
+        loop {
+            let s = self.expect(K::Str, "a string")?;
+            strings.push(self.name(s));
+            if !self.eat(K::Comma) {
+                break;
+            }
+        }
+        self.expect(K::Semi, "`;` after `.pragma`")?;
+        Ok(Pragma { strings, span: self.since(start) })
+    }
+
+    /// A directive with simple comma-separated arguments, optionally ending in `;`.
+    pub(crate) fn generic_directive(&mut self) -> PResult<Directive> {
+        let start = self.tok.span.start;
+        let t = self.bump();
+        let name = self.name(t);
+        let mut args = Vec::new();
+        if matches!(self.tok.kind, K::Int | K::Float | K::Ident | K::Str) {
+            loop {
+                if self.at(K::Str) {
+                    let s = self.bump();
+                    args.push(crate::syntax::Expr::Name(self.name(s), s.span));
+                } else {
+                    args.push(self.expr()?);
+                }
+                if !self.eat(K::Comma) {
+                    break;
+                }
+            }
+        }
+        let semi = self.eat(K::Semi);
+        Ok(Directive { name, args, semi, span: self.since(start) })
+    }
+
+    /// `.section name { entries }`
+    fn section(&mut self) -> PResult<Item> {
+        let start = self.bump().span.start;
+        let n = self.tok;
+        if !matches!(n.kind, K::DotWord | K::Ident) {
+            return Err(self.expected("a section name"));
+        }
+        self.bump();
+        let name = self.name(n);
+        self.expect(K::LBrace, "`{`")?;
+        let mut entries = Vec::new();
+        loop {
+            let kind = self.tok.kind;
+            let label = kind == K::Ident && self.peek().kind == K::Colon;
+            match kind {
+                K::RBrace => {
+                    self.bump();
+                    break;
+                }
+                K::Ident if label => {
+                    let t = self.bump();
+                    self.bump();
+                    entries.push(SectionEntry::Label(self.name(t), self.since(t.span.start)));
+                }
+                K::DotWord => {
+                    let s0 = self.tok.span.start;
+                    let Some(ty) = ScalarType::from_str(self.text(self.tok)) else {
+                        return Err(self.expected("a data directive such as `.b8`"));
+                    };
+                    self.bump();
+                    let mut values = Vec::new();
+                    loop {
+                        values.push(self.expr()?);
+                        if !self.eat(K::Comma) {
+                            break;
+                        }
+                    }
+                    entries.push(SectionEntry::Data { ty, values, span: self.since(s0) });
+                }
+                _ => return Err(self.expected("a label, `.b8`…`.b64` data or `}`")),
+            }
+        }
+        Ok(Item::Section(Section { name, entries, span: self.since(start) }))
+    }
+}

@@ -1,0 +1,98 @@
+//! Decoding number tokens exactly.
+
+use super::Parser;
+use crate::diag::codes;
+use crate::lex::Token;
+use crate::syntax::{FloatForm, FloatLit, IntLit, Radix};
+
+/// Decode an integer literal's text: value, radix, `U` suffix. `None` when
+/// malformed or larger than 64 bits.
+pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
+    let (body, unsigned) = match text.strip_suffix('U') {
+        Some(b) => (b, true),
+        None => (text, false),
+    };
+    let (digits, radix, base) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+        (h, Radix::Hex, 16)
+    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+        (b, Radix::Bin, 2)
+    } else if body.len() > 1 && body.starts_with('0') {
+        (body.get(1..)?, Radix::Oct, 8)
+    } else {
+        (body, Radix::Dec, 10)
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let value = u64::from_str_radix(digits, base).ok()?;
+    Some((value, radix, unsigned))
+}
+
+/// Decode a floating literal's text.
+pub fn decode_float(text: &str) -> Option<(u64, FloatForm)> {
+    let b = text.as_bytes();
+    if b.len() > 2 && b.first() == Some(&b'0') {
+        match b.get(1) {
+            Some(b'f' | b'F') => return u32::from_str_radix(text.get(2..)?, 16).ok().map(|v| (u64::from(v), FloatForm::HexSingle)),
+            Some(b'd' | b'D') => return u64::from_str_radix(text.get(2..)?, 16).ok().map(|v| (v, FloatForm::HexDouble)),
+            _ => {}
+        }
+    }
+    let v: f64 = text.parse().ok()?;
+    Some((v.to_bits(), FloatForm::Decimal))
+}
+
+impl Parser<'_> {
+    /// Turn an `Int` token into a literal, reporting overflow.
+    pub(crate) fn int_lit(&mut self, t: Token) -> IntLit {
+        let text = self.text(t);
+        match decode_int(text) {
+            Some((value, radix, unsigned)) => IntLit { value, radix, unsigned, span: t.span },
+            None => {
+                // Malformed numbers were reported by the lexer already.
+                if crate::lex::Lexer::new(text.as_bytes()).next_token().kind == crate::lex::TokenKind::Int {
+                    self.error(codes::BAD_NUMBER, t.span, format!("integer literal `{}` does not fit in 64 bits", super::truncate(text, 40)));
+                }
+                IntLit { value: 0, radix: Radix::Dec, unsigned: false, span: t.span }
+            }
+        }
+    }
+
+    /// Turn a `Float` token into a literal.
+    pub(crate) fn float_lit(&mut self, t: Token) -> FloatLit {
+        let text = self.text(t);
+        match decode_float(text) {
+            Some((bits, form)) => FloatLit { bits, form, span: t.span },
+            None => {
+                self.error(codes::BAD_NUMBER, t.span, format!("malformed floating-point literal `{}`", super::truncate(text, 40)));
+                FloatLit { bits: 0, form: FloatForm::Decimal, span: t.span }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ints() {
+        assert_eq!(decode_int("42"), Some((42, Radix::Dec, false)));
+        assert_eq!(decode_int("0x2AU"), Some((42, Radix::Hex, true)));
+        assert_eq!(decode_int("052"), Some((42, Radix::Oct, false)));
+        assert_eq!(decode_int("0b101010"), Some((42, Radix::Bin, false)));
+        assert_eq!(decode_int("0"), Some((0, Radix::Dec, false)));
+        assert_eq!(decode_int("18446744073709551615"), Some((u64::MAX, Radix::Dec, false)));
+        assert_eq!(decode_int("18446744073709551616"), None);
+    }
+
+    #[test]
+    fn floats() {
+        assert_eq!(decode_float("0f3F800000"), Some((0x3F80_0000, FloatForm::HexSingle)));
+        assert_eq!(decode_float("0d3FF0000000000000"), Some((1f64.to_bits(), FloatForm::HexDouble)));
+        assert_eq!(decode_float("1.5"), Some((1.5f64.to_bits(), FloatForm::Decimal)));
+        assert_eq!(decode_float(".5"), Some((0.5f64.to_bits(), FloatForm::Decimal)));
+        assert_eq!(decode_float("1."), Some((1f64.to_bits(), FloatForm::Decimal)));
+        assert_eq!(decode_float("1e400").map(|x| f64::from_bits(x.0).is_infinite()), Some(true));
+    }
+}
