@@ -143,6 +143,15 @@ impl ScalarType {
         }
     }
 
+    /// Whether ptxas's grammar accepts the type in a declaration. Some
+    /// instruction-only types (`.e4m3`, `.u16x2`) parse and are rejected by
+    /// the checker; others (`.bf16`, `.tf32`, the FP4/FP6 types) are syntax
+    /// errors in a declaration.
+    pub fn declarable(self) -> bool {
+        use ScalarType::*;
+        !matches!(self, Bf16 | Bf16x2 | Tf32 | Ue8m0 | Ue8m0x2 | E2m1 | E2m1x2 | E2m3 | E3m2 | E2m3x2 | E3m2x2)
+    }
+
     /// Whether a signed integer type.
     pub fn is_signed(self) -> bool {
         matches!(self, ScalarType::S8 | ScalarType::S16 | ScalarType::S32 | ScalarType::S64 | ScalarType::S16x2)

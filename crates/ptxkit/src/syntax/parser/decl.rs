@@ -54,7 +54,7 @@ impl Parser<'_> {
                 return Err(self.expected("a type"));
             }
             let w = self.text(self.tok);
-            if let Some(t) = ScalarType::from_str(w) {
+            if let Some(t) = ScalarType::from_str(w).filter(|t| t.declarable()) {
                 self.bump();
                 ty = t;
                 break;
@@ -244,7 +244,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            if let Some(t) = ScalarType::from_str(w) {
+            if let Some(t) = ScalarType::from_str(w).filter(|t| t.declarable()) {
                 if ty.is_some() {
                     return Err(self.expected("a parameter name"));
                 }
@@ -256,9 +256,12 @@ impl Parser<'_> {
             } else if w == ".ptr" {
                 let t = self.bump();
                 ptr = Some(PtrAttr { space: None, align: None, span: t.span });
-            } else if let Some(n) = vector_len(w) {
+            } else if let Some(n) = vector_len(w).filter(|_| ty.is_none()) {
+                // The vector length comes before the type (`.param .v2 .b32`).
                 self.bump();
                 vector = Some(n);
+            } else if ty.is_some() {
+                return Err(self.expected("a parameter name"));
             } else {
                 return Err(self.expected("a parameter type"));
             }
@@ -300,6 +303,9 @@ impl Parser<'_> {
         let params = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
         let mut directives = Vec::new();
         while self.at(K::DotWord) && !super::items::starts_item(self.text(self.tok)) {
+            if kind == FuncKind::Entry && self.at_word(".noreturn") {
+                return Err(self.expected("a kernel directive (`.noreturn` applies to `.func` only)"));
+            }
             directives.push(self.func_directive()?);
         }
         let body = if self.at(K::LBrace) {

@@ -198,6 +198,13 @@ impl Parser<'_> {
                 if items.len() == 1 {
                     if let Some(Operand::Expr(_)) = items.first() {
                         if let Some(Operand::Expr(addr)) = items.pop() {
+                            if let Some(bad) = bad_address_term(&addr) {
+                                self.diags.push(crate::diag::Diagnostic::error(
+                                    crate::diag::codes::SYNTAX,
+                                    bad,
+                                    "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
+                                ));
+                            }
                             return Ok(Operand::Address { addr, span });
                         }
                     }
@@ -255,4 +262,27 @@ impl Parser<'_> {
             return Err(self.expected(&format!("`,` or {}", close.describe())));
         }
     }
+}
+
+/// In `[base ± const …]`, the span of the first term that is neither the
+/// leading base nor a constant (ptxas rejects `[sym + %r1]` as a syntax error).
+fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
+    fn terms<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+        match e {
+            Expr::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs, .. } => {
+                terms(lhs, out);
+                terms(rhs, out);
+            }
+            _ => out.push(e),
+        }
+    }
+    let mut ts = Vec::new();
+    terms(e, &mut ts);
+    for (i, t) in ts.iter().enumerate() {
+        let base_ok = i == 0 && matches!(t, Expr::Name(..) | Expr::Generic(..));
+        if !base_ok && crate::analysis::consteval::eval_int(t).is_none() {
+            return Some(t.span());
+        }
+    }
+    None
 }

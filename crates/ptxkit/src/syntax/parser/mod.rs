@@ -278,7 +278,35 @@ impl<'s> Parser<'s> {
                 self.bump();
             }
         }
+        self.check_header(&items);
         Module { items }
+    }
+
+    /// A module starts with `.version`, then `.target` (ptxas's fatal errors
+    /// name the line of the first token that is not what it should be).
+    fn check_header(&mut self, items: &[crate::syntax::Item]) {
+        use crate::syntax::Item;
+        let at = |i: usize| items.get(i).map(|it| it.span()).unwrap_or(Span::at(self.src.len() as u32));
+        match items.first() {
+            Some(Item::Version(_)) => {
+                if !matches!(items.get(1), Some(Item::Target(_))) {
+                    let d = Diagnostic::error(codes::MISSING_TARGET, at(1), "missing `.target` directive after `.version`")
+                        .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
+                    self.diags.push(d);
+                }
+            }
+            Some(Item::Error(_)) => {}
+            _ => {
+                let d = Diagnostic::error(codes::MISSING_VERSION, at(0), "missing `.version` directive at the start of the module")
+                    .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
+                self.diags.push(d);
+            }
+        }
+        for it in items.iter().skip(1) {
+            if let Item::Version(v) = it {
+                self.diags.push(Diagnostic::error(codes::SYNTAX, v.span, "`.version` may appear only once, at the start of the module"));
+            }
+        }
     }
 }
 
