@@ -20,7 +20,11 @@ pub struct Opts {
 pub fn run(o: Opts) -> i32 {
     let mut sources: Vec<(&'static str, &'static str)> = Vec::new();
     let mut entries: Vec<_> = match std::fs::read_dir(&o.dir) {
-        Ok(rd) => rd.flatten().map(|e| e.path()).filter(|p| p.extension().is_some_and(|x| x == "ptxisa")).collect(),
+        Ok(rd) => rd
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|x| x == "ptxisa"))
+            .collect(),
         Err(e) => {
             eprintln!("cannot read {}: {e}", o.dir.display());
             return 2;
@@ -28,11 +32,20 @@ pub fn run(o: Opts) -> i32 {
     };
     entries.sort();
     for p in &entries {
-        let name: &'static str = Box::leak(p.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default().into_boxed_str());
-        let text: &'static str = Box::leak(std::fs::read_to_string(p).unwrap_or_default().into_boxed_str());
+        let name: &'static str = Box::leak(
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default()
+                .into_boxed_str(),
+        );
+        let text: &'static str = Box::leak(
+            std::fs::read_to_string(p)
+                .unwrap_or_default()
+                .into_boxed_str(),
+        );
         sources.push((name, text));
     }
-    if ptxkit::isa::install_catalog(Catalog::from_sources(&sources)).is_err() {
+    if !ptxkit::isa::install_catalog(Catalog::from_sources(&sources)) {
         eprintln!("catalog already loaded");
         return 2;
     }
@@ -42,7 +55,13 @@ pub fn run(o: Opts) -> i32 {
         println!("FORMAT {e}");
         bad += 1;
     }
-    println!("catalog: {} opcode roots, {} forms, {} sections, {} modifier spellings", cat.opcodes().count(), cat.forms().count(), cat.sections().len(), cat.mod_count());
+    println!(
+        "catalog: {} opcode roots, {} forms, {} sections, {} modifier spellings",
+        cat.opcodes().count(),
+        cat.forms().count(),
+        cat.sections().len(),
+        cat.mod_count()
+    );
 
     for l in &o.lines {
         match check_line(cat, l) {
@@ -73,9 +92,19 @@ pub fn run(o: Opts) -> i32 {
         let cols: Vec<&str> = row.split('\t').collect();
         if let (Some(op), Some(f), Some(sec)) = (cols.first(), cols.get(1), cols.get(5)) {
             let num = sec.split_whitespace().next().unwrap_or("");
-            let sec = if sec.contains("9.4 numbering") { format!("{num}@9.4") } else { num.to_string() };
+            let sec = if sec.contains("9.4 numbering") {
+                format!("{num}@9.4")
+            } else {
+                num.to_string()
+            };
             sec_file.insert(sec.clone(), f.to_string());
-            sec_opcode.entry(sec).and_modify(|v| { v.push(' '); v.push_str(op) }).or_insert_with(|| op.to_string());
+            sec_opcode
+                .entry(sec)
+                .and_modify(|v| {
+                    v.push(' ');
+                    v.push_str(op)
+                })
+                .or_insert_with(|| op.to_string());
         }
     }
     let mut covered = std::collections::BTreeSet::new();
@@ -88,7 +117,10 @@ pub fn run(o: Opts) -> i32 {
                 continue;
             }
             let Some(f) = sec_file.get(&**sec) else {
-                println!("SECTION {} ({}): section {} is not in INDEX.tsv", s.file, s.name, sec);
+                println!(
+                    "SECTION {} ({}): section {} is not in INDEX.tsv",
+                    s.file, s.name, sec
+                );
                 bad += 1;
                 continue;
             };
@@ -111,7 +143,11 @@ pub fn run(o: Opts) -> i32 {
     }
     println!("spec examples: {tried} tried, {failed} failed");
     if o.only_file.is_none() {
-        let missing: Vec<String> = sec_opcode.iter().filter(|(s, _)| !covered.contains(*s)).map(|(s, op)| format!("{s} {op}")).collect();
+        let missing: Vec<String> = sec_opcode
+            .iter()
+            .filter(|(s, _)| !covered.contains(*s))
+            .map(|(s, op)| format!("{s} {op}"))
+            .collect();
         println!("INDEX sections not in the catalog: {}", missing.len());
         for m in missing {
             println!("  MISSING {m}");
@@ -129,7 +165,12 @@ fn example_lines(text: &str) -> Vec<String> {
     let mut cur = String::new();
     for line in text.lines() {
         let t = line.trim();
-        if !in_code && (t == "Examples" || t.starts_with("#### Examples") || t.starts_with("### Examples") || t == "**Examples**") {
+        if !in_code
+            && (t == "Examples"
+                || t.starts_with("#### Examples")
+                || t.starts_with("### Examples")
+                || t == "**Examples**")
+        {
             in_examples = true;
             continue;
         }
@@ -149,7 +190,9 @@ fn example_lines(text: &str) -> Vec<String> {
                 rest = rest.get(i + 1..).unwrap_or("");
                 // Drop labels in front.
                 let s = match s.split_once(':') {
-                    Some((l, r)) if !l.contains(' ') && !r.starts_with(':') && !l.is_empty() => r.trim().to_string(),
+                    Some((l, r)) if !l.contains(' ') && !r.starts_with(':') && !l.is_empty() => {
+                        r.trim().to_string()
+                    }
                     _ => s,
                 };
                 if s.is_empty() || s.starts_with('.') || s.starts_with('{') || s.starts_with('}') {
@@ -170,17 +213,25 @@ fn example_lines(text: &str) -> Vec<String> {
 /// Parse one statement with the real parser: `Ok(form text)` or the errors.
 pub fn check_line(_cat: &Catalog, line: &str) -> Result<String, String> {
     let (block, diags) = ptxkit::parse_body(line.as_bytes());
-    let errs: Vec<String> = diags.iter().filter(|d| d.is_error()).map(|d| {
-        let mut m = d.message.clone();
-        if let Some(n) = d.notes.first() {
-            m.push_str(&format!(" ({n})"));
-        }
-        m
-    }).collect();
+    let errs: Vec<String> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| {
+            let mut m = d.message.clone();
+            if let Some(n) = d.notes.first() {
+                m.push_str(&format!(" ({n})"));
+            }
+            m
+        })
+        .collect();
     if !errs.is_empty() {
         return Err(errs.join("; "));
     }
-    let forms: Vec<String> = block.instructions().iter().filter_map(|i| i.form().map(|f| f.text.to_string())).collect();
+    let forms: Vec<String> = block
+        .instructions()
+        .iter()
+        .filter_map(|i| i.form().map(|f| f.text.to_string()))
+        .collect();
     Ok(forms.join(" | "))
 }
 
@@ -193,7 +244,11 @@ fn corpus_check(cat: &Catalog, o: &Opts) -> (usize, usize) {
     };
     // Roots covered by the selected file (all roots when no file is given).
     let roots: Option<std::collections::BTreeSet<String>> = o.only_file.as_ref().map(|f| {
-        cat.sections().iter().filter(|s| &*s.file == f.as_str()).map(|s| s.name.split('.').next().unwrap_or("").to_string()).collect()
+        cat.sections()
+            .iter()
+            .filter(|s| s.file == f.as_str())
+            .map(|s| s.name.split('.').next().unwrap_or("").to_string())
+            .collect()
     });
     let mut seen: BTreeMap<String, (usize, String, String)> = BTreeMap::new();
     for row in manifest.lines().skip(1) {
@@ -202,7 +257,9 @@ fn corpus_check(cat: &Catalog, o: &Opts) -> (usize, usize) {
             continue;
         }
         let Some(path) = cols.first() else { continue };
-        let Ok(bytes) = std::fs::read(corpus.join(path)) else { continue };
+        let Ok(bytes) = std::fs::read(corpus.join(path)) else {
+            continue;
+        };
         let text = String::from_utf8_lossy(&bytes);
         for line in text.lines() {
             let code = line.split("//").next().unwrap_or("");
@@ -210,7 +267,12 @@ fn corpus_check(cat: &Catalog, o: &Opts) -> (usize, usize) {
                 let mut st = stmt.trim();
                 // Drop a leading label.
                 if let Some((l, rest)) = st.split_once(':') {
-                    if !l.contains(' ') && !l.contains('[') && !rest.starts_with(':') && !l.is_empty() && !l.contains('.') {
+                    if !l.contains(' ')
+                        && !l.contains('[')
+                        && !rest.starts_with(':')
+                        && !l.is_empty()
+                        && !l.contains('.')
+                    {
                         st = rest.trim();
                     }
                 }
@@ -219,22 +281,34 @@ fn corpus_check(cat: &Catalog, o: &Opts) -> (usize, usize) {
                     continue;
                 }
                 let body = st.trim_start_matches('@');
-                let word_start = if st.starts_with('@') { body.split_whitespace().nth(1).unwrap_or("") } else { st };
-                let root = word_start.split(|c: char| c == '.' || c.is_whitespace()).next().unwrap_or("");
+                let word_start = if st.starts_with('@') {
+                    body.split_whitespace().nth(1).unwrap_or("")
+                } else {
+                    st
+                };
+                let root = word_start
+                    .split(|c: char| c == '.' || c.is_whitespace())
+                    .next()
+                    .unwrap_or("");
                 if let Some(r) = &roots {
                     if !r.contains(root) {
                         continue;
                     }
                 }
-                let key: String = st.chars().map(|c| if c.is_ascii_digit() { '0' } else { c }).collect();
-                let e = seen.entry(key).or_insert((0, format!("{st};"), path.to_string()));
+                let key: String = st
+                    .chars()
+                    .map(|c| if c.is_ascii_digit() { '0' } else { c })
+                    .collect();
+                let e = seen
+                    .entry(key)
+                    .or_insert((0, format!("{st};"), path.to_string()));
                 e.0 += 1;
             }
         }
     }
     let mut failed = 0;
     let mut by_err: BTreeMap<String, (usize, String, String)> = BTreeMap::new();
-    for (_, (n, st, path)) in &seen {
+    for (n, st, path) in seen.values() {
         if let Err(e) = check_line(cat, st) {
             failed += 1;
             let e2: String = e.chars().take(160).collect();
@@ -243,7 +317,7 @@ fn corpus_check(cat: &Catalog, o: &Opts) -> (usize, usize) {
         }
     }
     let mut v: Vec<_> = by_err.into_iter().collect();
-    v.sort_by(|a, b| b.1 .0.cmp(&a.1 .0));
+    v.sort_by_key(|e| std::cmp::Reverse(e.1 .0));
     for (e, (n, st, path)) in v.iter().take(400) {
         println!("CORPUS x{n}: {st}    => {e}    ({path})");
     }

@@ -1,12 +1,13 @@
 //! Developer tasks: `cargo run -p xtask -- <task>`.
 
 mod catalog_check;
+mod ptxas_roundtrip;
 
 use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]"
+        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]"
     );
     std::process::exit(2)
 }
@@ -36,6 +37,30 @@ fn main() {
                 }
             }
             std::process::exit(catalog_check::run(o));
+        }
+        Some("ptxas-roundtrip") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            let mut shared = root.join("../shared");
+            let mut jobs = std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2);
+            let mut limit = None;
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--shared" => {
+                        shared = args.next().map(PathBuf::from).unwrap_or_else(|| usage())
+                    }
+                    "--jobs" => {
+                        jobs = args
+                            .next()
+                            .and_then(|j| j.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
+                    "--limit" => limit = args.next().and_then(|j| j.parse().ok()),
+                    _ => usage(),
+                }
+            }
+            std::process::exit(ptxas_roundtrip::run(shared, jobs, limit));
         }
         _ => usage(),
     }

@@ -15,11 +15,19 @@ pub struct Input {
 pub fn read(path: &Path) -> Result<Input, String> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
-        std::io::stdin().read_to_end(&mut bytes).map_err(|e| format!("<stdin>: {e}"))?;
-        return Ok(Input { name: "<stdin>".into(), bytes });
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        return Ok(Input {
+            name: "<stdin>".into(),
+            bytes,
+        });
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Input { name: path.display().to_string(), bytes })
+    Ok(Input {
+        name: path.display().to_string(),
+        bytes,
+    })
 }
 
 /// Expand directories into the `.ptx` files below them (sorted); files and

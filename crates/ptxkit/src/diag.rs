@@ -127,7 +127,11 @@ pub fn render(d: &Diagnostic, path: &str, src: &[u8], index: &LineIndex) -> Stri
         Severity::Error => "error",
         Severity::Warning => "warning",
     };
-    let _ = writeln!(out, "{path}:{}:{}: {sev}: {} [{}]", lc.line, lc.col, d.message, d.code);
+    let _ = writeln!(
+        out,
+        "{path}:{}:{}: {sev}: {} [{}]",
+        lc.line, lc.col, d.message, d.code
+    );
     frame(&mut out, d.span, None, src, index);
     for l in &d.labels {
         let llc = index.line_col(l.span.start.min(src.len() as u32));
@@ -153,7 +157,11 @@ fn frame(out: &mut String, span: Span, label: Option<&str>, src: &[u8], index: &
     let _ = writeln!(out, " {gutter} | {shown}");
     let width = span.end.min(line.end).saturating_sub(start).max(1) as usize;
     let width = width.min(shown.len().saturating_sub(offset).max(1));
-    let pad: String = shown.chars().take(offset).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let pad: String = shown
+        .chars()
+        .take(offset)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
     let _ = writeln!(
         out,
         " {} | {pad}^{}{}",

@@ -20,7 +20,12 @@
 //! assert_eq!(ptxkit::parse(text.as_bytes()).module, parsed.module);
 //! ```
 #![deny(missing_docs)]
-#![deny(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing, clippy::panic)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
 
 pub mod analysis;
 pub mod diag;

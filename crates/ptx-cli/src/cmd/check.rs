@@ -54,7 +54,10 @@ pub fn run(a: Args) -> u8 {
         let index = LineIndex::new(&inp.bytes);
         if a.json {
             for d in &parsed.diagnostics {
-                json.push(serde_json::to_value(JsonDiagnostic::new(&inp.name, d, &index)).unwrap_or_default());
+                json.push(
+                    serde_json::to_value(JsonDiagnostic::new(&inp.name, d, &index))
+                        .unwrap_or_default(),
+                );
             }
         } else {
             let mut err = stderr.lock();
@@ -64,7 +67,10 @@ pub fn run(a: Args) -> u8 {
         }
     }
     if a.json && !a.quiet {
-        println!("{}", serde_json::to_string_pretty(&json).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json).unwrap_or_default()
+        );
     }
     if io_error {
         2

@@ -34,7 +34,11 @@ pub fn run(a: Args) -> u8 {
         }
         return 1;
     }
-    let out = if a.lossless { ptxkit::print::lossless(&parsed.module, &inp.bytes) } else { ptxkit::print::canonical(&parsed.module).into_bytes() };
+    let out = if a.lossless {
+        ptxkit::print::lossless(&parsed.module, &inp.bytes)
+    } else {
+        ptxkit::print::canonical(&parsed.module).into_bytes()
+    };
     let _ = std::io::stdout().lock().write_all(&out);
     0
 }

@@ -37,20 +37,43 @@ pub fn run(a: Args) -> u8 {
         return u8::from(parsed.has_errors());
     }
     println!("file:          {}", inp.name);
-    println!("version:       {}", s.version.as_deref().unwrap_or("(none)"));
-    println!("target:        {}", if s.target.is_empty() { "(none)".to_string() } else { s.target.join(", ") });
+    println!(
+        "version:       {}",
+        s.version.as_deref().unwrap_or("(none)")
+    );
+    println!(
+        "target:        {}",
+        if s.target.is_empty() {
+            "(none)".to_string()
+        } else {
+            s.target.join(", ")
+        }
+    );
     println!("address size:  {}", s.address_size);
     println!("instructions:  {}", s.instructions);
     if !s.data_bytes.is_empty() || !s.unsized_data.is_empty() {
-        let parts: Vec<String> = s.data_bytes.iter().map(|(k, v)| format!("{k} {v} B")).collect();
+        let parts: Vec<String> = s
+            .data_bytes
+            .iter()
+            .map(|(k, v)| format!("{k} {v} B"))
+            .collect();
         let mut line = parts.join(", ");
         if !s.unsized_data.is_empty() {
-            line.push_str(&format!("{}unsized: {}", if line.is_empty() { "" } else { "; " }, s.unsized_data.join(", ")));
+            line.push_str(&format!(
+                "{}unsized: {}",
+                if line.is_empty() { "" } else { "; " },
+                s.unsized_data.join(", ")
+            ));
         }
         println!("module data:   {line}");
     }
     let kernels = s.functions.iter().filter(|f| f.kind == "entry").count();
-    println!("functions:     {} ({} kernels, {} device functions)", s.functions.len(), kernels, s.functions.len() - kernels);
+    println!(
+        "functions:     {} ({} kernels, {} device functions)",
+        s.functions.len(),
+        kernels,
+        s.functions.len() - kernels
+    );
     for f in &s.functions {
         println!();
         let link = f.linkage.map(|l| format!("{l} ")).unwrap_or_default();
@@ -66,8 +89,19 @@ pub fn run(a: Args) -> u8 {
             println!("  directive {d}");
         }
         if !f.declaration {
-            let regs: Vec<String> = f.registers.iter().map(|(t, n)| format!("{t} x{n}")).collect();
-            println!("  registers {}", if regs.is_empty() { "(none)".into() } else { regs.join(", ") });
+            let regs: Vec<String> = f
+                .registers
+                .iter()
+                .map(|(t, n)| format!("{t} x{n}"))
+                .collect();
+            println!(
+                "  registers {}",
+                if regs.is_empty() {
+                    "(none)".into()
+                } else {
+                    regs.join(", ")
+                }
+            );
             println!("  instructions {}", f.instructions);
             if f.local_bytes > 0 || f.shared_bytes > 0 {
                 println!("  local {} B, shared {} B", f.local_bytes, f.shared_bytes);

@@ -51,13 +51,22 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::Or => i64::from(a != 0 || b != 0),
             }
         }
-        Expr::Cond { cond, then, otherwise, .. } => {
+        Expr::Cond {
+            cond,
+            then,
+            otherwise,
+            ..
+        } => {
             if eval_depth(cond, d)? != 0 {
                 eval_depth(then, d)?
             } else {
                 eval_depth(otherwise, d)?
             }
         }
-        Expr::Name(..) | Expr::Float(_) | Expr::Generic(..) | Expr::Mask { .. } | Expr::Field { .. } => return None,
+        Expr::Name(..)
+        | Expr::Float(_)
+        | Expr::Generic(..)
+        | Expr::Mask { .. }
+        | Expr::Field { .. } => return None,
     })
 }

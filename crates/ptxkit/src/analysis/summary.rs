@@ -66,8 +66,14 @@ pub struct ParamSummary {
 }
 
 /// Bytes of one declarator of `v` (`None` when a dimension is unsized or not constant).
-pub fn declarator_bytes(v: &VarDecl, dims: &[Option<crate::syntax::Expr>], init: Option<&Initializer>) -> Option<u64> {
-    let mut n = v.ty.size_bytes().saturating_mul(u64::from(v.vector.unwrap_or(1)));
+pub fn declarator_bytes(
+    v: &VarDecl,
+    dims: &[Option<crate::syntax::Expr>],
+    init: Option<&Initializer>,
+) -> Option<u64> {
+    let mut n =
+        v.ty.size_bytes()
+            .saturating_mul(u64::from(v.vector.unwrap_or(1)));
     for (i, d) in dims.iter().enumerate() {
         let len = match d {
             Some(e) => u64::try_from(eval_int(e)?).ok()?,
@@ -84,9 +90,16 @@ pub fn declarator_bytes(v: &VarDecl, dims: &[Option<crate::syntax::Expr>], init:
 }
 
 fn param_summary(p: &Param) -> ParamSummary {
-    let mut n = p.ty.size_bytes().saturating_mul(u64::from(p.vector.unwrap_or(1)));
+    let mut n =
+        p.ty.size_bytes()
+            .saturating_mul(u64::from(p.vector.unwrap_or(1)));
     for d in &p.dims {
-        n = n.saturating_mul(d.as_ref().and_then(eval_int).and_then(|v| u64::try_from(v).ok()).unwrap_or(0));
+        n = n.saturating_mul(
+            d.as_ref()
+                .and_then(eval_int)
+                .and_then(|v| u64::try_from(v).ok())
+                .unwrap_or(0),
+        );
     }
     let mut ty = format!("{}", p.space);
     if let Some(a) = &p.align {
@@ -113,7 +126,11 @@ fn param_summary(p: &Param) -> ParamSummary {
             None => "[]".into(),
         });
     }
-    ParamSummary { name: p.name.to_string(), ty, bytes: n }
+    ParamSummary {
+        name: p.name.to_string(),
+        ty,
+        bytes: n,
+    }
 }
 
 #[derive(Default)]
@@ -136,12 +153,20 @@ fn walk(b: &Block, st: &mut BodyStats) {
                         ty.push_str(&format!(".v{n} "));
                     }
                     ty.push_str(v.ty.as_str());
-                    let count: u64 = v.decls.iter().map(|d| d.range.map(|r| r.value).unwrap_or(1)).fold(0u64, |a, b| a.saturating_add(b));
+                    let count: u64 = v
+                        .decls
+                        .iter()
+                        .map(|d| d.range.map(|r| r.value).unwrap_or(1))
+                        .fold(0u64, |a, b| a.saturating_add(b));
                     let e = st.registers.entry(ty).or_insert(0);
                     *e = e.saturating_add(count);
                 }
                 StateSpace::Local | StateSpace::Shared => {
-                    let bytes: u64 = v.decls.iter().map(|d| declarator_bytes(v, &d.dims, d.init.as_ref()).unwrap_or(0)).fold(0u64, |a, b| a.saturating_add(b));
+                    let bytes: u64 = v
+                        .decls
+                        .iter()
+                        .map(|d| declarator_bytes(v, &d.dims, d.init.as_ref()).unwrap_or(0))
+                        .fold(0u64, |a, b| a.saturating_add(b));
                     if v.space == StateSpace::Local {
                         st.local = st.local.saturating_add(bytes);
                     } else {
@@ -166,7 +191,13 @@ fn function_summary(f: &Function) -> FunctionSummary {
         linkage: f.linkage.map(|l| l.as_str()),
         declaration: f.body.is_none(),
         params: f.params().iter().map(param_summary).collect(),
-        returns: f.rets.as_deref().unwrap_or_default().iter().map(param_summary).collect(),
+        returns: f
+            .rets
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(param_summary)
+            .collect(),
         registers: st.registers,
         instructions: st.instructions,
         local_bytes: st.local,
@@ -176,7 +207,12 @@ fn function_summary(f: &Function) -> FunctionSummary {
             .iter()
             .map(|d| {
                 let mut s = d.name.to_string();
-                let args: Vec<String> = d.args.iter().map(|a| a.value.to_string()).chain(d.strings.iter().map(|s| s.to_string())).collect();
+                let args: Vec<String> = d
+                    .args
+                    .iter()
+                    .map(|a| a.value.to_string())
+                    .chain(d.strings.iter().map(|s| s.to_string()))
+                    .collect();
                 if !args.is_empty() {
                     s.push(' ');
                     s.push_str(&args.join(", "));
@@ -205,7 +241,10 @@ pub fn summarize(m: &Module) -> ModuleSummary {
     let functions: Vec<FunctionSummary> = m.functions().map(function_summary).collect();
     ModuleSummary {
         version: m.version().map(|v| format!("{}.{}", v.major, v.minor)),
-        target: m.target().map(|t| t.items.iter().map(|(n, _)| n.to_string()).collect()).unwrap_or_default(),
+        target: m
+            .target()
+            .map(|t| t.items.iter().map(|(n, _)| n.to_string()).collect())
+            .unwrap_or_default(),
         address_size: m.address_size(),
         instructions: functions.iter().map(|f| f.instructions).sum(),
         functions,

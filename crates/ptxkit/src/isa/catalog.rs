@@ -45,9 +45,10 @@ pub struct Catalog {
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
 /// Install `c` as the process-wide catalog instead of the embedded one
-/// (tools that edit catalog files use it). Fails if the catalog is already in use.
-pub fn install_catalog(c: Catalog) -> Result<(), Catalog> {
-    CATALOG.set(c)
+/// (tools that edit catalog files use it). Returns `false` if the catalog
+/// is already in use.
+pub fn install_catalog(c: Catalog) -> bool {
+    CATALOG.set(c).is_ok()
 }
 
 /// The catalog, loaded on first use.
@@ -66,7 +67,9 @@ impl Catalog {
         for op in &b.opcodes {
             let mut set = FxHashSet::default();
             for f in &op.forms {
-                let Some(form) = b.forms.get(f.0 as usize) else { continue };
+                let Some(form) = b.forms.get(f.0 as usize) else {
+                    continue;
+                };
                 for s in &form.slots {
                     match s.kind {
                         SlotKind::Lit(m) => {
@@ -82,7 +85,11 @@ impl Catalog {
             }
             opcode_mods.push(set);
         }
-        let is_type = b.mods.iter().map(|m| super::vocab::ScalarType::from_str(m).is_some()).collect();
+        let is_type = b
+            .mods
+            .iter()
+            .map(|m| super::vocab::ScalarType::from_spelling(m).is_some())
+            .collect();
         Catalog {
             is_type,
             mods: b.mods,
@@ -126,7 +133,10 @@ impl Catalog {
 
     /// All opcode roots.
     pub fn opcodes(&self) -> impl Iterator<Item = (OpcodeId, &Opcode)> {
-        self.opcodes.iter().enumerate().map(|(i, o)| (OpcodeId(i as u16), o))
+        self.opcodes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (OpcodeId(i as u16), o))
     }
 
     /// A form.
@@ -136,7 +146,10 @@ impl Catalog {
 
     /// All forms.
     pub fn forms(&self) -> impl Iterator<Item = (FormId, &Form)> {
-        self.forms.iter().enumerate().map(|(i, f)| (FormId(i as u16), f))
+        self.forms
+            .iter()
+            .enumerate()
+            .map(|(i, f)| (FormId(i as u16), f))
     }
 
     /// A group.
@@ -151,13 +164,16 @@ impl Catalog {
 
     /// The section a form was written in.
     pub fn section_of(&self, form: FormId) -> Option<&Section> {
-        self.form(form).and_then(|f| self.sections.get(f.section as usize))
+        self.form(form)
+            .and_then(|f| self.sections.get(f.section as usize))
     }
 
     /// Whether any form of `op` accepts modifier `m`.
     #[inline]
     pub fn opcode_takes(&self, op: OpcodeId, m: ModId) -> bool {
-        self.opcode_mods.get(op.0 as usize).is_some_and(|s| s.contains(&m))
+        self.opcode_mods
+            .get(op.0 as usize)
+            .is_some_and(|s| s.contains(&m))
     }
 
     /// Whether slot kind `k` accepts modifier `m`.
@@ -165,7 +181,10 @@ impl Catalog {
     pub fn slot_accepts(&self, k: SlotKind, m: ModId) -> bool {
         match k {
             SlotKind::Lit(l) => l == m,
-            SlotKind::Group(g) => self.groups.get(g.0 as usize).is_some_and(|g| g.alts.contains(&m)),
+            SlotKind::Group(g) => self
+                .groups
+                .get(g.0 as usize)
+                .is_some_and(|g| g.alts.contains(&m)),
         }
     }
 

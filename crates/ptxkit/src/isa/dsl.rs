@@ -130,7 +130,13 @@ impl Builder {
         });
     }
 
-    fn directive(&mut self, file: &'static str, line: usize, text: &str, block: &mut Option<Block>) {
+    fn directive(
+        &mut self,
+        file: &'static str,
+        line: usize,
+        text: &str,
+        block: &mut Option<Block>,
+    ) {
         let (word, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
         let rest = rest.trim();
         match word {
@@ -173,7 +179,8 @@ impl Builder {
                     "@note" => b.notes.push(rest.into()),
                     "@mod" => {
                         let (m, txt) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
-                        b.mod_notes.push((line, m.to_string(), txt.trim().to_string()));
+                        b.mod_notes
+                            .push((line, m.to_string(), txt.trim().to_string()));
                     }
                     _ => {
                         let mut mods = Vec::new();
@@ -219,22 +226,39 @@ impl Builder {
                         Ok((names, alts, is_values)) => {
                             for n in names {
                                 if is_values {
-                                    operand_values.push((Box::from(n.as_str()), alts.iter().map(|s| Box::from(s.as_str())).collect()));
+                                    operand_values.push((
+                                        Box::from(n.as_str()),
+                                        alts.iter().map(|s| Box::from(s.as_str())).collect(),
+                                    ));
                                     continue;
                                 }
-                                let ids: Vec<ModId> = alts.iter().map(|a| self.intern_mod(a)).collect();
+                                let ids: Vec<ModId> =
+                                    alts.iter().map(|a| self.intern_mod(a)).collect();
                                 let gid = GroupId(self.groups.len() as u16);
-                                self.groups.push(Group { name: n.trim_start_matches('.').into(), alts: ids });
+                                self.groups.push(Group {
+                                    name: n.trim_start_matches('.').into(),
+                                    alts: ids,
+                                });
                                 if groups.insert(n.clone(), gid).is_some() {
-                                    self.err(file, *line, format!("group `{n}` defined twice in `{}`", b.name));
+                                    self.err(
+                                        file,
+                                        *line,
+                                        format!("group `{n}` defined twice in `{}`", b.name),
+                                    );
                                 }
                             }
                         }
                         Err(e) => self.err(file, *line, e),
                     }
                 }
-                Some((TokenKind::Ident, w)) if w == root => forms.push((*line, stmt.as_str(), toks)),
-                _ => self.err(file, *line, format!("expected a form of `{root}` or a group definition")),
+                Some((TokenKind::Ident, w)) if w == root => {
+                    forms.push((*line, stmt.as_str(), toks))
+                }
+                _ => self.err(
+                    file,
+                    *line,
+                    format!("expected a form of `{root}` or a group definition"),
+                ),
             }
         }
         for (line, text, toks) in forms {
@@ -263,7 +287,12 @@ impl Builder {
             let mut mods = Vec::new();
             for n in names {
                 match groups.get(&n) {
-                    Some(g) => mods.extend(self.groups.get(g.0 as usize).map(|g| g.alts.clone()).unwrap_or_default()),
+                    Some(g) => mods.extend(
+                        self.groups
+                            .get(g.0 as usize)
+                            .map(|g| g.alts.clone())
+                            .unwrap_or_default(),
+                    ),
                     None => mods.push(self.intern_mod(&n)),
                 }
             }
@@ -319,7 +348,16 @@ impl Builder {
                     alts.push(t.text.clone());
                     i += 1;
                 }
-                Some(t) if is_values && matches!(t.kind, TokenKind::Int | TokenKind::Float | TokenKind::Ident | TokenKind::DotWord) => {
+                Some(t)
+                    if is_values
+                        && matches!(
+                            t.kind,
+                            TokenKind::Int
+                                | TokenKind::Float
+                                | TokenKind::Ident
+                                | TokenKind::DotWord
+                        ) =>
+                {
                     alts.push(t.text.clone());
                     i += 1;
                 }
@@ -328,7 +366,8 @@ impl Builder {
             }
         }
         let rest = toks.get(i + 1..).unwrap_or_default();
-        if !(rest.is_empty() || (rest.len() == 1 && rest.iter().all(|t| t.kind == TokenKind::Semi))) {
+        if !(rest.is_empty() || (rest.len() == 1 && rest.iter().all(|t| t.kind == TokenKind::Semi)))
+        {
             return Err("unexpected text after `}`".into());
         }
         if alts.is_empty() {
@@ -352,7 +391,9 @@ struct Block {
 fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
     match k {
         "ptx" => {
-            let (a, b) = v.split_once('.').ok_or_else(|| format!("bad ptx version `{v}`"))?;
+            let (a, b) = v
+                .split_once('.')
+                .ok_or_else(|| format!("bad ptx version `{v}`"))?;
             let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
             let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
             req.ptx = Some(PtxVersion { major, minor });
@@ -363,7 +404,9 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
                 let ok = t == "all"
                     || t.strip_prefix("sm_").is_some_and(|n| {
                         let digits = n.trim_end_matches(['a', 'f']);
-                        !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit()) && n.len() - digits.len() <= 1
+                        !digits.is_empty()
+                            && digits.bytes().all(|c| c.is_ascii_digit())
+                            && n.len() - digits.len() <= 1
                     });
                 if !ok {
                     return Err(format!("bad target `{t}`"));
@@ -404,7 +447,11 @@ fn split_statement(buf: &str) -> Option<(String, String)> {
             b'}' | b']' | b')' => depth -= 1,
             b';' if depth <= 0 => {
                 let mut end = i + 1;
-                let rest_line_end = buf.get(end..).and_then(|r| r.find('\n')).map(|n| end + n).unwrap_or(buf.len());
+                let rest_line_end = buf
+                    .get(end..)
+                    .and_then(|r| r.find('\n'))
+                    .map(|n| end + n)
+                    .unwrap_or(buf.len());
                 let tail = buf.get(end..rest_line_end).unwrap_or("");
                 let t = tail.trim_start();
                 if t.starts_with('[') {
@@ -448,8 +495,12 @@ fn lex_stmt(s: &str) -> Vec<Tok> {
                 let glue = !spaced
                     && out.len() >= 2
                     && matches!(t.kind, TokenKind::Ident | TokenKind::Int)
-                    && out.last().is_some_and(|m| m.kind == TokenKind::Minus && !m.spaced)
-                    && out.get(out.len() - 2).is_some_and(|p| p.kind == TokenKind::Ident);
+                    && out
+                        .last()
+                        .is_some_and(|m| m.kind == TokenKind::Minus && !m.spaced)
+                    && out
+                        .get(out.len() - 2)
+                        .is_some_and(|p| p.kind == TokenKind::Ident);
                 if glue {
                     out.pop();
                     if let Some(prev) = out.last_mut() {
@@ -457,7 +508,11 @@ fn lex_stmt(s: &str) -> Vec<Tok> {
                         prev.text.push_str(&text);
                     }
                 } else {
-                    out.push(Tok { kind: t.kind, text, spaced });
+                    out.push(Tok {
+                        kind: t.kind,
+                        text,
+                        spaced,
+                    });
                 }
                 spaced = false;
             }
@@ -477,7 +532,12 @@ type FormParts = (Vec<Slot>, Vec<OperandTpl>, Requirement);
 
 impl<'a> FormParser<'a> {
     fn new(toks: &'a [Tok], groups: &'a FxHashMap<String, GroupId>, b: &'a mut Builder) -> Self {
-        FormParser { toks, pos: 1, groups, b }
+        FormParser {
+            toks,
+            pos: 1,
+            groups,
+            b,
+        }
     }
 
     fn peek(&self, n: usize) -> Option<&'a Tok> {
@@ -500,7 +560,11 @@ impl<'a> FormParser<'a> {
             self.pos += 1;
             Ok(())
         } else {
-            Err(format!("expected {} found {}", k.describe(), self.peek(0).map(|t| t.text.as_str()).unwrap_or("end")))
+            Err(format!(
+                "expected {} found {}",
+                k.describe(),
+                self.peek(0).map(|t| t.text.as_str()).unwrap_or("end")
+            ))
         }
     }
 
@@ -513,7 +577,10 @@ impl<'a> FormParser<'a> {
                     let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
                     self.pos += 1;
                     let kind = self.slot_kind(&w);
-                    slots.push(Slot { kind, optional: false });
+                    slots.push(Slot {
+                        kind,
+                        optional: false,
+                    });
                 }
                 (Some(TokenKind::LBrace), Some(TokenKind::DotWord)) => {
                     self.pos += 1;
@@ -521,7 +588,10 @@ impl<'a> FormParser<'a> {
                         let w = self.peek(0).map(|t| t.text.clone()).unwrap_or_default();
                         self.pos += 1;
                         let kind = self.slot_kind(&w);
-                        slots.push(Slot { kind, optional: true });
+                        slots.push(Slot {
+                            kind,
+                            optional: true,
+                        });
                     }
                     self.expect(TokenKind::RBrace)?;
                 }
@@ -542,7 +612,10 @@ impl<'a> FormParser<'a> {
             }
         }
         if self.pos < self.toks.len() {
-            return Err(format!("unexpected `{}` after form", self.peek(0).map(|t| t.text.as_str()).unwrap_or("")));
+            return Err(format!(
+                "unexpected `{}` after form",
+                self.peek(0).map(|t| t.text.as_str()).unwrap_or("")
+            ));
         }
         Ok((slots, operands, req))
     }
@@ -584,9 +657,15 @@ impl<'a> FormParser<'a> {
                     self.pos += 2;
                     let mut op = self.operand()?;
                     op.optional = true;
-                    if self.kind(0) == Some(TokenKind::Ident) && self.peek(0).is_some_and(|t| t.text == "if") {
+                    if self.kind(0) == Some(TokenKind::Ident)
+                        && self.peek(0).is_some_and(|t| t.text == "if")
+                    {
                         self.pos += 1;
-                        let w = self.peek(0).filter(|t| t.kind == TokenKind::DotWord).map(|t| t.text.clone()).ok_or("expected a modifier after `if`")?;
+                        let w = self
+                            .peek(0)
+                            .filter(|t| t.kind == TokenKind::DotWord)
+                            .map(|t| t.text.clone())
+                            .ok_or("expected a modifier after `if`")?;
                         self.pos += 1;
                         op.when = Some(self.slot_kind(&w));
                     }
@@ -595,7 +674,8 @@ impl<'a> FormParser<'a> {
                 }
                 // `{b,}`: an optional operand followed by a comma (inside brackets).
                 (Some(TokenKind::LBrace), Some(TokenKind::Ident))
-                    if self.kind(2) == Some(TokenKind::Comma) && self.kind(3) == Some(TokenKind::RBrace) =>
+                    if self.kind(2) == Some(TokenKind::Comma)
+                        && self.kind(3) == Some(TokenKind::RBrace) =>
                 {
                     self.pos += 1;
                     let mut op = self.operand()?;
@@ -614,7 +694,10 @@ impl<'a> FormParser<'a> {
                         Some(TokenKind::LBracket) if self.is_attr_start() => {}
                         None => {}
                         Some(_) => {
-                            return Err(format!("unexpected `{}` in operands", self.peek(0).map(|t| t.text.as_str()).unwrap_or("")))
+                            return Err(format!(
+                                "unexpected `{}` in operands",
+                                self.peek(0).map(|t| t.text.as_str()).unwrap_or("")
+                            ))
                         }
                     }
                 }
@@ -624,7 +707,9 @@ impl<'a> FormParser<'a> {
 
     fn is_attr_start(&self) -> bool {
         self.kind(0) == Some(TokenKind::LBracket)
-            && self.peek(1).is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
+            && self
+                .peek(1)
+                .is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
             && self.kind(2) == Some(TokenKind::Eq)
     }
 
@@ -661,21 +746,43 @@ impl<'a> FormParser<'a> {
                 // `d|p`, `d{|p}` or `d[|p]`.
                 match (self.kind(0), self.kind(1)) {
                     (Some(TokenKind::Pipe), Some(TokenKind::Ident)) => {
-                        let second = self.peek(1).map(|t| t.text.as_str().into()).unwrap_or_default();
+                        let second = self
+                            .peek(1)
+                            .map(|t| t.text.as_str().into())
+                            .unwrap_or_default();
                         self.pos += 2;
-                        (role, Shape::Pair { second, optional: false })
+                        (
+                            role,
+                            Shape::Pair {
+                                second,
+                                optional: false,
+                            },
+                        )
                     }
                     (Some(TokenKind::LBrace | TokenKind::LBracket), Some(TokenKind::Pipe)) => {
-                        let second = self.peek(2).filter(|t| t.kind == TokenKind::Ident).map(|t| t.text.as_str().into()).ok_or("expected a name after `|`")?;
+                        let second = self
+                            .peek(2)
+                            .filter(|t| t.kind == TokenKind::Ident)
+                            .map(|t| t.text.as_str().into())
+                            .ok_or("expected a name after `|`")?;
                         self.pos += 4;
-                        (role, Shape::Pair { second, optional: true })
+                        (
+                            role,
+                            Shape::Pair {
+                                second,
+                                optional: true,
+                            },
+                        )
                     }
                     _ => (role, Shape::Value),
                 }
             }
             TokenKind::Int => {
                 self.pos += 1;
-                (t.text.as_str().into(), Shape::Literal(t.text.as_str().into()))
+                (
+                    t.text.as_str().into(),
+                    Shape::Literal(t.text.as_str().into()),
+                )
             }
             TokenKind::LBracket => {
                 self.pos += 1;

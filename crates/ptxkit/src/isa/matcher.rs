@@ -34,14 +34,22 @@ pub type SlotAssignment = SmallVec<[u8; 8]>;
 /// any order (ptxas accepts `ld.u32.global`). Data types keep their relative
 /// order (`cvt.f32.bf16` is not `cvt.bf16.f32`): a type only goes to a slot
 /// after the previous type's slot.
-pub fn assign_slots(cat: &Catalog, form: &Form, mods: &[ModId]) -> Result<SlotAssignment, Option<usize>> {
+pub fn assign_slots(
+    cat: &Catalog,
+    form: &Form,
+    mods: &[ModId],
+) -> Result<SlotAssignment, Option<usize>> {
     let mut filled: u64 = 0;
     let mut out = SlotAssignment::new();
     let mut last_type: Option<usize> = None;
     for (i, &m) in mods.iter().enumerate() {
         let mut placed = false;
         let is_type = cat.is_type(m);
-        let from = if is_type { last_type.map_or(0, |t| t + 1) } else { 0 };
+        let from = if is_type {
+            last_type.map_or(0, |t| t + 1)
+        } else {
+            0
+        };
         for (j, slot) in form.slots.iter().enumerate().take(64).skip(from) {
             if filled & (1 << j) == 0 && cat.slot_accepts(slot.kind, m) {
                 filled |= 1 << j;
@@ -71,7 +79,10 @@ pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch 
         return ModMatch::Unknown(i);
     }
     let Some(opcode) = cat.opcode(op) else {
-        return ModMatch::NoForm { closest: None, at: None };
+        return ModMatch::NoForm {
+            closest: None,
+            at: None,
+        };
     };
     let mut forms = SmallVec::new();
     let mut best: Option<(usize, FormId, Option<usize>)> = None;
@@ -137,7 +148,12 @@ fn shape_fits(tpl: &OperandTpl, w: WrittenShape) -> bool {
 /// Optional operands whose presence is tied to a modifier (`{, cache-policy if
 /// .level::cache_hint}`) are decided by the modifiers; the remaining optional
 /// operands are taken left to right, skipping those whose shape does not fit.
-pub fn bind_operands(cat: &Catalog, form: &Form, mods: &[ModId], written: &[WrittenShape]) -> Option<u32> {
+pub fn bind_operands(
+    cat: &Catalog,
+    form: &Form,
+    mods: &[ModId],
+    written: &[WrittenShape],
+) -> Option<u32> {
     let tpls = &form.operands;
     if tpls.len() > 32 {
         return None;

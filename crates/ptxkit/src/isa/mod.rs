@@ -9,10 +9,13 @@ pub mod vocab;
 
 pub use catalog::{catalog, install_catalog, Catalog, SOURCES};
 pub use dsl::DslError;
-pub use matcher::{assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape};
+pub use matcher::{
+    assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape,
+};
 pub use model::*;
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
@@ -38,7 +41,10 @@ mod tests {
         let (_, f) = cat.forms().next().expect("one form");
         assert_eq!(f.slots.len(), 3);
         assert_eq!(f.operands.len(), 7);
-        assert!(matches!(f.operands[0].shape, Shape::Pair { optional: true, .. }));
+        assert!(matches!(
+            f.operands[0].shape,
+            Shape::Pair { optional: true, .. }
+        ));
         assert!(matches!(&f.operands[1].shape, Shape::Bracket(v) if v.len() == 3 && v[1].optional));
         assert!(f.operands[2].neg && f.operands[2].suffixes.len() == 1);
         assert!(matches!(f.operands[3].shape, Shape::Literal(_)));
@@ -48,8 +54,17 @@ mod tests {
         let tst = cat.opcode_id("tst").expect("opcode");
         let m = |s: &str| cat.mod_id(s).expect(s);
         // Modifiers in any order.
-        assert!(matches!(match_modifiers(&cat, tst, &[m(".s32"), m(".a")]), ModMatch::Forms(_)));
-        assert_eq!(match_modifiers(&cat, tst, &[m(".s32"), m(".s32")]), ModMatch::NoForm { closest: Some(FormId(0)), at: Some(1) });
+        assert!(matches!(
+            match_modifiers(&cat, tst, &[m(".s32"), m(".a")]),
+            ModMatch::Forms(_)
+        ));
+        assert_eq!(
+            match_modifiers(&cat, tst, &[m(".s32"), m(".s32")]),
+            ModMatch::NoForm {
+                closest: Some(FormId(0)),
+                at: Some(1)
+            }
+        );
         let b1 = cat.mod_id(".b1").expect("b1");
         assert_eq!(match_modifiers(&cat, tst, &[b1]), ModMatch::Unknown(0));
         // Binding: `f` is tied to `.a`, `e` is free.

@@ -20,7 +20,7 @@ macro_rules! spelled_enum {
             }
 
             /// Parse a spelling (with its leading dot).
-            pub fn from_str(s: &str) -> Option<$name> {
+            pub fn from_spelling(s: &str) -> Option<$name> {
                 match s { $($s => Some($name::$var),)* _ => None }
             }
         }
@@ -149,12 +149,22 @@ impl ScalarType {
     /// errors in a declaration.
     pub fn declarable(self) -> bool {
         use ScalarType::*;
-        !matches!(self, Bf16 | Bf16x2 | Tf32 | Ue8m0 | Ue8m0x2 | E2m1 | E2m1x2 | E2m3 | E3m2 | E2m3x2 | E3m2x2)
+        !matches!(
+            self,
+            Bf16 | Bf16x2 | Tf32 | Ue8m0 | Ue8m0x2 | E2m1 | E2m1x2 | E2m3 | E3m2 | E2m3x2 | E3m2x2
+        )
     }
 
     /// Whether a signed integer type.
     pub fn is_signed(self) -> bool {
-        matches!(self, ScalarType::S8 | ScalarType::S16 | ScalarType::S32 | ScalarType::S64 | ScalarType::S16x2)
+        matches!(
+            self,
+            ScalarType::S8
+                | ScalarType::S16
+                | ScalarType::S32
+                | ScalarType::S64
+                | ScalarType::S16x2
+        )
     }
 
     /// Whether a floating-point type (any width or packing).
@@ -162,8 +172,25 @@ impl ScalarType {
         use ScalarType::*;
         matches!(
             self,
-            F16 | F16x2 | Bf16 | Bf16x2 | F32 | F64 | Tf32 | E4m3 | E5m2 | E4m3x2 | E5m2x2 | E2m3 | E3m2 | E2m1 | E2m3x2
-                | E3m2x2 | E2m1x2 | Ue8m0 | Ue8m0x2 | F32x2
+            F16 | F16x2
+                | Bf16
+                | Bf16x2
+                | F32
+                | F64
+                | Tf32
+                | E4m3
+                | E5m2
+                | E4m3x2
+                | E5m2x2
+                | E2m3
+                | E3m2
+                | E2m1
+                | E2m3x2
+                | E3m2x2
+                | E2m1x2
+                | Ue8m0
+                | Ue8m0x2
+                | F32x2
         )
     }
 }

@@ -217,7 +217,8 @@ impl<'s> Lexer<'s> {
             let c = self.byte(q);
             let exp = matches!(c, b'e' | b'E')
                 && (self.byte(q + 1).is_ascii_digit()
-                    || (matches!(self.byte(q + 1), b'+' | b'-') && self.byte(q + 2).is_ascii_digit()));
+                    || (matches!(self.byte(q + 1), b'+' | b'-')
+                        && self.byte(q + 2).is_ascii_digit()));
             if exp {
                 self.pos = p;
                 return self.scan_decimal(p);
@@ -235,7 +236,10 @@ impl<'s> Lexer<'s> {
             q = self.follow_run(q + 2);
         }
         // Ratios such as `.sp::2:4` (spcompress).
-        while self.byte(q) == b':' && self.byte(q + 1).is_ascii_digit() && self.byte(q - 1).is_ascii_digit() {
+        while self.byte(q) == b':'
+            && self.byte(q + 1).is_ascii_digit()
+            && self.byte(q - 1).is_ascii_digit()
+        {
             q = self.follow_run(q + 1);
         }
         self.pos = q;
@@ -253,7 +257,10 @@ impl<'s> Lexer<'s> {
                 self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
                 TokenKind::Int
             }
-        } else if self.byte(p) == b'0' && matches!(b1, b'b' | b'B') && matches!(self.byte(p + 2), b'0' | b'1') {
+        } else if self.byte(p) == b'0'
+            && matches!(b1, b'b' | b'B')
+            && matches!(self.byte(p + 2), b'0' | b'1')
+        {
             let mut q = p + 2;
             while matches!(self.byte(q), b'0' | b'1') && self.more(q) {
                 q += 1;
@@ -313,7 +320,8 @@ impl<'s> Lexer<'s> {
         }
         // Octal literals must not contain 8 or 9.
         let digits = self.src.get(p..q).unwrap_or_default();
-        let bad_octal = digits.len() > 1 && digits.first() == Some(&b'0') && digits.iter().any(|&d| d > b'7');
+        let bad_octal =
+            digits.len() > 1 && digits.first() == Some(&b'0') && digits.iter().any(|&d| d > b'7');
         self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
         if bad_octal {
             TokenKind::BadNumber
@@ -377,14 +385,30 @@ mod tests {
         assert_eq!(
             got,
             [
-                "Ident:ld", "DotWord:.global", "DotWord:.L2::cache_hint", "DotWord:.v4",
-                "DotWord:.u32", "Ident:%r1", "Comma:,", "LBracket:[", "Ident:$L__x", "Plus:+",
-                "Int:8", "RBracket:]", "Semi:;", "Ident:_", "Ident:%tid", "DotWord:.x",
+                "Ident:ld",
+                "DotWord:.global",
+                "DotWord:.L2::cache_hint",
+                "DotWord:.v4",
+                "DotWord:.u32",
+                "Ident:%r1",
+                "Comma:,",
+                "LBracket:[",
+                "Ident:$L__x",
+                "Plus:+",
+                "Int:8",
+                "RBracket:]",
+                "Semi:;",
+                "Ident:_",
+                "Ident:%tid",
+                "DotWord:.x",
                 "DotWord:.1d"
             ]
         );
         assert_eq!(
-            kinds(".sp::2:4 .x:").into_iter().map(|k| k.1).collect::<Vec<_>>(),
+            kinds(".sp::2:4 .x:")
+                .into_iter()
+                .map(|k| k.1)
+                .collect::<Vec<_>>(),
             [".sp::2:4", ".x", ":"]
         );
     }
@@ -392,10 +416,23 @@ mod tests {
     #[test]
     fn numbers() {
         for (s, k) in [
-            ("0x1F", Int), ("0x1FU", Int), ("017", Int), ("0b101", Int), ("42U", Int),
-            ("1.5", Float), ("1.", Float), (".5", Float), ("1e3", Float), ("1.5e-3", Float),
-            ("0f3F800000", Float), ("0d3FF0000000000000", Float), ("0f3F80", BadNumber),
-            ("0x", BadNumber), ("12abc", BadNumber), ("09", BadNumber), ("0", Int),
+            ("0x1F", Int),
+            ("0x1FU", Int),
+            ("017", Int),
+            ("0b101", Int),
+            ("42U", Int),
+            ("1.5", Float),
+            ("1.", Float),
+            (".5", Float),
+            ("1e3", Float),
+            ("1.5e-3", Float),
+            ("0f3F800000", Float),
+            ("0d3FF0000000000000", Float),
+            ("0f3F80", BadNumber),
+            ("0x", BadNumber),
+            ("12abc", BadNumber),
+            ("09", BadNumber),
+            ("0", Int),
         ] {
             assert_eq!(kinds(s), vec![(k, s.to_string())], "{s}");
         }
@@ -403,7 +440,13 @@ mod tests {
 
     #[test]
     fn never_fails_and_covers_input() {
-        let inputs: [&[u8]; 5] = [b"/* unterminated", b"\"abc\n", b"\xff\xfe\x00 x", b"%", b"$"];
+        let inputs: [&[u8]; 5] = [
+            b"/* unterminated",
+            b"\"abc\n",
+            b"\xff\xfe\x00 x",
+            b"%",
+            b"$",
+        ];
         for src in inputs {
             let toks = tokenize(src);
             let mut pos = 0;
@@ -413,13 +456,22 @@ mod tests {
             }
             assert_eq!(pos, src.len());
         }
-        assert_eq!(tokenize(b"/* x").first().map(|t| t.kind), Some(UnterminatedComment));
+        assert_eq!(
+            tokenize(b"/* x").first().map(|t| t.kind),
+            Some(UnterminatedComment)
+        );
         assert_eq!(tokenize(b"\xff\xfe\x00").len(), 1);
     }
 
     #[test]
     fn operators() {
-        let k: Vec<_> = kinds("<< >> <= >= == != && || ! ~ ? : @ =").into_iter().map(|x| x.0).collect();
-        assert_eq!(k, [Shl, Shr, Le, Ge, EqEq, Ne, AmpAmp, PipePipe, Bang, Tilde, Question, Colon, At, Eq]);
+        let k: Vec<_> = kinds("<< >> <= >= == != && || ! ~ ? : @ =")
+            .into_iter()
+            .map(|x| x.0)
+            .collect();
+        assert_eq!(
+            k,
+            [Shl, Shr, Le, Ge, EqEq, Ne, AmpAmp, PipePipe, Bang, Tilde, Question, Colon, At, Eq]
+        );
     }
 }

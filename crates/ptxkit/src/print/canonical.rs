@@ -9,7 +9,9 @@ use crate::syntax::*;
 
 /// Print a module canonically.
 pub fn canonical(m: &Module) -> String {
-    let mut p = Printer { out: String::with_capacity(4096) };
+    let mut p = Printer {
+        out: String::with_capacity(4096),
+    };
     let mut prev_fn = false;
     for item in &m.items {
         let is_fn = matches!(item, Item::Function(f) if f.body.is_some());
@@ -397,7 +399,11 @@ impl Printer {
             }
             Stmt::CallTargets(t) | Stmt::BranchTargets(t) => {
                 self.out.push_str(t.label.as_str());
-                self.out.push_str(if matches!(s, Stmt::CallTargets(_)) { ": .calltargets " } else { ": .branchtargets " });
+                self.out.push_str(if matches!(s, Stmt::CallTargets(_)) {
+                    ": .calltargets "
+                } else {
+                    ": .branchtargets "
+                });
                 self.join(&t.targets, |p, (n, _)| p.out.push_str(n.as_str()));
                 self.out.push(';');
             }
@@ -503,7 +509,12 @@ impl Printer {
                 self.out.push_str(op.as_str());
                 self.expr(rhs);
             }
-            Expr::Cond { cond, then, otherwise, .. } => {
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
                 self.expr(cond);
                 self.out.push_str(" ? ");
                 self.expr(then);

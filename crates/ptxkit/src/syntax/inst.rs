@@ -138,7 +138,10 @@ pub struct Instruction {
 impl Instruction {
     /// The opcode root's spelling.
     pub fn opcode_name(&self) -> &'static str {
-        catalog().opcode(self.opcode).map(|o| &*o.name).unwrap_or("?")
+        catalog()
+            .opcode(self.opcode)
+            .map(|o| &*o.name)
+            .unwrap_or("?")
     }
 
     /// The matched catalog form.
@@ -148,12 +151,16 @@ impl Instruction {
 
     /// The instruction name of the matched form, e.g. `cp.async.bulk.tensor`.
     pub fn name(&self) -> &'static str {
-        self.form().map(|f| &*f.name).unwrap_or_else(|| self.opcode_name())
+        self.form()
+            .map(|f| &*f.name)
+            .unwrap_or_else(|| self.opcode_name())
     }
 
     /// Whether the instruction has the modifier spelled `m` (with its dot).
     pub fn has_mod(&self, m: &str) -> bool {
-        catalog().mod_id(m).is_some_and(|id| self.mods.iter().any(|x| x.id == id))
+        catalog()
+            .mod_id(m)
+            .is_some_and(|id| self.mods.iter().any(|x| x.id == id))
     }
 
     /// The modifier that fills the form's group named `group` (without its
@@ -179,12 +186,20 @@ impl Instruction {
         let Some(form) = self.form() else {
             return Vec::new();
         };
-        let tpls = form.operands.iter().enumerate().filter(|(i, _)| self.present & (1 << i) != 0).map(|(_, t)| t);
+        let tpls = form
+            .operands
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| self.present & (1 << i) != 0)
+            .map(|(_, t)| t);
         tpls.zip(self.operands.iter()).collect()
     }
 
     /// The operand bound to `role` (`d`, `a`, `cache-policy`…).
     pub fn operand(&self, role: &str) -> Option<&Operand> {
-        self.roles().into_iter().find(|(t, _)| &*t.role == role).map(|(_, o)| o)
+        self.roles()
+            .into_iter()
+            .find(|(t, _)| &*t.role == role)
+            .map(|(_, o)| o)
     }
 }

@@ -85,7 +85,10 @@ pub struct Target {
 impl Target {
     /// The first `sm_*`/`compute_*` word.
     pub fn arch(&self) -> Option<Name> {
-        self.items.iter().map(|(n, _)| *n).find(|n| n.as_str().starts_with("sm_") || n.as_str().starts_with("compute_"))
+        self.items
+            .iter()
+            .map(|(n, _)| *n)
+            .find(|n| n.as_str().starts_with("sm_") || n.as_str().starts_with("compute_"))
     }
 }
 

@@ -21,10 +21,17 @@ impl Parser<'_> {
                 K::Eof => {
                     self.leave();
                     let open = crate::source::Span::new(start, start + 1);
-                    let d = crate::diag::Diagnostic::error(codes::UNEXPECTED_EOF, self.tok.span, "unexpected end of file: block is not closed")
-                        .with_label(open, "this `{` is not closed");
+                    let d = crate::diag::Diagnostic::error(
+                        codes::UNEXPECTED_EOF,
+                        self.tok.span,
+                        "unexpected end of file: block is not closed",
+                    )
+                    .with_label(open, "this `{` is not closed");
                     self.diags.push(d);
-                    return Ok(Block { stmts, span: self.since(start) });
+                    return Ok(Block {
+                        stmts,
+                        span: self.since(start),
+                    });
                 }
                 _ => {}
             }
@@ -41,7 +48,10 @@ impl Parser<'_> {
             }
         }
         self.leave();
-        Ok(Block { stmts, span: self.since(start) })
+        Ok(Block {
+            stmts,
+            span: self.since(start),
+        })
     }
 
     /// Statements up to the end of input (a stray `}` is reported and skipped).
@@ -91,7 +101,13 @@ impl Parser<'_> {
                                 false
                             };
                             self.expect(K::Semi, "`;` after `.callprototype`")?;
-                            return Ok(Stmt::CallPrototype(CallPrototype { label, rets, params, noreturn, span: self.since(start) }));
+                            return Ok(Stmt::CallPrototype(CallPrototype {
+                                label,
+                                rets,
+                                params,
+                                noreturn,
+                                span: self.since(start),
+                            }));
                         }
                         w @ (".calltargets" | ".branchtargets") => {
                             let is_call = w == ".calltargets";
@@ -105,8 +121,16 @@ impl Parser<'_> {
                                 }
                             }
                             self.expect(K::Semi, "`;`")?;
-                            let tl = TargetList { label, targets, span: self.since(start) };
-                            return Ok(if is_call { Stmt::CallTargets(tl) } else { Stmt::BranchTargets(tl) });
+                            let tl = TargetList {
+                                label,
+                                targets,
+                                span: self.since(start),
+                            };
+                            return Ok(if is_call {
+                                Stmt::CallTargets(tl)
+                            } else {
+                                Stmt::BranchTargets(tl)
+                            });
                         }
                         _ => {}
                     }
@@ -117,13 +141,24 @@ impl Parser<'_> {
             K::DotWord => {
                 let w = self.text(self.tok);
                 match w {
-                    ".reg" | ".local" | ".shared" | ".param" | ".const" | ".global" | ".tex" => Ok(Stmt::Var(self.var_decl(None)?)),
+                    ".reg" | ".local" | ".shared" | ".param" | ".const" | ".global" | ".tex" => {
+                        Ok(Stmt::Var(self.var_decl(None)?))
+                    }
                     ".loc" => Ok(Stmt::Loc(self.loc()?)),
                     ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
-                    ".loc_intermediate" | ".nv_intermediate_source_section" => Ok(Stmt::Directive(self.generic_directive()?)),
+                    ".loc_intermediate" | ".nv_intermediate_source_section" => {
+                        Ok(Stmt::Directive(self.generic_directive()?))
+                    }
                     _ => {
                         let t = self.tok;
-                        self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("directive `{}` is not allowed in a function body", super::truncate(w, 40)));
+                        self.error(
+                            codes::UNKNOWN_DIRECTIVE,
+                            t.span,
+                            format!(
+                                "directive `{}` is not allowed in a function body",
+                                super::truncate(w, 40)
+                            ),
+                        );
                         Err(Fail)
                     }
                 }

@@ -4,7 +4,13 @@ use super::{Fail, PResult, Parser};
 use crate::diag::codes;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
-use crate::syntax::{Attribute, Declarator, Expr, FuncDirective, FuncKind, Function, Initializer, IntLit, Param, PtrAttr, VarDecl};
+use crate::syntax::{
+    Attribute, Declarator, Expr, FuncDirective, FuncKind, Function, Initializer, IntLit, Param,
+    PtrAttr, VarDecl,
+};
+
+/// Return and parameter lists of a prototype.
+pub(crate) type Signature = (Option<Vec<Param>>, Option<Vec<Param>>);
 
 /// Function header directives and how many numbers each takes (min, max).
 const FUNC_DIRECTIVES: &[(&str, usize, usize)] = &[
@@ -54,12 +60,12 @@ impl Parser<'_> {
                 return Err(self.expected("a type"));
             }
             let w = self.text(self.tok);
-            if let Some(t) = ScalarType::from_str(w).filter(|t| t.declarable()) {
+            if let Some(t) = ScalarType::from_spelling(w).filter(|t| t.declarable()) {
                 self.bump();
                 ty = t;
                 break;
             }
-            if let Some(s) = StateSpace::from_str(w) {
+            if let Some(s) = StateSpace::from_spelling(w) {
                 if space.is_some() {
                     return Err(self.expected("a type"));
                 }
@@ -87,7 +93,10 @@ impl Parser<'_> {
                         self.eat(K::Comma);
                     }
                     self.expect(K::RParen, "`)`")?;
-                    attribute = Some(Attribute { names, span: self.since(a0) });
+                    attribute = Some(Attribute {
+                        names,
+                        span: self.since(a0),
+                    });
                 }
                 _ => match vector_len(w) {
                     Some(n) => {
@@ -100,7 +109,11 @@ impl Parser<'_> {
         }
         let Some(space) = space else {
             let s = self.since(start);
-            self.error(codes::SYNTAX, s, "variable declaration without a state space");
+            self.error(
+                codes::SYNTAX,
+                s,
+                "variable declaration without a state space",
+            );
             return Err(Fail);
         };
         let mut decls = Vec::new();
@@ -135,7 +148,11 @@ impl Parser<'_> {
             self.expect(K::Gt, "`>`")?;
         }
         let dims = self.dims()?;
-        let init = if self.eat(K::Eq) { Some(self.initializer()?) } else { None };
+        let init = if self.eat(K::Eq) {
+            Some(self.initializer()?)
+        } else {
+            None
+        };
         Ok(Declarator {
             name,
             name_span: t.span,
@@ -179,7 +196,11 @@ impl Parser<'_> {
                     let n = self.bump();
                     self.bump();
                     let value = self.expr()?;
-                    items.push(Initializer::Field { name: self.name(n), value, span: self.since(s0) });
+                    items.push(Initializer::Field {
+                        name: self.name(n),
+                        value,
+                        span: self.since(s0),
+                    });
                 } else {
                     items.push(self.initializer()?);
                 }
@@ -191,7 +212,10 @@ impl Parser<'_> {
         self.leave();
         r?;
         self.expect(K::RBrace, "`}` or `,` in the initializer")?;
-        Ok(Initializer::List { items, span: self.since(start) })
+        Ok(Initializer::List {
+            items,
+            span: self.since(start),
+        })
     }
 
     /// `( param, … )`; the current token is `(`.
@@ -217,7 +241,11 @@ impl Parser<'_> {
         if hidden {
             self.bump();
         }
-        let space = match self.at(K::DotWord).then(|| StateSpace::from_str(self.text(self.tok))).flatten() {
+        let space = match self
+            .at(K::DotWord)
+            .then(|| StateSpace::from_spelling(self.text(self.tok)))
+            .flatten()
+        {
             Some(s @ (StateSpace::Param | StateSpace::Reg)) => {
                 self.bump();
                 s
@@ -231,7 +259,7 @@ impl Parser<'_> {
         while self.at(K::DotWord) {
             let w = self.text(self.tok);
             if let Some(p) = ptr.as_mut() {
-                if let Some(s) = StateSpace::from_str(w) {
+                if let Some(s) = StateSpace::from_spelling(w) {
                     self.bump();
                     p.space = Some(s);
                     p.span = self.since(p.span.start);
@@ -244,7 +272,7 @@ impl Parser<'_> {
                     continue;
                 }
             }
-            if let Some(t) = ScalarType::from_str(w).filter(|t| t.declarable()) {
+            if let Some(t) = ScalarType::from_spelling(w).filter(|t| t.declarable()) {
                 if ty.is_some() {
                     return Err(self.expected("a parameter name"));
                 }
@@ -255,7 +283,11 @@ impl Parser<'_> {
                 align = Some(self.int_token("an alignment")?);
             } else if w == ".ptr" {
                 let t = self.bump();
-                ptr = Some(PtrAttr { space: None, align: None, span: t.span });
+                ptr = Some(PtrAttr {
+                    space: None,
+                    align: None,
+                    span: t.span,
+                });
             } else if let Some(n) = vector_len(w).filter(|_| ty.is_none()) {
                 // The vector length comes before the type (`.param .v2 .b32`).
                 self.bump();
@@ -286,10 +318,18 @@ impl Parser<'_> {
     }
 
     /// `{(rets)} name {(params)}` of a `.callprototype`, with `_` as name.
-    pub(crate) fn signature(&mut self) -> PResult<(Option<Vec<Param>>, Option<Vec<Param>>)> {
-        let rets = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+    pub(crate) fn signature(&mut self) -> PResult<Signature> {
+        let rets = if self.at(K::LParen) {
+            Some(self.param_list()?)
+        } else {
+            None
+        };
         self.expect(K::Ident, "`_`")?;
-        let params = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        let params = if self.at(K::LParen) {
+            Some(self.param_list()?)
+        } else {
+            None
+        };
         Ok((rets, params))
     }
 
@@ -297,20 +337,36 @@ impl Parser<'_> {
     pub(crate) fn function(&mut self, linkage: Option<(Linkage, u32)>) -> PResult<Function> {
         let start = linkage.map(|l| l.1).unwrap_or(self.tok.span.start);
         let kw = self.bump();
-        let kind = if self.text(kw) == ".entry" { FuncKind::Entry } else { FuncKind::Func };
-        let rets = if kind == FuncKind::Func && self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        let kind = if self.text(kw) == ".entry" {
+            FuncKind::Entry
+        } else {
+            FuncKind::Func
+        };
+        let rets = if kind == FuncKind::Func && self.at(K::LParen) {
+            Some(self.param_list()?)
+        } else {
+            None
+        };
         let n = self.expect(K::Ident, "a function name")?;
-        let params = if self.at(K::LParen) { Some(self.param_list()?) } else { None };
+        let params = if self.at(K::LParen) {
+            Some(self.param_list()?)
+        } else {
+            None
+        };
         let mut directives = Vec::new();
         while self.at(K::DotWord) && !super::items::starts_item(self.text(self.tok)) {
             if kind == FuncKind::Entry && self.at_word(".noreturn") {
-                return Err(self.expected("a kernel directive (`.noreturn` applies to `.func` only)"));
+                return Err(
+                    self.expected("a kernel directive (`.noreturn` applies to `.func` only)")
+                );
             }
             directives.push(self.func_directive()?);
         }
         let body = if self.at(K::LBrace) {
             Some(self.block()?)
-        } else if self.tok.kind == K::DotWord && super::items::starts_item(self.text(self.tok)) || self.at(K::Eof) {
+        } else if self.tok.kind == K::DotWord && super::items::starts_item(self.text(self.tok))
+            || self.at(K::Eof)
+        {
             // Old PTX (2.x) ends declarations without `;`.
             None
         } else {
@@ -345,10 +401,19 @@ impl Parser<'_> {
                 }
             }
             self.expect(K::Semi, "`;` after `.pragma`")?;
-            return Ok(FuncDirective { name, args: Vec::new(), strings, span: self.since(start) });
+            return Ok(FuncDirective {
+                name,
+                args: Vec::new(),
+                strings,
+                span: self.since(start),
+            });
         }
         let Some(&(_, min, max)) = FUNC_DIRECTIVES.iter().find(|d| d.0 == w) else {
-            self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("unknown function directive `{}`", super::truncate(w, 40)));
+            self.error(
+                codes::UNKNOWN_DIRECTIVE,
+                t.span,
+                format!("unknown function directive `{}`", super::truncate(w, 40)),
+            );
             return Err(Fail);
         };
         let mut args = Vec::new();
@@ -369,9 +434,22 @@ impl Parser<'_> {
         let count = args.len() + strings.len();
         if count < min || count > max {
             let s = self.since(start);
-            let want = if min == max { format!("{min}") } else { format!("{min} to {max}") };
-            self.error(codes::SYNTAX, s, format!("`{w}` takes {want} argument(s), found {count}"));
+            let want = if min == max {
+                format!("{min}")
+            } else {
+                format!("{min} to {max}")
+            };
+            self.error(
+                codes::SYNTAX,
+                s,
+                format!("`{w}` takes {want} argument(s), found {count}"),
+            );
         }
-        Ok(FuncDirective { name, args, strings, span: self.since(start) })
+        Ok(FuncDirective {
+            name,
+            args,
+            strings,
+            span: self.since(start),
+        })
     }
 }

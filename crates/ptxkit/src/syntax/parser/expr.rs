@@ -74,7 +74,15 @@ impl Parser<'_> {
             let rhs = self.binary(prec);
             self.leave();
             let rhs = rhs?;
-            let l = std::mem::replace(lhs, Expr::Int(crate::syntax::IntLit { value: 0, radix: crate::syntax::Radix::Dec, unsigned: false, span: crate::source::Span::at(0) }));
+            let l = std::mem::replace(
+                lhs,
+                Expr::Int(crate::syntax::IntLit {
+                    value: 0,
+                    radix: crate::syntax::Radix::Dec,
+                    unsigned: false,
+                    span: crate::source::Span::at(0),
+                }),
+            );
             *lhs = Expr::Binary {
                 op,
                 lhs: Box::new(l),
@@ -109,7 +117,10 @@ impl Parser<'_> {
     fn postfix(&mut self) -> PResult<Expr> {
         let start = self.tok.span.start;
         let mut e = self.primary()?;
-        while self.at(K::DotWord) && self.tok.span.start == self.prev_end && matches!(e, Expr::Name(..) | Expr::Field { .. }) {
+        while self.at(K::DotWord)
+            && self.tok.span.start == self.prev_end
+            && matches!(e, Expr::Name(..) | Expr::Field { .. })
+        {
             let t = self.bump();
             e = Expr::Field {
                 base: Box::new(e),
@@ -218,30 +229,59 @@ impl Parser<'_> {
                 self.leave();
                 let items = items?;
                 self.expect(K::RBrace, "`}`")?;
-                let v = Operand::Vector { items, span: self.since(start) };
+                let v = Operand::Vector {
+                    items,
+                    span: self.since(start),
+                };
                 if self.eat(K::Pipe) {
                     let second = self.expr()?;
-                    return Ok(Operand::Pair { first: Box::new(v), second, span: self.since(start) });
+                    return Ok(Operand::Pair {
+                        first: Box::new(v),
+                        second,
+                        span: self.since(start),
+                    });
                 }
                 Ok(v)
             }
             K::LParen if lists => {
                 self.bump();
                 self.enter()?;
-                let items = if self.at(K::RParen) { Ok(Vec::new()) } else { self.operand_seq(K::RParen, false) };
+                let items = if self.at(K::RParen) {
+                    Ok(Vec::new())
+                } else {
+                    self.operand_seq(K::RParen, false)
+                };
                 self.leave();
                 let items = items?;
                 self.expect(K::RParen, "`)`")?;
-                Ok(Operand::List { items, span: self.since(start) })
+                Ok(Operand::List {
+                    items,
+                    span: self.since(start),
+                })
             }
             _ => {
                 let e = self.expr()?;
                 // `p|q` with two names is the predicate pair of setp & co.
-                if let Expr::Binary { op: BinOp::BitOr, lhs, rhs, span } = e {
+                if let Expr::Binary {
+                    op: BinOp::BitOr,
+                    lhs,
+                    rhs,
+                    span,
+                } = e
+                {
                     if lhs.as_name().is_some() && rhs.as_name().is_some() {
-                        return Ok(Operand::Pair { first: Box::new(Operand::Expr(*lhs)), second: *rhs, span });
+                        return Ok(Operand::Pair {
+                            first: Box::new(Operand::Expr(*lhs)),
+                            second: *rhs,
+                            span,
+                        });
                     }
-                    return Ok(Operand::Expr(Expr::Binary { op: BinOp::BitOr, lhs, rhs, span }));
+                    return Ok(Operand::Expr(Expr::Binary {
+                        op: BinOp::BitOr,
+                        lhs,
+                        rhs,
+                        span,
+                    }));
                 }
                 Ok(Operand::Expr(e))
             }
@@ -269,7 +309,12 @@ impl Parser<'_> {
 fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
     fn terms<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
         match e {
-            Expr::Binary { op: BinOp::Add | BinOp::Sub, lhs, rhs, .. } => {
+            Expr::Binary {
+                op: BinOp::Add | BinOp::Sub,
+                lhs,
+                rhs,
+                ..
+            } => {
                 terms(lhs, out);
                 terms(rhs, out);
             }

@@ -6,7 +6,9 @@ use smallvec::SmallVec;
 
 use super::{PResult, Parser};
 use crate::diag::{codes, Diagnostic};
-use crate::isa::{bind_operands, catalog, match_modifiers, FormId, ModId, ModMatch, OpcodeId, WrittenShape};
+use crate::isa::{
+    bind_operands, catalog, match_modifiers, FormId, ModId, ModMatch, OpcodeId, WrittenShape,
+};
 use crate::lex::TokenKind as K;
 use crate::source::Span;
 use crate::syntax::{Guard, Instruction, Modifier, Stmt};
@@ -35,7 +37,11 @@ impl Parser<'_> {
         let op_text = self.text(op_tok);
         let cat = catalog();
         let Some(opcode) = cat.opcode_id(op_text) else {
-            let d = Diagnostic::error(codes::UNKNOWN_OPCODE, op_tok.span, format!("unknown instruction `{}`", super::truncate(op_text, 40)));
+            let d = Diagnostic::error(
+                codes::UNKNOWN_OPCODE,
+                op_tok.span,
+                format!("unknown instruction `{}`", super::truncate(op_text, 40)),
+            );
             self.diags.push(d);
             self.recover_stmt();
             return Ok(Stmt::Error(self.since(start)));
@@ -54,7 +60,11 @@ impl Parser<'_> {
             mods.push(Modifier { id, span: t.span });
         }
         let lists = op_text == "call";
-        let operands = if self.at(K::Semi) { Vec::new() } else { self.operand_seq(K::Semi, lists)? };
+        let operands = if self.at(K::Semi) {
+            Vec::new()
+        } else {
+            self.operand_seq(K::Semi, lists)?
+        };
         self.expect(K::Semi, "`;` after the instruction")?;
         let span = self.since(start);
         let mut inst = Instruction {
@@ -71,7 +81,15 @@ impl Parser<'_> {
             for m in &inst.mods {
                 if m.id == ModId::UNKNOWN {
                     let text = m.span.text(self.src).into_owned();
-                    self.error(codes::UNKNOWN_MODIFIER, m.span, format!("unknown modifier `{}` for `{}`", super::truncate(&text, 40), op_text));
+                    self.error(
+                        codes::UNKNOWN_MODIFIER,
+                        m.span,
+                        format!(
+                            "unknown modifier `{}` for `{}`",
+                            super::truncate(&text, 40),
+                            op_text
+                        ),
+                    );
                 }
             }
         } else {
@@ -98,12 +116,25 @@ impl Parser<'_> {
             ModMatch::Unknown(i) => {
                 let span = inst.mods.get(i).map(|m| m.span).unwrap_or(inst.opcode_span);
                 let name = inst.mods.get(i).map(|m| m.as_str()).unwrap_or("?");
-                self.error(codes::UNKNOWN_MODIFIER, span, format!("`{op_text}` does not take modifier `{name}`"));
+                self.error(
+                    codes::UNKNOWN_MODIFIER,
+                    span,
+                    format!("`{op_text}` does not take modifier `{name}`"),
+                );
             }
             ModMatch::NoForm { closest, at } => {
                 let (span, msg) = match at.and_then(|i| inst.mods.get(i)) {
-                    Some(m) => (m.span, format!("modifier `{}` cannot be combined with the others on `{op_text}`", m.as_str())),
-                    None => (inst.opcode_span, format!("`{op_text}` is missing a required modifier")),
+                    Some(m) => (
+                        m.span,
+                        format!(
+                            "modifier `{}` cannot be combined with the others on `{op_text}`",
+                            m.as_str()
+                        ),
+                    ),
+                    None => (
+                        inst.opcode_span,
+                        format!("`{op_text}` is missing a required modifier"),
+                    ),
                 };
                 let mut d = Diagnostic::error(codes::BAD_MODIFIERS, span, msg);
                 if let Some(f) = closest.and_then(|f| cat.form(f)) {
@@ -112,7 +143,8 @@ impl Parser<'_> {
                 self.diags.push(d);
             }
             ModMatch::Forms(forms) => {
-                let shapes: SmallVec<[WrittenShape; 8]> = inst.operands.iter().map(|o| o.written_shape()).collect();
+                let shapes: SmallVec<[WrittenShape; 8]> =
+                    inst.operands.iter().map(|o| o.written_shape()).collect();
                 for &f in &forms {
                     let Some(form) = cat.form(f) else { continue };
                     if let Some(mask) = bind_operands(cat, form, &ids, &shapes) {
@@ -122,7 +154,14 @@ impl Parser<'_> {
                     }
                 }
                 let span = operands_span(inst);
-                let mut d = Diagnostic::error(codes::BAD_OPERANDS, span, format!("operands do not fit any form of `{}`", inst.name_for_diag(op_text)));
+                let mut d = Diagnostic::error(
+                    codes::BAD_OPERANDS,
+                    span,
+                    format!(
+                        "operands do not fit any form of `{}`",
+                        inst.name_for_diag(op_text)
+                    ),
+                );
                 for f in forms.iter().take(4).filter_map(|f| cat.form(*f)) {
                     d = d.with_note(format!("expected: {}", f.text));
                 }

@@ -4,7 +4,10 @@ use super::{Fail, PResult, Parser};
 use crate::diag::codes;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
-use crate::syntax::{AddressSize, Alias, Directive, FileDirective, Item, Loc, Pragma, Section, SectionEntry, Target, Version};
+use crate::syntax::{
+    AddressSize, Alias, Directive, FileDirective, Item, Loc, Pragma, Section, SectionEntry, Target,
+    Version,
+};
 
 /// Directives that may start a top-level item (used for recovery).
 pub(crate) fn starts_item(w: &str) -> bool {
@@ -45,14 +48,20 @@ impl Parser<'_> {
                 let t = self.tok;
                 let text = self.text(t);
                 let parsed = match t.kind {
-                    K::Float => text.split_once('.').and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
+                    K::Float => text
+                        .split_once('.')
+                        .and_then(|(a, b)| Some((a.parse().ok()?, b.parse().ok()?))),
                     _ => None,
                 };
                 let Some((major, minor)) = parsed else {
                     return Err(self.expected("a version number such as `8.5`"));
                 };
                 self.bump();
-                Ok(Item::Version(Version { major, minor, span: self.since(start) }))
+                Ok(Item::Version(Version {
+                    major,
+                    minor,
+                    span: self.since(start),
+                }))
             }
             ".target" => {
                 self.bump();
@@ -64,7 +73,10 @@ impl Parser<'_> {
                         break;
                     }
                 }
-                Ok(Item::Target(Target { items, span: self.since(start) }))
+                Ok(Item::Target(Target {
+                    items,
+                    span: self.since(start),
+                }))
             }
             ".address_size" => {
                 self.bump();
@@ -73,7 +85,10 @@ impl Parser<'_> {
                 if bits.value != 32 && bits.value != 64 {
                     self.error(codes::SYNTAX, t.span, "`.address_size` must be 32 or 64");
                 }
-                Ok(Item::AddressSize(AddressSize { bits, span: self.since(start) }))
+                Ok(Item::AddressSize(AddressSize {
+                    bits,
+                    span: self.since(start),
+                }))
             }
             ".file" => {
                 self.bump();
@@ -85,7 +100,12 @@ impl Parser<'_> {
                     let t = self.expect(K::Int, "a number")?;
                     extra.push(self.int_lit(t));
                 }
-                Ok(Item::File(FileDirective { index, name: self.name(s), extra, span: self.since(start) }))
+                Ok(Item::File(FileDirective {
+                    index,
+                    name: self.name(s),
+                    extra,
+                    span: self.since(start),
+                }))
             }
             ".loc" => Ok(Item::Loc(self.loc()?)),
             ".pragma" => Ok(Item::Pragma(self.pragma()?)),
@@ -96,22 +116,30 @@ impl Parser<'_> {
                 self.expect(K::Comma, "`,`")?;
                 let b = self.expect(K::Ident, "a function name")?;
                 self.expect(K::Semi, "`;`")?;
-                Ok(Item::Alias(Alias { alias: self.name(a), target: self.name(b), span: self.since(start) }))
+                Ok(Item::Alias(Alias {
+                    alias: self.name(a),
+                    target: self.name(b),
+                    span: self.since(start),
+                }))
             }
             ".entry" | ".func" => Ok(Item::Function(self.function(None)?)),
             _ => {
-                if let Some(l) = Linkage::from_str(w) {
+                if let Some(l) = Linkage::from_spelling(w) {
                     self.bump();
                     if self.at_word(".entry") || self.at_word(".func") {
                         return Ok(Item::Function(self.function(Some((l, start)))?));
                     }
                     return Ok(Item::Var(self.var_decl(Some((l, start)))?));
                 }
-                if StateSpace::from_str(w).is_some() {
+                if StateSpace::from_spelling(w).is_some() {
                     return Ok(Item::Var(self.var_decl(None)?));
                 }
                 let t = self.tok;
-                self.error(codes::UNKNOWN_DIRECTIVE, t.span, format!("unknown directive `{}`", super::truncate(w, 40)));
+                self.error(
+                    codes::UNKNOWN_DIRECTIVE,
+                    t.span,
+                    format!("unknown directive `{}`", super::truncate(w, 40)),
+                );
                 Err(Fail)
             }
         }
@@ -168,12 +196,23 @@ impl Parser<'_> {
                 }
                 other => {
                     let other = other.to_string();
-                    self.error(codes::SYNTAX, kw.span, format!("unknown `.loc` attribute `{other}`"));
+                    self.error(
+                        codes::SYNTAX,
+                        kw.span,
+                        format!("unknown `.loc` attribute `{other}`"),
+                    );
                     return Err(Fail);
                 }
             }
         }
-        Ok(Loc { file, line, col, function_name, inlined_at, span: self.since(start) })
+        Ok(Loc {
+            file,
+            line,
+            col,
+            function_name,
+            inlined_at,
+            span: self.since(start),
+        })
     }
 
     /// `.pragma "a" {, "b"};`
@@ -188,7 +227,10 @@ impl Parser<'_> {
             }
         }
         self.expect(K::Semi, "`;` after `.pragma`")?;
-        Ok(Pragma { strings, span: self.since(start) })
+        Ok(Pragma {
+            strings,
+            span: self.since(start),
+        })
     }
 
     /// A directive with simple comma-separated arguments, optionally ending in `;`.
@@ -211,7 +253,12 @@ impl Parser<'_> {
             }
         }
         let semi = self.eat(K::Semi);
-        Ok(Directive { name, args, semi, span: self.since(start) })
+        Ok(Directive {
+            name,
+            args,
+            semi,
+            span: self.since(start),
+        })
     }
 
     /// `.section name { entries }`
@@ -240,7 +287,7 @@ impl Parser<'_> {
                 }
                 K::DotWord => {
                     let s0 = self.tok.span.start;
-                    let Some(ty) = ScalarType::from_str(self.text(self.tok)) else {
+                    let Some(ty) = ScalarType::from_spelling(self.text(self.tok)) else {
                         return Err(self.expected("a data directive such as `.b8`"));
                     };
                     self.bump();
@@ -251,11 +298,19 @@ impl Parser<'_> {
                             break;
                         }
                     }
-                    entries.push(SectionEntry::Data { ty, values, span: self.since(s0) });
+                    entries.push(SectionEntry::Data {
+                        ty,
+                        values,
+                        span: self.since(s0),
+                    });
                 }
                 _ => return Err(self.expected("a label, `.b8`…`.b64` data or `}`")),
             }
         }
-        Ok(Item::Section(Section { name, entries, span: self.since(start) }))
+        Ok(Item::Section(Section {
+            name,
+            entries,
+            span: self.since(start),
+        }))
     }
 }

@@ -12,15 +12,16 @@ pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
         Some(b) => (b, true),
         None => (text, false),
     };
-    let (digits, radix, base) = if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
-        (h, Radix::Hex, 16)
-    } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
-        (b, Radix::Bin, 2)
-    } else if body.len() > 1 && body.starts_with('0') {
-        (body.get(1..)?, Radix::Oct, 8)
-    } else {
-        (body, Radix::Dec, 10)
-    };
+    let (digits, radix, base) =
+        if let Some(h) = body.strip_prefix("0x").or_else(|| body.strip_prefix("0X")) {
+            (h, Radix::Hex, 16)
+        } else if let Some(b) = body.strip_prefix("0b").or_else(|| body.strip_prefix("0B")) {
+            (b, Radix::Bin, 2)
+        } else if body.len() > 1 && body.starts_with('0') {
+            (body.get(1..)?, Radix::Oct, 8)
+        } else {
+            (body, Radix::Dec, 10)
+        };
     if digits.is_empty() {
         return None;
     }
@@ -33,8 +34,16 @@ pub fn decode_float(text: &str) -> Option<(u64, FloatForm)> {
     let b = text.as_bytes();
     if b.len() > 2 && b.first() == Some(&b'0') {
         match b.get(1) {
-            Some(b'f' | b'F') => return u32::from_str_radix(text.get(2..)?, 16).ok().map(|v| (u64::from(v), FloatForm::HexSingle)),
-            Some(b'd' | b'D') => return u64::from_str_radix(text.get(2..)?, 16).ok().map(|v| (v, FloatForm::HexDouble)),
+            Some(b'f' | b'F') => {
+                return u32::from_str_radix(text.get(2..)?, 16)
+                    .ok()
+                    .map(|v| (u64::from(v), FloatForm::HexSingle))
+            }
+            Some(b'd' | b'D') => {
+                return u64::from_str_radix(text.get(2..)?, 16)
+                    .ok()
+                    .map(|v| (v, FloatForm::HexDouble))
+            }
             _ => {}
         }
     }
@@ -47,13 +56,32 @@ impl Parser<'_> {
     pub(crate) fn int_lit(&mut self, t: Token) -> IntLit {
         let text = self.text(t);
         match decode_int(text) {
-            Some((value, radix, unsigned)) => IntLit { value, radix, unsigned, span: t.span },
+            Some((value, radix, unsigned)) => IntLit {
+                value,
+                radix,
+                unsigned,
+                span: t.span,
+            },
             None => {
                 // Malformed numbers were reported by the lexer already.
-                if crate::lex::Lexer::new(text.as_bytes()).next_token().kind == crate::lex::TokenKind::Int {
-                    self.error(codes::BAD_NUMBER, t.span, format!("integer literal `{}` does not fit in 64 bits", super::truncate(text, 40)));
+                if crate::lex::Lexer::new(text.as_bytes()).next_token().kind
+                    == crate::lex::TokenKind::Int
+                {
+                    self.error(
+                        codes::BAD_NUMBER,
+                        t.span,
+                        format!(
+                            "integer literal `{}` does not fit in 64 bits",
+                            super::truncate(text, 40)
+                        ),
+                    );
                 }
-                IntLit { value: 0, radix: Radix::Dec, unsigned: false, span: t.span }
+                IntLit {
+                    value: 0,
+                    radix: Radix::Dec,
+                    unsigned: false,
+                    span: t.span,
+                }
             }
         }
     }
@@ -62,10 +90,25 @@ impl Parser<'_> {
     pub(crate) fn float_lit(&mut self, t: Token) -> FloatLit {
         let text = self.text(t);
         match decode_float(text) {
-            Some((bits, form)) => FloatLit { bits, form, span: t.span },
+            Some((bits, form)) => FloatLit {
+                bits,
+                form,
+                span: t.span,
+            },
             None => {
-                self.error(codes::BAD_NUMBER, t.span, format!("malformed floating-point literal `{}`", super::truncate(text, 40)));
-                FloatLit { bits: 0, form: FloatForm::Decimal, span: t.span }
+                self.error(
+                    codes::BAD_NUMBER,
+                    t.span,
+                    format!(
+                        "malformed floating-point literal `{}`",
+                        super::truncate(text, 40)
+                    ),
+                );
+                FloatLit {
+                    bits: 0,
+                    form: FloatForm::Decimal,
+                    span: t.span,
+                }
             }
         }
     }
@@ -82,17 +125,38 @@ mod tests {
         assert_eq!(decode_int("052"), Some((42, Radix::Oct, false)));
         assert_eq!(decode_int("0b101010"), Some((42, Radix::Bin, false)));
         assert_eq!(decode_int("0"), Some((0, Radix::Dec, false)));
-        assert_eq!(decode_int("18446744073709551615"), Some((u64::MAX, Radix::Dec, false)));
+        assert_eq!(
+            decode_int("18446744073709551615"),
+            Some((u64::MAX, Radix::Dec, false))
+        );
         assert_eq!(decode_int("18446744073709551616"), None);
     }
 
     #[test]
     fn floats() {
-        assert_eq!(decode_float("0f3F800000"), Some((0x3F80_0000, FloatForm::HexSingle)));
-        assert_eq!(decode_float("0d3FF0000000000000"), Some((1f64.to_bits(), FloatForm::HexDouble)));
-        assert_eq!(decode_float("1.5"), Some((1.5f64.to_bits(), FloatForm::Decimal)));
-        assert_eq!(decode_float(".5"), Some((0.5f64.to_bits(), FloatForm::Decimal)));
-        assert_eq!(decode_float("1."), Some((1f64.to_bits(), FloatForm::Decimal)));
-        assert_eq!(decode_float("1e400").map(|x| f64::from_bits(x.0).is_infinite()), Some(true));
+        assert_eq!(
+            decode_float("0f3F800000"),
+            Some((0x3F80_0000, FloatForm::HexSingle))
+        );
+        assert_eq!(
+            decode_float("0d3FF0000000000000"),
+            Some((1f64.to_bits(), FloatForm::HexDouble))
+        );
+        assert_eq!(
+            decode_float("1.5"),
+            Some((1.5f64.to_bits(), FloatForm::Decimal))
+        );
+        assert_eq!(
+            decode_float(".5"),
+            Some((0.5f64.to_bits(), FloatForm::Decimal))
+        );
+        assert_eq!(
+            decode_float("1."),
+            Some((1f64.to_bits(), FloatForm::Decimal))
+        );
+        assert_eq!(
+            decode_float("1e400").map(|x| f64::from_bits(x.0).is_infinite()),
+            Some(true)
+        );
     }
 }

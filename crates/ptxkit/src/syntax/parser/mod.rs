@@ -39,7 +39,11 @@ impl Parsed {
 /// Parse `src` into a module.
 pub fn parse(src: &[u8]) -> Parsed {
     if src.len() >= u32::MAX as usize {
-        let d = Diagnostic::error(codes::LIMIT, Span::at(0), "input larger than 4 GiB is not supported");
+        let d = Diagnostic::error(
+            codes::LIMIT,
+            Span::at(0),
+            "input larger than 4 GiB is not supported",
+        );
         return Parsed {
             module: Module::default(),
             diagnostics: vec![d],
@@ -49,7 +53,10 @@ pub fn parse(src: &[u8]) -> Parsed {
     let module = p.module();
     let mut diagnostics = p.diags;
     diagnostics.sort_by_key(|d| d.span.start);
-    Parsed { module, diagnostics }
+    Parsed {
+        module,
+        diagnostics,
+    }
 }
 
 /// Parse `src` as the statements of a function body (no braces needed):
@@ -57,14 +64,30 @@ pub fn parse(src: &[u8]) -> Parsed {
 /// on snippets.
 pub fn parse_body(src: &[u8]) -> (crate::syntax::Block, Vec<Diagnostic>) {
     if src.len() >= u32::MAX as usize {
-        let d = Diagnostic::error(codes::LIMIT, Span::at(0), "input larger than 4 GiB is not supported");
-        return (crate::syntax::Block { stmts: Vec::new(), span: Span::at(0) }, vec![d]);
+        let d = Diagnostic::error(
+            codes::LIMIT,
+            Span::at(0),
+            "input larger than 4 GiB is not supported",
+        );
+        return (
+            crate::syntax::Block {
+                stmts: Vec::new(),
+                span: Span::at(0),
+            },
+            vec![d],
+        );
     }
     let mut p = Parser::new(src);
     let stmts = p.stmts_until_eof();
     let mut diags = p.diags;
     diags.sort_by_key(|d| d.span.start);
-    (crate::syntax::Block { stmts, span: Span::new(0, src.len() as u32) }, diags)
+    (
+        crate::syntax::Block {
+            stmts,
+            span: Span::new(0, src.len() as u32),
+        },
+        diags,
+    )
 }
 
 /// Failure of a sub-parse; the diagnostic is already recorded.
@@ -115,18 +138,40 @@ impl<'s> Parser<'s> {
                 TokenKind::Unknown => {
                     let shown = t.span.text(self.src);
                     let shown: String = shown.chars().take(8).collect();
-                    self.diags.push(Diagnostic::error(codes::UNKNOWN_CHAR, t.span, format!("unexpected character {shown:?}")));
+                    self.diags.push(Diagnostic::error(
+                        codes::UNKNOWN_CHAR,
+                        t.span,
+                        format!("unexpected character {shown:?}"),
+                    ));
                 }
                 TokenKind::UnterminatedComment => {
-                    self.diags.push(Diagnostic::error(codes::UNTERMINATED, Span::new(t.span.start, t.span.start + 2), "unterminated block comment"));
+                    self.diags.push(Diagnostic::error(
+                        codes::UNTERMINATED,
+                        Span::new(t.span.start, t.span.start + 2),
+                        "unterminated block comment",
+                    ));
                 }
                 TokenKind::UnterminatedStr => {
-                    self.diags.push(Diagnostic::error(codes::UNTERMINATED, t.span, "unterminated string literal"));
-                    return Token { kind: TokenKind::Str, span: t.span };
+                    self.diags.push(Diagnostic::error(
+                        codes::UNTERMINATED,
+                        t.span,
+                        "unterminated string literal",
+                    ));
+                    return Token {
+                        kind: TokenKind::Str,
+                        span: t.span,
+                    };
                 }
                 TokenKind::BadNumber => {
-                    self.diags.push(Diagnostic::error(codes::BAD_NUMBER, t.span, format!("malformed number `{}`", t.span.text(self.src))));
-                    return Token { kind: TokenKind::Int, span: t.span };
+                    self.diags.push(Diagnostic::error(
+                        codes::BAD_NUMBER,
+                        t.span,
+                        format!("malformed number `{}`", t.span.text(self.src)),
+                    ));
+                    return Token {
+                        kind: TokenKind::Int,
+                        span: t.span,
+                    };
                 }
                 _ => return t,
             }
@@ -197,13 +242,23 @@ impl<'s> Parser<'s> {
     pub(crate) fn expected(&mut self, what: &str) -> Fail {
         let t = self.tok;
         let d = if t.kind == TokenKind::Eof {
-            Diagnostic::error(codes::UNEXPECTED_EOF, t.span, format!("unexpected end of file, expected {what}"))
+            Diagnostic::error(
+                codes::UNEXPECTED_EOF,
+                t.span,
+                format!("unexpected end of file, expected {what}"),
+            )
         } else {
             let found = match t.kind {
-                TokenKind::Ident | TokenKind::DotWord | TokenKind::Int | TokenKind::Float => format!("`{}`", truncate(&t.span.text(self.src), 40)),
+                TokenKind::Ident | TokenKind::DotWord | TokenKind::Int | TokenKind::Float => {
+                    format!("`{}`", truncate(&t.span.text(self.src), 40))
+                }
                 k => k.describe().to_string(),
             };
-            Diagnostic::error(codes::SYNTAX, t.span, format!("expected {what}, found {found}"))
+            Diagnostic::error(
+                codes::SYNTAX,
+                t.span,
+                format!("expected {what}, found {found}"),
+            )
         };
         self.diags.push(d);
         Fail
@@ -225,7 +280,11 @@ impl<'s> Parser<'s> {
     pub(crate) fn enter(&mut self) -> PResult<()> {
         if self.depth >= MAX_DEPTH {
             let s = self.tok.span;
-            self.error(codes::LIMIT, s, format!("nesting deeper than {MAX_DEPTH} levels"));
+            self.error(
+                codes::LIMIT,
+                s,
+                format!("nesting deeper than {MAX_DEPTH} levels"),
+            );
             return Err(Fail);
         }
         self.depth += 1;
@@ -286,25 +345,52 @@ impl<'s> Parser<'s> {
     /// name the line of the first token that is not what it should be).
     fn check_header(&mut self, items: &[crate::syntax::Item]) {
         use crate::syntax::Item;
-        let at = |i: usize| items.get(i).map(|it| it.span()).unwrap_or(Span::at(self.src.len() as u32));
+        let at = |i: usize| {
+            items
+                .get(i)
+                .map(|it| it.span())
+                .unwrap_or(Span::at(self.src.len() as u32))
+        };
         match items.first() {
             Some(Item::Version(_)) => {
                 if !matches!(items.get(1), Some(Item::Target(_))) {
-                    let d = Diagnostic::error(codes::MISSING_TARGET, at(1), "missing `.target` directive after `.version`")
-                        .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
+                    let d = Diagnostic::error(
+                        codes::MISSING_TARGET,
+                        at(1),
+                        "missing `.target` directive after `.version`",
+                    )
+                    .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
                     self.diags.push(d);
                 }
             }
             Some(Item::Error(_)) => {}
+            // ptxas reads a leading `.target` and stops at what follows it.
+            Some(Item::Target(_)) => {
+                let d = Diagnostic::error(
+                    codes::MISSING_VERSION,
+                    at(1),
+                    "missing `.version` directive at the start of the module",
+                )
+                .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
+                self.diags.push(d);
+            }
             _ => {
-                let d = Diagnostic::error(codes::MISSING_VERSION, at(0), "missing `.version` directive at the start of the module")
-                    .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
+                let d = Diagnostic::error(
+                    codes::MISSING_VERSION,
+                    at(0),
+                    "missing `.version` directive at the start of the module",
+                )
+                .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
                 self.diags.push(d);
             }
         }
         for it in items.iter().skip(1) {
             if let Item::Version(v) = it {
-                self.diags.push(Diagnostic::error(codes::SYNTAX, v.span, "`.version` may appear only once, at the start of the module"));
+                self.diags.push(Diagnostic::error(
+                    codes::SYNTAX,
+                    v.span,
+                    "`.version` may appear only once, at the start of the module",
+                ));
             }
         }
     }

@@ -1,0 +1,47 @@
+//! Shared helpers of the integration tests: where ../shared is, the corpus manifest.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+
+/// The `shared` directory beside the repository (or `$PTXKIT_SHARED`).
+pub fn shared_dir() -> Option<PathBuf> {
+    if let Ok(p) = std::env::var("PTXKIT_SHARED") {
+        let p = PathBuf::from(p);
+        return p.is_dir().then_some(p);
+    }
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    p.is_dir().then_some(p)
+}
+
+/// One row of corpus/MANIFEST.tsv.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub path: String,
+    pub verdict: String,
+    pub first_error: String,
+}
+
+impl Row {
+    /// The line ptxas's first message names (`…, line 12; …` or `… on line 12`).
+    pub fn ptxas_line(&self) -> Option<u32> {
+        let i = self.first_error.find("line ")?;
+        let rest = self.first_error.get(i + 5..)?;
+        let digits: String = rest.chars().take_while(|c| c.is_ascii_digit()).collect();
+        digits.parse().ok()
+    }
+}
+
+/// The manifest rows, or `None` when ../shared is absent.
+pub fn corpus_rows() -> Option<Vec<Row>> {
+    let text = std::fs::read_to_string(shared_dir()?.join("corpus/MANIFEST.tsv")).ok()?;
+    let mut rows = Vec::new();
+    for line in text.lines().skip(1) {
+        let cols: Vec<&str> = line.split('\t').collect();
+        rows.push(Row {
+            path: cols.first()?.to_string(),
+            verdict: cols.get(7)?.to_string(),
+            first_error: cols.get(8).unwrap_or(&"").to_string(),
+        });
+    }
+    Some(rows)
+}
