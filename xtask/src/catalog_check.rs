@@ -7,6 +7,10 @@ use std::path::PathBuf;
 
 use ptxkit::isa::Catalog;
 
+#[path = "../../crates/ptxkit/tests/common/spec.rs"]
+mod spec;
+use spec::example_lines;
+
 /// Options of the command.
 pub struct Opts {
     pub dir: PathBuf,
@@ -154,60 +158,6 @@ pub fn run(o: Opts) -> i32 {
         }
     }
     i32::from(bad > 0 || failed > 0)
-}
-
-/// Statements of the `Examples` part of a spec section, one per `;`,
-/// joined across lines.
-fn example_lines(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    let mut in_examples = false;
-    let mut in_code = false;
-    let mut cur = String::new();
-    for line in text.lines() {
-        let t = line.trim();
-        if !in_code
-            && (t == "Examples"
-                || t.starts_with("#### Examples")
-                || t.starts_with("### Examples")
-                || t == "**Examples**")
-        {
-            in_examples = true;
-            continue;
-        }
-        if t.starts_with("```") {
-            in_code = !in_code;
-            cur.clear();
-            continue;
-        }
-        if in_examples && in_code {
-            let code = t.split("//").next().unwrap_or("");
-            let mut rest = code;
-            while let Some(i) = rest.find(';') {
-                cur.push(' ');
-                cur.push_str(rest.get(..i).unwrap_or(""));
-                let s = cur.trim().to_string();
-                cur.clear();
-                rest = rest.get(i + 1..).unwrap_or("");
-                // Drop labels in front.
-                let s = match s.split_once(':') {
-                    Some((l, r)) if !l.contains(' ') && !r.starts_with(':') && !l.is_empty() => {
-                        r.trim().to_string()
-                    }
-                    _ => s,
-                };
-                if s.is_empty() || s.starts_with('.') || s.starts_with('{') || s.starts_with('}') {
-                    continue;
-                }
-                out.push(format!("{s};"));
-            }
-            let r = rest.trim();
-            if !r.is_empty() && !r.ends_with(':') && !r.starts_with('.') && r != "{" && r != "}" {
-                cur.push(' ');
-                cur.push_str(r);
-            }
-        }
-    }
-    out
 }
 
 /// Parse one statement with the real parser: `Ok(form text)` or the errors.

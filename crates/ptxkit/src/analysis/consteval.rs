@@ -67,6 +67,7 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
         | Expr::Float(_)
         | Expr::Generic(..)
         | Expr::Mask { .. }
-        | Expr::Field { .. } => return None,
+        | Expr::Field { .. }
+        | Expr::Index { .. } => return None,
     })
 }

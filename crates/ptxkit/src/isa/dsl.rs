@@ -232,12 +232,21 @@ impl Builder {
                                     ));
                                     continue;
                                 }
-                                let ids: Vec<ModId> =
-                                    alts.iter().map(|a| self.intern_mod(a)).collect();
+                                let ids: Vec<ModId> = alts
+                                    .iter()
+                                    .filter(|a| !a.contains('['))
+                                    .map(|a| self.intern_mod(a))
+                                    .collect();
+                                let patterns = alts
+                                    .iter()
+                                    .filter(|a| a.contains('['))
+                                    .map(|a| Box::from(a.as_str()))
+                                    .collect();
                                 let gid = GroupId(self.groups.len() as u16);
                                 self.groups.push(Group {
                                     name: n.trim_start_matches('.').into(),
                                     alts: ids,
+                                    patterns,
                                 });
                                 if groups.insert(n.clone(), gid).is_some() {
                                     self.err(
@@ -345,8 +354,16 @@ impl Builder {
                 Some(t) if t.kind == TokenKind::RBrace => break,
                 Some(t) if t.kind == TokenKind::Comma => i += 1,
                 Some(t) if t.kind == TokenKind::DotWord && !is_values => {
-                    alts.push(t.text.clone());
+                    // `.b[0-7][0-7]`: a pattern, glued tokens up to a space or `,`.
+                    let mut text = t.text.clone();
                     i += 1;
+                    while let Some(n) = toks.get(i).filter(|n| {
+                        !n.spaced && !matches!(n.kind, TokenKind::Comma | TokenKind::RBrace)
+                    }) {
+                        text.push_str(&n.text);
+                        i += 1;
+                    }
+                    alts.push(text);
                 }
                 Some(t)
                     if is_values

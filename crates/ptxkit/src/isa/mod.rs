@@ -74,4 +74,19 @@ mod tests {
         assert_eq!(bind_operands(&cat, f, &[], &w), Some(0b0111111));
         assert_eq!(bind_operands(&cat, f, &[], &w[..4]), None);
     }
+
+    #[test]
+    fn pattern_groups() {
+        let text =
+            "@opcode tst section=0 ptx=1.0 sm=all\ntst d, a{.sel};\n.sel = { .b[0-7][0-3], .x };\n";
+        let cat = Catalog::from_sources(&[("t", text)]);
+        assert!(cat.errors().is_empty(), "{:?}", cat.errors());
+        let g = cat.group(GroupId(0)).unwrap();
+        assert!(g.matches_spelling(".b73", &cat) && g.matches_spelling(".x", &cat));
+        assert!(
+            !g.matches_spelling(".b74", &cat)
+                && !g.matches_spelling(".b7", &cat)
+                && !g.matches_spelling(".b731", &cat)
+        );
+    }
 }

@@ -151,6 +151,41 @@ pub struct Group {
     pub name: Box<str>,
     /// The alternatives.
     pub alts: Vec<ModId>,
+    /// Alternatives written as patterns (`.b[0-7][0-7][0-7][0-7]`): each
+    /// `[a-b]` stands for one character of that range. Used for operand
+    /// selectors with thousands of spellings.
+    pub patterns: Vec<Box<str>>,
+}
+
+impl Group {
+    /// Whether `spelling` is one of the group's alternatives or matches one
+    /// of its patterns.
+    pub fn matches_spelling(&self, spelling: &str, cat: &super::Catalog) -> bool {
+        self.alts.iter().any(|&m| cat.mod_name(m) == spelling)
+            || self.patterns.iter().any(|p| pattern_matches(p, spelling))
+    }
+}
+
+/// Match `s` against a pattern made of literal characters and `[a-b]` ranges.
+pub fn pattern_matches(pattern: &str, s: &str) -> bool {
+    let mut p = pattern.chars().peekable();
+    let mut t = s.chars();
+    while let Some(c) = p.next() {
+        let Some(x) = t.next() else { return false };
+        if c == '[' {
+            let lo = p.next();
+            let dash = p.next();
+            let hi = p.next();
+            let close = p.next();
+            match (lo, dash, hi, close) {
+                (Some(lo), Some('-'), Some(hi), Some(']')) if (lo..=hi).contains(&x) => {}
+                _ => return false,
+            }
+        } else if c != x {
+            return false;
+        }
+    }
+    t.next().is_none()
 }
 
 /// A version/target gate on modifiers within one section.

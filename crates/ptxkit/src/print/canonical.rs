@@ -442,10 +442,13 @@ impl Printer {
                 self.out.push('|');
                 self.expr(second);
             }
-            Operand::Address { addr, .. } => {
+            Operand::Address { addr, suffix, .. } => {
                 self.out.push('[');
                 self.expr(addr);
                 self.out.push(']');
+                if let Some(s) = suffix {
+                    self.out.push_str(s.as_str());
+                }
             }
             Operand::Tuple { items, .. } => {
                 self.out.push('[');
@@ -542,6 +545,12 @@ impl Printer {
                 self.out.push('(');
                 self.expr(expr);
                 self.out.push(')');
+            }
+            Expr::Index { base, index, .. } => {
+                self.expr(base);
+                self.out.push('[');
+                self.expr(index);
+                self.out.push(']');
             }
             Expr::Field { base, field, .. } => {
                 self.expr(base);

@@ -208,6 +208,15 @@ pub enum Expr {
         /// Where.
         span: Span,
     },
+    /// `A[5]`: the address of an array element.
+    Index {
+        /// The array.
+        base: Box<Expr>,
+        /// The element index.
+        index: Box<Expr>,
+        /// Where.
+        span: Span,
+    },
     /// `%tid.x`, `a.b0`: a name with a component or selector suffix.
     Field {
         /// The base.
@@ -231,6 +240,7 @@ impl Expr {
             | Expr::Cond { span, .. }
             | Expr::Cast { span, .. }
             | Expr::Mask { span, .. }
+            | Expr::Index { span, .. }
             | Expr::Field { span, .. } => *span,
         }
     }

@@ -26,6 +26,8 @@ pub enum Operand {
     Address {
         /// The address expression.
         addr: Expr,
+        /// A suffix written after `]`, such as `.unified`.
+        suffix: Option<Name>,
         /// Where, brackets included.
         span: Span,
     },

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+pub mod spec;
+
 /// The `shared` directory beside the repository (or `$PTXKIT_SHARED`).
 pub fn shared_dir() -> Option<PathBuf> {
     if let Ok(p) = std::env::var("PTXKIT_SHARED") {

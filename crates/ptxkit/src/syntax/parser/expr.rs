@@ -216,7 +216,18 @@ impl Parser<'_> {
                                     "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
                                 ));
                             }
-                            return Ok(Operand::Address { addr, span });
+                            let suffix =
+                                if self.at(K::DotWord) && self.tok.span.start == self.prev_end {
+                                    let t = self.bump();
+                                    Some(self.name(t))
+                                } else {
+                                    None
+                                };
+                            return Ok(Operand::Address {
+                                addr,
+                                suffix,
+                                span: self.since(start),
+                            });
                         }
                     }
                 }
