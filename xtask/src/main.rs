@@ -1,5 +1,6 @@
 //! Developer tasks: `cargo run -p xtask -- <task>`.
 
+mod bench;
 mod catalog_check;
 mod ptxas_roundtrip;
 
@@ -7,7 +8,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]"
+        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [FILES|DIRS]..."
     );
     std::process::exit(2)
 }
@@ -37,6 +38,23 @@ fn main() {
                 }
             }
             std::process::exit(catalog_check::run(o));
+        }
+        Some("bench") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            let mut files = Vec::new();
+            let mut seconds = 2.0;
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--seconds" => {
+                        seconds = args
+                            .next()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
+                    _ => files.push(a),
+                }
+            }
+            std::process::exit(bench::run(&root, files, seconds));
         }
         Some("ptxas-roundtrip") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

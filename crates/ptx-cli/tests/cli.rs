@@ -4,24 +4,39 @@ use std::path::PathBuf;
 use std::process::{Command, Output};
 
 fn ptx(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_ptx")).args(args).output().expect("run ptx")
+    Command::new(env!("CARGO_BIN_EXE_ptx"))
+        .args(args)
+        .output()
+        .expect("run ptx")
 }
 
 fn data(rel: &str) -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../ptxkit/tests/data").join(rel).display().to_string()
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data")
+        .join(rel)
+        .display()
+        .to_string()
 }
 
 #[test]
 fn check_exit_codes() {
     let ok = ptx(&["check", &data("ok/operands.ptx")]);
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
     assert!(ok.stderr.is_empty());
 
     let bad = ptx(&["check", &data("err/unknown_opcode.ptx")]);
     assert_eq!(bad.status.code(), Some(1));
     let err = String::from_utf8_lossy(&bad.stderr);
     let first = err.lines().next().unwrap_or("");
-    assert!(first.ends_with("unknown_opcode.ptx:8:2: error: unknown instruction `frobnicate` [E0201]"), "{first}");
+    assert!(
+        first.ends_with("unknown_opcode.ptx:8:2: error: unknown instruction `frobnicate` [E0201]"),
+        "{first}"
+    );
 
     let missing = ptx(&["check", "/nonexistent/file.ptx"]);
     assert_eq!(missing.status.code(), Some(2));
@@ -34,7 +49,12 @@ fn check_exit_codes() {
 fn check_directory_and_json() {
     let dir = ptx(&["check", &data("ok")]);
     assert_eq!(dir.status.code(), Some(0));
-    let both = ptx(&["check", "--json", &data("ok/minimal.ptx"), &data("err/many_errors.ptx")]);
+    let both = ptx(&[
+        "check",
+        "--json",
+        &data("ok/minimal.ptx"),
+        &data("err/many_errors.ptx"),
+    ]);
     assert_eq!(both.status.code(), Some(1));
     let v: serde_json::Value = serde_json::from_slice(&both.stdout).expect("json");
     let arr = v.as_array().expect("array");
@@ -43,7 +63,9 @@ fn check_directory_and_json() {
     assert_eq!(arr[0]["column"], 14);
     assert_eq!(arr[0]["severity"], "error");
     assert_eq!(arr[0]["code"], "E0101");
-    assert!(arr[0]["file"].as_str().is_some_and(|f| f.ends_with("many_errors.ptx")));
+    assert!(arr[0]["file"]
+        .as_str()
+        .is_some_and(|f| f.ends_with("many_errors.ptx")));
 }
 
 #[test]
@@ -56,7 +78,10 @@ fn fmt_lossless_and_canonical() {
     let canon = ptx(&["fmt", &path]);
     assert_eq!(canon.status.code(), Some(0));
     let text = String::from_utf8_lossy(&canon.stdout);
-    assert!(text.contains("\tcall.uni\t(ret0), square, (arg0);"), "{text}");
+    assert!(
+        text.contains("\tcall.uni\t(ret0), square, (arg0);"),
+        "{text}"
+    );
     assert!(text.starts_with(".version 8.0\n.target sm_80\n.address_size 64\n"));
 }
 
@@ -72,7 +97,10 @@ fn summary_and_ast() {
     assert_eq!(v["functions"][0]["local_bytes"], 32);
     let text = ptx(&["summary", &data("ok/functions.ptx")]);
     let out = String::from_utf8_lossy(&text.stdout);
-    assert!(out.contains("functions:     5 (1 kernels, 4 device functions)"), "{out}");
+    assert!(
+        out.contains("functions:     5 (1 kernels, 4 device functions)"),
+        "{out}"
+    );
     let ast = ptx(&["ast", "--json", &data("ok/minimal.ptx")]);
     let v: serde_json::Value = serde_json::from_slice(&ast.stdout).expect("json");
     assert_eq!(v["items"][3]["Function"]["name"], "empty");

@@ -8,10 +8,48 @@
 use super::token::{Token, TokenKind};
 use crate::source::Span;
 
+const FOLLOW: u8 = 1;
+const SPACE: u8 = 2;
+
+/// Byte classes: bit `FOLLOW` for identifier characters, `SPACE` for whitespace.
+/// Indexed by a `u8`, so every index is in bounds.
+#[allow(clippy::indexing_slicing)]
+static CLASS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        let b = i as u8;
+        if b.is_ascii_alphanumeric() || b == b'_' || b == b'$' {
+            t[i] = FOLLOW;
+        }
+        if matches!(b, b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c) {
+            t[i] = SPACE;
+        }
+        i += 1;
+    }
+    t
+};
+
 /// Whether `b` may continue an identifier (`followsym` in the ISA).
-#[inline]
+#[inline(always)]
+#[allow(clippy::indexing_slicing)] // a u8 index into a 256-entry table
 pub fn is_follow(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_' || b == b'$'
+    CLASS[b as usize] & FOLLOW != 0
+}
+
+#[inline(always)]
+#[allow(clippy::indexing_slicing)] // a u8 index into a 256-entry table
+fn is_space(b: u8) -> bool {
+    CLASS[b as usize] & SPACE != 0
+}
+
+/// Index of the first byte at or after `from` for which `pred` is false.
+#[inline(always)]
+fn run_end(src: &[u8], from: usize, pred: impl Fn(u8) -> bool) -> usize {
+    match src.get(from..) {
+        Some(rest) => from + rest.iter().position(|&b| !pred(b)).unwrap_or(rest.len()),
+        None => src.len(),
+    }
 }
 
 /// A streaming lexer over a byte slice.
@@ -55,6 +93,8 @@ impl<'s> Lexer<'s> {
     #[inline]
     pub fn next_significant(&mut self) -> Token {
         loop {
+            // Skip plain whitespace without building a token.
+            self.pos = run_end(self.src, self.pos, is_space);
             let t = self.next_token();
             if !t.kind.is_trivia() {
                 return t;
@@ -83,32 +123,26 @@ impl<'s> Lexer<'s> {
         let b1 = self.byte(p + 1);
         match b {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                let mut q = p + 1;
-                while matches!(self.byte(q), b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c)
-                    && self.more(q)
-                {
-                    q += 1;
-                }
-                self.pos = q;
+                self.pos = run_end(src, p + 1, is_space);
                 Whitespace
             }
             b'/' if b1 == b'/' => {
                 let rest = src.get(p..).unwrap_or_default();
-                let len = memchr_nl(rest);
-                self.pos = p + len;
+                self.pos = p + memchr::memchr(b'\n', rest).unwrap_or(rest.len());
                 LineComment
             }
             b'/' if b1 == b'*' => {
-                let mut q = p + 2;
-                while self.more(q) {
-                    if self.byte(q) == b'*' && self.byte(q + 1) == b'/' {
-                        self.pos = q + 2;
-                        return BlockComment;
+                let rest = src.get(p + 2..).unwrap_or_default();
+                match memchr::memmem::find(rest, b"*/") {
+                    Some(i) => {
+                        self.pos = p + 2 + i + 2;
+                        BlockComment
                     }
-                    q += 1;
+                    None => {
+                        self.pos = src.len();
+                        UnterminatedComment
+                    }
                 }
-                self.pos = src.len();
-                UnterminatedComment
             }
             b'a'..=b'z' | b'A'..=b'Z' => {
                 self.pos = self.follow_run(p + 1);
@@ -198,12 +232,9 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    #[inline]
-    fn follow_run(&self, mut q: usize) -> usize {
-        while q < self.src.len() && is_follow(self.byte(q)) {
-            q += 1;
-        }
-        q
+    #[inline(always)]
+    fn follow_run(&self, q: usize) -> usize {
+        run_end(self.src, q, is_follow)
     }
 
     /// `.word`, `.word::sub::sub`, `.1d`, or a float such as `.5`.
@@ -346,10 +377,6 @@ fn is_follow_letter(b: u8) -> bool {
 
 fn starts_token(b: u8) -> bool {
     b.is_ascii_graphic() || b.is_ascii_whitespace()
-}
-
-fn memchr_nl(s: &[u8]) -> usize {
-    s.iter().position(|&b| b == b'\n').unwrap_or(s.len())
 }
 
 /// Lex all of `src`, trivia included (for tests and tools; the parser streams).

@@ -447,7 +447,7 @@ impl Printer {
                 self.expr(addr);
                 self.out.push(']');
                 if let Some(s) = suffix {
-                    self.out.push_str(s.as_str());
+                    self.out.push_str(catalog().mod_name(*s));
                 }
             }
             Operand::Tuple { items, .. } => {

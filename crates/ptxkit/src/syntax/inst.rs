@@ -27,7 +27,7 @@ pub enum Operand {
         /// The address expression.
         addr: Expr,
         /// A suffix written after `]`, such as `.unified`.
-        suffix: Option<Name>,
+        suffix: Option<ModId>,
         /// Where, brackets included.
         span: Span,
     },

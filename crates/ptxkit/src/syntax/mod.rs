@@ -15,3 +15,35 @@ pub use expr::*;
 pub use inst::*;
 pub use module::*;
 pub use name::Name;
+
+#[cfg(test)]
+mod size_tests {
+    /// Node sizes are part of the memory budget (`ptx check` must stay within
+    /// a few times the file size); keep them from growing unnoticed.
+    #[test]
+    fn node_sizes() {
+        use std::mem::size_of;
+        let sizes = [
+            ("Span", size_of::<crate::source::Span>()),
+            ("Name", size_of::<super::Name>()),
+            ("Expr", size_of::<super::Expr>()),
+            ("Operand", size_of::<super::Operand>()),
+            ("Instruction", size_of::<super::Instruction>()),
+            ("Stmt", size_of::<super::Stmt>()),
+            ("Item", size_of::<super::Item>()),
+        ];
+        eprintln!("{sizes:?}");
+        for (n, s) in sizes {
+            let max = match n {
+                "Span" => 8,
+                "Name" => 16,
+                "Expr" => 40,
+                "Operand" => 64,
+                "Instruction" => 136,
+                "Stmt" => 136,
+                _ => 256,
+            };
+            assert!(s <= max, "{n} is {s} bytes, budget {max}");
+        }
+    }
+}

@@ -208,15 +208,15 @@ pub enum Stmt {
     /// `name:`
     Label(Name, Span),
     /// A local declaration (`.reg`, `.local`, `.shared`, `.param`).
-    Var(VarDecl),
+    Var(Box<VarDecl>),
     /// A nested scope.
     Block(Block),
     /// `.loc …`
-    Loc(Loc),
+    Loc(Box<Loc>),
     /// `.pragma "…";`
     Pragma(Pragma),
     /// `label: .callprototype …;`
-    CallPrototype(CallPrototype),
+    CallPrototype(Box<CallPrototype>),
     /// `label: .calltargets …;`
     CallTargets(TargetList),
     /// `label: .branchtargets …;`

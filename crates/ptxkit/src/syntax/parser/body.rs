@@ -101,13 +101,13 @@ impl Parser<'_> {
                                 false
                             };
                             self.expect(K::Semi, "`;` after `.callprototype`")?;
-                            return Ok(Stmt::CallPrototype(CallPrototype {
+                            return Ok(Stmt::CallPrototype(Box::new(CallPrototype {
                                 label,
                                 rets,
                                 params,
                                 noreturn,
                                 span: self.since(start),
-                            }));
+                            })));
                         }
                         w @ (".calltargets" | ".branchtargets") => {
                             let is_call = w == ".calltargets";
@@ -142,9 +142,9 @@ impl Parser<'_> {
                 let w = self.text(self.tok);
                 match w {
                     ".reg" | ".local" | ".shared" | ".param" | ".const" | ".global" | ".tex" => {
-                        Ok(Stmt::Var(self.var_decl(None)?))
+                        Ok(Stmt::Var(Box::new(self.var_decl(None)?)))
                     }
-                    ".loc" => Ok(Stmt::Loc(self.loc()?)),
+                    ".loc" => Ok(Stmt::Loc(Box::new(self.loc()?))),
                     ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
                     ".loc_intermediate" | ".nv_intermediate_source_section" => {
                         Ok(Stmt::Directive(self.generic_directive()?))

@@ -64,10 +64,23 @@ impl Parser<'_> {
 
     /// Continue a binary expression whose left operand is `lhs`.
     pub(crate) fn binary_rest(&mut self, start: u32, lhs: &mut Expr, min: u8) -> PResult<()> {
+        // A left-leaning chain (`a+b+c+…`) deepens the tree without
+        // recursing here; bound it like nesting so later walks stay shallow.
+        let mut chain = 0u32;
         while let Some(op) = binop(self.tok.kind) {
             let prec = op.precedence();
             if prec <= min {
                 break;
+            }
+            chain += 1;
+            if self.depth + chain > super::MAX_DEPTH {
+                let s = self.tok.span;
+                self.error(
+                    crate::diag::codes::LIMIT,
+                    s,
+                    format!("expression deeper than {} levels", super::MAX_DEPTH),
+                );
+                return Err(super::Fail);
             }
             self.bump();
             self.enter()?;
@@ -197,6 +210,11 @@ impl Parser<'_> {
     /// (for `call`) rather than a parenthesised expression.
     pub(crate) fn operand(&mut self, lists: bool) -> PResult<Operand> {
         let start = self.tok.span.start;
+        let simple = matches!(self.tok.kind, K::Ident | K::Int | K::Float)
+            && matches!(
+                self.peek().kind,
+                K::Comma | K::Semi | K::RBracket | K::RBrace | K::RParen
+            );
         match self.tok.kind {
             K::LBracket => {
                 self.bump();
@@ -216,13 +234,7 @@ impl Parser<'_> {
                                     "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
                                 ));
                             }
-                            let suffix =
-                                if self.at(K::DotWord) && self.tok.span.start == self.prev_end {
-                                    let t = self.bump();
-                                    Some(self.name(t))
-                                } else {
-                                    None
-                                };
+                            let suffix = self.address_suffix();
                             return Ok(Operand::Address {
                                 addr,
                                 suffix,
@@ -270,6 +282,15 @@ impl Parser<'_> {
                     span: self.since(start),
                 })
             }
+            // Fast path: a lone name or number followed by `,`/`;`/closer.
+            K::Ident | K::Int | K::Float if simple => {
+                let t = self.bump();
+                Ok(Operand::Expr(match t.kind {
+                    K::Ident => Expr::Name(self.name(t), t.span),
+                    K::Int => Expr::Int(self.int_lit(t)),
+                    _ => Expr::Float(self.float_lit(t)),
+                }))
+            }
             _ => {
                 let e = self.expr()?;
                 // `p|q` with two names is the predicate pair of setp & co.
@@ -297,6 +318,21 @@ impl Parser<'_> {
                 Ok(Operand::Expr(e))
             }
         }
+    }
+
+    /// `.unified` glued to the `]` of an address.
+    fn address_suffix(&mut self) -> Option<crate::isa::ModId> {
+        if !(self.at(K::DotWord) && self.tok.span.start == self.prev_end) {
+            return None;
+        }
+        let t = self.bump();
+        let text = self.text(t);
+        let id = crate::isa::catalog().mod_id(text);
+        if id.is_none() {
+            let msg = format!("unknown address suffix `{}`", super::truncate(text, 40));
+            self.error(crate::diag::codes::UNKNOWN_MODIFIER, t.span, msg);
+        }
+        Some(id.unwrap_or(crate::isa::ModId::UNKNOWN))
     }
 
     /// Comma-separated operands up to `close` (not consumed).

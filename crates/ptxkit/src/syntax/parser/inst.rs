@@ -17,6 +17,21 @@ use crate::syntax::{Guard, Instruction, Modifier, Stmt};
 /// opcode/modifier combinations thousands of times.
 pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch>;
 
+/// Cache of successful resolutions: opcode, modifiers and operand shapes
+/// (as one key) to the form and operand mask. Most instructions of a module
+/// hit it, skipping matching and binding altogether.
+pub(crate) type BoundCache = FxHashMap<SmallVec<[u16; 12]>, (FormId, u32)>;
+
+fn shape_code(s: WrittenShape) -> u16 {
+    match s {
+        WrittenShape::Value => 0xF000,
+        WrittenShape::Pair => 0xF001,
+        WrittenShape::Vector => 0xF002,
+        WrittenShape::List => 0xF003,
+        WrittenShape::Bracket(n) => 0xF100 | u16::from(n),
+    }
+}
+
 impl Parser<'_> {
     /// An instruction statement; the current token is `@` or the opcode.
     pub(crate) fn instruction(&mut self) -> PResult<Stmt> {
@@ -100,6 +115,23 @@ impl Parser<'_> {
 
     /// Pick the form from the modifiers, then bind operands.
     fn resolve_form(&mut self, inst: &mut Instruction, op_text: &str) {
+        let mut key: SmallVec<[u16; 12]> = SmallVec::new();
+        key.push(inst.opcode.0);
+        key.extend(inst.mods.iter().map(|m| m.id.0));
+        key.push(0xFFFF);
+        key.extend(inst.operands.iter().map(|o| shape_code(o.written_shape())));
+        if let Some(&(form, mask)) = self.bound_cache.get(&key) {
+            inst.form = form;
+            inst.present = mask;
+            return;
+        }
+        self.resolve_form_slow(inst, op_text);
+        if inst.form != FormId::NONE {
+            self.bound_cache.insert(key, (inst.form, inst.present));
+        }
+    }
+
+    fn resolve_form_slow(&mut self, inst: &mut Instruction, op_text: &str) {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);

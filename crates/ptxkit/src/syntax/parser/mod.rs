@@ -109,6 +109,11 @@ pub(crate) struct Parser<'s> {
     pub(crate) depth: u32,
     /// Form-match cache: (opcode, modifiers) → candidate forms.
     pub(crate) form_cache: inst::FormCache,
+    /// Resolution cache: (opcode, modifiers, operand shapes) → (form, mask).
+    pub(crate) bound_cache: inst::BoundCache,
+    /// Names seen in this source, so each distinct spelling goes through the
+    /// process-wide interner once.
+    names: rustc_hash::FxHashMap<&'s [u8], Name>,
 }
 
 impl<'s> Parser<'s> {
@@ -125,6 +130,8 @@ impl<'s> Parser<'s> {
             diags: Vec::new(),
             depth: 0,
             form_cache: Default::default(),
+            bound_cache: Default::default(),
+            names: Default::default(),
         };
         p.tok = p.fetch();
         p
@@ -228,8 +235,18 @@ impl<'s> Parser<'s> {
         self.tok.kind == TokenKind::DotWord && self.text(self.tok) == w
     }
 
-    pub(crate) fn name(&self, t: Token) -> Name {
-        Name::new(&t.span.text(self.src))
+    pub(crate) fn name(&mut self, t: Token) -> Name {
+        let bytes = t.span.slice(self.src);
+        // Short names are stored inline: cheaper to build than to look up.
+        if bytes.len() <= 14 {
+            return Name::new(std::str::from_utf8(bytes).unwrap_or_default());
+        }
+        if let Some(&n) = self.names.get(bytes) {
+            return n;
+        }
+        let n = Name::new(&String::from_utf8_lossy(bytes));
+        self.names.insert(bytes, n);
+        n
     }
 
     /// Span from `start` to the end of the last consumed token.
