@@ -136,6 +136,27 @@ impl Printer {
                 self.directive(d);
                 self.out.push('\n');
             }
+            Item::IntermediateSource(x) => {
+                self.out.push_str(".nv_intermediate_source_section {\n");
+                for b in &x.blocks {
+                    self.out.push_str("\t.code_block {\n");
+                    if let Some(n) = &b.ir_name {
+                        let _ = writeln!(self.out, "\t\t.ir_name: {n}");
+                    }
+                    if let Some(f) = &b.file {
+                        self.out.push_str("\t\t.sourceFileName: ");
+                        self.int(f);
+                        self.out.push('\n');
+                    }
+                    if let Some(src) = &b.source {
+                        self.out.push_str("\t\t.source_begin");
+                        self.out.push_str(src);
+                        self.out.push_str(".source_end\n");
+                    }
+                    self.out.push_str("\t}\n");
+                }
+                self.out.push_str("}\n");
+            }
             Item::Error(_) => {}
         }
     }
@@ -151,7 +172,12 @@ impl Printer {
 
     fn directive(&mut self, d: &Directive) {
         self.out.push_str(d.name.as_str());
-        if !d.args.is_empty() {
+        if d.name.as_str() == ".loc_intermediate" {
+            for a in &d.args {
+                self.out.push(' ');
+                self.expr(a);
+            }
+        } else if !d.args.is_empty() {
             self.out.push(' ');
             self.join(&d.args, |p, e| p.expr(e));
         }

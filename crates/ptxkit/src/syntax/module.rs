@@ -36,6 +36,8 @@ pub enum Item {
     Function(Function),
     /// `.alias a, b;`
     Alias(Alias),
+    /// `.nv_intermediate_source_section { .code_block { … } }` (PTX 9.4).
+    IntermediateSource(IntermediateSource),
     /// Any other directive with simple arguments (`.language`, …).
     Directive(Directive),
     /// Text that could not be parsed (a diagnostic was reported for it).
@@ -56,6 +58,7 @@ impl Item {
             Item::Var(x) => x.span,
             Item::Function(x) => x.span,
             Item::Alias(x) => x.span,
+            Item::IntermediateSource(x) => x.span,
             Item::Directive(x) => x.span,
             Item::Error(s) => *s,
         }
@@ -156,6 +159,28 @@ pub enum SectionEntry {
         /// Where.
         span: Span,
     },
+}
+
+/// Intermediate-language sources embedded in the module (PTX 9.4).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct IntermediateSource {
+    /// The `.code_block`s in order.
+    pub blocks: Vec<CodeBlock>,
+    /// Where.
+    pub span: Span,
+}
+
+/// One `.code_block { .ir_name: "…" .sourceFileName: N .source_begin … .source_end }`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CodeBlock {
+    /// `.ir_name`, quotes included as written.
+    pub ir_name: Option<Name>,
+    /// `.sourceFileName`: a `.file` index.
+    pub file: Option<IntLit>,
+    /// The raw text between `.source_begin` and `.source_end`, verbatim.
+    pub source: Option<String>,
+    /// Where.
+    pub span: Span,
 }
 
 /// `.pragma "a", "b";`

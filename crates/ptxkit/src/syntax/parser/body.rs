@@ -146,9 +146,7 @@ impl Parser<'_> {
                     }
                     ".loc" => Ok(Stmt::Loc(Box::new(self.loc()?))),
                     ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
-                    ".loc_intermediate" | ".nv_intermediate_source_section" => {
-                        Ok(Stmt::Directive(self.generic_directive()?))
-                    }
+                    ".loc_intermediate" => Ok(Stmt::Directive(self.loc_intermediate()?)),
                     _ => {
                         let t = self.tok;
                         self.error(

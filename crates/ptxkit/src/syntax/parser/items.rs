@@ -5,8 +5,8 @@ use crate::diag::codes;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
-    AddressSize, Alias, Directive, FileDirective, Item, Loc, Pragma, Section, SectionEntry, Target,
-    Version,
+    AddressSize, Alias, CodeBlock, Directive, FileDirective, IntermediateSource, Item, Loc, Pragma,
+    Section, SectionEntry, Target, Version,
 };
 
 /// Directives that may start a top-level item (used for recovery).
@@ -32,6 +32,7 @@ pub(crate) fn starts_item(w: &str) -> bool {
             | ".shared"
             | ".local"
             | ".tex"
+            | ".nv_intermediate_source_section"
     )
 }
 
@@ -123,6 +124,7 @@ impl Parser<'_> {
                 }))
             }
             ".entry" | ".func" => Ok(Item::Function(self.function(None)?)),
+            ".nv_intermediate_source_section" => self.intermediate_source(),
             _ => {
                 if let Some(l) = Linkage::from_spelling(w) {
                     self.bump();
@@ -215,6 +217,24 @@ impl Parser<'_> {
         })
     }
 
+    /// `.loc_intermediate file line col` (PTX 9.4): three numbers, no commas.
+    pub(crate) fn loc_intermediate(&mut self) -> PResult<Directive> {
+        let start = self.tok.span.start;
+        let t = self.bump();
+        let name = self.name(t);
+        let mut args = Vec::new();
+        for what in ["a file number", "a line number", "a column number"] {
+            let n = self.expect(K::Int, what)?;
+            args.push(crate::syntax::Expr::Int(self.int_lit(n)));
+        }
+        Ok(Directive {
+            name,
+            args,
+            semi: false,
+            span: self.since(start),
+        })
+    }
+
     /// `.pragma "a" {, "b"};`
     pub(crate) fn pragma(&mut self) -> PResult<Pragma> {
         let start = self.bump().span.start;
@@ -259,6 +279,84 @@ impl Parser<'_> {
             semi,
             span: self.since(start),
         })
+    }
+
+    /// `.nv_intermediate_source_section { .code_block { … } … }`
+    fn intermediate_source(&mut self) -> PResult<Item> {
+        let start = self.bump().span.start;
+        self.expect(K::LBrace, "`{`")?;
+        let mut blocks = Vec::new();
+        while !self.eat(K::RBrace) {
+            let b0 = self.tok.span.start;
+            if !self.at_word(".code_block") {
+                return Err(self.expected("`.code_block` or `}`"));
+            }
+            self.bump();
+            self.expect(K::LBrace, "`{`")?;
+            let mut block = CodeBlock {
+                ir_name: None,
+                file: None,
+                source: None,
+                span: crate::source::Span::at(b0),
+            };
+            loop {
+                if self.eat(K::RBrace) {
+                    break;
+                }
+                if !self.at(K::DotWord) {
+                    return Err(
+                        self.expected("`.ir_name`, `.sourceFileName`, `.source_begin` or `}`")
+                    );
+                }
+                match self.text(self.tok) {
+                    ".ir_name" => {
+                        self.bump();
+                        self.expect(K::Colon, "`:`")?;
+                        let s = self.expect(K::Str, "a string")?;
+                        block.ir_name = Some(self.name(s));
+                    }
+                    ".sourceFileName" => {
+                        self.bump();
+                        self.expect(K::Colon, "`:`")?;
+                        let n = self.expect(K::Int, "a file number")?;
+                        block.file = Some(self.int_lit(n));
+                    }
+                    ".source_begin" => block.source = Some(self.raw_source()?),
+                    _ => {
+                        return Err(
+                            self.expected("`.ir_name`, `.sourceFileName`, `.source_begin` or `}`")
+                        )
+                    }
+                }
+            }
+            block.span = self.since(b0);
+            blocks.push(block);
+        }
+        Ok(Item::IntermediateSource(IntermediateSource {
+            blocks,
+            span: self.since(start),
+        }))
+    }
+
+    /// The current token is `.source_begin`: take the raw text up to
+    /// `.source_end` without lexing it, and continue after `.source_end`.
+    fn raw_source(&mut self) -> PResult<String> {
+        let begin = self.tok.span;
+        let from = begin.end as usize;
+        let rest = self.src.get(from..).unwrap_or_default();
+        let Some(off) = memchr::memmem::find(rest, b".source_end") else {
+            self.error(
+                codes::UNEXPECTED_EOF,
+                begin,
+                "`.source_begin` without `.source_end`",
+            );
+            return Err(Fail);
+        };
+        let text = String::from_utf8_lossy(rest.get(..off).unwrap_or_default()).into_owned();
+        self.reposition(from + off);
+        // Now at `.source_end`.
+        self.bump();
+        Ok(text)
     }
 
     /// `.section name { entries }`

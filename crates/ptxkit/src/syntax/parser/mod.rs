@@ -197,6 +197,13 @@ impl<'s> Parser<'s> {
         t
     }
 
+    /// Continue lexing at byte `pos` (after raw text the lexer must not see).
+    pub(crate) fn reposition(&mut self, pos: usize) {
+        self.lx = Lexer::at(self.src, pos);
+        self.peeked = None;
+        self.tok = self.fetch();
+    }
+
     /// The token after the current one.
     #[inline]
     pub(crate) fn peek(&mut self) -> Token {
