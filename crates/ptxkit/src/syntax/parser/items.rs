@@ -253,34 +253,6 @@ impl Parser<'_> {
         })
     }
 
-    /// A directive with simple comma-separated arguments, optionally ending in `;`.
-    pub(crate) fn generic_directive(&mut self) -> PResult<Directive> {
-        let start = self.tok.span.start;
-        let t = self.bump();
-        let name = self.name(t);
-        let mut args = Vec::new();
-        if matches!(self.tok.kind, K::Int | K::Float | K::Ident | K::Str) {
-            loop {
-                if self.at(K::Str) {
-                    let s = self.bump();
-                    args.push(crate::syntax::Expr::Name(self.name(s), s.span));
-                } else {
-                    args.push(self.expr()?);
-                }
-                if !self.eat(K::Comma) {
-                    break;
-                }
-            }
-        }
-        let semi = self.eat(K::Semi);
-        Ok(Directive {
-            name,
-            args,
-            semi,
-            span: self.since(start),
-        })
-    }
-
     /// `.nv_intermediate_source_section { .code_block { … } … }`
     fn intermediate_source(&mut self) -> PResult<Item> {
         let start = self.bump().span.start;
