@@ -28,6 +28,7 @@
 )]
 
 pub mod analysis;
+pub mod check;
 pub mod diag;
 pub mod isa;
 pub mod lex;

@@ -20,6 +20,12 @@ pub struct Args {
     /// Print nothing but the exit status.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Check against this target (e.g. `sm_80`) instead of the module's `.target`.
+    #[arg(long, value_name = "sm_XX")]
+    pub target: Option<String>,
+    /// Only parse: skip the semantic checks.
+    #[arg(long)]
+    pub syntax_only: bool,
 }
 
 pub fn run(a: Args) -> u8 {
@@ -43,7 +49,16 @@ pub fn run(a: Args) -> u8 {
                 continue;
             }
         };
-        let parsed = ptxkit::parse(&inp.bytes);
+        let mut parsed = ptxkit::parse(&inp.bytes);
+        if !parsed.has_errors() && !a.syntax_only {
+            let opts = ptxkit::check::CheckOptions {
+                target: a.target.clone(),
+            };
+            parsed
+                .diagnostics
+                .extend(ptxkit::check::check(&parsed.module, &opts));
+            parsed.diagnostics.sort_by_key(|d| d.span.start);
+        }
         if parsed.diagnostics.is_empty() {
             continue;
         }

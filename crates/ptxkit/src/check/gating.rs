@@ -1,0 +1,89 @@
+//! Version and target gating of instructions, from the catalog: each
+//! section, form and gated modifier says which `.version` and `.target` it
+//! needs.
+
+use super::target::{Env, Unmet};
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::isa::{catalog, Requirement};
+use crate::source::Span;
+use crate::syntax::{Instruction, Stmt};
+
+/// Diagnostic codes of this pass.
+pub mod codes {
+    /// Needs a newer `.version`.
+    pub const NEEDS_VERSION: &str = "E0501";
+    /// Not available on the module's `.target`.
+    pub const NEEDS_TARGET: &str = "E0502";
+}
+
+impl Checker<'_> {
+    pub(super) fn gate_stmts(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            match s {
+                Stmt::Instruction(i) => self.gate_instruction(i),
+                Stmt::Block(b) => self.gate_stmts(&b.stmts),
+                _ => {}
+            }
+        }
+    }
+
+    fn gate_instruction(&mut self, i: &Instruction) {
+        let cat = catalog();
+        let (Some(form), Some(section)) = (i.form(), cat.section_of(i.form)) else {
+            return;
+        };
+        let name = super::inst_name(i);
+        // The most specific requirement first: a gated modifier names itself.
+        for m in &i.mods {
+            for g in section.gates.iter().filter(|g| g.mods.contains(&m.id)) {
+                let what = format!("`{}` on `{}`", m.as_str(), i.name());
+                if self.report_unmet(&g.req, m.span, &what, "the modifier's PTX/Target ISA notes") {
+                    return;
+                }
+            }
+        }
+        if self.report_unmet(
+            &form.req,
+            i.opcode_span,
+            &format!("`{name}`"),
+            &format!("form `{}`", form.text),
+        ) {
+            return;
+        }
+        self.report_unmet(
+            &section.req,
+            i.opcode_span,
+            &format!("`{}`", section.name),
+            &format!("section {}", section.isa_sections.join(", ")),
+        );
+    }
+
+    /// Report `req` if the module does not meet it; returns whether it did.
+    fn report_unmet(&mut self, req: &Requirement, span: Span, what: &str, rule: &str) -> bool {
+        let env: Env = self.env;
+        let Some(u) = env.unmet(req) else {
+            return false;
+        };
+        let d = match u {
+            Unmet::Ptx(v) => Diagnostic::error(
+                codes::NEEDS_VERSION,
+                span,
+                format!(
+                    "{what} requires PTX ISA .version {v} or later (the module declares {})",
+                    env.ptx.map(|p| p.to_string()).unwrap_or_default()
+                ),
+            ),
+            Unmet::Target(t) => Diagnostic::error(
+                codes::NEEDS_TARGET,
+                span,
+                format!(
+                    "{what} is not supported on .target {}; it requires {t}",
+                    env.sm.map(|s| s.to_string()).unwrap_or_default()
+                ),
+            ),
+        };
+        self.diags.push(d.with_note(format!("rule: {rule}")));
+        true
+    }
+}

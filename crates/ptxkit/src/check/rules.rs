@@ -1,0 +1,139 @@
+//! Instruction and declaration rules that are not a matter of syntax:
+//! `cvt` rounding, `vote` without `.sync` on newer targets, what local
+//! declarations may contain.
+
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
+use crate::isa::PtxVersion;
+use crate::syntax::{Block, Instruction, Stmt, VarDecl};
+
+/// Diagnostic codes of this pass.
+pub mod codes {
+    /// A conversion that needs a rounding modifier.
+    pub const ROUNDING_REQUIRED: &str = "E0701";
+    /// An instruction form removed for the module's target and version.
+    pub const REMOVED: &str = "E0702";
+}
+
+impl Checker<'_> {
+    pub(super) fn rules_block(&mut self, b: &Block) {
+        for s in &b.stmts {
+            match s {
+                Stmt::Instruction(i) => self.instruction_rules(i),
+                Stmt::Block(inner) => self.rules_block(inner),
+                Stmt::Var(v) => self.local_decl_rules(v),
+                _ => {}
+            }
+        }
+    }
+
+    fn local_decl_rules(&mut self, v: &VarDecl) {
+        let extern_ = v.linkage == Some(Linkage::Extern);
+        for d in &v.decls {
+            if d.dims.first().is_some_and(Option::is_none) && d.init.is_none() && !extern_ {
+                self.diags.push(
+                    Diagnostic::error(
+                        super::module_rules::codes::INCOMPLETE,
+                        d.name_span,
+                        format!("`{}` has an unsized array type and no initializer", d.name),
+                    )
+                    .with_note("only `.extern` variables may have an incomplete type"),
+                );
+            }
+            if d.init.is_some()
+                && matches!(
+                    v.space,
+                    StateSpace::Shared | StateSpace::Local | StateSpace::Reg | StateSpace::Param
+                )
+            {
+                self.diags.push(Diagnostic::error(
+                    super::module_rules::codes::INITIALIZER,
+                    d.name_span,
+                    format!("variables in {} cannot have an initial value", v.space),
+                ));
+            }
+        }
+    }
+
+    fn instruction_rules(&mut self, i: &Instruction) {
+        match i.opcode_name() {
+            "cvt" => self.cvt_rounding(i),
+            "vote" => self.vote_sync(i),
+            _ => {}
+        }
+    }
+
+    /// `cvt` between integer and float, or to a narrower float, needs a
+    /// rounding modifier (spec 9.7.9.21; checked against ptxas 13.5).
+    fn cvt_rounding(&mut self, i: &Instruction) {
+        let types: Vec<ScalarType> = i
+            .mods
+            .iter()
+            .filter_map(|m| ScalarType::from_spelling(m.as_str()))
+            .collect();
+        let [d, a] = types.as_slice() else { return };
+        let rounding = i.mods.iter().any(|m| {
+            matches!(
+                m.as_str(),
+                ".rn" | ".rz" | ".rm" | ".rp" | ".rna" | ".rs" | ".rni" | ".rzi" | ".rmi" | ".rpi"
+            )
+        });
+        if rounding {
+            return;
+        }
+        let int = |t: &ScalarType| {
+            matches!(
+                t,
+                ScalarType::U8
+                    | ScalarType::U16
+                    | ScalarType::U32
+                    | ScalarType::U64
+                    | ScalarType::S8
+                    | ScalarType::S16
+                    | ScalarType::S32
+                    | ScalarType::S64
+            )
+        };
+        let scalar_float = |t: &ScalarType| {
+            matches!(
+                t,
+                ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
+            )
+        };
+        let needs = (int(d) && scalar_float(a))
+            || (scalar_float(d) && int(a))
+            || (scalar_float(d) && scalar_float(a) && d.bits() < a.bits())
+            || (*d == ScalarType::Bf16 && *a == ScalarType::F16);
+        // PTX before 2.0 made rounding optional.
+        let old = self
+            .env
+            .ptx
+            .is_some_and(|v| v < PtxVersion { major: 2, minor: 0 });
+        if needs && !old {
+            self.diags.push(
+                Diagnostic::error(codes::ROUNDING_REQUIRED, i.opcode_span, format!("`{}` needs a rounding modifier", super::inst_name(i)))
+                    .with_note("conversions between integer and floating point, and to a narrower float, must say how to round (`.rn`, `.rz`, `.rm`, `.rp`, or `.rni`… for integers)"),
+            );
+        }
+    }
+
+    /// `vote` without `.sync` is gone from sm_70 on, as of PTX ISA 6.4.
+    fn vote_sync(&mut self, i: &Instruction) {
+        let new_target = self.env.sm.is_some_and(|s| s.num >= 70);
+        let new_isa = self
+            .env
+            .ptx
+            .is_some_and(|v| v >= PtxVersion { major: 6, minor: 4 });
+        if new_target && new_isa && !i.has_mod(".sync") {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::REMOVED,
+                    i.opcode_span,
+                    "`vote` without `.sync` is not supported on sm_70 and later from PTX ISA 6.4",
+                )
+                .with_note("use `vote.sync` with a member mask"),
+            );
+        }
+    }
+}

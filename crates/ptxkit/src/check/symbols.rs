@@ -1,0 +1,576 @@
+//! Symbols: every name an instruction uses must be declared — a register,
+//! variable or parameter in an enclosing scope, a label of the function, a
+//! module-scope variable or function, or a special register. Duplicate
+//! declarations in one scope, branches to missing labels and calls to
+//! undeclared functions are reported.
+
+use rustc_hash::FxHashMap;
+
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::source::Span;
+use crate::syntax::{
+    Block, Expr, Function, Initializer, Instruction, Item, Module, Name, Operand, Stmt,
+};
+
+/// Diagnostic codes of this pass.
+pub mod codes {
+    /// A name that is declared nowhere in scope.
+    pub const UNDECLARED: &str = "E0401";
+    /// A name declared twice in one scope.
+    pub const DUPLICATE: &str = "E0402";
+    /// A branch to a label the function does not define.
+    pub const UNDEFINED_LABEL: &str = "E0403";
+    /// A register beyond a `%r<N>` range.
+    pub const OUT_OF_RANGE: &str = "E0404";
+    /// A call to a function that is not declared.
+    pub const UNDECLARED_CALLEE: &str = "E0601";
+    /// A call whose argument or return count differs from the callee's.
+    pub const CALL_ARITY: &str = "E0602";
+}
+
+/// What a name denotes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    /// A register (or `.reg` parameter).
+    Reg,
+    /// A variable in memory (global, shared, local, const, param).
+    Var,
+    /// A label (including `.callprototype`/`.calltargets`/`.branchtargets`).
+    Label,
+    /// A function.
+    Func,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Decl {
+    pub kind: Kind,
+    pub span: Span,
+}
+
+/// One scope: plain names and `%r<N>` ranges.
+#[derive(Default)]
+struct Scope {
+    names: FxHashMap<Name, Decl>,
+    ranges: Vec<(Name, u64, Span)>,
+}
+
+impl Scope {
+    fn find(&self, n: Name) -> Option<Decl> {
+        if let Some(d) = self.names.get(&n) {
+            return Some(*d);
+        }
+        let s = n.as_str();
+        for (prefix, count, span) in &self.ranges {
+            if let Some(idx) = s.strip_prefix(prefix.as_str()) {
+                let canonical = !idx.is_empty()
+                    && idx.bytes().all(|b| b.is_ascii_digit())
+                    && (idx == "0" || !idx.starts_with('0'));
+                if canonical && idx.parse::<u64>().is_ok_and(|i| i < *count) {
+                    return Some(Decl {
+                        kind: Kind::Reg,
+                        span: *span,
+                    });
+                }
+            }
+        }
+        None
+    }
+}
+
+/// Special registers (spec chapter 10) and predefined constants.
+pub fn is_predefined(name: &str) -> bool {
+    const FIXED: &[&str] = &[
+        "%tid",
+        "%ntid",
+        "%laneid",
+        "%warpid",
+        "%nwarpid",
+        "%ctaid",
+        "%nctaid",
+        "%smid",
+        "%nsmid",
+        "%gridid",
+        "%is_explicit_cluster",
+        "%clusterid",
+        "%nclusterid",
+        "%cluster_ctaid",
+        "%cluster_nctaid",
+        "%cluster_ctarank",
+        "%cluster_nctarank",
+        "%lanemask_eq",
+        "%lanemask_le",
+        "%lanemask_lt",
+        "%lanemask_ge",
+        "%lanemask_gt",
+        "%clock",
+        "%clock_hi",
+        "%clock64",
+        "%globaltimer",
+        "%globaltimer_lo",
+        "%globaltimer_hi",
+        "%reserved_smem_offset_begin",
+        "%reserved_smem_offset_end",
+        "%reserved_smem_offset_cap",
+        "%total_smem_size",
+        "%aggr_smem_size",
+        "%dynamic_smem_size",
+        "%current_graph_exec",
+        "%perctamemoryoffset",
+        "%perctamemorysize",
+        "WARP_SZ",
+        "_",
+    ];
+    if FIXED.contains(&name) {
+        return true;
+    }
+    let numbered = |prefix: &str, max: u32| {
+        name.strip_prefix(prefix)
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|d| d < max)
+    };
+    numbered("%envreg", 32)
+        || numbered("%pm", 8)
+        || name
+            .strip_prefix("%pm")
+            .and_then(|r| r.strip_suffix("_64"))
+            .and_then(|d| d.parse::<u32>().ok())
+            .is_some_and(|d| d < 8)
+        || numbered("%reserved_smem_offset_", 2)
+}
+
+/// Module scope: variables and functions.
+pub(super) struct ModuleScope<'m> {
+    scope: Scope,
+    funcs: FxHashMap<Name, &'m Function>,
+}
+
+impl Checker<'_> {
+    pub(super) fn module_scope<'m>(&mut self, m: &'m Module) -> ModuleScope<'m> {
+        let mut scope = Scope::default();
+        let mut funcs: FxHashMap<Name, &'m Function> = FxHashMap::default();
+        let mut defined: FxHashMap<Name, Span> = FxHashMap::default();
+        for item in &m.items {
+            match item {
+                Item::Var(v) => {
+                    for d in &v.decls {
+                        // Old PTX declares registers at module scope too.
+                        if let Some(r) = &d.range {
+                            scope.ranges.push((d.name, r.value, d.name_span));
+                            continue;
+                        }
+                        let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+                        if !extern_ {
+                            if let Some(first) = defined.insert(d.name, d.name_span) {
+                                self.duplicate(d.name, d.name_span, first);
+                            }
+                        }
+                        scope.names.insert(
+                            d.name,
+                            Decl {
+                                kind: Kind::Var,
+                                span: d.name_span,
+                            },
+                        );
+                    }
+                }
+                Item::Function(f) => {
+                    if f.body.is_some() {
+                        if let Some(first) = defined.insert(f.name, f.name_span) {
+                            self.duplicate(f.name, f.name_span, first);
+                        }
+                    }
+                    scope.names.insert(
+                        f.name,
+                        Decl {
+                            kind: Kind::Func,
+                            span: f.name_span,
+                        },
+                    );
+                    // Prefer the definition (it has the parameter names).
+                    if f.body.is_some() || !funcs.contains_key(&f.name) {
+                        funcs.insert(f.name, f);
+                    }
+                }
+                Item::Alias(a) => {
+                    scope.names.insert(
+                        a.alias,
+                        Decl {
+                            kind: Kind::Func,
+                            span: a.span,
+                        },
+                    );
+                    if let Some(f) = funcs.get(&a.target).copied() {
+                        funcs.insert(a.alias, f);
+                    }
+                }
+                Item::Section(s) => {
+                    for e in &s.entries {
+                        if let crate::syntax::SectionEntry::Label(n, sp) = e {
+                            scope.names.insert(
+                                *n,
+                                Decl {
+                                    kind: Kind::Label,
+                                    span: *sp,
+                                },
+                            );
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        ModuleScope { scope, funcs }
+    }
+
+    fn duplicate(&mut self, name: Name, span: Span, first: Span) {
+        let d = Diagnostic::error(
+            codes::DUPLICATE,
+            span,
+            format!("`{name}` is declared twice in the same scope"),
+        )
+        .with_label(first, format!("`{name}` was first declared here"));
+        self.diags.push(d);
+    }
+
+    /// Resolve the names used in module-scope initializers.
+    pub(super) fn check_initializers(&mut self, m: &Module, ms: &ModuleScope<'_>) {
+        for v in m.globals() {
+            for d in &v.decls {
+                if let Some(init) = &d.init {
+                    self.init_names(init, ms);
+                }
+            }
+        }
+    }
+
+    fn init_names(&mut self, init: &Initializer, ms: &ModuleScope<'_>) {
+        match init {
+            Initializer::Expr(e) => self.expr_names(e, &[], ms, true),
+            Initializer::List { items, .. } => {
+                for i in items {
+                    self.init_names(i, ms);
+                }
+            }
+            // Sampler fields name enumerated values, not symbols.
+            Initializer::Field { .. } => {}
+        }
+    }
+
+    /// Check one function's body.
+    pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope<'_>) {
+        let Some(body) = &f.body else { return };
+        let mut top = Scope::default();
+        for p in f.rets.iter().flatten().chain(f.params()) {
+            let kind = if p.space == crate::isa::vocab::StateSpace::Reg {
+                Kind::Reg
+            } else {
+                Kind::Var
+            };
+            if let Some(first) = top.names.insert(
+                p.name,
+                Decl {
+                    kind,
+                    span: p.name_span,
+                },
+            ) {
+                self.duplicate(p.name, p.name_span, first.span);
+            }
+        }
+        // Labels are visible in the whole function.
+        let mut labels = Scope::default();
+        self.collect_labels(body, &mut labels);
+        let mut stack = vec![labels, top];
+        self.block(body, &mut stack, ms);
+    }
+
+    fn collect_labels(&mut self, b: &Block, labels: &mut Scope) {
+        for s in &b.stmts {
+            let (name, span) = match s {
+                Stmt::Label(n, sp) => (*n, *sp),
+                Stmt::CallPrototype(c) => (c.label, c.span),
+                Stmt::CallTargets(t) | Stmt::BranchTargets(t) => (t.label, t.span),
+                Stmt::Block(inner) => {
+                    self.collect_labels(inner, labels);
+                    continue;
+                }
+                _ => continue,
+            };
+            if let Some(first) = labels.names.insert(
+                name,
+                Decl {
+                    kind: Kind::Label,
+                    span,
+                },
+            ) {
+                self.duplicate(name, span, first.span);
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block, stack: &mut Vec<Scope>, ms: &ModuleScope<'_>) {
+        let mut scope = Scope::default();
+        for s in &b.stmts {
+            if let Stmt::Var(v) = s {
+                let kind = if v.space == crate::isa::vocab::StateSpace::Reg {
+                    Kind::Reg
+                } else {
+                    Kind::Var
+                };
+                for d in &v.decls {
+                    if let Some(r) = &d.range {
+                        scope.ranges.push((d.name, r.value, d.name_span));
+                        continue;
+                    }
+                    if let Some(first) = scope.names.insert(
+                        d.name,
+                        Decl {
+                            kind,
+                            span: d.name_span,
+                        },
+                    ) {
+                        self.duplicate(d.name, d.name_span, first.span);
+                    }
+                }
+            }
+        }
+        stack.push(scope);
+        for s in &b.stmts {
+            match s {
+                Stmt::Instruction(i) => self.instruction(i, stack, ms),
+                Stmt::Block(inner) => self.block(inner, stack, ms),
+                Stmt::CallTargets(t) => {
+                    for (n, sp) in &t.targets {
+                        if !ms.funcs.contains_key(n) {
+                            self.diags.push(Diagnostic::error(
+                                codes::UNDECLARED_CALLEE,
+                                *sp,
+                                format!("`{n}` in `.calltargets` is not a declared function"),
+                            ));
+                        }
+                    }
+                }
+                Stmt::BranchTargets(t) => {
+                    for (n, sp) in &t.targets {
+                        if !matches!(
+                            lookup(stack, ms, *n),
+                            Some(Decl {
+                                kind: Kind::Label,
+                                ..
+                            })
+                        ) {
+                            self.diags.push(Diagnostic::error(
+                                codes::UNDEFINED_LABEL,
+                                *sp,
+                                format!("label `{n}` is not defined in this function"),
+                            ));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+    }
+
+    fn instruction(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+        if let Some(g) = &i.guard {
+            self.name_use(g.pred, g.span, stack, ms);
+        }
+        let op = i.opcode_name();
+        if op == "call" {
+            return self.call(i, stack, ms);
+        }
+        let branch = matches!(op, "bra" | "brx");
+        for o in &i.operands {
+            if branch {
+                if let Operand::Expr(Expr::Name(n, sp)) = o {
+                    match lookup(stack, ms, *n) {
+                        Some(_) => {}
+                        None if !is_predefined(n.as_str()) => {
+                            self.diags.push(Diagnostic::error(
+                                codes::UNDEFINED_LABEL,
+                                *sp,
+                                format!("label `{n}` is not defined in this function"),
+                            ));
+                        }
+                        None => {}
+                    }
+                    continue;
+                }
+            }
+            self.operand_names(o, stack, ms);
+        }
+    }
+
+    /// `call{.uni} (rets), f, (args){, proto|targets}`.
+    fn call(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+        let mut lists = Vec::new();
+        let mut callee: Option<(Name, Span)> = None;
+        let mut rest = Vec::new();
+        for o in &i.operands {
+            match o {
+                Operand::List { items, .. } => {
+                    for it in items {
+                        self.operand_names(it, stack, ms);
+                    }
+                    lists.push(items.len());
+                }
+                Operand::Expr(Expr::Name(n, sp)) if callee.is_none() => callee = Some((*n, *sp)),
+                other => rest.push(other),
+            }
+        }
+        for o in rest {
+            self.operand_names(o, stack, ms);
+        }
+        let Some((name, span)) = callee else { return };
+        if let Some(f) = ms.funcs.get(&name) {
+            // Direct call: check counts. `call (r), f, (a)` has lists [rets, args];
+            // `call f, (a)` has [args]; `call (r), f` has [rets].
+            let ret_first = i
+                .operands
+                .first()
+                .is_some_and(|o| matches!(o, Operand::List { .. }));
+            let (rets, args) = match (ret_first, lists.as_slice()) {
+                (true, [r, a, ..]) => (Some(*r), Some(*a)),
+                (true, [r]) => (Some(*r), None),
+                (false, [a, ..]) => (None, Some(*a)),
+                _ => (None, None),
+            };
+            let want_rets = f.rets.as_ref().map_or(0, Vec::len);
+            let want_args = f.params.as_ref().map_or(0, Vec::len);
+            let mut problems = Vec::new();
+            if rets.unwrap_or(0) != want_rets && !(rets.is_none() && want_rets > 0) {
+                problems.push(format!(
+                    "{} return value(s) for {want_rets}",
+                    rets.unwrap_or(0)
+                ));
+            }
+            if args.unwrap_or(0) != want_args {
+                problems.push(format!(
+                    "{} argument(s) for {want_args} parameter(s)",
+                    args.unwrap_or(0)
+                ));
+            }
+            if !problems.is_empty() {
+                let d = Diagnostic::error(
+                    codes::CALL_ARITY,
+                    span,
+                    format!("call to `{name}` passes {}", problems.join(" and ")),
+                )
+                .with_label(f.name_span, format!("`{name}` is declared here"));
+                self.diags.push(d);
+            }
+            return;
+        }
+        match lookup(stack, ms, name) {
+            Some(Decl {
+                kind: Kind::Reg | Kind::Var,
+                ..
+            }) => {}
+            Some(_) => {}
+            None => {
+                let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
+                    .with_note("declare the function (`.extern .func …`) or call through a register with a `.callprototype`");
+                self.diags.push(d);
+            }
+        }
+    }
+
+    fn operand_names(&mut self, o: &Operand, stack: &[Scope], ms: &ModuleScope<'_>) {
+        match o {
+            Operand::Expr(e) => self.expr_names(e, stack, ms, false),
+            Operand::Address { addr, .. } => self.expr_names(addr, stack, ms, false),
+            Operand::Pair { first, second, .. } => {
+                self.operand_names(first, stack, ms);
+                self.expr_names(second, stack, ms, false);
+            }
+            Operand::Tuple { items, .. }
+            | Operand::Vector { items, .. }
+            | Operand::List { items, .. } => {
+                for it in items {
+                    self.operand_names(it, stack, ms);
+                }
+            }
+        }
+    }
+
+    fn expr_names(&mut self, e: &Expr, stack: &[Scope], ms: &ModuleScope<'_>, module_level: bool) {
+        match e {
+            Expr::Name(n, sp) => {
+                if module_level {
+                    if ms.scope.find(*n).is_none() && !is_predefined(n.as_str()) {
+                        self.undeclared(*n, *sp);
+                    }
+                } else {
+                    self.name_use(*n, *sp, stack, ms);
+                }
+            }
+            Expr::Int(_) | Expr::Float(_) => {}
+            Expr::Unary { expr, .. }
+            | Expr::Paren(expr, _)
+            | Expr::Cast { expr, .. }
+            | Expr::Generic(expr, _)
+            | Expr::Mask { expr, .. } => self.expr_names(expr, stack, ms, module_level),
+            Expr::Binary { lhs, rhs, .. } => {
+                self.expr_names(lhs, stack, ms, module_level);
+                self.expr_names(rhs, stack, ms, module_level);
+            }
+            Expr::Cond {
+                cond,
+                then,
+                otherwise,
+                ..
+            } => {
+                self.expr_names(cond, stack, ms, module_level);
+                self.expr_names(then, stack, ms, module_level);
+                self.expr_names(otherwise, stack, ms, module_level);
+            }
+            Expr::Index { base, index, .. } => {
+                self.expr_names(base, stack, ms, module_level);
+                self.expr_names(index, stack, ms, module_level);
+            }
+            Expr::Field { base, .. } => self.expr_names(base, stack, ms, module_level),
+        }
+    }
+
+    fn name_use(&mut self, n: Name, span: Span, stack: &[Scope], ms: &ModuleScope<'_>) {
+        if lookup(stack, ms, n).is_some() || is_predefined(n.as_str()) {
+            return;
+        }
+        // A register just past a `%r<N>` range gets a precise message.
+        let s = n.as_str();
+        for scope in stack.iter().rev() {
+            for (prefix, count, decl) in &scope.ranges {
+                if let Some(idx) = s
+                    .strip_prefix(prefix.as_str())
+                    .and_then(|d| d.parse::<u64>().ok())
+                {
+                    if idx >= *count {
+                        let d = Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, which declares {prefix}0 to {prefix}{}", count.saturating_sub(1)))
+                            .with_label(*decl, "range declared here");
+                        self.diags.push(d);
+                        return;
+                    }
+                }
+            }
+        }
+        self.undeclared(n, span);
+    }
+
+    fn undeclared(&mut self, n: Name, span: Span) {
+        self.diags.push(Diagnostic::error(
+            codes::UNDECLARED,
+            span,
+            format!("`{n}` is not declared"),
+        ));
+    }
+}
+
+fn lookup(stack: &[Scope], ms: &ModuleScope<'_>, n: Name) -> Option<Decl> {
+    stack
+        .iter()
+        .rev()
+        .find_map(|s| s.find(n))
+        .or_else(|| ms.scope.find(n))
+}

@@ -1,0 +1,206 @@
+//! Targets (`sm_90a`, `sm_100f`…) and whether a module satisfies a catalog
+//! requirement (spec 11.1.2 and its architecture families).
+
+use crate::isa::{PtxVersion, Requirement};
+
+/// Arch-specific (`a`) or family (`f`) suffix of a target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Suffix {
+    /// `sm_90`: baseline features.
+    None,
+    /// `sm_100f`: family-specific features too.
+    Family,
+    /// `sm_90a`: architecture-specific features too (a superset of `f`).
+    Arch,
+}
+
+/// A parsed `sm_NN[a|f]` target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sm {
+    /// The number: 90 for `sm_90a`.
+    pub num: u32,
+    /// The suffix.
+    pub suffix: Suffix,
+}
+
+impl Sm {
+    /// Parse `sm_NN`, `sm_NNa`, `sm_NNf` (also `compute_NN`).
+    pub fn parse(s: &str) -> Option<Sm> {
+        let rest = s
+            .strip_prefix("sm_")
+            .or_else(|| s.strip_prefix("compute_"))?;
+        let (digits, suffix) = match rest.as_bytes().last()? {
+            b'a' => (rest.get(..rest.len() - 1)?, Suffix::Arch),
+            b'f' => (rest.get(..rest.len() - 1)?, Suffix::Family),
+            _ => (rest, Suffix::None),
+        };
+        Some(Sm {
+            num: digits.parse().ok()?,
+            suffix,
+        })
+    }
+
+    /// The architecture family (Table 70): 10 for sm_100/103/107, 11 for
+    /// sm_110 (and sm_101, renamed to sm_110), 12 for sm_120/121.
+    pub fn family(self) -> Option<u32> {
+        match self.num {
+            101 => Some(11),
+            n if n >= 100 => Some(n / 10),
+            _ => None,
+        }
+    }
+
+    /// Whether a module compiled for `self` may use a feature that needs `req`.
+    pub fn satisfies(self, req: Sm) -> bool {
+        match req.suffix {
+            Suffix::None => self.num >= req.num,
+            Suffix::Arch => self.suffix == Suffix::Arch && self.num == req.num,
+            Suffix::Family => {
+                self.suffix >= Suffix::Family
+                    && self.family().is_some()
+                    && self.family() == req.family()
+                    && self.num >= req.num
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Sm {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = match self.suffix {
+            Suffix::None => "",
+            Suffix::Family => "f",
+            Suffix::Arch => "a",
+        };
+        write!(f, "sm_{}{}", self.num, s)
+    }
+}
+
+/// The first PTX ISA version that accepts `.target sm` (release history,
+/// spec chapter 13). `None` for targets the history does not list.
+pub fn min_ptx_for(sm: Sm) -> Option<PtxVersion> {
+    let v = |major, minor| Some(PtxVersion { major, minor });
+    let a = sm.suffix == Suffix::Arch;
+    let f = sm.suffix == Suffix::Family;
+    match sm.num {
+        10 | 11 => v(1, 0),
+        12 | 13 => v(1, 2),
+        20 => v(2, 0),
+        30 => v(3, 0),
+        35 => v(3, 1),
+        32 | 50 => v(4, 0),
+        37 | 52 => v(4, 1),
+        53 => v(4, 2),
+        60..=62 => v(5, 0),
+        70 => v(6, 0),
+        72 => v(6, 1),
+        75 => v(6, 3),
+        80 => v(7, 0),
+        86 => v(7, 1),
+        87 => v(7, 4),
+        88 => v(9, 0),
+        89 => v(7, 8),
+        90 if a => v(8, 0),
+        90 => v(7, 8),
+        100 | 101 if f => v(8, 8),
+        100 | 101 => v(8, 6),
+        103 => v(8, 8),
+        107 => v(9, 4),
+        110 => v(9, 0),
+        120 if f => v(8, 8),
+        120 => v(8, 7),
+        121 => v(8, 8),
+        _ => None,
+    }
+}
+
+/// What a module is compiled for.
+#[derive(Clone, Copy, Debug)]
+pub struct Env {
+    /// `.version`.
+    pub ptx: Option<PtxVersion>,
+    /// The target architecture.
+    pub sm: Option<Sm>,
+}
+
+/// Why a requirement is not met.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Unmet {
+    /// Needs a newer `.version`.
+    Ptx(PtxVersion),
+    /// Needs another target (as written in the catalog).
+    Target(String),
+}
+
+impl Env {
+    /// Check `req`; `None` when satisfied (or when the module does not say).
+    pub fn unmet(&self, req: &Requirement) -> Option<Unmet> {
+        if let (Some(need), Some(have)) = (req.ptx, self.ptx) {
+            if have < need {
+                return Some(Unmet::Ptx(need));
+            }
+        }
+        if let (Some(sm), Some(have)) = (req.sm.as_deref(), self.sm) {
+            if sm != "all" {
+                let ok = sm
+                    .split('|')
+                    .filter_map(Sm::parse)
+                    .any(|r| have.satisfies(r));
+                if !ok {
+                    return Some(Unmet::Target(sm.replace('|', " or ")));
+                }
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sm(s: &str) -> Sm {
+        Sm::parse(s).unwrap_or(Sm {
+            num: 0,
+            suffix: Suffix::None,
+        })
+    }
+
+    #[test]
+    fn target_rules() {
+        assert!(sm("sm_90").satisfies(sm("sm_80")));
+        assert!(!sm("sm_75").satisfies(sm("sm_80")));
+        assert!(sm("sm_90a").satisfies(sm("sm_90a")));
+        assert!(!sm("sm_90").satisfies(sm("sm_90a")));
+        assert!(!sm("sm_100a").satisfies(sm("sm_90a")));
+        assert!(sm("sm_103f").satisfies(sm("sm_100f")));
+        assert!(sm("sm_100a").satisfies(sm("sm_100f")));
+        assert!(!sm("sm_100").satisfies(sm("sm_100f")));
+        assert!(!sm("sm_120f").satisfies(sm("sm_100f")));
+        assert!(!sm("sm_100f").satisfies(sm("sm_103f")));
+        assert!(sm("sm_110f").satisfies(sm("sm_101f")));
+        assert_eq!(sm("sm_100a").to_string(), "sm_100a");
+    }
+
+    #[test]
+    fn env_requirements() {
+        let env = Env {
+            ptx: Some(PtxVersion { major: 8, minor: 0 }),
+            sm: Sm::parse("sm_90"),
+        };
+        let need = |ptx: Option<(u8, u8)>, sm: Option<&str>| Requirement {
+            ptx: ptx.map(|(major, minor)| PtxVersion { major, minor }),
+            sm: sm.map(Into::into),
+        };
+        assert_eq!(env.unmet(&need(Some((7, 8)), Some("sm_90"))), None);
+        assert_eq!(
+            env.unmet(&need(Some((8, 1)), None)),
+            Some(Unmet::Ptx(PtxVersion { major: 8, minor: 1 }))
+        );
+        assert_eq!(
+            env.unmet(&need(None, Some("sm_100a|sm_90a"))),
+            Some(Unmet::Target("sm_100a or sm_90a".into()))
+        );
+        assert_eq!(env.unmet(&need(None, Some("all"))), None);
+    }
+}

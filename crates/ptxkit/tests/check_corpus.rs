@@ -1,0 +1,82 @@
+//! The checker against ptxas 13.5's verdicts on ../shared/corpus:
+//! no errors on accepted files; rejected files (other than linking and
+//! resource limits) rejected, at ptxas's line.
+
+mod common;
+
+use common::{corpus_rows, shared_dir};
+use ptxkit::check::{check, CheckOptions};
+use ptxkit::LineIndex;
+
+/// Error lines of a file after parsing and (when it parses) checking.
+fn error_lines(src: &[u8]) -> Vec<u32> {
+    let parsed = ptxkit::parse(src);
+    let mut diags = parsed.diagnostics.clone();
+    if !parsed.has_errors() {
+        diags.extend(check(&parsed.module, &CheckOptions::default()));
+    }
+    let index = LineIndex::new(src);
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| index.line_col(d.span.start).line)
+        .collect()
+}
+
+fn out_of_scope(msg: &str) -> bool {
+    msg.contains("Unresolved extern") || msg.contains("uses too much shared data")
+}
+
+#[test]
+fn checker_agrees_with_ptxas_on_the_corpus() {
+    let (Some(rows), Some(shared)) = (corpus_rows(), shared_dir()) else {
+        eprintln!("note: ../shared/corpus not found; checker corpus test skipped");
+        return;
+    };
+    let mut false_rejects = Vec::new();
+    let (mut in_scope, mut rejected, mut at_line) = (0usize, 0usize, 0usize);
+    let mut missed = Vec::new();
+    for row in &rows {
+        let Ok(src) = std::fs::read(shared.join("corpus").join(&row.path)) else {
+            continue;
+        };
+        let lines = error_lines(&src);
+        if row.verdict == "accept" {
+            if let Some(l) = lines.first() {
+                false_rejects.push(format!("{}:{l}", row.path));
+            }
+            continue;
+        }
+        if out_of_scope(&row.first_error) {
+            continue;
+        }
+        in_scope += 1;
+        if lines.is_empty() {
+            missed.push(format!("{}: {}", row.path, row.first_error));
+            continue;
+        }
+        rejected += 1;
+        if row.ptxas_line().is_none_or(|want| lines.contains(&want)) {
+            at_line += 1;
+        }
+    }
+    eprintln!("checker: {in_scope} rejected files in scope, {rejected} rejected, {at_line} at ptxas's line; {} false rejections", false_rejects.len());
+    assert!(
+        false_rejects.is_empty(),
+        "errors on ptxas-accepted files:\n{}",
+        false_rejects.join("\n")
+    );
+    assert!(
+        in_scope >= 200,
+        "expected about 214 in-scope rejects, found {in_scope}"
+    );
+    assert!(
+        rejected * 100 >= in_scope * 95,
+        "rejected {rejected} of {in_scope} (< 95%); missed:\n{}",
+        missed.join("\n")
+    );
+    assert!(
+        at_line * 100 >= rejected * 90,
+        "at ptxas's line for {at_line} of {rejected} (< 90%)"
+    );
+}
