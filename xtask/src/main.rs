@@ -2,13 +2,14 @@
 
 mod bench;
 mod catalog_check;
+mod mutants;
 mod ptxas_roundtrip;
 
 use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [FILES|DIRS]..."
+        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
     );
     std::process::exit(2)
 }
@@ -55,6 +56,37 @@ fn main() {
                 }
             }
             std::process::exit(bench::run(&root, files, seconds));
+        }
+        Some("mutants") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            let (mut count, mut seed) = (1000usize, 1u64);
+            let mut jobs = std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(2);
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--count" => {
+                        count = args
+                            .next()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
+                    "--seed" => {
+                        seed = args
+                            .next()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
+                    "--jobs" => {
+                        jobs = args
+                            .next()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
+                    _ => usage(),
+                }
+            }
+            std::process::exit(mutants::run(&root, count, seed, jobs));
         }
         Some("ptxas-roundtrip") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -8,6 +8,7 @@ use rustc_hash::FxHashMap;
 
 use super::Checker;
 use crate::diag::Diagnostic;
+use crate::isa::vocab::ScalarType;
 use crate::source::Span;
 use crate::syntax::{
     Block, Expr, Function, Initializer, Instruction, Item, Module, Name, Operand, Stmt,
@@ -27,6 +28,8 @@ pub mod codes {
     pub const UNDECLARED_CALLEE: &str = "E0601";
     /// A call whose argument or return count differs from the callee's.
     pub const CALL_ARITY: &str = "E0602";
+    /// A register whose declared type does not fit the instruction type.
+    pub const OPERAND_TYPE: &str = "E0703";
 }
 
 /// What a name denotes.
@@ -46,13 +49,15 @@ pub(super) enum Kind {
 pub(super) struct Decl {
     pub kind: Kind,
     pub span: Span,
+    /// Declared type of a register (scalar, not vector).
+    pub ty: Option<ScalarType>,
 }
 
 /// One scope: plain names and `%r<N>` ranges.
 #[derive(Default)]
 struct Scope {
     names: FxHashMap<Name, Decl>,
-    ranges: Vec<(Name, u64, Span)>,
+    ranges: Vec<(Name, u64, Span, Option<ScalarType>)>,
 }
 
 impl Scope {
@@ -61,7 +66,7 @@ impl Scope {
             return Some(*d);
         }
         let s = n.as_str();
-        for (prefix, count, span) in &self.ranges {
+        for (prefix, count, span, ty) in &self.ranges {
             if let Some(idx) = s.strip_prefix(prefix.as_str()) {
                 let canonical = !idx.is_empty()
                     && idx.bytes().all(|b| b.is_ascii_digit())
@@ -70,6 +75,7 @@ impl Scope {
                     return Some(Decl {
                         kind: Kind::Reg,
                         span: *span,
+                        ty: *ty,
                     });
                 }
             }
@@ -156,7 +162,9 @@ impl Checker<'_> {
                     for d in &v.decls {
                         // Old PTX declares registers at module scope too.
                         if let Some(r) = &d.range {
-                            scope.ranges.push((d.name, r.value, d.name_span));
+                            scope
+                                .ranges
+                                .push((d.name, r.value, d.name_span, reg_type(v)));
                             continue;
                         }
                         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
@@ -170,6 +178,7 @@ impl Checker<'_> {
                             Decl {
                                 kind: Kind::Var,
                                 span: d.name_span,
+                                ty: None,
                             },
                         );
                     }
@@ -185,6 +194,7 @@ impl Checker<'_> {
                         Decl {
                             kind: Kind::Func,
                             span: f.name_span,
+                            ty: None,
                         },
                     );
                     // Prefer the definition (it has the parameter names).
@@ -198,6 +208,7 @@ impl Checker<'_> {
                         Decl {
                             kind: Kind::Func,
                             span: a.span,
+                            ty: None,
                         },
                     );
                     if let Some(f) = funcs.get(&a.target).copied() {
@@ -212,6 +223,7 @@ impl Checker<'_> {
                                 Decl {
                                     kind: Kind::Label,
                                     span: *sp,
+                                    ty: None,
                                 },
                             );
                         }
@@ -272,6 +284,7 @@ impl Checker<'_> {
                 Decl {
                     kind,
                     span: p.name_span,
+                    ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
                 },
             ) {
                 self.duplicate(p.name, p.name_span, first.span);
@@ -301,6 +314,7 @@ impl Checker<'_> {
                 Decl {
                     kind: Kind::Label,
                     span,
+                    ty: None,
                 },
             ) {
                 self.duplicate(name, span, first.span);
@@ -319,7 +333,14 @@ impl Checker<'_> {
                 };
                 for d in &v.decls {
                     if let Some(r) = &d.range {
-                        scope.ranges.push((d.name, r.value, d.name_span));
+                        if let Some(first) =
+                            scope.ranges.iter().find(|x| x.0 == d.name).map(|x| x.2)
+                        {
+                            self.duplicate(d.name, d.name_span, first);
+                        }
+                        scope
+                            .ranges
+                            .push((d.name, r.value, d.name_span, reg_type(v)));
                         continue;
                     }
                     if let Some(first) = scope.names.insert(
@@ -327,6 +348,7 @@ impl Checker<'_> {
                         Decl {
                             kind,
                             span: d.name_span,
+                            ty: reg_type(v),
                         },
                     ) {
                         self.duplicate(d.name, d.name_span, first.span);
@@ -381,6 +403,7 @@ impl Checker<'_> {
         if op == "call" {
             return self.call(i, stack, ms);
         }
+        self.operand_types(i, stack, ms);
         let branch = matches!(op, "bra" | "brx");
         for o in &i.operands {
             if branch {
@@ -541,7 +564,7 @@ impl Checker<'_> {
         // A register just past a `%r<N>` range gets a precise message.
         let s = n.as_str();
         for scope in stack.iter().rev() {
-            for (prefix, count, decl) in &scope.ranges {
+            for (prefix, count, decl, _) in &scope.ranges {
                 if let Some(idx) = s
                     .strip_prefix(prefix.as_str())
                     .and_then(|d| d.parse::<u64>().ok())
@@ -567,10 +590,130 @@ impl Checker<'_> {
     }
 }
 
+impl Checker<'_> {
+    /// Register operands against the instruction type, for instructions
+    /// whose operands all share one type (see [`typed_ops`]).
+    fn operand_types(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+        let op = i.opcode_name();
+        if !typed_ops(op) || i.has_mod(".wide") {
+            return;
+        }
+        let types: Vec<ScalarType> = i
+            .mods
+            .iter()
+            .filter_map(|m| ScalarType::from_spelling(m.as_str()))
+            .collect();
+        let [ty] = types.as_slice() else { return };
+        if i.mods.iter().any(|m| m.as_str().starts_with(".v")) {
+            return;
+        }
+        let wider_ok = matches!(op, "ld" | "st" | "ldu");
+        for o in &i.operands {
+            let (n, span) = match o {
+                Operand::Expr(Expr::Name(n, sp)) => (*n, *sp),
+                _ => continue,
+            };
+            let Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(reg),
+                ..
+            }) = lookup(stack, ms, n)
+            else {
+                continue;
+            };
+            if reg == ScalarType::Pred || *ty == ScalarType::Pred {
+                continue;
+            }
+            if !compatible(*ty, reg, wider_ok) {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        span,
+                        format!(
+                            "`{n}` is a {reg} register, which `{}` cannot use",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note(format!(
+                        "a {ty} operand takes a register of the same size: {ty} or .b{}{}",
+                        ty.bits(),
+                        if ty.is_float() {
+                            ""
+                        } else {
+                            " (or the other signedness)"
+                        }
+                    )),
+                );
+            }
+        }
+    }
+}
+
+/// Instructions whose non-predicate register operands all have the
+/// instruction's single type.
+fn typed_ops(op: &str) -> bool {
+    matches!(
+        op,
+        "add"
+            | "sub"
+            | "mul"
+            | "mad"
+            | "div"
+            | "rem"
+            | "abs"
+            | "neg"
+            | "min"
+            | "max"
+            | "fma"
+            | "rcp"
+            | "sqrt"
+            | "rsqrt"
+            | "sin"
+            | "cos"
+            | "lg2"
+            | "ex2"
+            | "and"
+            | "or"
+            | "xor"
+            | "not"
+            | "cnot"
+            | "selp"
+            | "setp"
+            | "mov"
+            | "ld"
+            | "st"
+            | "ldu"
+            | "copysign"
+    )
+}
+
+/// Whether a register of type `reg` may stand where the instruction type is `ty`.
+fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> bool {
+    let untyped = |t: ScalarType| {
+        matches!(
+            t,
+            ScalarType::B8 | ScalarType::B16 | ScalarType::B32 | ScalarType::B64 | ScalarType::B128
+        )
+    };
+    // `ld`/`st` may use a wider register: any untyped one, or an integer one for integer types.
+    let wider =
+        wider_ok && reg.bits() > ty.bits() && (untyped(reg) || (!ty.is_float() && !reg.is_float()));
+    let size_ok = reg.bits() == ty.bits() || wider;
+    if !size_ok {
+        return false;
+    }
+    untyped(ty) || untyped(reg) || ty.is_float() == reg.is_float()
+}
+
 fn lookup(stack: &[Scope], ms: &ModuleScope<'_>, n: Name) -> Option<Decl> {
     stack
         .iter()
         .rev()
         .find_map(|s| s.find(n))
         .or_else(|| ms.scope.find(n))
+}
+
+/// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).
+fn reg_type(v: &crate::syntax::VarDecl) -> Option<ScalarType> {
+    (v.space == crate::isa::vocab::StateSpace::Reg && v.vector.is_none()).then_some(v.ty)
 }
