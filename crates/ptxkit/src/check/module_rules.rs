@@ -19,9 +19,104 @@ pub mod codes {
     pub const INCOMPLETE: &str = "E0306";
     /// An initializer where the state space allows none.
     pub const INITIALIZER: &str = "E0307";
+    /// Function header directives that conflict or do not apply.
+    pub const DIRECTIVE: &str = "E0308";
+    /// Kernel parameters beyond the parameter space.
+    pub const PARAM_SPACE: &str = "E0309";
+    /// An `.extern` variable defined without external linkage.
+    pub const LINKAGE: &str = "E0310";
 }
 
+/// Where ptxas reports whole-function problems: the closing `}` (or the
+/// end of a declaration).
+fn function_end(f: &crate::syntax::Function) -> crate::source::Span {
+    let end = f.span.end.saturating_sub(1);
+    crate::source::Span::new(end, f.span.end)
+}
+
+/// Bytes of kernel parameter space (ptxas 13.5: 0x7ffc).
+pub const MAX_KERNEL_PARAM_BYTES: u64 = 0x7ffc;
+
 impl Checker<'_> {
+    /// Header directives: `.func` takes only `.noreturn`, `.abi_preserve*`
+    /// and `.language`; `.maxntid` and `.reqntid` exclude each other.
+    fn directive_rules(&mut self, f: &crate::syntax::Function) {
+        for d in &f.directives {
+            let name = d.name.as_str();
+            let func_ok = matches!(
+                name,
+                ".noreturn" | ".abi_preserve" | ".abi_preserve_control" | ".language"
+            );
+            if !f.is_kernel() && !func_ok {
+                self.diags.push(Diagnostic::error(
+                    codes::DIRECTIVE,
+                    d.span,
+                    format!("`{name}` applies to kernels (`.entry`), not to `.func`"),
+                ));
+            }
+        }
+        if let (Some(a), Some(b)) = (f.directive(".maxntid"), f.directive(".reqntid")) {
+            let d = Diagnostic::error(
+                codes::DIRECTIVE,
+                function_end(f),
+                format!("`{}` has both `.maxntid` and `.reqntid`", f.name),
+            )
+            .with_label(a.span, "`.maxntid` is here")
+            .with_label(b.span, "`.reqntid` is here")
+            .with_note("give one of them");
+            self.diags.push(d);
+        }
+        if f.is_kernel()
+            && f.directive(".minnctapersm").is_some()
+            && f.directive(".maxntid").is_none()
+            && f.directive(".reqntid").is_none()
+        {
+            if let Some(d) = f.directive(".minnctapersm") {
+                self.diags.push(Diagnostic::warning(
+                    codes::DIRECTIVE,
+                    d.span,
+                    "`.minnctapersm` has no effect without `.maxntid` or `.reqntid`",
+                ));
+            }
+        }
+        if let Some(d) = f
+            .directive(".maxnreg")
+            .filter(|d| d.args.first().is_some_and(|a| a.value > 255))
+        {
+            self.diags.push(Diagnostic::warning(
+                codes::DIRECTIVE,
+                d.span,
+                "`.maxnreg` above 255 is ignored",
+            ));
+        }
+    }
+
+    /// An `.extern` variable may be defined in the same module only with
+    /// external linkage (`.visible`/`.weak`/`.common`).
+    fn linkage_rules(&mut self, m: &Module) {
+        use crate::isa::vocab::Linkage;
+        let mut externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span> =
+            Default::default();
+        for v in m.globals() {
+            for d in &v.decls {
+                match v.linkage {
+                    Some(Linkage::Extern) => {
+                        externs.insert(d.name, d.name_span);
+                    }
+                    None => {
+                        if let Some(first) = externs.get(&d.name) {
+                            let diag = Diagnostic::error(codes::LINKAGE, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
+                                .with_label(*first, "declared `.extern` here")
+                                .with_note("define it `.visible` (or `.weak`/`.common`)");
+                            self.diags.push(diag);
+                        }
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+
     pub(super) fn module_rules(&mut self, m: &Module) {
         match m.items.iter().find_map(|i| {
             if let Item::AddressSize(a) = i {
@@ -117,7 +212,36 @@ impl Checker<'_> {
                 }
             }
         }
+        self.linkage_rules(m);
+        for f in m.functions() {
+            self.directive_rules(f);
+        }
         for f in m.functions().filter(|f| f.is_kernel()) {
+            let mut bytes = 0u64;
+            for p in f.params() {
+                let align = p.align.map_or(p.ty.size_bytes().max(1), |a| a.value.max(1));
+                let mut size =
+                    p.ty.size_bytes()
+                        .saturating_mul(u64::from(p.vector.unwrap_or(1)));
+                for d in p.dims.iter().flatten() {
+                    size = size.saturating_mul(
+                        crate::analysis::consteval::eval_int(d)
+                            .and_then(|v| u64::try_from(v).ok())
+                            .unwrap_or(0),
+                    );
+                }
+                bytes = bytes
+                    .div_ceil(align)
+                    .saturating_mul(align)
+                    .saturating_add(size);
+            }
+            if bytes > MAX_KERNEL_PARAM_BYTES {
+                self.diags.push(
+                    Diagnostic::error(codes::PARAM_SPACE, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
+                        .with_label(f.name_span, "parameters declared here")
+                        .with_note("pass large data through global memory instead"),
+                );
+            }
             for p in f.params() {
                 if p.dims.first().is_some_and(Option::is_none) {
                     self.diags.push(Diagnostic::error(

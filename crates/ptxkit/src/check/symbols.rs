@@ -448,6 +448,16 @@ impl Checker<'_> {
         }
         let Some((name, span)) = callee else { return };
         if let Some(f) = ms.funcs.get(&name) {
+            if f.is_kernel() {
+                let d = Diagnostic::error(
+                    codes::UNDECLARED_CALLEE,
+                    span,
+                    format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
+                )
+                .with_label(f.name_span, format!("`{name}` is declared here"));
+                self.diags.push(d);
+                return;
+            }
             // Direct call: check counts. `call (r), f, (a)` has lists [rets, args];
             // `call f, (a)` has [args]; `call (r), f` has [rets].
             let ret_first = i
