@@ -6,7 +6,7 @@ use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::isa::PtxVersion;
-use crate::syntax::{Block, Instruction, Stmt, VarDecl};
+use crate::syntax::{Block, Instruction, Operand, Stmt, VarDecl};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -14,6 +14,22 @@ pub mod codes {
     pub const ROUNDING_REQUIRED: &str = "E0701";
     /// An instruction form removed for the module's target and version.
     pub const REMOVED: &str = "E0702";
+    /// The sink `_` where no result can be discarded.
+    pub const SINK: &str = "E0704";
+}
+
+/// Whether an operand is, or contains, the sink `_`; returns its span.
+fn sink_in(o: &Operand) -> Option<crate::source::Span> {
+    match o {
+        Operand::Expr(e) => e.is_sink().then(|| e.span()),
+        Operand::Pair { first, second, .. } => {
+            sink_in(first).or_else(|| second.is_sink().then(|| second.span()))
+        }
+        Operand::Vector { items, .. }
+        | Operand::Tuple { items, .. }
+        | Operand::List { items, .. } => items.iter().find_map(sink_in),
+        Operand::Address { addr, .. } => addr.is_sink().then(|| addr.span()),
+    }
 }
 
 impl Checker<'_> {
@@ -57,10 +73,70 @@ impl Checker<'_> {
     }
 
     fn instruction_rules(&mut self, i: &Instruction) {
+        self.sink_rules(i);
         match i.opcode_name() {
             "cvt" => self.cvt_rounding(i),
             "vote" => self.vote_sync(i),
             _ => {}
+        }
+    }
+
+    /// `_` only receives results: never a source, and not the whole
+    /// destination of plain arithmetic, moves and conversions.
+    fn sink_rules(&mut self, i: &Instruction) {
+        if i.opcode_name() == "call" {
+            return;
+        }
+        for o in i.operands.iter().skip(1) {
+            if let Some(span) = sink_in(o) {
+                self.diags.push(Diagnostic::error(
+                    codes::SINK,
+                    span,
+                    "the sink `_` cannot be a source operand",
+                ));
+                return;
+            }
+        }
+        let no_discard = matches!(
+            i.opcode_name(),
+            "add"
+                | "sub"
+                | "mul"
+                | "mad"
+                | "div"
+                | "rem"
+                | "abs"
+                | "neg"
+                | "min"
+                | "max"
+                | "fma"
+                | "rcp"
+                | "sqrt"
+                | "rsqrt"
+                | "sin"
+                | "cos"
+                | "lg2"
+                | "ex2"
+                | "and"
+                | "or"
+                | "xor"
+                | "not"
+                | "cnot"
+                | "selp"
+                | "mov"
+                | "cvt"
+                | "shl"
+                | "shr"
+                | "copysign"
+        );
+        if let (true, Some(Operand::Expr(e))) = (no_discard, i.operands.first()) {
+            if e.is_sink() {
+                self.diags.push(Diagnostic::error(
+                    codes::SINK,
+                    e.span(),
+                    format!("`{}` cannot discard its result into `_`", i.name()),
+                ));
+            }
         }
     }
 
