@@ -102,8 +102,13 @@ pub mod codes {
     pub const UNEXPECTED_EOF: &str = "E0102";
     /// A directive the grammar does not know.
     pub const UNKNOWN_DIRECTIVE: &str = "E0103";
-    /// Nesting or size beyond the documented limits.
+    /// Nesting (blocks, initializer braces, parentheses, expression chains)
+    /// deeper than [`crate::MAX_DEPTH`].
     pub const LIMIT: &str = "E0104";
+    /// A register range `%r<N>` beyond [`crate::MAX_REGISTER_RANGE`].
+    pub const REGISTER_RANGE: &str = "E0105";
+    /// An input larger than [`crate::MAX_FILE_SIZE`].
+    pub const FILE_TOO_LARGE: &str = "E0106";
     /// An instruction the catalog does not know.
     pub const UNKNOWN_OPCODE: &str = "E0201";
     /// A modifier the opcode does not take.

@@ -149,13 +149,15 @@ impl Parser<'_> {
                     ".loc_intermediate" => Ok(Stmt::Directive(self.loc_intermediate()?)),
                     _ => {
                         let t = self.tok;
+                        let what = if super::items::starts_item(w) {
+                            "is not allowed in a function body"
+                        } else {
+                            "is unknown"
+                        };
                         self.error(
                             codes::UNKNOWN_DIRECTIVE,
                             t.span,
-                            format!(
-                                "directive `{}` is not allowed in a function body",
-                                super::truncate(w, 40)
-                            ),
+                            format!("directive `{}` {what}", super::truncate(w, 40)),
                         );
                         Err(Fail)
                     }

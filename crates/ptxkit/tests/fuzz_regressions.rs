@@ -1,0 +1,62 @@
+//! Replays the fuzz targets' properties (`common/props.rs`) on the inputs
+//! the fuzzers once failed on (`fuzz/regressions/`) and on the seeds they
+//! start from (the repo's examples and test data), so a fixed crash stays
+//! fixed without running a fuzzer.
+
+#[path = "common/props.rs"]
+mod props;
+
+use std::path::{Path, PathBuf};
+
+fn files_in(dir: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    out.retain(|p| p.is_file() && !p.file_name().is_some_and(|n| n == ".keep"));
+    out.sort();
+    out
+}
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn fuzz_regressions_hold() {
+    let files = files_in(&root().join("fuzz/regressions"));
+    for f in &files {
+        let src = std::fs::read(f).expect("readable regression input");
+        let r = std::panic::catch_unwind(|| props::all(&src));
+        assert!(r.is_ok(), "{} fails a fuzz property", f.display());
+    }
+    eprintln!("{} fuzz regression inputs replayed", files.len());
+}
+
+#[test]
+fn seeds_hold() {
+    let r = root();
+    let mut n = 0;
+    for dir in [
+        "examples",
+        "crates/ptxkit/tests/data/ok",
+        "crates/ptxkit/tests/data/err",
+    ] {
+        for f in files_in(&r.join(dir)) {
+            if f.extension().is_some_and(|x| x == "ptx") {
+                let src = std::fs::read(&f).expect("readable seed");
+                props::all(&src);
+                n += 1;
+            }
+        }
+    }
+    assert!(n >= 20, "only {n} seed files found");
+}
+
+/// The property checks can fail: a diagnostic pointing past the input is
+/// caught.
+#[test]
+#[should_panic(expected = "diagnostic span")]
+fn properties_can_fail() {
+    let d = ptxkit::Diagnostic::error("E0000", ptxkit::Span::new(0, 10), "x");
+    props::diagnostics_sound(b"abc", &[d]);
+}
