@@ -12,7 +12,7 @@ fn files_in(dir: &Path) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|rd| rd.filter_map(|e| e.ok().map(|e| e.path())).collect())
         .unwrap_or_default();
-    out.retain(|p| p.is_file() && !p.file_name().is_some_and(|n| n == ".keep"));
+    out.retain(|p| p.is_file() && p.file_name().is_none_or(|n| n != ".keep"));
     out.sort();
     out
 }

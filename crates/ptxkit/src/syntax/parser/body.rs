@@ -20,7 +20,7 @@ impl Parser<'_> {
                 }
                 K::Eof => {
                     self.leave();
-                    let open = crate::source::Span::new(start, start + 1);
+                    let open = crate::source::Span::new(start, start.saturating_add(1));
                     let d = crate::diag::Diagnostic::error(
                         codes::UNEXPECTED_EOF,
                         self.tok.span,

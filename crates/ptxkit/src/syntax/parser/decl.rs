@@ -481,7 +481,7 @@ impl Parser<'_> {
                 }
             }
         }
-        let count = args.len() + strings.len();
+        let count = args.len().saturating_add(strings.len());
         if count < min || count > max {
             let s = self.since(start);
             let want = if min == max {

@@ -163,7 +163,7 @@ impl<'s> Parser<'s> {
                 TokenKind::UnterminatedComment => {
                     self.diags.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(t.span.start, t.span.start + 2),
+                        Span::new(t.span.start, t.span.start.saturating_add(2)),
                         "unterminated block comment",
                     ));
                 }
@@ -320,7 +320,7 @@ impl<'s> Parser<'s> {
             );
             return Err(Fail);
         }
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         Ok(())
     }
 
@@ -340,12 +340,12 @@ impl<'s> Parser<'s> {
                     self.bump();
                     return;
                 }
-                TokenKind::LBrace => depth += 1,
+                TokenKind::LBrace => depth = depth.saturating_add(1),
                 TokenKind::RBrace => {
                     if depth == 0 {
                         return;
                     }
-                    depth -= 1;
+                    depth = depth.saturating_sub(1);
                 }
                 _ => {}
             }
