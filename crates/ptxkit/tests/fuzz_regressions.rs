@@ -60,3 +60,26 @@ fn properties_can_fail() {
     let d = ptxkit::Diagnostic::error("E0000", ptxkit::Span::new(0, 10), "x");
     props::diagnostics_sound(b"abc", &[d]);
 }
+
+/// The fuzz dictionary is well formed and names every opcode root.
+#[test]
+fn dictionary_covers_the_catalog() {
+    let dict = std::fs::read_to_string(root().join("fuzz/ptx.dict")).expect("fuzz/ptx.dict");
+    let mut entries = std::collections::HashSet::new();
+    for line in dict
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
+        assert!(
+            line.len() >= 2 && line.starts_with('"') && line.ends_with('"'),
+            "bad dictionary line {line:?}"
+        );
+        entries.insert(&line[1..line.len() - 1]);
+    }
+    let missing: Vec<&str> = ptxkit::isa::catalog()
+        .opcodes()
+        .map(|(_, o)| &*o.name)
+        .filter(|n| !entries.contains(n))
+        .collect();
+    assert!(missing.is_empty(), "add to fuzz/ptx.dict: {missing:?}");
+}
