@@ -1,4 +1,11 @@
 //! `ptx`: read, check, format and explore NVIDIA PTX from the command line.
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::arithmetic_side_effects
+)]
 
 mod cmd;
 mod input;

@@ -102,8 +102,13 @@ pub mod codes {
     pub const UNEXPECTED_EOF: &str = "E0102";
     /// A directive the grammar does not know.
     pub const UNKNOWN_DIRECTIVE: &str = "E0103";
-    /// Nesting or size beyond the documented limits.
+    /// Nesting (blocks, initializer braces, parentheses, expression chains)
+    /// deeper than [`crate::MAX_DEPTH`].
     pub const LIMIT: &str = "E0104";
+    /// A register range `%r<N>` beyond [`crate::MAX_REGISTER_RANGE`].
+    pub const REGISTER_RANGE: &str = "E0105";
+    /// An input larger than [`crate::MAX_FILE_SIZE`].
+    pub const FILE_TOO_LARGE: &str = "E0106";
     /// An instruction the catalog does not know.
     pub const UNKNOWN_OPCODE: &str = "E0201";
     /// A modifier the opcode does not take.
@@ -152,7 +157,7 @@ fn frame(out: &mut String, span: Span, label: Option<&str>, src: &[u8], index: &
     let line = index.line_span(lc.line, src);
     let text = line.text(src);
     // Keep frames readable on huge generated lines.
-    let (shown, offset) = clip(&text, (lc.col - 1) as usize);
+    let (shown, offset) = clip(&text, lc.col.saturating_sub(1) as usize);
     let gutter = lc.line.to_string();
     let _ = writeln!(out, " {gutter} | {shown}");
     let width = span.end.min(line.end).saturating_sub(start).max(1) as usize;
@@ -180,15 +185,18 @@ fn clip(text: &str, col: usize) -> (String, usize) {
     }
     let mut start = col.saturating_sub(MAX / 2);
     while !text.is_char_boundary(start) && start > 0 {
-        start -= 1;
+        start = start.saturating_sub(1);
     }
-    let mut end = (start + MAX).min(text.len());
+    let mut end = start.saturating_add(MAX).min(text.len());
     while !text.is_char_boundary(end) && end < text.len() {
-        end += 1;
+        end = end.saturating_add(1);
     }
     let body = text.get(start..end).unwrap_or("");
     let prefix = if start > 0 { "..." } else { "" };
-    (format!("{prefix}{body}"), col - start + prefix.len())
+    (
+        format!("{prefix}{body}"),
+        col.saturating_sub(start).saturating_add(prefix.len()),
+    )
 }
 
 /// A JSON-ready view of a diagnostic with resolved positions.

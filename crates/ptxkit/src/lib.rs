@@ -24,7 +24,8 @@
     clippy::unwrap_used,
     clippy::expect_used,
     clippy::indexing_slicing,
-    clippy::panic
+    clippy::panic,
+    clippy::arithmetic_side_effects
 )]
 
 pub mod analysis;
@@ -38,5 +39,5 @@ pub mod syntax;
 
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};
-pub use syntax::parser::{parse, parse_body, Parsed, MAX_DEPTH};
+pub use syntax::parser::{parse, parse_body, Parsed, MAX_DEPTH, MAX_FILE_SIZE, MAX_REGISTER_RANGE};
 pub use syntax::{Instruction, Item, Module, Name, Operand, Stmt};

@@ -112,11 +112,11 @@ pub struct LineIndex {
 impl LineIndex {
     /// Index the line starts of `src`.
     pub fn new(src: &[u8]) -> LineIndex {
-        let mut starts = Vec::with_capacity(src.len() / 32 + 1);
+        let mut starts = Vec::with_capacity((src.len() / 32).saturating_add(1));
         starts.push(0);
         for (i, &b) in src.iter().enumerate() {
             if b == b'\n' {
-                starts.push(i as u32 + 1);
+                starts.push((i as u32).saturating_add(1));
             }
         }
         LineIndex { starts }
@@ -130,8 +130,8 @@ impl LineIndex {
         };
         let start = self.starts.get(line).copied().unwrap_or(0);
         LineCol {
-            line: line as u32 + 1,
-            col: pos.saturating_sub(start) + 1,
+            line: (line as u32).saturating_add(1),
+            col: pos.saturating_sub(start).saturating_add(1),
         }
     }
 
@@ -141,11 +141,16 @@ impl LineIndex {
         let start = self.starts.get(idx).copied().unwrap_or(src.len() as u32);
         let mut end = self
             .starts
-            .get(idx + 1)
+            .get(idx.saturating_add(1))
             .copied()
             .unwrap_or(src.len() as u32);
-        while end > start && matches!(src.get(end as usize - 1), Some(b'\n' | b'\r')) {
-            end -= 1;
+        while end > start
+            && matches!(
+                src.get((end as usize).saturating_sub(1)),
+                Some(b'\n' | b'\r')
+            )
+        {
+            end = end.saturating_sub(1);
         }
         Span::new(start, end)
     }

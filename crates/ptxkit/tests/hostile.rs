@@ -8,8 +8,9 @@ fn header() -> String {
 }
 
 /// Parse on a thread with a small stack (2 MiB, the test default), check
-/// the diagnostics and the lossless print, and bound the time.
-fn must_reject(name: &str, src: Vec<u8>) {
+/// the diagnostics and the lossless print, and bound the time. Returns the
+/// parse for further checks.
+fn must_reject(name: &str, src: Vec<u8>) -> ptxkit::Parsed {
     let t = Instant::now();
     let parsed = ptxkit::parse(&src);
     assert!(parsed.has_errors(), "{name}: should be rejected");
@@ -32,6 +33,33 @@ fn must_reject(name: &str, src: Vec<u8>) {
         t.elapsed() < Duration::from_secs(10),
         "{name}: took {:?}",
         t.elapsed()
+    );
+    parsed
+}
+
+/// `must_reject` on a copy of `src`, bounded to 10 s, then require an error
+/// with `code` at 1-based `line`:`col`.
+fn must_reject_at(name: &str, src: &[u8], code: &str, line: u32, col: u32) {
+    let t = Instant::now();
+    let parsed = must_reject(name, src.to_vec());
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "{name}: took {:?}",
+        t.elapsed()
+    );
+    let index = ptxkit::LineIndex::new(src);
+    let found: Vec<(&str, u32, u32)> = parsed
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let lc = index.line_col(d.span.start);
+            (d.code, lc.line, lc.col)
+        })
+        .collect();
+    assert!(
+        found.contains(&(code, line, col)),
+        "{name}: expected {code} at {line}:{col}, found {:?}",
+        found.iter().take(5).collect::<Vec<_>>()
     );
 }
 
@@ -111,4 +139,223 @@ fn fifty_megabyte_line() {
     s.push_str(&"add.s32 %r1, %r1, 1; ".repeat(10_000_000 / 21));
     s.push_str("bogus; }");
     must_reject("10 MB line of instructions", s.into_bytes());
+}
+
+#[test]
+fn limits_have_their_own_codes_and_positions() {
+    use ptxkit::diag::codes;
+    // Nesting: the block one past MAX_DEPTH is named.
+    let depth = ptxkit::MAX_DEPTH as usize;
+    let mut s = header();
+    s.push_str(".visible .entry k()\n");
+    s.push_str(&"{".repeat(100_000));
+    must_reject_at("blocks", s.as_bytes(), codes::LIMIT, 5, depth as u32 + 2);
+    let mut s = header();
+    s.push_str(".global .u32 x[1] = ");
+    s.push_str(&"{".repeat(50_000));
+    must_reject_at(
+        "initializer",
+        s.as_bytes(),
+        codes::LIMIT,
+        4,
+        22 + depth as u32,
+    );
+    let mut s = header();
+    s.push_str(".visible .entry k() { .reg .b32 %r1; mov.b32 %r1, ");
+    s.push_str(&"(".repeat(50_000));
+    must_reject_at(
+        "parentheses",
+        s.as_bytes(),
+        codes::LIMIT,
+        4,
+        50 + depth as u32,
+    );
+    // Register ranges: the limit itself is fine, one more is not.
+    let decl = |n: u64| {
+        format!(
+            "{}.visible .entry k() {{ .reg .b32 %r<{n}>; ret; }}\n",
+            header()
+        )
+    };
+    let max = ptxkit::MAX_REGISTER_RANGE;
+    let ok = ptxkit::parse(decl(max).as_bytes());
+    assert!(ok.diagnostics.is_empty(), "{:?}", ok.diagnostics);
+    must_reject_at(
+        "range",
+        decl(max + 1).as_bytes(),
+        codes::REGISTER_RANGE,
+        4,
+        36,
+    );
+    must_reject_at(
+        "range",
+        decl(4_294_967_296).as_bytes(),
+        codes::REGISTER_RANGE,
+        4,
+        36,
+    );
+    must_reject_at(
+        "range",
+        decl(u64::MAX).as_bytes(),
+        codes::REGISTER_RANGE,
+        4,
+        36,
+    );
+    let mut s = header();
+    s.push_str(".visible .entry k() { .reg .b32 %r<99999999999999999999999>; ret; }\n");
+    must_reject_at(
+        "range beyond 64 bits",
+        s.as_bytes(),
+        codes::BAD_NUMBER,
+        4,
+        36,
+    );
+}
+
+#[test]
+fn huge_literals_each_reported_where_written() {
+    use ptxkit::diag::codes;
+    let inst = |lit: &str| {
+        format!(
+            "{}.visible .entry k() {{\n.reg .f64 %d;\nmov.f64 %d, {lit};\n}}\n",
+            header()
+        )
+    };
+    for lit in [
+        "1e999999".to_string(),
+        "1.5e-999999".to_string(),
+        "1e-320".to_string(),
+        "123456789012345678901234567890".to_string(),
+        "0xFFFFFFFFFFFFFFFFF".to_string(),
+        format!("1{}", "0".repeat(1_000_000)),
+        format!("1.{}e99999999999999999999", "9".repeat(1_000_000)),
+        "0f3F8000001".to_string(),
+    ] {
+        let shown: String = lit.chars().take(20).collect();
+        must_reject_at(&shown, inst(&lit).as_bytes(), codes::BAD_NUMBER, 6, 13);
+    }
+    // In range: the largest double, an exact zero with a huge exponent.
+    for lit in [
+        "1.7976931348623157e308",
+        "0e999999",
+        "2.2250738585072014e-308",
+    ] {
+        let p = ptxkit::parse(inst(lit).as_bytes());
+        assert!(p.diagnostics.is_empty(), "{lit}: {:?}", p.diagnostics);
+    }
+}
+
+#[test]
+fn a_million_labels() {
+    let mut s = header();
+    s.push_str(".visible .entry k() {\n");
+    for i in 0..1_000_000 {
+        s.push_str(&format!("$L__BB0_{i}:\n"));
+    }
+    s.push_str("ret;\n}\n");
+    let t = Instant::now();
+    let p = ptxkit::parse(s.as_bytes());
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics.first());
+    let body = p.module.functions().next().and_then(|f| f.body.as_ref());
+    assert_eq!(body.map(|b| b.stmts.len()), Some(1_000_001));
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t.elapsed()
+    );
+    drop(p);
+    // The same with an error after them: reported on its line.
+    s.truncate(s.len() - "ret;\n}\n".len());
+    s.push_str("bogus %r1;\n}\n");
+    must_reject_at(
+        "labels",
+        s.as_bytes(),
+        ptxkit::diag::codes::UNKNOWN_OPCODE,
+        1_000_005,
+        1,
+    );
+}
+
+#[test]
+fn invalid_utf8_and_nul_positioned() {
+    use ptxkit::diag::codes;
+    let mut v = header().into_bytes();
+    v.extend_from_slice(b".visible .entry k() {\n  ret;\xff\xfe\n  \0;\n}\n");
+    let index = ptxkit::LineIndex::new(&v);
+    let p = must_reject("bytes", v.clone());
+    let at: Vec<(u32, u32)> = p
+        .diagnostics
+        .iter()
+        .filter(|d| d.code == codes::UNKNOWN_CHAR)
+        .map(|d| {
+            let lc = index.line_col(d.span.start);
+            (lc.line, lc.col)
+        })
+        .collect();
+    assert!(at.contains(&(5, 7)) && at.contains(&(6, 3)), "{at:?}");
+    // Invalid UTF-8 inside a string and a comment is kept, not reported.
+    let mut v = header().into_bytes();
+    v.extend_from_slice(b"// \xc3\x28\n.visible .entry k() { .pragma \"\xff\"; ret; }\n");
+    let p = ptxkit::parse(&v);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    assert_eq!(ptxkit::print::lossless(&p.module, &v), v);
+}
+
+#[test]
+fn unterminated_at_eof_positioned() {
+    use ptxkit::diag::codes;
+    let mut s = header();
+    s.push_str(".visible .entry k() { ret; }\n  /* no end");
+    must_reject_at("comment", s.as_bytes(), codes::UNTERMINATED, 5, 3);
+    let mut s = header();
+    s.push_str(".visible .entry k() { .pragma \"no end");
+    must_reject_at("string", s.as_bytes(), codes::UNTERMINATED, 4, 31);
+}
+
+/// Every prefix of a valid file: no panic, lossless, diagnostics inside the
+/// prefix, and a cut strictly inside a function body is always an error.
+#[test]
+fn every_prefix_of_valid_files() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    for (file, stride) in [
+        ("vector_add.ptx", 1),
+        ("calls.ptx", 19),
+        ("tcgen05.ptx", 41),
+    ] {
+        let src = std::fs::read(dir.join(file)).expect("example file");
+        let full = ptxkit::parse(&src);
+        assert!(!full.has_errors(), "{file} must be valid");
+        let bodies: Vec<(usize, usize)> = full
+            .module
+            .functions()
+            .filter_map(|f| f.body.as_ref())
+            .map(|b| (b.span.start as usize, b.span.end as usize))
+            .collect();
+        let t = Instant::now();
+        let mut cut = 0;
+        while cut <= src.len() {
+            let prefix = &src[..cut];
+            let p = ptxkit::parse(prefix);
+            assert_eq!(
+                ptxkit::print::lossless(&p.module, prefix),
+                prefix,
+                "{file}:{cut}"
+            );
+            for d in &p.diagnostics {
+                assert!(d.span.end as usize <= cut, "{file}:{cut}: {:?}", d.span);
+            }
+            if bodies.iter().any(|&(a, b)| a < cut && cut < b) {
+                assert!(
+                    p.has_errors(),
+                    "{file} cut at {cut} inside a body is accepted"
+                );
+            }
+            cut += stride;
+        }
+        assert!(
+            t.elapsed() < Duration::from_secs(10),
+            "{file}: {:?}",
+            t.elapsed()
+        );
+    }
 }

@@ -72,7 +72,7 @@ pub fn run(a: Args) -> u8 {
         "functions:     {} ({} kernels, {} device functions)",
         s.functions.len(),
         kernels,
-        s.functions.len() - kernels
+        s.functions.len().saturating_sub(kernels)
     );
     for f in &s.functions {
         println!();

@@ -13,7 +13,7 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
     if depth > crate::MAX_DEPTH {
         return None;
     }
-    let d = depth + 1;
+    let d = depth.saturating_add(1);
     Some(match e {
         Expr::Int(l) => l.value as i64,
         Expr::Paren(inner, _) => eval_depth(inner, d)?,

@@ -144,7 +144,7 @@ struct BodyStats {
 fn walk(b: &Block, st: &mut BodyStats) {
     for s in &b.stmts {
         match s {
-            Stmt::Instruction(_) => st.instructions += 1,
+            Stmt::Instruction(_) => st.instructions = st.instructions.saturating_add(1),
             Stmt::Block(inner) => walk(inner, st),
             Stmt::Var(v) => match v.space {
                 StateSpace::Reg => {

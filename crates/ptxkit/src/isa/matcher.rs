@@ -46,7 +46,7 @@ pub fn assign_slots(
         let mut placed = false;
         let is_type = cat.is_type(m);
         let from = if is_type {
-            last_type.map_or(0, |t| t + 1)
+            last_type.map_or(0, |t| t.saturating_add(1))
         } else {
             0
         };
@@ -194,12 +194,12 @@ pub fn bind_operands(
             if i == 0 {
                 return None;
             }
-            i -= 1;
-            let max = free.len() - need + i;
+            i = i.saturating_sub(1);
+            let max = free.len().saturating_sub(need).saturating_add(i);
             if pick.get(i).is_some_and(|&v| v < max) {
-                let v = pick.get(i).copied().unwrap_or(0) + 1;
+                let v = pick.get(i).copied().unwrap_or(0).saturating_add(1);
                 for (k, slot) in pick.iter_mut().enumerate().skip(i) {
-                    *slot = v + (k - i);
+                    *slot = v.saturating_add(k.saturating_sub(i));
                 }
                 break;
             }

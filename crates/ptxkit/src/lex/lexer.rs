@@ -47,7 +47,9 @@ fn is_space(b: u8) -> bool {
 #[inline(always)]
 fn run_end(src: &[u8], from: usize, pred: impl Fn(u8) -> bool) -> usize {
     match src.get(from..) {
-        Some(rest) => from + rest.iter().position(|&b| !pred(b)).unwrap_or(rest.len()),
+        Some(rest) => {
+            from.saturating_add(rest.iter().position(|&b| !pred(b)).unwrap_or(rest.len()))
+        }
         None => src.len(),
     }
 }
@@ -120,22 +122,22 @@ impl<'s> Lexer<'s> {
         let Some(&b) = src.get(p) else {
             return Eof;
         };
-        let b1 = self.byte(p + 1);
+        let b1 = self.byte(p.saturating_add(1));
         match b {
             b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {
-                self.pos = run_end(src, p + 1, is_space);
+                self.pos = run_end(src, p.saturating_add(1), is_space);
                 Whitespace
             }
             b'/' if b1 == b'/' => {
                 let rest = src.get(p..).unwrap_or_default();
-                self.pos = p + memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                self.pos = p.saturating_add(memchr::memchr(b'\n', rest).unwrap_or(rest.len()));
                 LineComment
             }
             b'/' if b1 == b'*' => {
-                let rest = src.get(p + 2..).unwrap_or_default();
+                let rest = src.get(p.saturating_add(2)..).unwrap_or_default();
                 match memchr::memmem::find(rest, b"*/") {
                     Some(i) => {
-                        self.pos = p + 2 + i + 2;
+                        self.pos = p.saturating_add(i).saturating_add(4);
                         BlockComment
                     }
                     None => {
@@ -145,38 +147,43 @@ impl<'s> Lexer<'s> {
                 }
             }
             b'a'..=b'z' | b'A'..=b'Z' => {
-                self.pos = self.follow_run(p + 1);
+                self.pos = self.follow_run(p.saturating_add(1));
                 Ident
             }
             b'_' | b'$' | b'%' => {
                 if is_follow(b1) {
-                    self.pos = self.follow_run(p + 1);
+                    self.pos = self.follow_run(p.saturating_add(1));
                     Ident
                 } else if b == b'_' {
                     // The sink operand `_`.
-                    self.pos = p + 1;
+                    self.pos = p.saturating_add(1);
                     Ident
                 } else if b == b'%' {
-                    self.pos = p + 1;
+                    self.pos = p.saturating_add(1);
                     Percent
                 } else {
-                    self.pos = p + 1;
+                    self.pos = p.saturating_add(1);
                     Unknown
                 }
             }
             b'.' => self.scan_dot(p),
             b'0'..=b'9' => self.scan_number(p),
             b'"' => {
-                let mut q = p + 1;
+                let mut q = p.saturating_add(1);
                 while self.more(q) {
                     match self.byte(q) {
                         b'"' => {
-                            self.pos = q + 1;
+                            self.pos = q.saturating_add(1);
                             return Str;
                         }
-                        b'\\' if self.more(q + 1) && self.byte(q + 1) != b'\n' => q += 2,
+                        b'\\'
+                            if self.more(q.saturating_add(1))
+                                && self.byte(q.saturating_add(1)) != b'\n' =>
+                        {
+                            q = q.saturating_add(2)
+                        }
                         b'\n' => break,
-                        _ => q += 1,
+                        _ => q = q.saturating_add(1),
                     }
                 }
                 self.pos = q.min(src.len());
@@ -218,15 +225,15 @@ impl<'s> Lexer<'s> {
                     _ => {
                         // One unknown token per run of bytes that start nothing,
                         // so a binary blob yields one error, not thousands.
-                        let mut q = p + 1;
+                        let mut q = p.saturating_add(1);
                         while self.more(q) && !starts_token(self.byte(q)) {
-                            q += 1;
+                            q = q.saturating_add(1);
                         }
                         self.pos = q;
                         return Unknown;
                     }
                 };
-                self.pos = p + len;
+                self.pos = p.saturating_add(len);
                 kind
             }
         }
@@ -239,17 +246,17 @@ impl<'s> Lexer<'s> {
 
     /// `.word`, `.word::sub::sub`, `.1d`, or a float such as `.5`.
     fn scan_dot(&mut self, p: usize) -> TokenKind {
-        let b1 = self.byte(p + 1);
+        let b1 = self.byte(p.saturating_add(1));
         if b1.is_ascii_digit() {
-            let mut q = p + 1;
+            let mut q = p.saturating_add(1);
             while self.byte(q).is_ascii_digit() && self.more(q) {
-                q += 1;
+                q = q.saturating_add(1);
             }
             let c = self.byte(q);
             let exp = matches!(c, b'e' | b'E')
-                && (self.byte(q + 1).is_ascii_digit()
-                    || (matches!(self.byte(q + 1), b'+' | b'-')
-                        && self.byte(q + 2).is_ascii_digit()));
+                && (self.byte(q.saturating_add(1)).is_ascii_digit()
+                    || (matches!(self.byte(q.saturating_add(1)), b'+' | b'-')
+                        && self.byte(q.saturating_add(2)).is_ascii_digit()));
             if exp {
                 self.pos = p;
                 return self.scan_decimal(p);
@@ -259,50 +266,61 @@ impl<'s> Lexer<'s> {
                 return TokenKind::Float;
             }
         } else if !is_follow(b1) {
-            self.pos = p + 1;
+            self.pos = p.saturating_add(1);
             return TokenKind::Dot;
         }
-        let mut q = self.follow_run(p + 1);
-        while self.byte(q) == b':' && self.byte(q + 1) == b':' && is_follow(self.byte(q + 2)) {
-            q = self.follow_run(q + 2);
+        let mut q = self.follow_run(p.saturating_add(1));
+        while self.byte(q) == b':'
+            && self.byte(q.saturating_add(1)) == b':'
+            && is_follow(self.byte(q.saturating_add(2)))
+        {
+            q = self.follow_run(q.saturating_add(2));
         }
         // Ratios such as `.sp::2:4` (spcompress).
         while self.byte(q) == b':'
-            && self.byte(q + 1).is_ascii_digit()
-            && self.byte(q - 1).is_ascii_digit()
+            && self.byte(q.saturating_add(1)).is_ascii_digit()
+            && self.byte(q.saturating_sub(1)).is_ascii_digit()
         {
-            q = self.follow_run(q + 1);
+            q = self.follow_run(q.saturating_add(1));
         }
         self.pos = q;
         TokenKind::DotWord
     }
 
     fn scan_number(&mut self, p: usize) -> TokenKind {
-        let b1 = self.byte(p + 1);
+        let b1 = self.byte(p.saturating_add(1));
         let kind = if self.byte(p) == b'0' && matches!(b1, b'x' | b'X') {
-            let q = self.hex_run(p + 2);
-            if q == p + 2 {
+            let q = self.hex_run(p.saturating_add(2));
+            if q == p.saturating_add(2) {
                 self.pos = q;
                 TokenKind::BadNumber
             } else {
-                self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+                self.pos = if self.byte(q) == b'U' {
+                    q.saturating_add(1)
+                } else {
+                    q
+                };
                 TokenKind::Int
             }
         } else if self.byte(p) == b'0'
             && matches!(b1, b'b' | b'B')
-            && matches!(self.byte(p + 2), b'0' | b'1')
+            && matches!(self.byte(p.saturating_add(2)), b'0' | b'1')
         {
-            let mut q = p + 2;
+            let mut q = p.saturating_add(2);
             while matches!(self.byte(q), b'0' | b'1') && self.more(q) {
-                q += 1;
+                q = q.saturating_add(1);
             }
-            self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+            self.pos = if self.byte(q) == b'U' {
+                q.saturating_add(1)
+            } else {
+                q
+            };
             TokenKind::Int
         } else if self.byte(p) == b'0' && matches!(b1, b'f' | b'F' | b'd' | b'D') {
             let want = if matches!(b1, b'f' | b'F') { 8 } else { 16 };
-            let q = self.hex_run(p + 2);
+            let q = self.hex_run(p.saturating_add(2));
             self.pos = q;
-            if q - (p + 2) == want {
+            if q.saturating_sub(p.saturating_add(2)) == want {
                 TokenKind::Float
             } else {
                 TokenKind::BadNumber
@@ -322,26 +340,26 @@ impl<'s> Lexer<'s> {
     fn scan_decimal(&mut self, p: usize) -> TokenKind {
         let mut q = p;
         while self.byte(q).is_ascii_digit() && self.more(q) {
-            q += 1;
+            q = q.saturating_add(1);
         }
         let mut float = false;
-        if self.byte(q) == b'.' && !is_follow_letter(self.byte(q + 1)) {
+        if self.byte(q) == b'.' && !is_follow_letter(self.byte(q.saturating_add(1))) {
             float = true;
-            q += 1;
+            q = q.saturating_add(1);
             while self.byte(q).is_ascii_digit() && self.more(q) {
-                q += 1;
+                q = q.saturating_add(1);
             }
         }
         if matches!(self.byte(q), b'e' | b'E') {
-            let mut r = q + 1;
+            let mut r = q.saturating_add(1);
             if matches!(self.byte(r), b'+' | b'-') {
-                r += 1;
+                r = r.saturating_add(1);
             }
             if self.byte(r).is_ascii_digit() {
                 float = true;
                 q = r;
                 while self.byte(q).is_ascii_digit() && self.more(q) {
-                    q += 1;
+                    q = q.saturating_add(1);
                 }
             }
         }
@@ -353,7 +371,11 @@ impl<'s> Lexer<'s> {
         let digits = self.src.get(p..q).unwrap_or_default();
         let bad_octal =
             digits.len() > 1 && digits.first() == Some(&b'0') && digits.iter().any(|&d| d > b'7');
-        self.pos = if self.byte(q) == b'U' { q + 1 } else { q };
+        self.pos = if self.byte(q) == b'U' {
+            q.saturating_add(1)
+        } else {
+            q
+        };
         if bad_octal {
             TokenKind::BadNumber
         } else {
@@ -363,7 +385,7 @@ impl<'s> Lexer<'s> {
 
     fn hex_run(&self, mut q: usize) -> usize {
         while self.byte(q).is_ascii_hexdigit() && self.more(q) {
-            q += 1;
+            q = q.saturating_add(1);
         }
         q
     }

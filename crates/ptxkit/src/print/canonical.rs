@@ -379,7 +379,7 @@ impl Printer {
         self.indent(depth);
         self.out.push_str("{\n");
         for s in &b.stmts {
-            self.stmt(s, depth + 1);
+            self.stmt(s, depth.saturating_add(1));
         }
         self.indent(depth);
         self.out.push('}');

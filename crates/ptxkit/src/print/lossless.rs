@@ -59,7 +59,7 @@ fn block(out: &mut Vec<u8>, src: &[u8], b: &Block, depth: usize) {
         }
         copy(out, src, Span::new(pos, span.start));
         match s {
-            Stmt::Block(inner) => block(out, src, inner, depth + 1),
+            Stmt::Block(inner) => block(out, src, inner, depth.saturating_add(1)),
             _ => copy(out, src, span),
         }
         pos = pos.max(span.end);

@@ -20,7 +20,7 @@ impl Parser<'_> {
                 }
                 K::Eof => {
                     self.leave();
-                    let open = crate::source::Span::new(start, start + 1);
+                    let open = crate::source::Span::new(start, start.saturating_add(1));
                     let d = crate::diag::Diagnostic::error(
                         codes::UNEXPECTED_EOF,
                         self.tok.span,
@@ -149,13 +149,15 @@ impl Parser<'_> {
                     ".loc_intermediate" => Ok(Stmt::Directive(self.loc_intermediate()?)),
                     _ => {
                         let t = self.tok;
+                        let what = if super::items::starts_item(w) {
+                            "is not allowed in a function body"
+                        } else {
+                            "is unknown"
+                        };
                         self.error(
                             codes::UNKNOWN_DIRECTIVE,
                             t.span,
-                            format!(
-                                "directive `{}` is not allowed in a function body",
-                                super::truncate(w, 40)
-                            ),
+                            format!("directive `{}` {what}", super::truncate(w, 40)),
                         );
                         Err(Fail)
                     }

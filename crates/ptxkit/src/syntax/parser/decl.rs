@@ -144,7 +144,19 @@ impl Parser<'_> {
         let mut range = None;
         if self.at(K::Lt) {
             self.bump();
-            range = Some(self.int_token("a register count")?);
+            let n = self.int_token("a register count")?;
+            if n.value > super::MAX_REGISTER_RANGE {
+                self.error(
+                    codes::REGISTER_RANGE,
+                    n.span,
+                    format!(
+                        "register range of {} is larger than the limit of {}",
+                        n.value,
+                        super::MAX_REGISTER_RANGE
+                    ),
+                );
+            }
+            range = Some(n);
             self.expect(K::Gt, "`>`")?;
         }
         let dims = self.dims()?;
@@ -226,13 +238,41 @@ impl Parser<'_> {
             return Ok(out);
         }
         loop {
-            out.push(self.param()?);
+            match self.param() {
+                Ok(p) => out.push(p),
+                // Skip to the next parameter; the function is kept.
+                Err(Fail) => self.recover_param()?,
+            }
             if !self.eat(K::Comma) {
                 break;
             }
         }
         self.expect(K::RParen, "`,` or `)` in the parameter list")?;
         Ok(out)
+    }
+
+    /// After a parameter that did not parse: skip to the `,` or `)` that
+    /// ends it. Fails at a `{`, `;`, a directive that starts an item, or
+    /// the end of input.
+    fn recover_param(&mut self) -> PResult<()> {
+        let mut depth = 0u32;
+        loop {
+            match self.tok.kind {
+                K::LBrace | K::Semi | K::Eof => return Err(Fail),
+                // The next item (a parameter list's `.ptr` may name spaces).
+                K::DotWord
+                    if super::items::starts_item(self.text(self.tok))
+                        && StateSpace::from_spelling(self.text(self.tok)).is_none() =>
+                {
+                    return Err(Fail)
+                }
+                K::Comma | K::RParen if depth == 0 => return Ok(()),
+                K::LParen | K::LBracket => depth = depth.saturating_add(1),
+                K::RParen | K::RBracket => depth = depth.saturating_sub(1),
+                _ => {}
+            }
+            self.bump();
+        }
     }
 
     fn param(&mut self) -> PResult<Param> {
@@ -414,7 +454,17 @@ impl Parser<'_> {
                 t.span,
                 format!("unknown function directive `{}`", super::truncate(w, 40)),
             );
-            return Err(Fail);
+            // Keep the function: skip the directive's arguments and go on
+            // with the header (an unknown directive is likely newer syntax).
+            while !matches!(self.tok.kind, K::LBrace | K::Semi | K::DotWord | K::Eof) {
+                self.bump();
+            }
+            return Ok(FuncDirective {
+                name,
+                args: Vec::new(),
+                strings: Vec::new(),
+                span: self.since(start),
+            });
         };
         let mut args = Vec::new();
         let mut strings = Vec::new();
@@ -431,7 +481,7 @@ impl Parser<'_> {
                 }
             }
         }
-        let count = args.len() + strings.len();
+        let count = args.len().saturating_add(strings.len());
         if count < min || count > max {
             let s = self.since(start);
             let want = if min == max {

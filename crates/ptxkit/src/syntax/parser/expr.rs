@@ -72,8 +72,8 @@ impl Parser<'_> {
             if prec <= min {
                 break;
             }
-            chain += 1;
-            if self.depth + chain > super::MAX_DEPTH {
+            chain = chain.saturating_add(1);
+            if self.depth.saturating_add(chain) > super::MAX_DEPTH {
                 let s = self.tok.span;
                 self.error(
                     crate::diag::codes::LIMIT,

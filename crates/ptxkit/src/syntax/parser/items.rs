@@ -154,7 +154,7 @@ impl Parser<'_> {
         loop {
             match self.tok.kind {
                 K::Eof => return,
-                K::LBrace => depth += 1,
+                K::LBrace => depth = depth.saturating_add(1),
                 K::RBrace => {
                     depth = depth.saturating_sub(1);
                     self.bump();
@@ -325,7 +325,7 @@ impl Parser<'_> {
             return Err(Fail);
         };
         let text = String::from_utf8_lossy(rest.get(..off).unwrap_or_default()).into_owned();
-        self.reposition(from + off);
+        self.reposition(from.saturating_add(off));
         // Now at `.source_end`.
         self.bump();
         Ok(text)

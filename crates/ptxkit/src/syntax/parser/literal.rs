@@ -51,6 +51,17 @@ pub fn decode_float(text: &str) -> Option<(u64, FloatForm)> {
     Some((v.to_bits(), FloatForm::Decimal))
 }
 
+/// Whether a decimal literal's value is a normal `f64` (or an exact zero):
+/// ptxas reports overflow to infinity and underflow to a subnormal or zero.
+pub fn decimal_in_range(text: &str, bits: u64) -> bool {
+    let v = f64::from_bits(bits);
+    if v.is_normal() {
+        return true;
+    }
+    let mantissa = text.split(['e', 'E']).next().unwrap_or(text);
+    v == 0.0 && !mantissa.bytes().any(|b| (b'1'..=b'9').contains(&b))
+}
+
 impl Parser<'_> {
     /// Turn an `Int` token into a literal, reporting overflow.
     pub(crate) fn int_lit(&mut self, t: Token) -> IntLit {
@@ -90,11 +101,23 @@ impl Parser<'_> {
     pub(crate) fn float_lit(&mut self, t: Token) -> FloatLit {
         let text = self.text(t);
         match decode_float(text) {
-            Some((bits, form)) => FloatLit {
-                bits,
-                form,
-                span: t.span,
-            },
+            Some((bits, form)) => {
+                if form == FloatForm::Decimal && !decimal_in_range(text, bits) {
+                    self.error(
+                        codes::BAD_NUMBER,
+                        t.span,
+                        format!(
+                            "floating-point literal `{}` is out of the range of a 64-bit float",
+                            super::truncate(text, 40)
+                        ),
+                    );
+                }
+                FloatLit {
+                    bits,
+                    form,
+                    span: t.span,
+                }
+            }
             None => {
                 self.error(
                     codes::BAD_NUMBER,
@@ -158,5 +181,8 @@ mod tests {
             decode_float("1e400").map(|x| f64::from_bits(x.0).is_infinite()),
             Some(true)
         );
+        let in_range = |t: &str| decode_float(t).is_some_and(|(b, _)| decimal_in_range(t, b));
+        assert!(in_range("1.7976931348623157e308") && in_range("0e999999") && in_range("0.0"));
+        assert!(!in_range("1e999999") && !in_range("1e-320") && !in_range("1.5e-999999"));
     }
 }

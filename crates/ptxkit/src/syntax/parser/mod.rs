@@ -19,6 +19,25 @@ use crate::syntax::{Module, Name};
 /// Deepest nesting of blocks, braces and parentheses the parser follows.
 pub const MAX_DEPTH: u32 = 256;
 
+/// Largest register range `%r<N>` a declaration may have (2^24). See
+/// `docs/limits.md`.
+pub const MAX_REGISTER_RANGE: u64 = 1 << 24;
+
+/// Largest input in bytes: spans are 32-bit offsets, so 4 GiB less one
+/// byte (the end-of-file position must fit too).
+pub const MAX_FILE_SIZE: usize = u32::MAX as usize - 1;
+
+/// The error for an input larger than [`MAX_FILE_SIZE`], if it is.
+fn too_large(len: usize) -> Option<Diagnostic> {
+    (len > MAX_FILE_SIZE).then(|| {
+        Diagnostic::error(
+            codes::FILE_TOO_LARGE,
+            Span::at(0),
+            format!("input of {len} bytes is larger than the limit of {MAX_FILE_SIZE} bytes"),
+        )
+    })
+}
+
 /// The outcome of parsing: a tree (always) and the problems found.
 #[derive(Clone, Debug)]
 pub struct Parsed {
@@ -38,12 +57,7 @@ impl Parsed {
 
 /// Parse `src` into a module.
 pub fn parse(src: &[u8]) -> Parsed {
-    if src.len() >= u32::MAX as usize {
-        let d = Diagnostic::error(
-            codes::LIMIT,
-            Span::at(0),
-            "input larger than 4 GiB is not supported",
-        );
+    if let Some(d) = too_large(src.len()) {
         return Parsed {
             module: Module::default(),
             diagnostics: vec![d],
@@ -63,12 +77,7 @@ pub fn parse(src: &[u8]) -> Parsed {
 /// instructions, labels, local declarations. For tools and tests that work
 /// on snippets.
 pub fn parse_body(src: &[u8]) -> (crate::syntax::Block, Vec<Diagnostic>) {
-    if src.len() >= u32::MAX as usize {
-        let d = Diagnostic::error(
-            codes::LIMIT,
-            Span::at(0),
-            "input larger than 4 GiB is not supported",
-        );
+    if let Some(d) = too_large(src.len()) {
         return (
             crate::syntax::Block {
                 stmts: Vec::new(),
@@ -154,7 +163,7 @@ impl<'s> Parser<'s> {
                 TokenKind::UnterminatedComment => {
                     self.diags.push(Diagnostic::error(
                         codes::UNTERMINATED,
-                        Span::new(t.span.start, t.span.start + 2),
+                        Span::new(t.span.start, t.span.start.saturating_add(2)),
                         "unterminated block comment",
                     ));
                 }
@@ -311,7 +320,7 @@ impl<'s> Parser<'s> {
             );
             return Err(Fail);
         }
-        self.depth += 1;
+        self.depth = self.depth.saturating_add(1);
         Ok(())
     }
 
@@ -331,12 +340,12 @@ impl<'s> Parser<'s> {
                     self.bump();
                     return;
                 }
-                TokenKind::LBrace => depth += 1,
+                TokenKind::LBrace => depth = depth.saturating_add(1),
                 TokenKind::RBrace => {
                     if depth == 0 {
                         return;
                     }
-                    depth -= 1;
+                    depth = depth.saturating_sub(1);
                 }
                 _ => {}
             }
@@ -427,5 +436,15 @@ pub(crate) fn truncate(s: &str, n: usize) -> String {
         let mut t: String = s.chars().take(n).collect();
         t.push('…');
         t
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn file_size_limit_has_its_own_code() {
+        assert!(super::too_large(super::MAX_FILE_SIZE).is_none());
+        let d = super::too_large(super::MAX_FILE_SIZE + 1).map(|d| d.code);
+        assert_eq!(d, Some(crate::diag::codes::FILE_TOO_LARGE));
     }
 }

@@ -1,0 +1,121 @@
+//! The properties the fuzz targets check (`fuzz/fuzz_targets/*.rs` include
+//! this file), shared with the regression test that replays the inputs the
+//! fuzzers once crashed on (`tests/fuzz_regressions.rs`).
+//!
+//! Each function panics when its property does not hold: that is how
+//! libFuzzer and the test harness see a failure.
+#![allow(dead_code)]
+
+use ptxkit::diag::{render, Diagnostic, JsonDiagnostic};
+use ptxkit::LineIndex;
+
+/// The checker under test. Today ptxkit offers parsing and the summary
+/// analysis; when the semantic checker lands, point this at `ptxkit::check`
+/// (a one-line change, adapting its result to a diagnostic list if needed).
+const CHECKER: fn(&[u8]) -> Vec<Diagnostic> = parse_and_summarize;
+
+fn parse_and_summarize(src: &[u8]) -> Vec<Diagnostic> {
+    let parsed = ptxkit::parse(src);
+    let summary = ptxkit::analysis::summary::summarize(&parsed.module);
+    let _ = serde_json::to_string(&summary);
+    parsed.diagnostics
+}
+
+/// Every diagnostic lies inside the input and renders (text and JSON).
+pub fn diagnostics_sound(src: &[u8], diags: &[Diagnostic]) {
+    let index = LineIndex::new(src);
+    for d in diags {
+        assert!(
+            d.span.start <= d.span.end && d.span.end as usize <= src.len(),
+            "diagnostic span {:?} outside the input of {} bytes: {}",
+            d.span,
+            src.len(),
+            d.message
+        );
+        for l in &d.labels {
+            assert!(
+                l.span.end as usize <= src.len(),
+                "label span outside the input"
+            );
+        }
+        let text = render(d, "fuzz.ptx", src, &index);
+        assert!(
+            text.starts_with("fuzz.ptx:"),
+            "rendered without a position: {text}"
+        );
+        let _ = serde_json::to_string(&JsonDiagnostic::new("fuzz.ptx", d, &index));
+    }
+}
+
+/// `parse`: parsing never panics, whatever the bytes; its diagnostics point
+/// into the input; a rejected input has at least one error; the snippet
+/// entry point (`parse_body`) holds up too.
+pub fn parse(src: &[u8]) {
+    let parsed = ptxkit::parse(src);
+    diagnostics_sound(src, &parsed.diagnostics);
+    let (_, diags) = ptxkit::parse_body(src);
+    diagnostics_sound(src, &diags);
+}
+
+/// `lossless`: the lossless printer gives back the input byte for byte, for
+/// every input (accepted or not: error nodes keep their text).
+pub fn lossless(src: &[u8]) {
+    let parsed = ptxkit::parse(src);
+    let out = ptxkit::print::lossless(&parsed.module, src);
+    if out != src {
+        let at = out
+            .iter()
+            .zip(src)
+            .position(|(a, b)| a != b)
+            .unwrap_or(out.len().min(src.len()));
+        panic!(
+            "lossless print differs from the input at byte {at} (input {} bytes, output {})",
+            src.len(),
+            out.len()
+        );
+    }
+}
+
+/// `canonical`: for an accepted input, the canonical print parses without
+/// errors to an equal tree, and printing that again gives the same text.
+pub fn canonical(src: &[u8]) {
+    let parsed = ptxkit::parse(src);
+    let text = ptxkit::print::canonical(&parsed.module);
+    if parsed.has_errors() {
+        return;
+    }
+    let again = ptxkit::parse(text.as_bytes());
+    let errors: Vec<&str> = again
+        .diagnostics
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| d.message.as_str())
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "canonical print of an accepted input is rejected: {errors:?}\n--- print ---\n{text}"
+    );
+    assert!(
+        again.module == parsed.module,
+        "canonical print parses to a different tree\n--- print ---\n{text}"
+    );
+    assert_eq!(
+        ptxkit::print::canonical(&again.module),
+        text,
+        "canonical print is not idempotent"
+    );
+}
+
+/// `check`: the checker never panics and its diagnostics are sound.
+pub fn check(src: &[u8]) {
+    let diags = CHECKER(src);
+    diagnostics_sound(src, &diags);
+}
+
+/// All four properties.
+pub fn all(src: &[u8]) {
+    parse(src);
+    lossless(src);
+    canonical(src);
+    check(src);
+}
