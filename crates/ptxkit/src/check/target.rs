@@ -30,8 +30,8 @@ impl Sm {
             .strip_prefix("sm_")
             .or_else(|| s.strip_prefix("compute_"))?;
         let (digits, suffix) = match rest.as_bytes().last()? {
-            b'a' => (rest.get(..rest.len() - 1)?, Suffix::Arch),
-            b'f' => (rest.get(..rest.len() - 1)?, Suffix::Family),
+            b'a' => (rest.strip_suffix('a')?, Suffix::Arch),
+            b'f' => (rest.strip_suffix('f')?, Suffix::Family),
             _ => (rest, Suffix::None),
         };
         Some(Sm {
