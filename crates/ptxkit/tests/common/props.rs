@@ -9,16 +9,17 @@
 use ptxkit::diag::{render, Diagnostic, JsonDiagnostic};
 use ptxkit::LineIndex;
 
-/// The checker under test. Today ptxkit offers parsing and the summary
-/// analysis; when the semantic checker lands, point this at `ptxkit::check`
-/// (a one-line change, adapting its result to a diagnostic list if needed).
-const CHECKER: fn(&[u8]) -> Vec<Diagnostic> = parse_and_summarize;
+/// The checker under test: parse, then the semantic checker (run on every
+/// input, errors or not, so it also sees partial trees), then the summary.
+const CHECKER: fn(&[u8]) -> Vec<Diagnostic> = parse_and_check;
 
-fn parse_and_summarize(src: &[u8]) -> Vec<Diagnostic> {
+fn parse_and_check(src: &[u8]) -> Vec<Diagnostic> {
     let parsed = ptxkit::parse(src);
+    let mut diags = parsed.diagnostics.clone();
+    diags.extend(ptxkit::check::check(&parsed.module, &ptxkit::check::CheckOptions::default()));
     let summary = ptxkit::analysis::summary::summarize(&parsed.module);
     let _ = serde_json::to_string(&summary);
-    parsed.diagnostics
+    diags
 }
 
 /// Every diagnostic lies inside the input and renders (text and JSON).
