@@ -37,5 +37,7 @@ pub mod syntax;
 
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};
-pub use syntax::parser::{parse, parse_body, Parsed, MAX_DEPTH};
+pub use syntax::parser::{
+    check, parse, parse_body, parse_in_pieces, parse_parallel, ItemStream, Parsed, MAX_DEPTH,
+};
 pub use syntax::{Instruction, Item, Module, Name, Operand, Stmt};

@@ -1,0 +1,296 @@
+//! Parsing one large module on several threads: the source is cut at
+//! top-level item boundaries, each piece is parsed on its own thread with
+//! absolute spans, and the pieces are joined into one tree.
+//!
+//! The cuts come from a byte scan (brace depth, comments and strings, the
+//! same way the lexer sees them). Each piece's parser then confirms its cut:
+//! it must stop exactly at the next piece's first token, at an item
+//! boundary. Since every item is parsed afresh from its first token, the
+//! joined result is then the sequential one; if any cut is not confirmed
+//! (malformed input can fool the scan), the module is parsed sequentially.
+
+use super::{parse, Header, Parsed, Parser};
+use crate::syntax::Module;
+
+/// Pieces smaller than this are not worth a thread of their own.
+const MIN_PIECE: usize = 512 * 1024;
+
+/// Parse `src` like [`parse`], using all threads of the current rayon pool
+/// for a large module (it is cut at top-level item boundaries). The result
+/// is identical to [`parse`]'s: the same tree, spans and diagnostics.
+pub fn parse_parallel(src: &[u8]) -> Parsed {
+    let threads = threads();
+    let pieces = threads.min(src.len() / MIN_PIECE);
+    if pieces < 2 {
+        return parse(src);
+    }
+    // A few pieces per thread even out the load.
+    parse_in_pieces(src, pieces * 2)
+}
+
+#[cfg(feature = "parallel")]
+fn threads() -> usize {
+    rayon::current_num_threads()
+}
+
+#[cfg(not(feature = "parallel"))]
+fn threads() -> usize {
+    1
+}
+
+/// Parse `src` cut into about `pieces` pieces at top-level item
+/// boundaries, the pieces in parallel (on the current rayon pool). The result
+/// is identical to [`parse`]'s; with `pieces <= 1`, or when no cut is found,
+/// it is [`parse`].
+pub fn parse_in_pieces(src: &[u8], pieces: usize) -> Parsed {
+    joined(src, pieces).unwrap_or_else(|| parse(src))
+}
+
+/// The pieces' parses joined, or `None` when there is nothing to cut or a
+/// cut is not confirmed.
+fn joined(src: &[u8], pieces: usize) -> Option<Parsed> {
+    if pieces <= 1 || src.len() >= u32::MAX as usize {
+        return None;
+    }
+    // Raw text between `.source_begin` and `.source_end` is not lexed; the
+    // scan would have to know about it. Rare enough to parse sequentially.
+    if memchr::memmem::find(src, b".source_begin").is_some() {
+        return None;
+    }
+    let starts = cuts(src, pieces);
+    if starts.len() < 2 {
+        return None;
+    }
+    let ranges: Vec<(u32, u32)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &s)| (s, starts.get(i + 1).copied().unwrap_or(u32::MAX)))
+        .collect();
+    let parts = map_pieces(&ranges, |&(start, end)| parse_piece(src, start, end));
+    let mut items = Vec::new();
+    let mut diagnostics = Vec::new();
+    for part in parts {
+        let (its, ds) = part?;
+        items.extend(its);
+        diagnostics.extend(ds);
+    }
+    let mut header = Header::default();
+    for it in &items {
+        header.see(it);
+    }
+    header.check(src.len() as u32, &mut diagnostics);
+    diagnostics.sort_by_key(|d| d.span.start);
+    Some(Parsed {
+        module: Module { items },
+        diagnostics,
+    })
+}
+
+type Piece = Option<(Vec<crate::syntax::Item>, Vec<crate::diag::Diagnostic>)>;
+
+#[cfg(feature = "parallel")]
+fn map_pieces(ranges: &[(u32, u32)], f: impl Fn(&(u32, u32)) -> Piece + Sync + Send) -> Vec<Piece> {
+    use rayon::prelude::*;
+    ranges.par_iter().map(f).collect()
+}
+
+#[cfg(not(feature = "parallel"))]
+fn map_pieces(ranges: &[(u32, u32)], f: impl Fn(&(u32, u32)) -> Piece) -> Vec<Piece> {
+    ranges.iter().map(f).collect()
+}
+
+/// Items from `start` up to the one starting at `end`; `None` unless the
+/// parse really reaches an item boundary at `end` (or the end of input).
+fn parse_piece(src: &[u8], start: u32, end: u32) -> Piece {
+    let mut p = Parser::starting_at(src, start as usize);
+    if start > 0 && p.tok.span.start != start {
+        return None;
+    }
+    p.lex_limit = end;
+    let items = p.items_until(end);
+    let reached = p.tok.span.start;
+    let at_eof = p.at(crate::lex::TokenKind::Eof);
+    if end != u32::MAX && (reached != end || at_eof) {
+        return None;
+    }
+    Some((items, p.diags))
+}
+
+/// Offsets where about `pieces` pieces start (the first is 0): the first
+/// byte of a top-level directive that follows a `}` closing a top-level
+/// block, at or after each multiple of `len / pieces`.
+pub(crate) fn cuts(src: &[u8], pieces: usize) -> Vec<u32> {
+    let step = (src.len() / pieces.max(1)).max(1);
+    let mut out = vec![0u32];
+    let mut next = step;
+    let mut depth = 0u32;
+    let mut after_close = false;
+    let mut i = 0usize;
+    while let Some(&b) = src.get(i) {
+        let b1 = src.get(i + 1).copied().unwrap_or(0);
+        match b {
+            b'/' if b1 == b'/' => {
+                let rest = src.get(i..).unwrap_or_default();
+                i += memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                continue;
+            }
+            b'/' if b1 == b'*' => {
+                let rest = src.get(i + 2..).unwrap_or_default();
+                match memchr::memmem::find(rest, b"*/") {
+                    Some(k) => i += 2 + k + 2,
+                    None => break,
+                }
+                continue;
+            }
+            b'"' => {
+                // As the lexer reads strings: `\` escapes any byte but a
+                // newline; a newline ends an unterminated string.
+                i += 1;
+                while let Some(&c) = src.get(i) {
+                    match c {
+                        b'"' => break,
+                        b'\\' if src.get(i + 1).is_some_and(|&n| n != b'\n') => i += 1,
+                        b'\n' => break,
+                        _ => {}
+                    }
+                    i += 1;
+                }
+                if src.get(i) == Some(&b'"') {
+                    i += 1;
+                }
+                after_close = false;
+                continue;
+            }
+            b'{' => {
+                depth += 1;
+                after_close = false;
+            }
+            b'}' => {
+                depth = depth.saturating_sub(1);
+                after_close = depth == 0;
+            }
+            b' ' | b'\t' | b'\r' | b'\n' | 0x0b | 0x0c => {}
+            _ => {
+                if after_close && b == b'.' && i >= next && starts_item_at(src, i) {
+                    out.push(i as u32);
+                    next = i.saturating_add(step);
+                }
+                after_close = false;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Whether the dot word at `i` is a directive that starts a top-level item.
+fn starts_item_at(src: &[u8], i: usize) -> bool {
+    let rest = src.get(i + 1..).unwrap_or_default();
+    let n = rest
+        .iter()
+        .position(|&c| !crate::lex::is_follow(c))
+        .unwrap_or(rest.len());
+    let word = src.get(i..i + 1 + n).unwrap_or_default();
+    std::str::from_utf8(word).is_ok_and(super::items::starts_item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Spans take no part in `==`; compare everything through JSON.
+    fn same(a: &Parsed, b: &Parsed) -> bool {
+        serde_json::to_string(&a.module).ok() == serde_json::to_string(&b.module).ok()
+            && serde_json::to_string(&a.diagnostics).ok()
+                == serde_json::to_string(&b.diagnostics).ok()
+    }
+
+    const K: &str = ".visible .entry k{N}(.param .u64 p)\n{\n  .reg .b64 %rd<3>;\n  ld.param.u64 %rd1, [p];\n  ret;\n}\n";
+
+    fn module(n: usize, between: &str) -> String {
+        let mut s = String::from(".version 8.0\n.target sm_90\n.address_size 64\n\n");
+        for i in 0..n {
+            s.push_str(&K.replace("{N}", &i.to_string()));
+            s.push_str(between);
+        }
+        s
+    }
+
+    #[test]
+    fn cuts_fall_on_items_after_blocks() {
+        let src = module(8, "\n// {{{ not a brace\n/* } */ \n");
+        let c = cuts(src.as_bytes(), 4);
+        assert!(c.len() >= 3, "{c:?}");
+        assert_eq!(c.first(), Some(&0));
+        for &at in c.iter().skip(1) {
+            assert!(src[at as usize..].starts_with(".visible .entry"), "{at}");
+        }
+        // Braces in strings and comments are not counted.
+        let tricky = module(4, "\n.global .u8 s[3] = {1,2,3};\n.pragma \"}\";\n");
+        let c = cuts(tricky.as_bytes(), 8);
+        for &at in c.iter().skip(1) {
+            let rest = &tricky[at as usize..];
+            assert!(
+                rest.starts_with(".visible .entry") || rest.starts_with(".global"),
+                "{:?}",
+                &rest[..20]
+            );
+        }
+    }
+
+    #[test]
+    fn pieces_join_to_the_sequential_parse() {
+        let cases = [
+            module(10, "\n"),
+            module(10, "\n.global .u32 g = 1;\n"),
+            // Errors inside pieces and at their edges.
+            module(10, "\n")
+                .replace("k3(", "k3((")
+                .replace("k5(", "k5 (.reg")
+                .replace(
+                    "ret;\n}\n\n.visible .entry k8",
+                    "ret\n}\n\n.visible .entry k8",
+                ),
+            module(10, "\nfoo;\n"),
+            // A missing `;` right before a cut, an unknown character after it.
+            module(6, "\n.global .u32 h\n") + "\u{1}.entry x() { ret; }",
+            // Unbalanced braces: cuts the scan finds are not item boundaries.
+            module(6, "\n}\n"),
+            module(6, "\n{\n"),
+            // A stray `.version`, a missing header.
+            module(6, "\n.version 8.0\n"),
+            module(6, "\n").replacen(".version 8.0\n", "", 1),
+            module(3, "\n\"unterminated {\n"),
+            module(3, "\n/* unterminated { "),
+        ];
+        // The clean cases really are cut.
+        for src in cases.iter().take(3) {
+            assert!(joined(src.as_bytes(), 4).is_some());
+        }
+        for (n, src) in cases.iter().enumerate() {
+            let seq = parse(src.as_bytes());
+            for pieces in [2, 3, 5, 16, 100] {
+                let par = parse_in_pieces(src.as_bytes(), pieces);
+                assert!(same(&seq, &par), "case {n}, {pieces} pieces:\n{src}");
+            }
+        }
+    }
+
+    #[test]
+    fn examples_split_identically() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut seen = 0;
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let p = e.path();
+            if p.extension().is_some_and(|x| x == "ptx") {
+                let src = std::fs::read(&p).unwrap_or_default();
+                let seq = parse(&src);
+                for pieces in [2, 4, 64] {
+                    assert!(same(&seq, &parse_in_pieces(&src, pieces)), "{p:?}");
+                }
+                seen += 1;
+            }
+        }
+        assert!(seen > 3);
+    }
+}
