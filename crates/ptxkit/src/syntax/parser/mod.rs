@@ -436,7 +436,7 @@ pub(crate) struct Header {
     /// Kind and span of the first two items.
     first: [Option<(HeadKind, Span)>; 2],
     seen: usize,
-    /// `.version` directives after the first item.
+    /// `.version` directives after the second item.
     late_versions: Vec<Span>,
 }
 
@@ -457,13 +457,25 @@ impl Header {
             Item::Error(_) => HeadKind::Error,
             _ => HeadKind::Other,
         };
+        self.see_kind(kind, it.span());
+    }
+
+    fn see_kind(&mut self, kind: HeadKind, span: Span) {
         if let Some(slot) = self.first.get_mut(self.seen) {
-            *slot = Some((kind, it.span()));
-        }
-        if self.seen > 0 && kind == HeadKind::Version {
-            self.late_versions.push(it.span());
+            *slot = Some((kind, span));
+        } else if kind == HeadKind::Version {
+            self.late_versions.push(span);
         }
         self.seen = self.seen.saturating_add(1);
+    }
+
+    /// Add what `next` saw after what `self` saw.
+    pub(crate) fn append(&mut self, next: Header) {
+        for (kind, span) in next.first.into_iter().flatten() {
+            self.see_kind(kind, span);
+        }
+        self.seen = self.seen.saturating_add(next.seen.saturating_sub(2));
+        self.late_versions.extend(next.late_versions);
     }
 
     pub(crate) fn check(&self, src_len: u32, diags: &mut Vec<Diagnostic>) {
@@ -502,10 +514,15 @@ impl Header {
                 .with_note(note),
             ),
         }
-        for &span in &self.late_versions {
+        let second_version = second.filter(|(k, _)| *k == HeadKind::Version);
+        for span in second_version
+            .map(|(_, s)| s)
+            .iter()
+            .chain(&self.late_versions)
+        {
             diags.push(Diagnostic::error(
                 codes::SYNTAX,
-                span,
+                *span,
                 "`.version` may appear only once, at the start of the module",
             ));
         }

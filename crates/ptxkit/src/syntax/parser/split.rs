@@ -10,7 +10,8 @@
 //! (malformed input can fool the scan), the module is parsed sequentially.
 
 use super::{parse, Header, Parsed, Parser};
-use crate::syntax::Module;
+use crate::diag::Diagnostic;
+use crate::syntax::{Item, Module};
 
 /// Pieces smaller than this are not worth a thread of their own.
 const MIN_PIECE: usize = 512 * 1024;
@@ -19,13 +20,7 @@ const MIN_PIECE: usize = 512 * 1024;
 /// for a large module (it is cut at top-level item boundaries). The result
 /// is identical to [`parse`]'s: the same tree, spans and diagnostics.
 pub fn parse_parallel(src: &[u8]) -> Parsed {
-    let threads = threads();
-    let pieces = threads.min(src.len() / MIN_PIECE);
-    if pieces < 2 {
-        return parse(src);
-    }
-    // A few pieces per thread even out the load.
-    parse_in_pieces(src, pieces * 2)
+    parse_in_pieces(src, pieces_for(src.len()))
 }
 
 #[cfg(feature = "parallel")]
@@ -43,12 +38,34 @@ fn threads() -> usize {
 /// is identical to [`parse`]'s; with `pieces <= 1`, or when no cut is found,
 /// it is [`parse`].
 pub fn parse_in_pieces(src: &[u8], pieces: usize) -> Parsed {
-    joined(src, pieces).unwrap_or_else(|| parse(src))
+    match joined(src, pieces, true) {
+        Some((items, diagnostics)) => Parsed {
+            module: Module { items },
+            diagnostics,
+        },
+        None => parse(src),
+    }
 }
 
-/// The pieces' parses joined, or `None` when there is nothing to cut or a
-/// cut is not confirmed.
-fn joined(src: &[u8], pieces: usize) -> Option<Parsed> {
+/// How many pieces [`parse_parallel`] and [`check`](super::check) cut `src`
+/// into (0 or 1: none).
+pub(crate) fn pieces_for(len: usize) -> usize {
+    let pieces = threads().min(len / MIN_PIECE);
+    // A few pieces per thread even out the load.
+    if pieces < 2 {
+        0
+    } else {
+        pieces * 2
+    }
+}
+
+/// The pieces' items (when `keep`; else none are kept) and diagnostics,
+/// joined, or `None` when there is nothing to cut or a cut is not confirmed.
+pub(crate) fn joined(
+    src: &[u8],
+    pieces: usize,
+    keep: bool,
+) -> Option<(Vec<Item>, Vec<Diagnostic>)> {
     if pieces <= 1 || src.len() >= u32::MAX as usize {
         return None;
     }
@@ -66,54 +83,71 @@ fn joined(src: &[u8], pieces: usize) -> Option<Parsed> {
         .enumerate()
         .map(|(i, &s)| (s, starts.get(i + 1).copied().unwrap_or(u32::MAX)))
         .collect();
-    let parts = map_pieces(&ranges, |&(start, end)| parse_piece(src, start, end));
+    let parts = map_pieces(&ranges, |&(start, end)| parse_piece(src, start, end, keep));
     let mut items = Vec::new();
     let mut diagnostics = Vec::new();
-    for part in parts {
-        let (its, ds) = part?;
-        items.extend(its);
-        diagnostics.extend(ds);
-    }
     let mut header = Header::default();
-    for it in &items {
-        header.see(it);
+    for part in parts {
+        let part = part?;
+        items.extend(part.items);
+        diagnostics.extend(part.diags);
+        header.append(part.header);
     }
     header.check(src.len() as u32, &mut diagnostics);
     diagnostics.sort_by_key(|d| d.span.start);
-    Some(Parsed {
-        module: Module { items },
-        diagnostics,
-    })
+    Some((items, diagnostics))
 }
 
-type Piece = Option<(Vec<crate::syntax::Item>, Vec<crate::diag::Diagnostic>)>;
+/// What parsing one piece gives.
+struct Piece {
+    items: Vec<Item>,
+    header: Header,
+    diags: Vec<Diagnostic>,
+}
 
 #[cfg(feature = "parallel")]
-fn map_pieces(ranges: &[(u32, u32)], f: impl Fn(&(u32, u32)) -> Piece + Sync + Send) -> Vec<Piece> {
+fn map_pieces(
+    ranges: &[(u32, u32)],
+    f: impl Fn(&(u32, u32)) -> Option<Piece> + Sync + Send,
+) -> Vec<Option<Piece>> {
     use rayon::prelude::*;
     ranges.par_iter().map(f).collect()
 }
 
 #[cfg(not(feature = "parallel"))]
-fn map_pieces(ranges: &[(u32, u32)], f: impl Fn(&(u32, u32)) -> Piece) -> Vec<Piece> {
+fn map_pieces(
+    ranges: &[(u32, u32)],
+    f: impl Fn(&(u32, u32)) -> Option<Piece>,
+) -> Vec<Option<Piece>> {
     ranges.iter().map(f).collect()
 }
 
 /// Items from `start` up to the one starting at `end`; `None` unless the
 /// parse really reaches an item boundary at `end` (or the end of input).
-fn parse_piece(src: &[u8], start: u32, end: u32) -> Piece {
+fn parse_piece(src: &[u8], start: u32, end: u32, keep: bool) -> Option<Piece> {
     let mut p = Parser::starting_at(src, start as usize);
     if start > 0 && p.tok.span.start != start {
         return None;
     }
     p.lex_limit = end;
-    let items = p.items_until(end);
+    let mut items = Vec::new();
+    let mut header = Header::default();
+    while let Some(item) = p.next_item(end) {
+        header.see(&item);
+        if keep {
+            items.push(item);
+        }
+    }
     let reached = p.tok.span.start;
     let at_eof = p.at(crate::lex::TokenKind::Eof);
     if end != u32::MAX && (reached != end || at_eof) {
         return None;
     }
-    Some((items, p.diags))
+    Some(Piece {
+        items,
+        header,
+        diags: p.diags,
+    })
 }
 
 /// Offsets where about `pieces` pieces start (the first is 0): the first
@@ -260,18 +294,28 @@ mod tests {
             // A stray `.version`, a missing header.
             module(6, "\n.version 8.0\n"),
             module(6, "\n").replacen(".version 8.0\n", "", 1),
+            module(6, "\n").replacen(".version 8.0\n.target sm_90\n.address_size 64\n", "", 1),
+            module(6, "\n").replacen(".target sm_90\n", "", 1),
             module(3, "\n\"unterminated {\n"),
             module(3, "\n/* unterminated { "),
         ];
         // The clean cases really are cut.
         for src in cases.iter().take(3) {
-            assert!(joined(src.as_bytes(), 4).is_some());
+            assert!(joined(src.as_bytes(), 4, true).is_some());
         }
         for (n, src) in cases.iter().enumerate() {
             let seq = parse(src.as_bytes());
             for pieces in [2, 3, 5, 16, 100] {
                 let par = parse_in_pieces(src.as_bytes(), pieces);
                 assert!(same(&seq, &par), "case {n}, {pieces} pieces:\n{src}");
+                if let Some((items, diags)) = joined(src.as_bytes(), pieces, false) {
+                    assert!(items.is_empty());
+                    assert_eq!(
+                        serde_json::to_string(&diags).ok(),
+                        serde_json::to_string(&seq.diagnostics).ok(),
+                        "check: case {n}, {pieces} pieces"
+                    );
+                }
             }
         }
     }

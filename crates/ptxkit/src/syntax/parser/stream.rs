@@ -83,8 +83,18 @@ impl Iterator for ItemStream<'_> {
 }
 
 /// The diagnostics of [`parse`](super::parse), found while keeping only one
-/// top-level item in memory at a time.
+/// top-level item in memory at a time (per thread: a large module is cut
+/// into pieces checked in parallel, like [`parse_parallel`](super::parse_parallel)).
 pub fn check(src: &[u8]) -> Vec<Diagnostic> {
+    if let Some((_, diags)) = super::split::joined(src, super::split::pieces_for(src.len()), false)
+    {
+        return diags;
+    }
+    check_sequential(src)
+}
+
+/// [`check`] on one thread.
+pub(crate) fn check_sequential(src: &[u8]) -> Vec<Diagnostic> {
     let mut stream = ItemStream::new(src);
     let mut all = Vec::new();
     for (_, diags) in &mut stream {
