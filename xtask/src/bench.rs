@@ -107,6 +107,9 @@ fn instructions(src: &[u8]) -> usize {
         .sum()
 }
 
+/// One measured stage: work on one file, returning something to keep.
+type Stage = fn(&[u8]) -> usize;
+
 /// Options of `xtask bench`.
 pub struct Opts {
     /// Files and directories; empty for the default input.
@@ -150,7 +153,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         split(&files, min, o.write_big.as_deref());
         return 0;
     }
-    let stages: [(&str, fn(&[u8]) -> usize); 4] = [
+    let stages: [(&str, Stage); 4] = [
         ("lex", lex),
         ("parse to tree", parse),
         ("parse + lossless print", print),
