@@ -74,14 +74,16 @@ fn time_pass(files: &[&[u8]], min: Duration, mut f: impl FnMut(&[u8]) -> usize) 
     (wall / f64::from(passes), cpu / f64::from(passes))
 }
 
-fn ptx_syntax_parses(src: &[u8]) -> bool {
+/// How ptx-syntax fares on one file: `None` if it parses, else why not.
+fn ptx_syntax_fails(src: &[u8]) -> Option<&'static str> {
     let Ok(text) = std::str::from_utf8(src) else {
-        return false;
+        return Some("not UTF-8");
     };
-    matches!(
-        catch_unwind(AssertUnwindSafe(|| ptx_syntax::parse_ptx(text).is_ok())),
-        Ok(true)
-    )
+    match catch_unwind(AssertUnwindSafe(|| ptx_syntax::parse_ptx(text).is_ok())) {
+        Ok(true) => None,
+        Ok(false) => Some("parse error"),
+        Err(_) => Some("panic"),
+    }
 }
 
 fn ptx_syntax_parse(src: &[u8]) -> usize {
@@ -115,11 +117,14 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
     std::panic::set_hook(Box::new(|_| {}));
     let mut both = Vec::new();
     let mut failed = Vec::new();
+    let mut why = std::collections::BTreeMap::new();
     for (p, b) in &files {
-        if ptx_syntax_parses(b) {
-            both.push(b.as_slice());
-        } else {
-            failed.push(p);
+        match ptx_syntax_fails(b) {
+            None => both.push(b.as_slice()),
+            Some(w) => {
+                *why.entry(w).or_insert(0usize) += 1;
+                failed.push(p);
+            }
         }
     }
     let ptxkit_errors = files
@@ -136,6 +141,7 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
         failed.len(),
         mb(&all) - mb(&both)
     );
+    println!("  ptx-syntax failures by kind: {why:?}");
     for p in failed.iter().take(10) {
         println!("  ptx-syntax fails: {}", p.display());
     }
