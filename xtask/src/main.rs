@@ -4,12 +4,13 @@ mod bench;
 mod catalog_check;
 mod mutants;
 mod ptxas_roundtrip;
+mod synth;
 
 use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
+        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
     );
     std::process::exit(2)
 }
@@ -42,20 +43,31 @@ fn main() {
         }
         Some("bench") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-            let mut files = Vec::new();
-            let mut seconds = 2.0;
+            let mut o = bench::Opts {
+                paths: Vec::new(),
+                seconds: 2.0,
+                no_split: false,
+                split_only: false,
+                write_big: None,
+            };
             while let Some(a) = args.next() {
                 match a.as_str() {
                     "--seconds" => {
-                        seconds = args
+                        o.seconds = args
                             .next()
                             .and_then(|s| s.parse().ok())
                             .unwrap_or_else(|| usage())
                     }
-                    _ => files.push(a),
+                    "--no-split" => o.no_split = true,
+                    "--split-only" => o.split_only = true,
+                    "--write-big" => {
+                        o.write_big =
+                            Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage()))
+                    }
+                    _ => o.paths.push(a),
                 }
             }
-            std::process::exit(bench::run(&root, files, seconds));
+            std::process::exit(bench::run(&root, o));
         }
         Some("mutants") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -1,10 +1,11 @@
-//! `ptx check`: parse and report.
+//! `ptx check`: parse, check and report.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use ptxkit::diag::{render, JsonDiagnostic};
 use ptxkit::LineIndex;
+use rayon::prelude::*;
 
 use crate::input;
 
@@ -23,7 +24,7 @@ pub struct Args {
     /// Check against this target (e.g. `sm_80`) instead of the module's `.target`.
     #[arg(long, value_name = "sm_XX")]
     pub target: Option<String>,
-    /// Only parse: skip the semantic checks.
+    /// Only parse (streaming, in little memory): skip the semantic checks.
     #[arg(long)]
     pub syntax_only: bool,
 }
@@ -36,51 +37,31 @@ pub fn run(a: Args) -> u8 {
             return 2;
         }
     };
+    // Files are checked in parallel (all cores); reports come out in the
+    // order the files were named.
+    let reports: Vec<Report> = files.par_iter().map(|f| check_one(f, &a)).collect();
     let mut any_error = false;
     let mut io_error = false;
     let mut json = Vec::new();
-    let stderr = std::io::stderr();
-    for f in &files {
-        let inp = match input::read(f) {
-            Ok(i) => i,
-            Err(e) => {
-                eprintln!("ptx: {e}");
+    let mut err = std::io::stderr().lock();
+    for r in reports {
+        match r {
+            Report::Io(e) => {
+                let _ = writeln!(err, "ptx: {e}");
                 io_error = true;
-                continue;
             }
-        };
-        let mut parsed = ptxkit::parse(&inp.bytes);
-        if !parsed.has_errors() && !a.syntax_only {
-            let opts = ptxkit::check::CheckOptions {
-                target: a.target.clone(),
-            };
-            parsed
-                .diagnostics
-                .extend(ptxkit::check::check(&parsed.module, &opts));
-            parsed.diagnostics.sort_by_key(|d| d.span.start);
-        }
-        if parsed.diagnostics.is_empty() {
-            continue;
-        }
-        any_error |= parsed.has_errors();
-        if a.quiet {
-            continue;
-        }
-        let index = LineIndex::new(&inp.bytes);
-        if a.json {
-            for d in &parsed.diagnostics {
-                json.push(
-                    serde_json::to_value(JsonDiagnostic::new(&inp.name, d, &index))
-                        .unwrap_or_default(),
-                );
-            }
-        } else {
-            let mut err = stderr.lock();
-            for d in &parsed.diagnostics {
-                let _ = err.write_all(render(d, &inp.name, &inp.bytes, &index).as_bytes());
+            Report::Done {
+                errors,
+                text,
+                json: j,
+            } => {
+                any_error |= errors;
+                let _ = err.write_all(text.as_bytes());
+                json.extend(j);
             }
         }
     }
+    drop(err);
     if a.json && !a.quiet {
         println!(
             "{}",
@@ -92,4 +73,58 @@ pub fn run(a: Args) -> u8 {
     } else {
         u8::from(any_error)
     }
+}
+
+/// The outcome of checking one file.
+enum Report {
+    /// It could not be read.
+    Io(String),
+    /// Whether it has errors, and its diagnostics rendered as text or JSON.
+    Done {
+        errors: bool,
+        text: String,
+        json: Vec<serde_json::Value>,
+    },
+}
+
+fn check_one(f: &std::path::Path, a: &Args) -> Report {
+    let inp = match input::read(f) {
+        Ok(i) => i,
+        Err(e) => return Report::Io(e),
+    };
+    let diagnostics = if a.syntax_only {
+        // Only the diagnostics are needed: the streaming check never holds
+        // more than one top-level item (per thread) of the tree.
+        ptxkit::syntax_check(&inp.bytes)
+    } else {
+        // The semantic checks need the whole module (symbols, calls).
+        let mut parsed = ptxkit::parse_parallel(&inp.bytes);
+        if !parsed.has_errors() {
+            let opts = ptxkit::check::CheckOptions {
+                target: a.target.clone(),
+            };
+            parsed
+                .diagnostics
+                .extend(ptxkit::check::check(&parsed.module, &opts));
+            parsed.diagnostics.sort_by_key(|d| d.span.start);
+        }
+        parsed.diagnostics
+    };
+    let errors = diagnostics.iter().any(|d| d.is_error());
+    let mut text = String::new();
+    let mut json = Vec::new();
+    if !a.quiet && !diagnostics.is_empty() {
+        let index = LineIndex::new(&inp.bytes);
+        for d in &diagnostics {
+            if a.json {
+                json.push(
+                    serde_json::to_value(JsonDiagnostic::new(&inp.name, d, &index))
+                        .unwrap_or_default(),
+                );
+            } else {
+                text.push_str(&render(d, &inp.name, &inp.bytes, &index));
+            }
+        }
+    }
+    Report::Done { errors, text, json }
 }

@@ -26,7 +26,7 @@ pub fn run(a: Args) -> u8 {
             return 2;
         }
     };
-    let parsed = ptxkit::parse(&inp.bytes);
+    let parsed = ptxkit::parse_parallel(&inp.bytes);
     if parsed.has_errors() {
         let index = LineIndex::new(&inp.bytes);
         for d in &parsed.diagnostics {

@@ -26,7 +26,7 @@ pub fn run(a: Args) -> u8 {
             return 2;
         }
     };
-    let parsed = ptxkit::parse(&inp.bytes);
+    let parsed = ptxkit::parse_parallel(&inp.bytes);
     let index = LineIndex::new(&inp.bytes);
     for d in &parsed.diagnostics {
         eprint!("{}", render(d, &inp.name, &inp.bytes, &index));

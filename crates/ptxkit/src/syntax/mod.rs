@@ -41,7 +41,7 @@ mod size_tests {
                 "Operand" => 64,
                 "Instruction" => 136,
                 "Stmt" => 136,
-                _ => 256,
+                _ => 192,
             };
             assert!(s <= max, "{n} is {s} bytes, budget {max}");
         }

@@ -1,7 +1,9 @@
 //! Names: identifiers and strings of the tree.
 
+use std::sync::{Mutex, OnceLock};
+
+use rustc_hash::FxHashSet;
 use serde::{Serialize, Serializer};
-use ustr::Ustr;
 
 const INLINE: usize = 14;
 
@@ -18,7 +20,54 @@ pub struct Name(Repr);
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 enum Repr {
     Inline { len: u8, bytes: [u8; INLINE] },
-    Interned(Ustr),
+    Interned(Interned),
+}
+
+/// An interned text: one leaked entry per distinct text, so the address
+/// identifies the text (equality and hashing use the address).
+#[derive(Clone, Copy)]
+struct Interned(&'static Entry);
+
+impl PartialEq for Interned {
+    #[inline]
+    fn eq(&self, other: &Interned) -> bool {
+        std::ptr::eq(self.0, other.0)
+    }
+}
+
+impl Eq for Interned {}
+
+impl std::hash::Hash for Interned {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.0, state);
+    }
+}
+
+/// The text of an interned name. Hashes and compares as its text, so the
+/// table can be searched with a `&str`.
+#[derive(PartialEq, Eq, Hash)]
+struct Entry(Box<str>);
+
+impl std::borrow::Borrow<str> for &'static Entry {
+    fn borrow(&self) -> &str {
+        &self.0
+    }
+}
+
+/// The process-wide table of long names. It only grows: names live as long
+/// as the process, like the symbols of the modules that use them. (A plain
+/// set allocates nothing until used, unlike sharded interners that reserve
+/// megabytes up front; the parser keeps a per-source cache in front of it.)
+fn intern(s: &str) -> Interned {
+    static TABLE: OnceLock<Mutex<FxHashSet<&'static Entry>>> = OnceLock::new();
+    let table = TABLE.get_or_init(Default::default);
+    let mut set = table.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&e) = set.get(s) {
+        return Interned(e);
+    }
+    let e: &'static Entry = Box::leak(Box::new(Entry(s.into())));
+    set.insert(e);
+    Interned(e)
 }
 
 impl Name {
@@ -36,7 +85,7 @@ impl Name {
                 bytes,
             })
         } else {
-            Name(Repr::Interned(Ustr::from(s)))
+            Name(Repr::Interned(intern(s)))
         }
     }
 
@@ -48,7 +97,7 @@ impl Name {
                 std::str::from_utf8(bytes.get(..*len as usize).unwrap_or_default())
                     .unwrap_or_default()
             }
-            Repr::Interned(u) => u.as_str(),
+            Repr::Interned(Interned(e)) => &e.0,
         }
     }
 }
@@ -102,5 +151,22 @@ mod tests {
         assert_eq!(Name::new(""), Name::new(""));
         assert!(Name::new("a") < Name::new("b"));
         assert_eq!(std::mem::size_of::<Name>(), 16);
+    }
+
+    #[test]
+    fn interned_across_threads() {
+        let text = "_Z20interned_across_threadsv";
+        let names: Vec<Name> = std::thread::scope(|s| {
+            let hs: Vec<_> = (0..4).map(|_| s.spawn(|| Name::new(text))).collect();
+            hs.into_iter().filter_map(|h| h.join().ok()).collect()
+        });
+        assert_eq!(names.len(), 4);
+        assert!(names
+            .iter()
+            .all(|n| *n == Name::new(text) && n.as_str() == text));
+        let mut set = std::collections::HashSet::new();
+        set.extend(names);
+        assert_eq!(set.len(), 1);
+        assert_ne!(Name::new(text), Name::new("_Z20interned_across_threadsw"));
     }
 }

@@ -16,7 +16,10 @@ const CHECKER: fn(&[u8]) -> Vec<Diagnostic> = parse_and_check;
 fn parse_and_check(src: &[u8]) -> Vec<Diagnostic> {
     let parsed = ptxkit::parse(src);
     let mut diags = parsed.diagnostics.clone();
-    diags.extend(ptxkit::check::check(&parsed.module, &ptxkit::check::CheckOptions::default()));
+    diags.extend(ptxkit::check::check(
+        &parsed.module,
+        &ptxkit::check::CheckOptions::default(),
+    ));
     let summary = ptxkit::analysis::summary::summarize(&parsed.module);
     let _ = serde_json::to_string(&summary);
     diags

@@ -10,6 +10,11 @@ mod expr;
 mod inst;
 mod items;
 mod literal;
+mod split;
+mod stream;
+
+pub use split::{parse_in_pieces, parse_parallel};
+pub use stream::{syntax_check, ItemStream};
 
 use crate::diag::{codes, Diagnostic};
 use crate::lex::{Lexer, Token, TokenKind};
@@ -123,24 +128,34 @@ pub(crate) struct Parser<'s> {
     /// Names seen in this source, so each distinct spelling goes through the
     /// process-wide interner once.
     names: rustc_hash::FxHashMap<&'s [u8], Name>,
+    /// Lexical errors of tokens starting at or after this offset are left
+    /// to whoever parses from there (a parallel chunk's neighbour).
+    lex_limit: u32,
 }
 
 impl<'s> Parser<'s> {
     fn new(src: &'s [u8]) -> Parser<'s> {
+        Parser::starting_at(src, 0)
+    }
+
+    /// A parser whose first token starts at or after byte `pos` of `src`
+    /// (spans stay offsets into the whole of `src`).
+    fn starting_at(src: &'s [u8], pos: usize) -> Parser<'s> {
         let mut p = Parser {
             src,
-            lx: Lexer::new(src),
+            lx: Lexer::at(src, pos),
             tok: Token {
                 kind: TokenKind::Eof,
                 span: Span::at(0),
             },
             peeked: None,
-            prev_end: 0,
+            prev_end: pos.min(src.len()) as u32,
             diags: Vec::new(),
             depth: 0,
             form_cache: Default::default(),
             bound_cache: Default::default(),
             names: Default::default(),
+            lex_limit: u32::MAX,
         };
         p.tok = p.fetch();
         p
@@ -150,6 +165,25 @@ impl<'s> Parser<'s> {
     fn fetch(&mut self) -> Token {
         loop {
             let t = self.lx.next_significant();
+            if t.span.start >= self.lex_limit {
+                // Someone else reports this token's lexical error.
+                match t.kind {
+                    TokenKind::Unknown | TokenKind::UnterminatedComment => continue,
+                    TokenKind::UnterminatedStr => {
+                        return Token {
+                            kind: TokenKind::Str,
+                            span: t.span,
+                        }
+                    }
+                    TokenKind::BadNumber => {
+                        return Token {
+                            kind: TokenKind::Int,
+                            span: t.span,
+                        }
+                    }
+                    _ => return t,
+                }
+            }
             match t.kind {
                 TokenKind::Unknown => {
                     let shown = t.span.text(self.src);
@@ -354,77 +388,152 @@ impl<'s> Parser<'s> {
     }
 
     fn module(&mut self) -> Module {
-        let mut items = Vec::new();
-        while !self.at(TokenKind::Eof) {
-            let start = self.tok.span.start;
-            match self.item() {
-                Ok(item) => items.push(item),
-                Err(Fail) => {
-                    self.recover_item();
-                    let span = self.since(start);
-                    items.push(crate::syntax::Item::Error(span));
-                }
-            }
-            // Always make progress.
-            if self.tok.span.start == start && !self.at(TokenKind::Eof) {
-                self.bump();
-            }
-        }
+        let items = self.items_until(u32::MAX);
         self.check_header(&items);
         Module { items }
+    }
+
+    /// Top-level items up to the first one that starts at or after `end`
+    /// (or the end of input).
+    fn items_until(&mut self, end: u32) -> Vec<crate::syntax::Item> {
+        let mut items = Vec::new();
+        while let Some(item) = self.next_item(end) {
+            items.push(item);
+        }
+        items
+    }
+
+    /// The next top-level item, unless the input ends (or the next item
+    /// starts at or after `end`) first.
+    fn next_item(&mut self, end: u32) -> Option<crate::syntax::Item> {
+        if self.at(TokenKind::Eof) || self.tok.span.start >= end {
+            return None;
+        }
+        // Every item starts afresh, so parsing from any item boundary gives
+        // the same result as parsing from the start of the module.
+        self.depth = 0;
+        let start = self.tok.span.start;
+        let item = match self.item() {
+            Ok(item) => item,
+            Err(Fail) => {
+                self.recover_item();
+                crate::syntax::Item::Error(self.since(start))
+            }
+        };
+        // Always make progress.
+        if self.tok.span.start == start && !self.at(TokenKind::Eof) {
+            self.bump();
+        }
+        Some(item)
     }
 
     /// A module starts with `.version`, then `.target` (ptxas's fatal errors
     /// name the line of the first token that is not what it should be).
     fn check_header(&mut self, items: &[crate::syntax::Item]) {
+        let mut h = Header::default();
+        for it in items {
+            h.see(it);
+        }
+        h.check(self.src.len() as u32, &mut self.diags);
+    }
+}
+
+/// What the module header check needs to know of the items, gathered as
+/// they go by (so a streaming check need not keep them).
+#[derive(Default)]
+pub(crate) struct Header {
+    /// Kind and span of the first two items.
+    first: [Option<(HeadKind, Span)>; 2],
+    seen: usize,
+    /// `.version` directives after the second item.
+    late_versions: Vec<Span>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum HeadKind {
+    Version,
+    Target,
+    Error,
+    Other,
+}
+
+impl Header {
+    pub(crate) fn see(&mut self, it: &crate::syntax::Item) {
         use crate::syntax::Item;
-        let at = |i: usize| {
-            items
-                .get(i)
-                .map(|it| it.span())
-                .unwrap_or(Span::at(self.src.len() as u32))
+        let kind = match it {
+            Item::Version(_) => HeadKind::Version,
+            Item::Target(_) => HeadKind::Target,
+            Item::Error(_) => HeadKind::Error,
+            _ => HeadKind::Other,
         };
-        match items.first() {
-            Some(Item::Version(_)) => {
-                if !matches!(items.get(1), Some(Item::Target(_))) {
-                    let d = Diagnostic::error(
-                        codes::MISSING_TARGET,
-                        at(1),
-                        "missing `.target` directive after `.version`",
-                    )
-                    .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
-                    self.diags.push(d);
+        self.see_kind(kind, it.span());
+    }
+
+    fn see_kind(&mut self, kind: HeadKind, span: Span) {
+        if let Some(slot) = self.first.get_mut(self.seen) {
+            *slot = Some((kind, span));
+        } else if kind == HeadKind::Version {
+            self.late_versions.push(span);
+        }
+        self.seen = self.seen.saturating_add(1);
+    }
+
+    /// Add what `next` saw after what `self` saw.
+    pub(crate) fn append(&mut self, next: Header) {
+        for (kind, span) in next.first.into_iter().flatten() {
+            self.see_kind(kind, span);
+        }
+        self.seen = self.seen.saturating_add(next.seen.saturating_sub(2));
+        self.late_versions.extend(next.late_versions);
+    }
+
+    pub(crate) fn check(&self, src_len: u32, diags: &mut Vec<Diagnostic>) {
+        let [first, second] = self.first;
+        let at = |i: Option<(HeadKind, Span)>| i.map(|(_, s)| s).unwrap_or(Span::at(src_len));
+        let note = "a module starts with `.version`, then `.target` (spec 11.1)";
+        match first.map(|(k, _)| k) {
+            Some(HeadKind::Version) => {
+                if second.map(|(k, _)| k) != Some(HeadKind::Target) {
+                    diags.push(
+                        Diagnostic::error(
+                            codes::MISSING_TARGET,
+                            at(second),
+                            "missing `.target` directive after `.version`",
+                        )
+                        .with_note(note),
+                    );
                 }
             }
-            Some(Item::Error(_)) => {}
+            Some(HeadKind::Error) => {}
             // ptxas reads a leading `.target` and stops at what follows it.
-            Some(Item::Target(_)) => {
-                let d = Diagnostic::error(
+            Some(HeadKind::Target) => diags.push(
+                Diagnostic::error(
                     codes::MISSING_VERSION,
-                    at(1),
+                    at(second),
                     "missing `.version` directive at the start of the module",
                 )
-                .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
-                self.diags.push(d);
-            }
-            _ => {
-                let d = Diagnostic::error(
+                .with_note(note),
+            ),
+            _ => diags.push(
+                Diagnostic::error(
                     codes::MISSING_VERSION,
-                    at(0),
+                    at(first),
                     "missing `.version` directive at the start of the module",
                 )
-                .with_note("a module starts with `.version`, then `.target` (spec 11.1)");
-                self.diags.push(d);
-            }
+                .with_note(note),
+            ),
         }
-        for it in items.iter().skip(1) {
-            if let Item::Version(v) = it {
-                self.diags.push(Diagnostic::error(
-                    codes::SYNTAX,
-                    v.span,
-                    "`.version` may appear only once, at the start of the module",
-                ));
-            }
+        let second_version = second.filter(|(k, _)| *k == HeadKind::Version);
+        for span in second_version
+            .map(|(_, s)| s)
+            .iter()
+            .chain(&self.late_versions)
+        {
+            diags.push(Diagnostic::error(
+                codes::SYNTAX,
+                *span,
+                "`.version` may appear only once, at the start of the module",
+            ));
         }
     }
 }

@@ -1,0 +1,210 @@
+//! `bench-peers [--seconds S] [FILES|DIRS]`: parse the same in-memory files
+//! with ptxkit and with ptx-syntax 0.5.0 (crates.io), one core, in one
+//! process, and print both throughputs and their ratio.
+//!
+//! Default input: the ptxas-accepted files of ../shared/corpus plus the
+//! repository's examples. Files ptx-syntax rejects (an error, a panic, or
+//! text that is not UTF-8) are counted and listed; throughput is given over
+//! the files both parse and over all files.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        if let Ok(rd) = std::fs::read_dir(p) {
+            let mut v: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+            v.sort();
+            for q in v {
+                collect(&q, out);
+            }
+        }
+    } else if p.extension().is_some_and(|x| x == "ptx") {
+        out.push(p.to_path_buf());
+    }
+}
+
+fn default_inputs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let corpus = root.join("../shared/corpus");
+    if let Ok(m) = std::fs::read_to_string(corpus.join("MANIFEST.tsv")) {
+        for l in m.lines().skip(1) {
+            let c: Vec<&str> = l.split('\t').collect();
+            if c.get(7) == Some(&"accept") {
+                if let Some(p) = c.first() {
+                    out.push(corpus.join(p));
+                }
+            }
+        }
+    }
+    collect(&root.join("examples"), &mut out);
+    out
+}
+
+/// CPU time of this thread (Linux), if the kernel tells it.
+fn thread_cpu() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
+
+/// Seconds per pass over `files` (wall, and CPU of this thread), repeating
+/// for at least `min` and at least once.
+fn time_pass(files: &[&[u8]], min: Duration, mut f: impl FnMut(&[u8]) -> usize) -> (f64, f64) {
+    let mut passes = 0u32;
+    let mut sink = 0usize;
+    let cpu0 = thread_cpu();
+    let start = Instant::now();
+    loop {
+        for src in files {
+            sink = sink.wrapping_add(f(src));
+        }
+        passes += 1;
+        if start.elapsed() >= min {
+            break;
+        }
+    }
+    let wall = start.elapsed().as_secs_f64();
+    let cpu = match (cpu0, thread_cpu()) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64(),
+        _ => wall,
+    };
+    std::hint::black_box(sink);
+    (wall / f64::from(passes), cpu / f64::from(passes))
+}
+
+/// How ptx-syntax fares on one file: `None` if it parses, else why not.
+fn ptx_syntax_fails(src: &[u8]) -> Option<&'static str> {
+    let Ok(text) = std::str::from_utf8(src) else {
+        return Some("not UTF-8");
+    };
+    match catch_unwind(AssertUnwindSafe(|| ptx_syntax::parse_ptx(text).is_ok())) {
+        Ok(true) => None,
+        Ok(false) => Some("parse error"),
+        Err(_) => Some("panic"),
+    }
+}
+
+fn ptx_syntax_parse(src: &[u8]) -> usize {
+    let text = std::str::from_utf8(src).unwrap_or("");
+    catch_unwind(AssertUnwindSafe(|| {
+        ptx_syntax::parse_ptx(text)
+            .map(|m| m.directives.len())
+            .unwrap_or(0)
+    }))
+    .unwrap_or(0)
+}
+
+fn ptxkit_parse(src: &[u8]) -> usize {
+    ptxkit::parse(src).module.items.len()
+}
+
+fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
+    let files: Vec<(PathBuf, Vec<u8>)> = paths
+        .into_iter()
+        .filter_map(|p| {
+            let b = std::fs::read(&p).ok()?;
+            Some((p, b))
+        })
+        .collect();
+    if files.is_empty() {
+        eprintln!("no input files");
+        return 2;
+    }
+    // Quiet the panic messages of ptx-syntax while probing.
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let mut both = Vec::new();
+    let mut failed = Vec::new();
+    let mut why = std::collections::BTreeMap::new();
+    for (p, b) in &files {
+        match ptx_syntax_fails(b) {
+            None => both.push(b.as_slice()),
+            Some(w) => {
+                *why.entry(w).or_insert(0usize) += 1;
+                failed.push(p);
+            }
+        }
+    }
+    let ptxkit_errors = files
+        .iter()
+        .filter(|(_, b)| ptxkit::parse(b).has_errors())
+        .count();
+    let all: Vec<&[u8]> = files.iter().map(|(_, b)| b.as_slice()).collect();
+    let mb = |v: &[&[u8]]| v.iter().map(|b| b.len()).sum::<usize>() as f64 / 1e6;
+    println!(
+        "input: {} files, {:.1} MB; ptxkit reports errors in {}; ptx-syntax 0.5.0 fails on {} ({:.1} MB)",
+        all.len(),
+        mb(&all),
+        ptxkit_errors,
+        failed.len(),
+        mb(&all) - mb(&both)
+    );
+    println!("  ptx-syntax failures by kind: {why:?}");
+    for p in failed.iter().take(10) {
+        println!("  ptx-syntax fails: {}", p.display());
+    }
+    if failed.len() > 10 {
+        println!("  … and {} more", failed.len() - 10);
+    }
+    let min = Duration::from_secs_f64(seconds);
+    println!(
+        "{:<34} {:>9} {:>12} {:>12} {:>8}",
+        "parse to tree, one core", "MB", "ptxkit MB/s", "peer MB/s", "ratio"
+    );
+    for (label, set) in [("files both parse", &both), ("all files", &all)] {
+        let (kw, kc) = time_pass(set, min, ptxkit_parse);
+        let (pw, pc) = time_pass(set, min, ptx_syntax_parse);
+        let m = mb(set);
+        println!(
+            "{:<34} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
+            format!("{label} (wall)"),
+            m,
+            m / kw,
+            m / pw,
+            pw / kw
+        );
+        println!(
+            "{:<34} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
+            format!("{label} (thread CPU)"),
+            m,
+            m / kc,
+            m / pc,
+            pc / kc
+        );
+    }
+    std::panic::set_hook(hook);
+    0
+}
+
+fn main() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut args = std::env::args().skip(1);
+    let mut paths = Vec::new();
+    let mut seconds = 2.0;
+    while let Some(a) = args.next() {
+        match a.as_str() {
+            "--seconds" => match args.next().and_then(|s| s.parse().ok()) {
+                Some(s) => seconds = s,
+                None => {
+                    eprintln!("usage: bench-peers [--seconds S] [FILES|DIRS]...");
+                    std::process::exit(2)
+                }
+            },
+            _ => collect(Path::new(&a), &mut paths),
+        }
+    }
+    if paths.is_empty() {
+        paths = default_inputs(&root);
+    }
+    // ptx-syntax's parser combinators recurse deeply: give them room.
+    let worker = std::thread::Builder::new()
+        .stack_size(1 << 30)
+        .spawn(move || run(paths, seconds));
+    let code = match worker.map(|w| w.join()) {
+        Ok(Ok(c)) => c,
+        _ => 2,
+    };
+    std::process::exit(code)
+}

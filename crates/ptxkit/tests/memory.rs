@@ -1,0 +1,123 @@
+//! Memory budgets: the heap a parsed tree holds, and the peak heap of a
+//! streamed check, per byte of source. A counting allocator measures them.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::Mutex;
+
+struct Counting;
+
+static LIVE: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
+        let p = System.alloc(l);
+        if !p.is_null() {
+            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
+            PEAK.fetch_max(now, Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
+        System.dealloc(p, l);
+        LIVE.fetch_sub(l.size(), Relaxed);
+    }
+}
+
+#[global_allocator]
+static A: Counting = Counting;
+
+/// The counters are process-wide: one measurement at a time.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
+/// (bytes the result of `f` holds, peak bytes while `f` ran), both above
+/// what was live before.
+fn measure<T>(f: impl FnOnce() -> T) -> (usize, usize, T) {
+    let base = LIVE.load(Relaxed);
+    PEAK.store(base, Relaxed);
+    let out = f();
+    let held = LIVE.load(Relaxed).saturating_sub(base);
+    let peak = PEAK.load(Relaxed).saturating_sub(base);
+    (held, peak, out)
+}
+
+fn examples() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .collect();
+    v.sort();
+    v.into_iter()
+        .filter_map(|p| Some((p.display().to_string(), std::fs::read(&p).ok()?)))
+        .collect()
+}
+
+#[test]
+fn tree_and_check_memory_per_source_byte() {
+    let _one = ONE_AT_A_TIME.lock();
+    let ex = examples();
+    // Warm up: the catalog and the interned names are loaded once per process.
+    for (_, src) in &ex {
+        drop(ptxkit::parse(src));
+    }
+    let mut src_bytes = 0;
+    let mut tree = 0;
+    let mut check_peak = 0;
+    for (name, src) in &ex {
+        let (held, _, parsed) = measure(|| ptxkit::parse(src));
+        drop(parsed);
+        let (_, peak, diags) = measure(|| ptxkit::syntax_check(src));
+        drop(diags);
+        eprintln!(
+            "{name}: {} bytes, tree {:.1}x, check peak {:.1}x",
+            src.len(),
+            held as f64 / src.len() as f64,
+            peak as f64 / src.len() as f64
+        );
+        src_bytes += src.len();
+        tree += held;
+        check_peak = check_peak.max(peak);
+    }
+    let ratio = tree as f64 / src_bytes as f64;
+    eprintln!("all: tree {ratio:.1}x the source; largest check peak {check_peak} bytes");
+    // Budgets with some headroom over today's figures (14.6x; 16.5x).
+    assert!(ratio < 17.0, "the tree is {ratio:.1}x the source");
+    assert!(check_peak < 400_000 * 5 / 4, "check peak {check_peak}");
+}
+
+/// The corpus's largest many-function file (a 994 KB Kokkos module): the
+/// streamed check must not hold the tree. Skips without ../shared.
+#[test]
+fn streamed_check_of_a_large_module() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
+        "../../../shared/corpus/jialunzhang-psu__ptx-90-parser/\
+         tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx",
+    );
+    let Ok(src) = std::fs::read(&path) else {
+        eprintln!("note: ../shared/corpus not found; large-module memory test skipped");
+        return;
+    };
+    let _one = ONE_AT_A_TIME.lock();
+    drop(ptxkit::parse(&src));
+    let (tree, _, parsed) = measure(|| ptxkit::parse(&src));
+    drop(parsed);
+    let (_, peak, diags) = measure(|| ptxkit::syntax_check(&src));
+    assert!(diags.is_empty());
+    let (n, t, p) = (src.len() as f64, tree as f64, peak as f64);
+    eprintln!(
+        "{} bytes: tree {:.1}x, streamed check peak {:.2}x the source",
+        src.len(),
+        t / n,
+        p / n
+    );
+    assert!(
+        p < 2.0 * n,
+        "streamed check peak is {:.2}x the source",
+        p / n
+    );
+}
