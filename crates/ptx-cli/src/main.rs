@@ -35,7 +35,19 @@ enum Command {
     Summary(cmd::summary::Args),
 }
 
+/// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
+/// instead of panicking inside `println!`. Rust ignores SIGPIPE by default.
+fn restore_sigpipe() {
+    #[cfg(unix)]
+    // SAFETY: called once at start-up, before any thread exists; it only
+    // resets one signal's disposition to the system default.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
+}
+
 fn main() -> ExitCode {
+    restore_sigpipe();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(a) => cmd::check::run(a),

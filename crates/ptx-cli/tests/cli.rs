@@ -105,3 +105,25 @@ fn summary_and_ast() {
     let v: serde_json::Value = serde_json::from_slice(&ast.stdout).expect("json");
     assert_eq!(v["items"][3]["Function"]["name"], "empty");
 }
+
+#[test]
+fn closed_pipe_is_not_a_panic() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_ptx"))
+        .args(["ast", &data("ok/functions.ptx")])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    // Read one byte, then close our end of the pipe.
+    let mut out = child.stdout.take().expect("stdout");
+    let mut one = [0u8; 1];
+    let _ = out.read(&mut one);
+    drop(out);
+    let status = child.wait().expect("wait");
+    let mut err = String::new();
+    let _ = child.stderr.take().expect("stderr").read_to_string(&mut err);
+    assert!(!err.contains("panicked"), "{err}");
+    assert_ne!(status.code(), Some(101), "exit code 101 is a panic");
+}
