@@ -68,7 +68,7 @@ pub fn render(r: &Resources, on: bool) -> String {
         out::paint(kind, style::HEAD, on),
         out::paint(&r.name, style::NAME, on)
     );
-    let mut t = Table::new(&[("resource", Align::Left), ("", Align::Left)]);
+    let mut t = Table::new(&[("resource", Align::Left), ("figure", Align::Left)]);
     let reg = &r.registers;
     let declared: Vec<String> = reg
         .declared

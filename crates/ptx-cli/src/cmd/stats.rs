@@ -177,8 +177,8 @@ pub fn render(r: &Report, top: usize, on: bool) -> String {
         StatsKey::Modifier => "instruction",
     };
     let mut s = String::new();
-    match &r.functions {
-        Some(fs) => {
+    if let Some(fs) = &r.functions {
+        {
             for f in fs {
                 s.push_str(&format!(
                     "{}: {}  ({} instructions)\n",
@@ -190,7 +190,6 @@ pub fn render(r: &Report, top: usize, on: bool) -> String {
                 s.push('\n');
             }
         }
-        None => {}
     }
     s.push_str(&format!(
         "{} instructions in {} file(s), {} distinct\n",

@@ -84,6 +84,51 @@ pub struct Explanation {
     pub entries: Vec<Entry>,
 }
 
+/// A short meaning for modifiers that many instructions share (state
+/// spaces, vector widths, data types, scopes), used when a section has no
+/// `@mod` line for them.
+pub fn common_meaning(m: &str) -> Option<String> {
+    let fixed = match m {
+        ".global" => "global memory: visible to every thread of the grid and the host",
+        ".shared" | ".shared::cta" => "shared memory of the executing CTA",
+        ".shared::cluster" => "shared memory of any CTA of the cluster",
+        ".local" => "memory private to the thread (stack, spills)",
+        ".const" => "the read-only constant banks",
+        ".param" | ".param::entry" | ".param::func" => {
+            "the parameter space of a kernel or function"
+        }
+        ".v2" => "a vector of two elements, one register each",
+        ".v4" => "a vector of four elements, one register each",
+        ".v8" => "a vector of eight elements, one register each",
+        ".cta" => "scope: the threads of the same CTA",
+        ".cluster" => "scope: the threads of the same cluster",
+        ".gpu" => "scope: all threads of the device",
+        ".sys" => "scope: the whole system, host included",
+        ".pred" => "a predicate (true/false)",
+        ".ftz" => "subnormal inputs and results are flushed to sign-preserving zero",
+        ".sat" => "the result is clamped to the range of the type",
+        ".aligned" => "every thread of the warp executes this same instruction",
+        ".sync" => "the executing thread waits for the others taking part",
+        _ => "",
+    };
+    if !fixed.is_empty() {
+        return Some(fixed.to_string());
+    }
+    let t = crate::isa::vocab::ScalarType::from_spelling(m)?;
+    let kind = if m.starts_with(".b") {
+        "untyped bits"
+    } else if t.is_signed() {
+        "signed integer"
+    } else if t.is_float() {
+        "floating point"
+    } else if m.starts_with(".u") {
+        "unsigned integer"
+    } else {
+        return None;
+    };
+    Some(format!("data type: {}-bit {kind}", t.bits()))
+}
+
 fn req_parts(r: &Requirement) -> (Option<String>, Option<String>) {
     (
         r.ptx.map(|v| v.to_string()),
@@ -191,7 +236,8 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
             .mod_notes
             .iter()
             .find(|(id, _)| cat.mod_name(*id) == m)
-            .map(|(_, t)| t.to_string());
+            .map(|(_, t)| t.to_string())
+            .or_else(|| common_meaning(m));
         push(m, note);
     }
     for (id, t) in &s.mod_notes {
@@ -200,6 +246,11 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
     for g in &s.gates {
         for &m in &g.mods {
             push(cat.mod_name(m), None);
+        }
+    }
+    for m in &mut modifiers {
+        if m.meaning.is_none() {
+            m.meaning = common_meaning(&m.modifier);
         }
     }
     let (ptx, sm) = req_parts(&s.req);
