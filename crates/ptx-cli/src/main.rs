@@ -9,6 +9,7 @@
 
 mod cmd;
 mod input;
+mod out;
 
 use std::process::ExitCode;
 
@@ -33,6 +34,24 @@ enum Command {
     Ast(cmd::ast::Args),
     /// Version, target, kernels and functions, registers, data sizes.
     Summary(cmd::summary::Args),
+    /// Kernels and functions: linkage, parameters, directives, size, calls.
+    Functions(cmd::functions::Args),
+    /// Print one function (canonically, or as written with --lossless).
+    Show(cmd::show::Args),
+    /// Control-flow graph of a function: blocks, edges, dominators, loops.
+    Cfg(cmd::cfg::Args),
+    /// Call graph: direct and indirect calls, recursion.
+    Callgraph(cmd::callgraph::Args),
+    /// Registers (declared and peak live), memory, barriers, directives.
+    Resources(cmd::resources::Args),
+    /// Instruction histograms over files and directories.
+    Stats(cmd::stats::Args),
+    /// Find instructions by opcode and modifiers.
+    Grep(cmd::grep::Args),
+    /// Structural diff of two modules.
+    Diff(cmd::diff::Args),
+    /// The catalog entry of an instruction: syntax, modifiers, versions.
+    Explain(cmd::explain::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -54,6 +73,15 @@ fn main() -> ExitCode {
         Command::Fmt(a) => cmd::fmt::run(a),
         Command::Ast(a) => cmd::ast::run(a),
         Command::Summary(a) => cmd::summary::run(a),
+        Command::Functions(a) => cmd::functions::run(a),
+        Command::Show(a) => cmd::show::run(a),
+        Command::Cfg(a) => cmd::cfg::run(a),
+        Command::Callgraph(a) => cmd::callgraph::run(a),
+        Command::Resources(a) => cmd::resources::run(a),
+        Command::Stats(a) => cmd::stats::run(a),
+        Command::Grep(a) => cmd::grep::run(a),
+        Command::Diff(a) => cmd::diff::run(a),
+        Command::Explain(a) => cmd::explain::run(a),
     };
     ExitCode::from(code)
 }

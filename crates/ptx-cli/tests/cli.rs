@@ -123,7 +123,11 @@ fn closed_pipe_is_not_a_panic() {
     drop(out);
     let status = child.wait().expect("wait");
     let mut err = String::new();
-    let _ = child.stderr.take().expect("stderr").read_to_string(&mut err);
+    let _ = child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut err);
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(status.code(), Some(101), "exit code 101 is a panic");
 }

@@ -89,7 +89,8 @@ pub fn declarator_bytes(
     Some(n)
 }
 
-fn param_summary(p: &Param) -> ParamSummary {
+/// Size and type text of one parameter.
+pub fn param_summary(p: &Param) -> ParamSummary {
     let mut n =
         p.ty.size_bytes()
             .saturating_mul(u64::from(p.vector.unwrap_or(1)));

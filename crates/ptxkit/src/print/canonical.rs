@@ -44,6 +44,42 @@ pub fn canonical_item(i: &Item) -> String {
     p.out
 }
 
+/// Print a function canonically as lines, each paired with the span of
+/// what it was printed from (header lines carry the function's span, body
+/// lines their statement's, braces their block's).
+pub fn canonical_function_lines(f: &Function) -> Vec<(crate::source::Span, String)> {
+    let mut p = Printer { out: String::new() };
+    p.function(f);
+    let mut out: Vec<(crate::source::Span, String)> = Vec::new();
+    for l in p.out.lines() {
+        if l == "{" && f.body.is_some() {
+            break;
+        }
+        out.push((f.span, l.to_string()));
+    }
+    fn block(b: &Block, depth: usize, out: &mut Vec<(crate::source::Span, String)>) {
+        let open = crate::source::Span::at(b.span.start);
+        let close = crate::source::Span::at(b.span.end.saturating_sub(1));
+        out.push((open, format!("{}{{", "\t".repeat(depth))));
+        for s in &b.stmts {
+            match s {
+                Stmt::Block(inner) => block(inner, depth.saturating_add(1), out),
+                Stmt::Error(_) => {}
+                _ => {
+                    for l in canonical_stmt(s, depth.saturating_add(1)).lines() {
+                        out.push((s.span(), l.to_string()));
+                    }
+                }
+            }
+        }
+        out.push((close, format!("{}}}", "\t".repeat(depth))));
+    }
+    if let Some(b) = &f.body {
+        block(b, 0, &mut out);
+    }
+    out
+}
+
 /// Print one instruction canonically (no indentation, no newline).
 pub fn instruction_text(i: &Instruction) -> String {
     let mut p = Printer { out: String::new() };

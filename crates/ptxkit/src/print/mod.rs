@@ -3,5 +3,5 @@
 pub(crate) mod canonical;
 mod lossless;
 
-pub use canonical::{canonical, expr_text, instruction_text};
+pub use canonical::{canonical, canonical_function_lines, expr_text, instruction_text};
 pub use lossless::lossless;

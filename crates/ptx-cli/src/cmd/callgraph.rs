@@ -1,0 +1,136 @@
+//! `ptx callgraph`: who calls whom, directly or through `.calltargets` and
+//! prototypes, with recursion marked.
+
+use std::path::PathBuf;
+
+use ptxkit::analysis::callgraph::{CallGraph, CallKind};
+use ptxkit::analysis::dot::callgraph_dot;
+
+use crate::out::{self, style, Align, Table};
+
+/// Arguments of `ptx callgraph`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// The file; `-` reads stdin.
+    pub path: PathBuf,
+    /// Print Graphviz DOT.
+    #[arg(long, conflicts_with = "json")]
+    pub dot: bool,
+    /// Print JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(a: Args) -> u8 {
+    let l = match out::load(&a.path) {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("ptx: {e}");
+            return 2;
+        }
+    };
+    let g = CallGraph::build(&l.parsed.module, &l.lines);
+    if a.json {
+        out::json(&g);
+    } else if a.dot {
+        out::print(&callgraph_dot(&g));
+    } else {
+        out::print(&render(&g, out::color()));
+    }
+    l.status()
+}
+
+/// The human-readable report.
+pub fn render(g: &CallGraph, on: bool) -> String {
+    let mut s = String::new();
+    let name = |i: usize| g.nodes.get(i).map_or("?", |n| n.name.as_str());
+    let mut t = Table::new(&[
+        ("caller", Align::Left),
+        ("callee", Align::Left),
+        ("kind", Align::Left),
+        ("via", Align::Left),
+        ("calls", Align::Right),
+        ("lines", Align::Left),
+    ]);
+    for e in &g.edges {
+        let kind = match e.kind {
+            CallKind::Direct => "direct",
+            CallKind::Indirect => "indirect",
+        };
+        let mut kind = kind.to_string();
+        if e.recursive {
+            kind.push_str(", recursive");
+        }
+        let kstyle = if e.recursive {
+            style::WARN
+        } else {
+            anstyle::Style::new()
+        };
+        let lines: Vec<String> = e.lines.iter().map(|l| l.to_string()).collect();
+        t.styled_row(vec![
+            (name(e.from).to_string(), style::NAME),
+            (name(e.to).to_string(), style::NAME),
+            (kind, kstyle),
+            (e.via.clone().unwrap_or_default(), anstyle::Style::new()),
+            (e.calls.to_string(), anstyle::Style::new()),
+            (lines.join(","), style::DIM),
+        ]);
+    }
+    let kernels = g.nodes.iter().filter(|n| n.kernel).count();
+    s.push_str(&format!(
+        "{} functions ({kernels} kernels), {} call edges\n",
+        g.nodes.len(),
+        g.edges.len()
+    ));
+    if !t.is_empty() {
+        s.push_str(&t.render("  ", on));
+    }
+    let rec: Vec<&str> = g
+        .nodes
+        .iter()
+        .filter(|n| n.recursive)
+        .map(|n| n.name.as_str())
+        .collect();
+    if !rec.is_empty() {
+        s.push_str(&format!(
+            "  {} {}\n",
+            out::paint("recursive:", style::WARN, on),
+            rec.join(", ")
+        ));
+    }
+    let taken: Vec<&str> = g
+        .nodes
+        .iter()
+        .filter(|n| n.address_taken)
+        .map(|n| n.name.as_str())
+        .collect();
+    if !taken.is_empty() {
+        s.push_str(&format!("  address taken: {}\n", taken.join(", ")));
+    }
+    for u in &g.unresolved {
+        s.push_str(&format!(
+            "  {} in {} at line {}{}\n",
+            out::paint("unresolved indirect call", style::WARN, on),
+            name(u.from),
+            u.line,
+            u.via
+                .as_deref()
+                .map(|v| format!(" (via {v})"))
+                .unwrap_or_default()
+        ));
+    }
+    let called: Vec<bool> = (0..g.nodes.len())
+        .map(|i| g.edges.iter().any(|e| e.to == i))
+        .collect();
+    let roots: Vec<&str> = g
+        .nodes
+        .iter()
+        .enumerate()
+        .filter(|(i, n)| !n.declaration && !called.get(*i).copied().unwrap_or(false))
+        .map(|(_, n)| n.name.as_str())
+        .collect();
+    if !roots.is_empty() {
+        s.push_str(&format!("  not called here: {}\n", roots.join(", ")));
+    }
+    s
+}

@@ -1,0 +1,503 @@
+//! The call graph of a module: direct calls by name, indirect calls through
+//! `.calltargets` lists, call tables and `.callprototype`s, and recursion.
+//!
+//! An indirect call that names a `.calltargets` list (or a module variable
+//! whose initializer lists functions: a call table) gets an edge to each
+//! listed function. One that names only a `.callprototype` may reach any
+//! function whose address is taken (used as a value outside a call, or in an
+//! initializer) and whose parameter and return sizes match the prototype;
+//! an edge goes to each such candidate, and the call is reported as
+//! unresolved when there is none. Functions in a strongly connected
+//! component with more than one function, or calling themselves, are
+//! recursive.
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+use super::regs::{expr_names, operand_names};
+use super::summary::param_summary;
+use crate::source::LineIndex;
+use crate::syntax::{
+    Block, CallPrototype, Function, Initializer, Instruction, Item, Module, Name, Param, Stmt,
+};
+
+/// How a call reaches its target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CallKind {
+    /// `call f, …`: the function is named.
+    Direct,
+    /// `call %rd, …, list`: through a register.
+    Indirect,
+}
+
+/// A function of the graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct CgNode {
+    /// The name.
+    pub name: String,
+    /// Whether a kernel.
+    pub kernel: bool,
+    /// Whether only declared in this module (no body).
+    pub declaration: bool,
+    /// Whether its address is taken.
+    pub address_taken: bool,
+    /// Whether it can call itself, directly or through others.
+    pub recursive: bool,
+}
+
+/// Calls from one function to another.
+#[derive(Clone, Debug, Serialize)]
+pub struct CgEdge {
+    /// Caller (index in [`CallGraph::nodes`]).
+    pub from: usize,
+    /// Callee.
+    pub to: usize,
+    /// Direct or indirect.
+    pub kind: CallKind,
+    /// For indirect calls: the `.calltargets` list, call table or prototype used.
+    pub via: Option<String>,
+    /// Number of call instructions.
+    pub calls: usize,
+    /// Source line of each call.
+    pub lines: Vec<u32>,
+    /// Whether the edge lies on a cycle (caller and callee are in the same
+    /// strongly connected component).
+    pub recursive: bool,
+}
+
+/// An indirect call whose possible targets are unknown.
+#[derive(Clone, Debug, Serialize)]
+pub struct UnresolvedCall {
+    /// Caller.
+    pub from: usize,
+    /// The list, table or prototype named, if any.
+    pub via: Option<String>,
+    /// Source line.
+    pub line: u32,
+}
+
+/// The call graph.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallGraph {
+    /// Functions, in module order (a declared-then-defined function once).
+    pub nodes: Vec<CgNode>,
+    /// Edges, grouped by caller.
+    pub edges: Vec<CgEdge>,
+    /// Indirect calls with no known target.
+    pub unresolved: Vec<UnresolvedCall>,
+}
+
+/// A parameter list's sizes, for matching prototypes.
+fn sizes(ps: Option<&[Param]>) -> Vec<u64> {
+    ps.unwrap_or_default()
+        .iter()
+        .map(|p| param_summary(p).bytes)
+        .collect()
+}
+
+#[derive(Default)]
+struct Scope<'a> {
+    targets: FxHashMap<Name, Vec<Name>>,
+    protos: FxHashMap<Name, &'a CallPrototype>,
+    calls: Vec<&'a Instruction>,
+}
+
+fn scan<'a>(b: &'a Block, s: &mut Scope<'a>) {
+    for st in &b.stmts {
+        match st {
+            Stmt::Instruction(i) if i.opcode_name() == "call" => s.calls.push(i),
+            Stmt::CallTargets(t) => {
+                s.targets
+                    .insert(t.label, t.targets.iter().map(|(n, _)| *n).collect());
+            }
+            Stmt::CallPrototype(p) => {
+                s.protos.insert(p.label, p);
+            }
+            Stmt::Block(inner) => scan(inner, s),
+            _ => {}
+        }
+    }
+}
+
+fn init_names(i: &Initializer, f: &mut impl FnMut(Name)) {
+    match i {
+        Initializer::Expr(e) | Initializer::Field { value: e, .. } => expr_names(e, f),
+        Initializer::List { items, .. } => items.iter().for_each(|x| init_names(x, f)),
+    }
+}
+
+impl CallGraph {
+    /// Build the call graph of `m`; `lines` indexes the source it was parsed from.
+    pub fn build(m: &Module, lines: &LineIndex) -> CallGraph {
+        let mut index: FxHashMap<Name, usize> = FxHashMap::default();
+        let mut nodes: Vec<CgNode> = Vec::new();
+        let mut funcs: Vec<Option<&Function>> = Vec::new();
+        for f in m.functions() {
+            match index.get(&f.name) {
+                Some(&i) => {
+                    if f.body.is_some() {
+                        if let (Some(n), Some(slot)) = (nodes.get_mut(i), funcs.get_mut(i)) {
+                            n.declaration = false;
+                            *slot = Some(f);
+                        }
+                    }
+                }
+                None => {
+                    index.insert(f.name, nodes.len());
+                    nodes.push(CgNode {
+                        name: f.name.to_string(),
+                        kernel: f.is_kernel(),
+                        declaration: f.body.is_none(),
+                        address_taken: false,
+                        recursive: false,
+                    });
+                    funcs.push(Some(f));
+                }
+            }
+        }
+        for it in &m.items {
+            if let Item::Alias(a) = it {
+                if let Some(&t) = index.get(&a.target) {
+                    index.insert(a.alias, t);
+                }
+            }
+        }
+        // Call tables: module variables initialised with function names.
+        let mut tables: FxHashMap<Name, Vec<usize>> = FxHashMap::default();
+        let mut taken: FxHashSet<usize> = FxHashSet::default();
+        for v in m.globals() {
+            for d in &v.decls {
+                let mut fs = Vec::new();
+                if let Some(init) = &d.init {
+                    init_names(init, &mut |n| fs.extend(index.get(&n).copied()));
+                }
+                taken.extend(fs.iter().copied());
+                if !fs.is_empty() {
+                    tables.insert(d.name, fs);
+                }
+            }
+        }
+        let scopes: Vec<Scope> = funcs
+            .iter()
+            .map(|f| {
+                let mut s = Scope::default();
+                if let Some(b) = f.and_then(|f| f.body.as_ref()) {
+                    scan(b, &mut s);
+                    // Address-taken: function names used outside call targets.
+                    for i in b.instructions() {
+                        let skip = i.opcode_name() == "call";
+                        if skip {
+                            continue;
+                        }
+                        for o in &i.operands {
+                            operand_names(o, &mut |n| taken.extend(index.get(&n).copied()));
+                        }
+                    }
+                }
+                s
+            })
+            .collect();
+        for t in &taken {
+            if let Some(n) = nodes.get_mut(*t) {
+                n.address_taken = true;
+            }
+        }
+        let sig = |i: usize| {
+            funcs
+                .get(i)
+                .copied()
+                .flatten()
+                .map(|f| (sizes(f.rets.as_deref()), sizes(f.params.as_deref())))
+        };
+        let mut edge_index: FxHashMap<(usize, usize, CallKind, Option<String>), usize> =
+            FxHashMap::default();
+        let mut edges: Vec<CgEdge> = Vec::new();
+        let mut unresolved = Vec::new();
+        for (from, s) in scopes.iter().enumerate() {
+            for call in &s.calls {
+                let line = lines.line_col(call.span.start).line;
+                let mut add = |to: usize, kind: CallKind, via: Option<String>| {
+                    let key = (from, to, kind, via.clone());
+                    let e = match edge_index.get(&key) {
+                        Some(&e) => e,
+                        None => {
+                            edge_index.insert(key, edges.len());
+                            edges.push(CgEdge {
+                                from,
+                                to,
+                                kind,
+                                via,
+                                calls: 0,
+                                lines: Vec::new(),
+                                recursive: false,
+                            });
+                            edges.len().saturating_sub(1)
+                        }
+                    };
+                    if let Some(e) = edges.get_mut(e) {
+                        e.calls = e.calls.saturating_add(1);
+                        e.lines.push(line);
+                    }
+                };
+                let roles = call.roles();
+                let named = |role: &str| {
+                    roles
+                        .iter()
+                        .find(|(t, _)| &*t.role == role)
+                        .and_then(|(_, o)| o.as_name())
+                };
+                if let Some(f) = named("func") {
+                    match index.get(&f) {
+                        Some(&to) => add(to, CallKind::Direct, None),
+                        None => unresolved.push(UnresolvedCall {
+                            from,
+                            via: Some(f.to_string()),
+                            line,
+                        }),
+                    }
+                    continue;
+                }
+                let list = named("flist").or_else(|| named("fproto"));
+                let via = list.map(|n| n.to_string());
+                let targets: Vec<usize> = match list {
+                    Some(l) if s.targets.contains_key(&l) => s
+                        .targets
+                        .get(&l)
+                        .map(|v| v.iter().filter_map(|n| index.get(n).copied()).collect())
+                        .unwrap_or_default(),
+                    Some(l) if tables.contains_key(&l) => {
+                        tables.get(&l).cloned().unwrap_or_default()
+                    }
+                    Some(l) => match s.protos.get(&l) {
+                        Some(p) => {
+                            let want = (sizes(p.rets.as_deref()), sizes(p.params.as_deref()));
+                            let mut c: Vec<usize> = taken
+                                .iter()
+                                .copied()
+                                .filter(|&t| sig(t).as_ref() == Some(&want))
+                                .collect();
+                            c.sort_unstable();
+                            c
+                        }
+                        None => Vec::new(),
+                    },
+                    None => Vec::new(),
+                };
+                if targets.is_empty() {
+                    unresolved.push(UnresolvedCall {
+                        from,
+                        via: via.clone(),
+                        line,
+                    });
+                }
+                for t in targets {
+                    add(t, CallKind::Indirect, via.clone());
+                }
+            }
+        }
+        let comp = components(nodes.len(), &edges);
+        let mut comp_size: FxHashMap<usize, usize> = FxHashMap::default();
+        for &c in &comp {
+            {
+                let e = comp_size.entry(c).or_default();
+                *e = e.saturating_add(1);
+            }
+        }
+        for e in &mut edges {
+            let (cf, ct) = (comp.get(e.from), comp.get(e.to));
+            e.recursive = cf.is_some() && cf == ct;
+            if e.recursive {
+                for k in [e.from, e.to] {
+                    if let Some(n) = nodes.get_mut(k) {
+                        n.recursive = true;
+                    }
+                }
+            }
+        }
+        CallGraph {
+            nodes,
+            edges,
+            unresolved,
+        }
+    }
+
+    /// Index of the function named `name`.
+    pub fn node(&self, name: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.name == name)
+    }
+
+    /// Every function reachable from `from` by calls, `from` included.
+    pub fn reachable(&self, from: usize) -> Vec<usize> {
+        let mut seen = vec![false; self.nodes.len()];
+        let mut out = Vec::new();
+        let mut work = vec![from];
+        while let Some(u) = work.pop() {
+            match seen.get_mut(u) {
+                Some(s) if !*s => *s = true,
+                _ => continue,
+            }
+            out.push(u);
+            work.extend(self.edges.iter().filter(|e| e.from == u).map(|e| e.to));
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Strongly connected components (Kosaraju, iterative): a component id per node.
+fn components(n: usize, edges: &[CgEdge]) -> Vec<usize> {
+    let mut fwd: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut rev: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for e in edges {
+        if let (Some(f), Some(r)) = (fwd.get_mut(e.from), rev.get_mut(e.to)) {
+            f.push(e.to);
+            r.push(e.from);
+        }
+    }
+    let mut seen = vec![false; n];
+    let mut order = Vec::with_capacity(n);
+    for s in 0..n {
+        if seen.get(s).copied().unwrap_or(true) {
+            continue;
+        }
+        if let Some(x) = seen.get_mut(s) {
+            *x = true;
+        }
+        let mut stack = vec![(s, 0usize)];
+        while let Some(top) = stack.last_mut() {
+            let (u, i) = *top;
+            match fwd.get(u).and_then(|l| l.get(i)) {
+                Some(&v) => {
+                    top.1 = top.1.saturating_add(1);
+                    if let Some(x) = seen.get_mut(v) {
+                        if !*x {
+                            *x = true;
+                            stack.push((v, 0));
+                        }
+                    }
+                }
+                None => {
+                    order.push(u);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    let mut comp = vec![usize::MAX; n];
+    // A node with a self-loop is its own cyclic component; others alone get
+    // a fresh id that no edge shares unless one exists.
+    for &s in order.iter().rev() {
+        if comp.get(s).copied() != Some(usize::MAX) {
+            continue;
+        }
+        let mut work = vec![s];
+        if let Some(c) = comp.get_mut(s) {
+            *c = s;
+        }
+        while let Some(u) = work.pop() {
+            for &v in rev.get(u).map(|l| l.as_slice()).unwrap_or_default() {
+                if let Some(c) = comp.get_mut(v) {
+                    if *c == usize::MAX {
+                        *c = s;
+                        work.push(v);
+                    }
+                }
+            }
+        }
+    }
+    comp
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn direct_indirect_and_recursive_calls() {
+        let src = r#".version 8.0
+.target sm_90
+.address_size 64
+.func (.param .b32 r) even(.param .b32 x);
+.func (.param .b32 r) odd(.param .b32 x)
+{
+	.reg .b32 %r<3>;
+	.param .b32 a;
+	.param .b32 b;
+	call (b), even, (a);
+	ret;
+}
+.func (.param .b32 r) even(.param .b32 x)
+{
+	.param .b32 a;
+	.param .b32 b;
+	call (b), odd, (a);
+	ret;
+}
+.func leaf(.param .b64 p)
+{
+	ret;
+}
+.func other(.param .b64 p)
+{
+	ret;
+}
+.func self()
+{
+	call self;
+	ret;
+}
+.visible .entry k()
+{
+	.reg .b64 %rd<3>;
+	.param .b64 q;
+	mov.u64 %rd1, leaf;
+	mov.u64 %rd2, other;
+	tl: .calltargets leaf;
+	call %rd1, (q), tl;
+	pr: .callprototype _ (.param .b64 _);
+	call %rd2, (q), pr;
+	call self;
+	ret;
+}
+"#;
+        let parsed = crate::parse(src.as_bytes());
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let g = CallGraph::build(&parsed.module, &LineIndex::new(src.as_bytes()));
+        let names: Vec<&str> = g.nodes.iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(names, vec!["even", "odd", "leaf", "other", "self", "k"]);
+        let e: Vec<(&str, &str, CallKind, Option<&str>, bool)> = g
+            .edges
+            .iter()
+            .map(|e| {
+                (
+                    names[e.from],
+                    names[e.to],
+                    e.kind,
+                    e.via.as_deref(),
+                    e.recursive,
+                )
+            })
+            .collect();
+        use CallKind::*;
+        assert_eq!(
+            e,
+            vec![
+                ("even", "odd", Direct, None, true),
+                ("odd", "even", Direct, None, true),
+                ("self", "self", Direct, None, true),
+                ("k", "leaf", Indirect, Some("tl"), false),
+                ("k", "leaf", Indirect, Some("pr"), false),
+                ("k", "other", Indirect, Some("pr"), false),
+                ("k", "self", Direct, None, false),
+            ]
+        );
+        let rec: Vec<bool> = g.nodes.iter().map(|n| n.recursive).collect();
+        assert_eq!(rec, vec![true, true, false, false, true, false]);
+        assert!(g.nodes[2].address_taken && !g.nodes[0].address_taken);
+        assert!(g.unresolved.is_empty());
+        assert_eq!(g.reachable(5), vec![2, 3, 4, 5]);
+        assert_eq!(g.edges[0].lines, vec![17]);
+    }
+}

@@ -1,0 +1,458 @@
+//! The control-flow graph of a function body: basic blocks and typed edges.
+//!
+//! A block starts at the first instruction, at every label, and after every
+//! instruction that transfers control (`bra`, `brx.idx`, `ret`, `exit`,
+//! `trap`). Consecutive labels share a block. Nested `{ }` scopes are
+//! flattened. A guarded transfer (`@p bra L`, `@p ret`) ends its block with
+//! two edges: the taken one and a fall-through. Edges that leave the function
+//! (`ret`, `exit`, `trap`, or running off the end of the body) have no target
+//! block (`to: None`).
+
+use rustc_hash::FxHashMap;
+use serde::Serialize;
+
+use crate::source::{LineIndex, Span};
+use crate::syntax::{Block, Function, Instruction, Name, Stmt};
+
+/// What kind of control transfer an edge is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum EdgeKind {
+    /// Falls into the next block (no transfer, or the not-taken side of a
+    /// guarded transfer).
+    Fallthrough,
+    /// An unguarded `bra`.
+    Branch,
+    /// The taken side of a guarded `@p bra`.
+    Conditional,
+    /// One of the targets of `brx.idx` (from its `.branchtargets` list).
+    Indirect,
+    /// `ret`: leaves the function.
+    Return,
+    /// `exit`: ends the thread.
+    Exit,
+    /// `trap`: aborts.
+    Trap,
+}
+
+impl EdgeKind {
+    /// The lowercase name used in JSON and DOT.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EdgeKind::Fallthrough => "fallthrough",
+            EdgeKind::Branch => "branch",
+            EdgeKind::Conditional => "conditional",
+            EdgeKind::Indirect => "indirect",
+            EdgeKind::Return => "return",
+            EdgeKind::Exit => "exit",
+            EdgeKind::Trap => "trap",
+        }
+    }
+}
+
+/// One edge of the graph.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Edge {
+    /// Source block.
+    pub from: usize,
+    /// Target block; `None` when control leaves the function.
+    pub to: Option<usize>,
+    /// The kind of transfer.
+    pub kind: EdgeKind,
+}
+
+/// A basic block.
+#[derive(Clone, Debug, Serialize)]
+pub struct BasicBlock {
+    /// Index in [`Cfg::blocks`].
+    pub id: usize,
+    /// The first label of the block, or `entry` / `bb<id>` for an unlabelled one.
+    pub label: String,
+    /// Every label that names the block (empty when unlabelled).
+    pub labels: Vec<String>,
+    /// Source line of the block's first statement (label or instruction).
+    pub first_line: u32,
+    /// Source line of its last statement.
+    pub last_line: u32,
+    /// Number of instructions.
+    pub instructions: usize,
+    /// Index of its first instruction in [`Cfg::insts`].
+    #[serde(skip)]
+    pub start: usize,
+    /// Source span from the first to the last statement.
+    #[serde(skip)]
+    pub span: Span,
+}
+
+impl BasicBlock {
+    /// The range of [`Cfg::insts`] that holds this block's instructions.
+    pub fn range(&self) -> std::ops::Range<usize> {
+        self.start..self.start.saturating_add(self.instructions)
+    }
+}
+
+/// The control-flow graph of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct Cfg<'a> {
+    /// Blocks in source order; block 0 is the entry (when there is any).
+    pub blocks: Vec<BasicBlock>,
+    /// Edges, grouped by source block in source order.
+    pub edges: Vec<Edge>,
+    /// The entry block (0).
+    pub entry: usize,
+    /// Every instruction of the body in source order (nested scopes
+    /// flattened); blocks index into it.
+    #[serde(skip)]
+    pub insts: Vec<&'a Instruction>,
+    /// Names in `.branchtargets` lists whose label is not in the function.
+    pub unresolved_targets: Vec<String>,
+}
+
+enum Flat<'a> {
+    Inst(&'a Instruction),
+    Label(Name, Span),
+}
+
+fn flatten<'a>(
+    b: &'a Block,
+    out: &mut Vec<Flat<'a>>,
+    tables: &mut FxHashMap<Name, &'a [(Name, Span)]>,
+) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Instruction(i) => out.push(Flat::Inst(i)),
+            Stmt::Label(n, sp) => out.push(Flat::Label(*n, *sp)),
+            Stmt::Block(inner) => flatten(inner, out, tables),
+            Stmt::BranchTargets(t) => {
+                tables.insert(t.label, &t.targets);
+            }
+            _ => {}
+        }
+    }
+}
+
+/// How an instruction transfers control, if it does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Transfer {
+    /// `bra`.
+    Branch,
+    /// `brx.idx`.
+    Indirect,
+    /// `ret`.
+    Return,
+    /// `exit`.
+    Exit,
+    /// `trap`.
+    Trap,
+}
+
+/// The transfer an instruction makes (`None` for ordinary instructions and calls).
+pub fn transfer(i: &Instruction) -> Option<Transfer> {
+    match i.opcode_name() {
+        "bra" => Some(Transfer::Branch),
+        "brx" => Some(Transfer::Indirect),
+        "ret" => Some(Transfer::Return),
+        "exit" => Some(Transfer::Exit),
+        "trap" => Some(Transfer::Trap),
+        _ => None,
+    }
+}
+
+/// The first operand's name (the label of `bra`).
+fn operand_name(i: &Instruction, idx: usize) -> Option<Name> {
+    i.operands.get(idx).and_then(|o| o.as_name())
+}
+
+impl<'a> Cfg<'a> {
+    /// Build the graph of `f` (an empty graph for a declaration).
+    /// `lines` maps spans of the source `f` was parsed from to line numbers.
+    pub fn build(f: &'a Function, lines: &LineIndex) -> Cfg<'a> {
+        let mut flat = Vec::new();
+        let mut tables = FxHashMap::default();
+        if let Some(b) = &f.body {
+            flatten(b, &mut flat, &mut tables);
+        }
+        let mut cfg = Cfg {
+            blocks: Vec::new(),
+            edges: Vec::new(),
+            entry: 0,
+            insts: Vec::new(),
+            unresolved_targets: Vec::new(),
+        };
+        if f.body.is_none() {
+            return cfg;
+        }
+        let line = |s: Span| lines.line_col(s.start).line;
+        let mut label_block: FxHashMap<Name, usize> = FxHashMap::default();
+        // The block being filled: (labels, first span, last span, start, count).
+        let mut cur = Pending::default();
+        for item in &flat {
+            match item {
+                Flat::Label(n, sp) => {
+                    if cur.count > 0 {
+                        cfg.close(&mut cur, line);
+                    }
+                    if cur.labels.is_empty() && cur.first.is_none() {
+                        cur.first = Some(*sp);
+                    }
+                    label_block.insert(*n, cfg.blocks.len());
+                    cur.labels.push(n.to_string());
+                    cur.last = Some(*sp);
+                }
+                Flat::Inst(i) => {
+                    if cur.count == 0 {
+                        cur.start = cfg.insts.len();
+                        if cur.first.is_none() {
+                            cur.first = Some(i.span);
+                        }
+                    }
+                    cfg.insts.push(i);
+                    cur.count = cur.count.saturating_add(1);
+                    cur.last = Some(i.span);
+                    if transfer(i).is_some() {
+                        cfg.close(&mut cur, line);
+                    }
+                }
+            }
+        }
+        if cur.count > 0 || !cur.labels.is_empty() || cfg.blocks.is_empty() {
+            if cur.count == 0 {
+                cur.start = cfg.insts.len();
+            }
+            cfg.close(&mut cur, line);
+        }
+        cfg.link(&label_block, &tables);
+        cfg
+    }
+
+    fn close(&mut self, cur: &mut Pending, line: impl Fn(Span) -> u32) {
+        let id = self.blocks.len();
+        let p = std::mem::take(cur);
+        let first = p.first.unwrap_or_default();
+        let last = p.last.unwrap_or(first);
+        let label = match p.labels.first() {
+            Some(l) => l.clone(),
+            None if id == 0 => "entry".to_string(),
+            None => format!("bb{id}"),
+        };
+        self.blocks.push(BasicBlock {
+            id,
+            label,
+            labels: p.labels,
+            first_line: if p.first.is_some() { line(first) } else { 0 },
+            last_line: if p.last.is_some() { line(last) } else { 0 },
+            instructions: p.count,
+            start: p.start,
+            span: first.to(last),
+        });
+    }
+
+    fn link(
+        &mut self,
+        label_block: &FxHashMap<Name, usize>,
+        tables: &FxHashMap<Name, &[(Name, Span)]>,
+    ) {
+        let n = self.blocks.len();
+        let mut edges = Vec::new();
+        let mut unresolved = Vec::new();
+        for b in &self.blocks {
+            let next = (b.id.saturating_add(1) < n).then_some(b.id.saturating_add(1));
+            let last = b
+                .instructions
+                .checked_sub(1)
+                .and_then(|k| self.insts.get(b.start.saturating_add(k)));
+            let Some(last) = last else {
+                edges.push(Edge {
+                    from: b.id,
+                    to: next,
+                    kind: EdgeKind::Fallthrough,
+                });
+                continue;
+            };
+            let guarded = last.guard.is_some();
+            let mut falls = true;
+            match transfer(last) {
+                None => {}
+                Some(Transfer::Branch) => {
+                    if let Some(t) = operand_name(last, 0).and_then(|l| label_block.get(&l)) {
+                        let kind = if guarded {
+                            EdgeKind::Conditional
+                        } else {
+                            EdgeKind::Branch
+                        };
+                        edges.push(Edge {
+                            from: b.id,
+                            to: Some(*t),
+                            kind,
+                        });
+                    }
+                    falls = guarded;
+                }
+                Some(Transfer::Indirect) => {
+                    let list = operand_name(last, 1).and_then(|t| tables.get(&t));
+                    let mut seen = Vec::new();
+                    for (l, _) in list.map(|l| l.iter()).into_iter().flatten() {
+                        match label_block.get(l) {
+                            Some(&t) if !seen.contains(&t) => {
+                                seen.push(t);
+                                edges.push(Edge {
+                                    from: b.id,
+                                    to: Some(t),
+                                    kind: EdgeKind::Indirect,
+                                });
+                            }
+                            Some(_) => {}
+                            None => unresolved.push(l.to_string()),
+                        }
+                    }
+                    falls = guarded;
+                }
+                Some(t @ (Transfer::Return | Transfer::Exit | Transfer::Trap)) => {
+                    let kind = match t {
+                        Transfer::Return => EdgeKind::Return,
+                        Transfer::Exit => EdgeKind::Exit,
+                        _ => EdgeKind::Trap,
+                    };
+                    edges.push(Edge {
+                        from: b.id,
+                        to: None,
+                        kind,
+                    });
+                    falls = guarded;
+                }
+            }
+            if falls {
+                edges.push(Edge {
+                    from: b.id,
+                    to: next,
+                    kind: EdgeKind::Fallthrough,
+                });
+            }
+        }
+        self.edges = edges;
+        self.unresolved_targets = unresolved;
+    }
+
+    /// Successor blocks of every block (edges leaving the function omitted,
+    /// duplicates removed).
+    pub fn successors(&self) -> Vec<Vec<usize>> {
+        let mut s: Vec<Vec<usize>> = vec![Vec::new(); self.blocks.len()];
+        for e in &self.edges {
+            if let (Some(to), Some(list)) = (e.to, s.get_mut(e.from)) {
+                if !list.contains(&to) {
+                    list.push(to);
+                }
+            }
+        }
+        s
+    }
+
+    /// The instructions of block `b`.
+    pub fn block_insts(&self, b: usize) -> &[&'a Instruction] {
+        self.blocks
+            .get(b)
+            .and_then(|b| self.insts.get(b.range()))
+            .unwrap_or_default()
+    }
+}
+
+#[derive(Default)]
+struct Pending {
+    labels: Vec<String>,
+    first: Option<Span>,
+    last: Option<Span>,
+    start: usize,
+    count: usize,
+}
+
+/// Predecessor lists from successor lists.
+pub fn predecessors(succs: &[Vec<usize>]) -> Vec<Vec<usize>> {
+    let mut p: Vec<Vec<usize>> = vec![Vec::new(); succs.len()];
+    for (u, list) in succs.iter().enumerate() {
+        for &v in list {
+            if let Some(pl) = p.get_mut(v) {
+                pl.push(u);
+            }
+        }
+    }
+    p
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn cfg_of(body: &str, f: impl FnOnce(&Cfg)) {
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k(.param .u32 n)\n{{\n{body}\n}}\n"
+        );
+        let parsed = crate::parse(src.as_bytes());
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let func = parsed.module.functions().next().unwrap();
+        let lines = LineIndex::new(src.as_bytes());
+        f(&Cfg::build(func, &lines));
+    }
+
+    fn edges(c: &Cfg) -> Vec<(usize, Option<usize>, &'static str)> {
+        c.edges
+            .iter()
+            .map(|e| (e.from, e.to, e.kind.as_str()))
+            .collect()
+    }
+
+    #[test]
+    fn guarded_branch_early_exit_and_labels() {
+        cfg_of(
+            ".reg .pred %p<2>;\n.reg .b32 %r<3>;\nld.param.u32 %r1, [n];\nsetp.eq.u32 %p1, %r1, 0;\n@%p1 exit;\nL1:\nL2:\nadd.u32 %r1, %r1, 1;\n@%p1 bra L1;\nbra.uni L3;\nL3:\nret;",
+            |c| {
+                assert_eq!(c.blocks.len(), 4);
+                assert_eq!(c.blocks[1].labels, vec!["L1", "L2"]);
+                assert_eq!(c.blocks[0].label, "entry");
+                assert_eq!(c.blocks[0].instructions, 3);
+                assert_eq!(c.blocks[0].first_line, 8);
+                assert_eq!(
+                    edges(c),
+                    vec![
+                        (0, None, "exit"),
+                        (0, Some(1), "fallthrough"),
+                        (1, Some(1), "conditional"),
+                        (1, Some(2), "fallthrough"),
+                        (2, Some(3), "branch"),
+                        (3, None, "return"),
+                    ]
+                );
+            },
+        );
+    }
+
+    #[test]
+    fn brx_idx_targets_and_trap() {
+        cfg_of(
+            ".reg .b32 %r<3>;\nld.param.u32 %r1, [n];\nts: .branchtargets A, B, A;\nbrx.idx %r1, ts;\nA:\ntrap;\nB:\n{\nadd.u32 %r1, %r1, 1;\n}\nC:",
+            |c| {
+                assert_eq!(c.blocks.len(), 4);
+                assert_eq!(
+                    edges(c),
+                    vec![
+                        (0, Some(1), "indirect"),
+                        (0, Some(2), "indirect"),
+                        (1, None, "trap"),
+                        (2, Some(3), "fallthrough"),
+                        (3, None, "fallthrough"),
+                    ]
+                );
+                assert_eq!(c.blocks[3].instructions, 0);
+                assert_eq!(c.block_insts(2).len(), 1);
+            },
+        );
+    }
+
+    #[test]
+    fn empty_body_has_one_block() {
+        cfg_of("", |c| {
+            assert_eq!(c.blocks.len(), 1);
+            assert_eq!(edges(c), vec![(0, None, "fallthrough")]);
+        });
+    }
+}

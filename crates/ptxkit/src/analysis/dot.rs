@@ -1,0 +1,187 @@
+//! Graphviz DOT output for control-flow and call graphs.
+
+use std::fmt::Write;
+
+use super::callgraph::{CallGraph, CallKind};
+use super::cfg::EdgeKind;
+use super::flow::FlowReport;
+
+/// Quote `s` as a DOT string.
+pub fn quote(s: &str) -> String {
+    let mut o = String::with_capacity(s.len().saturating_add(2));
+    o.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => o.push_str("\\\""),
+            '\\' => o.push_str("\\\\"),
+            '\n' => o.push_str("\\n"),
+            c if c.is_control() => {}
+            c => o.push(c),
+        }
+    }
+    o.push('"');
+    o
+}
+
+/// Graphs with more blocks than this get layout settings that keep `dot`
+/// fast: edge labels placed after layout (`xlabel`) and a bounded number of
+/// network-simplex iterations. Without them a 500-block CFG takes minutes.
+pub const LARGE_GRAPH: usize = 150;
+
+/// The control-flow graph of one function as a DOT digraph. Blocks show
+/// their label, lines and instruction count; loop headers are doubled,
+/// back edges bold, and irreducible edges red. Edges leaving the function
+/// go to one `exit` node.
+pub fn cfg_dot(r: &FlowReport) -> String {
+    let mut o = String::new();
+    let large = r.blocks.len() > LARGE_GRAPH;
+    let _ = writeln!(o, "digraph {} {{", quote(&format!("cfg {}", r.function)));
+    let _ = writeln!(o, "  label={};", quote(&r.function));
+    if large {
+        o.push_str("  graph [nslimit=2, nslimit1=2];\n");
+    }
+    o.push_str("  node [shape=box, fontname=\"monospace\"];\n");
+    for b in &r.blocks {
+        let mut text = b.label.clone();
+        if b.labels.len() > 1 {
+            text.push_str(&format!(" (+{})", b.labels.len().saturating_sub(1)));
+        }
+        let _ = write!(
+            text,
+            "\nlines {}-{}\n{} instructions",
+            b.first_line, b.last_line, b.instructions
+        );
+        if let Some(d) = r.loop_depth.get(b.id).filter(|d| **d > 0) {
+            let _ = write!(text, "\nloop depth {d}");
+        }
+        let mut attrs = format!("label={}", quote(&text));
+        if r.loops.iter().any(|l| l.header == b.id) {
+            attrs.push_str(", peripheries=2");
+        }
+        if b.id == r.entry {
+            attrs.push_str(", style=bold");
+        }
+        if r.unreachable.contains(&b.id) {
+            attrs.push_str(", style=dashed, color=gray");
+        }
+        let _ = writeln!(o, "  b{} [{attrs}];", b.id);
+    }
+    if r.edges.iter().any(|e| e.to.is_none()) {
+        o.push_str("  exit [shape=doublecircle, label=\"exit\"];\n");
+    }
+    for e in &r.edges {
+        let to = match e.to {
+            Some(t) => format!("b{t}"),
+            None => "exit".to_string(),
+        };
+        let mut attrs: Vec<String> = Vec::new();
+        match e.kind {
+            EdgeKind::Fallthrough => attrs.push("style=dashed".into()),
+            EdgeKind::Branch => {}
+            EdgeKind::Conditional => attrs.push("label=\"taken\"".into()),
+            EdgeKind::Indirect => {
+                attrs.push("style=dotted".into());
+                attrs.push("label=\"brx.idx\"".into());
+            }
+            EdgeKind::Return | EdgeKind::Exit | EdgeKind::Trap => {
+                attrs.push(format!("label={}", quote(e.kind.as_str())));
+            }
+        }
+        if let Some(t) = e.to {
+            if r.is_back_edge(e.from, t) {
+                attrs.push("penwidth=2".into());
+                attrs.push("label=\"back\"".into());
+            }
+            if r.irreducible_edges.contains(&(e.from, t)) {
+                attrs.push("color=red".into());
+            }
+        }
+        // Later labels override earlier ones in DOT; keep the last only.
+        let mut seen_label = false;
+        let attrs: Vec<String> = attrs
+            .into_iter()
+            .rev()
+            .filter(|a| {
+                let is_label = a.starts_with("label=");
+                let keep = !(is_label && seen_label);
+                seen_label |= is_label;
+                keep
+            })
+            .collect();
+        let attrs: Vec<String> = if large {
+            attrs
+                .into_iter()
+                .map(|a| match a.strip_prefix("label=") {
+                    Some(v) => format!("xlabel={v}"),
+                    None => a,
+                })
+                .collect()
+        } else {
+            attrs
+        };
+        if attrs.is_empty() {
+            let _ = writeln!(o, "  b{} -> {to};", e.from);
+        } else {
+            let _ = writeln!(o, "  b{} -> {to} [{}];", e.from, attrs.join(", "));
+        }
+    }
+    o.push_str("}\n");
+    o
+}
+
+/// The call graph as a DOT digraph: kernels bold, declarations dashed,
+/// indirect calls dashed, recursive calls red.
+pub fn callgraph_dot(g: &CallGraph) -> String {
+    let mut o = String::from("digraph callgraph {\n  node [shape=box, fontname=\"monospace\"];\n");
+    for (i, n) in g.nodes.iter().enumerate() {
+        let mut attrs = vec![format!("label={}", quote(&n.name))];
+        if n.kernel {
+            attrs.push("style=bold".into());
+        } else if n.declaration {
+            attrs.push("style=dashed".into());
+        }
+        if n.recursive {
+            attrs.push("color=red".into());
+        }
+        let _ = writeln!(o, "  f{i} [{}];", attrs.join(", "));
+    }
+    for e in &g.edges {
+        let mut attrs = Vec::new();
+        if e.kind == CallKind::Indirect {
+            attrs.push("style=dashed".to_string());
+        }
+        if e.recursive {
+            attrs.push("color=red".into());
+        }
+        let mut label = String::new();
+        if let Some(v) = &e.via {
+            label.push_str(v);
+        }
+        if e.calls > 1 {
+            if !label.is_empty() {
+                label.push(' ');
+            }
+            let _ = write!(label, "x{}", e.calls);
+        }
+        if !label.is_empty() {
+            attrs.push(format!("label={}", quote(&label)));
+        }
+        if attrs.is_empty() {
+            let _ = writeln!(o, "  f{} -> f{};", e.from, e.to);
+        } else {
+            let _ = writeln!(o, "  f{} -> f{} [{}];", e.from, e.to, attrs.join(", "));
+        }
+    }
+    o.push_str("}\n");
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quote;
+
+    #[test]
+    fn quoting() {
+        assert_eq!(quote("a\"b\\c\nd"), "\"a\\\"b\\\\c\\nd\"");
+    }
+}

@@ -1,0 +1,70 @@
+//! Everything `ptx cfg` reports about one function: blocks, edges,
+//! reverse post-order, dominators and loops, in one serialisable value.
+
+use serde::Serialize;
+
+use super::cfg::{BasicBlock, Cfg, Edge};
+use super::dom::Dominators;
+use super::loops::{find_loops, Loop};
+use crate::source::LineIndex;
+use crate::syntax::Function;
+
+/// The control flow of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FlowReport {
+    /// The function.
+    pub function: String,
+    /// Basic blocks in source order.
+    pub blocks: Vec<BasicBlock>,
+    /// Edges; `to: null` leaves the function.
+    pub edges: Vec<Edge>,
+    /// The entry block.
+    pub entry: usize,
+    /// Reverse post-order of the blocks reachable from the entry.
+    pub rpo: Vec<usize>,
+    /// Immediate dominator of each block (`null` for the entry and for
+    /// unreachable blocks).
+    pub idom: Vec<Option<usize>>,
+    /// Blocks not reachable from the entry.
+    pub unreachable: Vec<usize>,
+    /// Natural loops, outer before inner.
+    pub loops: Vec<Loop>,
+    /// Loop depth of each block.
+    pub loop_depth: Vec<u32>,
+    /// Edges that make the flow irreducible (empty when reducible).
+    pub irreducible_edges: Vec<(usize, usize)>,
+    /// `.branchtargets` entries naming no label of the function.
+    pub unresolved_targets: Vec<String>,
+}
+
+impl FlowReport {
+    /// Analyse `f`.
+    pub fn build(f: &Function, lines: &LineIndex) -> FlowReport {
+        let cfg = Cfg::build(f, lines);
+        let succs = cfg.successors();
+        let dom = Dominators::compute(&succs, cfg.entry);
+        let lf = find_loops(&succs, &dom);
+        FlowReport {
+            function: f.name.to_string(),
+            idom: (0..cfg.blocks.len()).map(|b| dom.idom(b)).collect(),
+            unreachable: (0..cfg.blocks.len())
+                .filter(|&b| !dom.is_reachable(b))
+                .collect(),
+            rpo: dom.rpo,
+            loops: lf.loops,
+            loop_depth: lf.block_depth,
+            irreducible_edges: lf.irreducible_edges,
+            entry: cfg.entry,
+            unresolved_targets: cfg.unresolved_targets,
+            edges: cfg.edges,
+            blocks: cfg.blocks,
+        }
+    }
+
+    /// Whether `from → to` is a back edge of some loop.
+    pub fn is_back_edge(&self, from: usize, to: usize) -> bool {
+        self.loops
+            .iter()
+            .any(|l| l.header == to && l.latches.contains(&from))
+    }
+}

@@ -1,0 +1,125 @@
+//! Kernels and functions of a module: signature, directives, size, calls.
+
+use serde::Serialize;
+
+use super::callgraph::{CallGraph, CallKind};
+use super::summary::{param_summary, ParamSummary};
+use crate::source::LineIndex;
+use crate::syntax::{FuncDirective, Function, Module};
+
+/// One call made by a function.
+#[derive(Clone, Debug, Serialize)]
+pub struct CallInfo {
+    /// The callee.
+    pub callee: String,
+    /// Direct or indirect.
+    pub kind: CallKind,
+    /// Number of call instructions.
+    pub calls: usize,
+}
+
+/// A kernel or function.
+#[derive(Clone, Debug, Serialize)]
+pub struct FunctionInfo {
+    /// The name.
+    pub name: String,
+    /// `entry` (kernel) or `func`.
+    pub kind: &'static str,
+    /// `.visible`, `.extern`, `.weak`, or none.
+    pub linkage: Option<&'static str>,
+    /// Whether only declared here.
+    pub declaration: bool,
+    /// Source line of the header.
+    pub line: u32,
+    /// Parameters with their types and sizes.
+    pub params: Vec<ParamSummary>,
+    /// Return values (device functions).
+    pub returns: Vec<ParamSummary>,
+    /// Performance and ABI directives (`.maxntid 256, 1, 1`, `.noreturn`).
+    pub directives: Vec<String>,
+    /// Number of instructions in the body.
+    pub instructions: usize,
+    /// Calls made, in the order the callees first appear.
+    pub calls: Vec<CallInfo>,
+    /// Indirect calls whose targets are unknown.
+    pub unresolved_calls: usize,
+    /// Whether it may call itself.
+    pub recursive: bool,
+}
+
+/// A directive as text: `.maxntid 128, 1, 1`.
+pub fn directive_text(d: &FuncDirective) -> String {
+    let mut s = d.name.to_string();
+    let args: Vec<String> = d
+        .args
+        .iter()
+        .map(|a| a.value.to_string())
+        .chain(d.strings.iter().map(|s| s.to_string()))
+        .collect();
+    if !args.is_empty() {
+        s.push(' ');
+        s.push_str(&args.join(", "));
+    }
+    s
+}
+
+/// Describe every function of `m` (declarations included), in module order.
+pub fn functions(m: &Module, lines: &LineIndex, cg: &CallGraph) -> Vec<FunctionInfo> {
+    m.functions().map(|f| function_info(f, lines, cg)).collect()
+}
+
+/// Describe one function.
+pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> FunctionInfo {
+    let node = cg.node(f.name.as_str());
+    let mut calls: Vec<CallInfo> = Vec::new();
+    if f.body.is_some() {
+        for e in cg.edges.iter().filter(|e| Some(e.from) == node) {
+            let callee = cg
+                .nodes
+                .get(e.to)
+                .map(|n| n.name.clone())
+                .unwrap_or_default();
+            match calls
+                .iter_mut()
+                .find(|c| c.callee == callee && c.kind == e.kind)
+            {
+                Some(c) => c.calls = c.calls.saturating_add(e.calls),
+                None => calls.push(CallInfo {
+                    callee,
+                    kind: e.kind,
+                    calls: e.calls,
+                }),
+            }
+        }
+    }
+    FunctionInfo {
+        name: f.name.to_string(),
+        kind: if f.is_kernel() { "entry" } else { "func" },
+        linkage: f.linkage.map(|l| l.as_str()),
+        declaration: f.body.is_none(),
+        line: lines.line_col(f.span.start).line,
+        params: f.params().iter().map(param_summary).collect(),
+        returns: f
+            .rets
+            .as_deref()
+            .unwrap_or_default()
+            .iter()
+            .map(param_summary)
+            .collect(),
+        directives: f.directives.iter().map(directive_text).collect(),
+        instructions: f.body.as_ref().map_or(0, |b| b.instructions().len()),
+        calls,
+        unresolved_calls: if f.body.is_some() {
+            cg.unresolved
+                .iter()
+                .filter(|u| Some(u.from) == node)
+                .count()
+        } else {
+            0
+        },
+        recursive: f.body.is_some()
+            && node
+                .and_then(|n| cg.nodes.get(n))
+                .is_some_and(|n| n.recursive),
+    }
+}

@@ -1,0 +1,176 @@
+//! Finding instructions by opcode and modifiers.
+//!
+//! A pattern is a list of dot-separated components, e.g. `ld.global.*.v4`.
+//! An instruction is read as the same kind of list: its opcode followed by
+//! its modifiers in written order (`ld.global.nc.v4.f32` is `ld`, `global`,
+//! `nc`, `v4`, `f32`). The pattern matches when:
+//! * the components match the instruction's list from its start, in order:
+//!   a word equals one element (the first word is the opcode), and a
+//!   component that is exactly `*` stands for any run of zero or more
+//!   elements (so `*.shared::cluster` finds any instruction with that
+//!   modifier, and `atom.*.cas` any `atom` with `.cas` somewhere after it);
+//! * the instruction may have more modifiers after the last component
+//!   (so `wgmma` finds every `wgmma…`); end the pattern with `$` to forbid
+//!   that (`bar.sync$` finds `bar.sync` but not `bar.sync.aligned`).
+//!
+//! Components compare exactly and case-sensitively; `::` is part of a
+//! component (`shared::cluster`, `L2::cache_hint`).
+
+use serde::Serialize;
+
+use crate::print::instruction_text;
+use crate::source::LineIndex;
+use crate::syntax::{Instruction, Module};
+
+/// A compiled pattern.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pattern {
+    parts: Vec<Part>,
+    anchored: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Part {
+    Any,
+    Word(String),
+}
+
+impl Pattern {
+    /// Parse a pattern; errors name the problem.
+    pub fn parse(text: &str) -> Result<Pattern, String> {
+        let (body, anchored) = match text.strip_suffix('$') {
+            Some(b) => (b, true),
+            None => (text, false),
+        };
+        let body = body.strip_prefix('.').unwrap_or(body);
+        if body.is_empty() {
+            return Err("empty pattern".into());
+        }
+        let mut parts = Vec::new();
+        for c in body.split('.') {
+            if c.is_empty() {
+                return Err(format!("empty component in `{text}`"));
+            }
+            if c == "*" {
+                parts.push(Part::Any);
+            } else if c.contains('*') {
+                return Err(format!(
+                    "`*` must be a whole component (in `{text}`): write `a.*.b`, not `a*`"
+                ));
+            } else {
+                parts.push(Part::Word(c.to_string()));
+            }
+        }
+        Ok(Pattern { parts, anchored })
+    }
+
+    /// Whether the instruction's opcode and modifiers match.
+    pub fn matches(&self, i: &Instruction) -> bool {
+        let mut words: Vec<&str> = Vec::with_capacity(i.mods.len().saturating_add(1));
+        words.push(i.opcode_name());
+        for m in &i.mods {
+            let s = m.as_str();
+            words.push(s.strip_prefix('.').unwrap_or(s));
+        }
+        self.matches_words(&words)
+    }
+
+    /// Whether a component list matches (`["ld", "global", "v4"]`).
+    pub fn matches_words(&self, words: &[&str]) -> bool {
+        !words.is_empty() && glob(&self.parts, words, self.anchored)
+    }
+}
+
+fn glob(parts: &[Part], words: &[&str], anchored: bool) -> bool {
+    match parts.split_first() {
+        None => !anchored || words.is_empty(),
+        Some((Part::Any, rest)) => {
+            (0..=words.len()).any(|k| glob(rest, words.get(k..).unwrap_or_default(), anchored))
+        }
+        Some((Part::Word(w), rest)) => match words.split_first() {
+            Some((x, more)) if x == w => glob(rest, more, anchored),
+            _ => false,
+        },
+    }
+}
+
+/// One match.
+#[derive(Clone, Debug, Serialize)]
+pub struct Hit {
+    /// Source line.
+    pub line: u32,
+    /// The enclosing function.
+    pub function: String,
+    /// The instruction, printed canonically.
+    pub instruction: String,
+}
+
+/// Every instruction of `m` that matches `p`, in source order.
+pub fn grep_module(m: &Module, lines: &LineIndex, p: &Pattern) -> Vec<Hit> {
+    let mut out = Vec::new();
+    for f in m.functions() {
+        let Some(b) = &f.body else { continue };
+        for i in b.instructions() {
+            if p.matches(i) {
+                out.push(Hit {
+                    line: lines.line_col(i.span.start).line,
+                    function: f.name.to_string(),
+                    instruction: instruction_text(i),
+                });
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    fn m(p: &str, w: &str) -> bool {
+        let words: Vec<&str> = w.split('.').collect();
+        Pattern::parse(p).unwrap().matches_words(&words)
+    }
+
+    #[test]
+    fn pattern_semantics() {
+        assert!(m("ld.global.*.v4", "ld.global.nc.v4.f32"));
+        assert!(m("ld.global.*.v4", "ld.global.v4.f32"));
+        assert!(!m("ld.global.*.v4", "ld.shared.v4.f32"));
+        assert!(!m("ld.global.*.v4", "ld.global.v2.f32"));
+        assert!(m("atom.*.cas", "atom.global.cas.b32"));
+        assert!(!m("atom.*.cas", "atom.global.add.u32"));
+        assert!(m("wgmma.*", "wgmma.fence.sync.aligned"));
+        assert!(m("wgmma", "wgmma.fence.sync.aligned"));
+        assert!(!m("mma", "wgmma.mma_async"));
+        assert!(m("bar.sync$", "bar.sync"));
+        assert!(!m("bar.sync$", "bar.sync.aligned"));
+        assert!(m("*.shared::cluster", "st.async.shared::cluster.b32"));
+        assert!(!m("*.shared", "st.async.shared::cluster.b32"));
+        assert!(m("*", "ret"));
+        assert!(m("*.cas", "atom.global.cas.b32"));
+        assert!(!m("global", "ld.global.f32"));
+        assert!(Pattern::parse("ld.glo*").is_err());
+        assert!(Pattern::parse("ld..x").is_err());
+        assert!(Pattern::parse("").is_err());
+    }
+
+    #[test]
+    fn grep_reports_lines_and_functions() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n.entry k(.param .u64 p)\n{\n.reg .b64 %rd<3>;\n.reg .f32 %f<3>;\nld.param.u64 %rd1, [p];\nld.global.nc.v2.f32 {%f1, %f2}, [%rd1];\nret;\n}\n";
+        let module = crate::parse(src.as_bytes()).module;
+        let hits = grep_module(
+            &module,
+            &LineIndex::new(src.as_bytes()),
+            &Pattern::parse("ld.global.*.v2").unwrap(),
+        );
+        assert_eq!(hits.len(), 1);
+        assert_eq!(hits[0].line, 9);
+        assert_eq!(hits[0].function, "k");
+        assert_eq!(
+            hits[0].instruction,
+            "ld.global.nc.v2.f32\t{%f1, %f2}, [%rd1];"
+        );
+    }
+}

@@ -1,0 +1,406 @@
+//! What a kernel asks of the hardware, as far as the PTX says: registers
+//! (declared, and an estimate of the peak live), shared, local, parameter
+//! and constant memory, barriers, and launch directives.
+//!
+//! See [`super::regs`] for how the peak of live registers is estimated. The
+//! figures describe the PTX, before ptxas allocates registers and lays out
+//! memory; `docs/resources.md` says how they relate to `ptxas -v`.
+
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use serde::Serialize;
+
+use super::callgraph::CallGraph;
+use super::cfg::Cfg;
+use super::functions::directive_text;
+use super::regs::{analyze, operand_names};
+use super::summary::declarator_bytes;
+use crate::isa::vocab::{Linkage, StateSpace};
+use crate::source::LineIndex;
+use crate::syntax::{Block, Expr, Function, Module, Name, Operand, Param, Stmt};
+
+/// Registers of a function.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RegisterUse {
+    /// Declared registers per class (`.b32` → 40, `.pred` → 6, `.v2 .f32` → 1).
+    pub declared: BTreeMap<String, u64>,
+    /// Declared registers per width in bits (1 = predicate).
+    pub declared_by_width: BTreeMap<u32, u64>,
+    /// Declared registers in 32-bit units (predicates excluded).
+    pub declared_units: u64,
+    /// Distinct registers the body mentions.
+    pub used: usize,
+    /// Estimated peak of live registers, in 32-bit units (predicates excluded).
+    pub peak_live_units: u32,
+    /// Estimated peak of live predicates.
+    pub peak_live_predicates: u32,
+    /// Source line of an instruction where the peak is reached.
+    pub peak_line: Option<u32>,
+    /// Registers read before being written on some path from the entry.
+    pub live_at_entry: u32,
+}
+
+/// Shared memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct SharedUse {
+    /// Bytes of statically sized `.shared` variables the function (or a
+    /// function it calls) declares or refers to.
+    pub static_bytes: u64,
+    /// Those variables.
+    pub variables: Vec<String>,
+    /// Whether it refers to an unsized `.extern .shared` array (memory sized
+    /// at launch).
+    pub dynamic: bool,
+    /// The unsized arrays referred to.
+    pub dynamic_variables: Vec<String>,
+}
+
+/// Local (per-thread) memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct LocalUse {
+    /// Bytes of `.local` variables declared in the function (and the module
+    /// `.local` variables it refers to).
+    pub frame_bytes: u64,
+    /// The deepest frame total along any call chain from this function;
+    /// `None` when the chain is unbounded (recursion) or reaches a function
+    /// without a body here.
+    pub with_callees: Option<u64>,
+    /// Whether it allocates stack dynamically (`alloca`, `stacksave`).
+    pub dynamic_stack: bool,
+}
+
+/// Constant memory.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct ConstUse {
+    /// Module `.const` variables referred to.
+    pub variables: Vec<String>,
+    /// Their total size in bytes.
+    pub bytes: u64,
+    /// Instructions that access the `.const` space (`ld.const`).
+    pub accesses: usize,
+}
+
+/// Barriers and synchronisation.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct BarrierUse {
+    /// CTA barrier instructions (`bar`/`barrier` `.sync`, `.arrive`, `.red`).
+    pub cta_barriers: usize,
+    /// Barrier ids written as constants.
+    pub ids: Vec<u64>,
+    /// Whether some barrier id is in a register (any of 16 may be used).
+    pub register_ids: bool,
+    /// `barrier.cluster.*` instructions.
+    pub cluster_barriers: usize,
+    /// `mbarrier.*` instructions (and `cp.async.mbarrier.arrive`).
+    pub mbarrier_ops: usize,
+    /// `bar.warp.sync` instructions.
+    pub warp_syncs: usize,
+}
+
+/// Resources of one function.
+#[derive(Clone, Debug, Serialize)]
+pub struct Resources {
+    /// The function.
+    pub name: String,
+    /// `entry` or `func`.
+    pub kind: &'static str,
+    /// Registers.
+    pub registers: RegisterUse,
+    /// Shared memory.
+    pub shared: SharedUse,
+    /// Local memory.
+    pub local: LocalUse,
+    /// Bytes of the parameter list, laid out with each parameter aligned
+    /// to its `.align` (or its element size).
+    pub param_bytes: u64,
+    /// Constant memory.
+    pub constant: ConstUse,
+    /// Barriers.
+    pub barriers: BarrierUse,
+    /// Launch and performance directives (`.maxntid`, `.reqntid`,
+    /// `.minnctapersm`, `.maxnreg`, `.reqnctapercluster`, …).
+    pub directives: Vec<String>,
+}
+
+/// A module variable: space, size (if known), whether an unsized extern.
+struct Global {
+    space: StateSpace,
+    bytes: Option<u64>,
+}
+
+/// Parameter list size with alignment.
+pub fn params_bytes(ps: &[Param]) -> u64 {
+    let mut off = 0u64;
+    for p in ps {
+        let s = super::summary::param_summary(p).bytes;
+        let elem = p.ty.size_bytes().max(1);
+        let align = p.align.map(|a| a.value).unwrap_or(elem).max(1);
+        off = off.div_ceil(align).saturating_mul(align).saturating_add(s);
+    }
+    off
+}
+
+fn body_names(b: &Block, out: &mut FxHashSet<Name>) {
+    for i in b.instructions() {
+        for o in &i.operands {
+            operand_names(o, &mut |n| {
+                out.insert(n);
+            });
+        }
+    }
+}
+
+fn local_decls(b: &Block, space: StateSpace, out: &mut Vec<(String, u64)>) {
+    for s in &b.stmts {
+        match s {
+            Stmt::Var(v) if v.space == space => {
+                for d in &v.decls {
+                    let bytes = declarator_bytes(v, &d.dims, d.init.as_ref()).unwrap_or(0);
+                    out.push((d.name.to_string(), bytes));
+                }
+            }
+            Stmt::Block(inner) => local_decls(inner, space, out),
+            _ => {}
+        }
+    }
+}
+
+fn is_shared(s: StateSpace) -> bool {
+    matches!(
+        s,
+        StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
+    )
+}
+
+/// The resources of every function with a body (or only `name`).
+pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resources> {
+    let cg = CallGraph::build(m, lines);
+    let mut globals: FxHashMap<Name, Global> = FxHashMap::default();
+    for v in m.globals() {
+        for d in &v.decls {
+            let bytes = declarator_bytes(v, &d.dims, d.init.as_ref());
+            let extern_unsized = v.linkage == Some(Linkage::Extern) && bytes.is_none();
+            globals.insert(
+                d.name,
+                Global {
+                    space: v.space,
+                    bytes: if extern_unsized {
+                        None
+                    } else {
+                        Some(bytes.unwrap_or(0))
+                    },
+                },
+            );
+        }
+    }
+    // Per call-graph node: the function's own names and local frame.
+    let defs: FxHashMap<&str, &Function> = m
+        .functions()
+        .filter(|f| f.body.is_some())
+        .map(|f| (f.name.as_str(), f))
+        .collect();
+    let mut names_of: Vec<FxHashSet<Name>> = vec![FxHashSet::default(); cg.nodes.len()];
+    let mut frame_of: Vec<u64> = vec![0; cg.nodes.len()];
+    let mut shared_of: Vec<Vec<(String, u64)>> = vec![Vec::new(); cg.nodes.len()];
+    for (i, n) in cg.nodes.iter().enumerate() {
+        let Some(f) = defs.get(n.name.as_str()) else {
+            continue;
+        };
+        let Some(b) = &f.body else { continue };
+        let mut names = FxHashSet::default();
+        body_names(b, &mut names);
+        let mut locals = Vec::new();
+        local_decls(b, StateSpace::Local, &mut locals);
+        let mut frame: u64 = locals.iter().map(|(_, b)| *b).sum();
+        for nm in &names {
+            if let Some(g) = globals.get(nm) {
+                if g.space == StateSpace::Local {
+                    frame = frame.saturating_add(g.bytes.unwrap_or(0));
+                }
+            }
+        }
+        let mut sh = Vec::new();
+        local_decls(b, StateSpace::Shared, &mut sh);
+        if let Some(x) = names_of.get_mut(i) {
+            *x = names;
+        }
+        if let Some(x) = frame_of.get_mut(i) {
+            *x = frame;
+        }
+        if let Some(x) = shared_of.get_mut(i) {
+            *x = sh;
+        }
+    }
+    let mut out = Vec::new();
+    for f in m.functions() {
+        if f.body.is_none() || name.is_some_and(|n| n != f.name.as_str()) {
+            continue;
+        }
+        let Some(node) = cg.node(f.name.as_str()) else {
+            continue;
+        };
+        let reach = cg.reachable(node);
+        out.push(function_resources(
+            f, lines, &cg, node, &reach, &globals, &names_of, &frame_of, &shared_of,
+        ));
+    }
+    out
+}
+
+#[allow(clippy::too_many_arguments)]
+fn function_resources(
+    f: &Function,
+    lines: &LineIndex,
+    cg: &CallGraph,
+    node: usize,
+    reach: &[usize],
+    globals: &FxHashMap<Name, Global>,
+    names_of: &[FxHashSet<Name>],
+    frame_of: &[u64],
+    shared_of: &[Vec<(String, u64)>],
+) -> Resources {
+    let cfg = Cfg::build(f, lines);
+    let ra = analyze(f, &cfg);
+    let mut registers = RegisterUse {
+        used: ra.ids.len(),
+        peak_live_units: ra.pressure.peak_units,
+        peak_live_predicates: ra.pressure.peak_predicates,
+        peak_line: ra
+            .pressure
+            .peak_at
+            .and_then(|k| cfg.insts.get(k))
+            .map(|i| lines.line_col(i.span.start).line),
+        live_at_entry: ra.pressure.live_at_entry,
+        ..RegisterUse::default()
+    };
+    for (t, n) in ra.ids.table().declared() {
+        {
+            let e = registers.declared.entry(t.class()).or_default();
+            *e = e.saturating_add(*n);
+        }
+        {
+            let e = registers.declared_by_width.entry(t.bits()).or_default();
+            *e = e.saturating_add(*n);
+        }
+        registers.declared_units = registers
+            .declared_units
+            .saturating_add(u64::from(t.units()).saturating_mul(*n));
+    }
+    // Shared, const and local variables referred to along the call tree.
+    let mut shared = SharedUse::default();
+    let mut constant = ConstUse::default();
+    let mut seen: FxHashSet<Name> = FxHashSet::default();
+    for &r in reach {
+        for (n, b) in shared_of.get(r).map(|v| v.as_slice()).unwrap_or_default() {
+            shared.static_bytes = shared.static_bytes.saturating_add(*b);
+            shared.variables.push(n.clone());
+        }
+        for nm in names_of.get(r).into_iter().flatten() {
+            let Some(g) = globals.get(nm) else { continue };
+            if !seen.insert(*nm) {
+                continue;
+            }
+            if is_shared(g.space) {
+                match g.bytes {
+                    Some(b) => {
+                        shared.static_bytes = shared.static_bytes.saturating_add(b);
+                        shared.variables.push(nm.to_string());
+                    }
+                    None => {
+                        shared.dynamic = true;
+                        shared.dynamic_variables.push(nm.to_string());
+                    }
+                }
+            } else if g.space == StateSpace::Const && r == node {
+                constant.bytes = constant.bytes.saturating_add(g.bytes.unwrap_or(0));
+                constant.variables.push(nm.to_string());
+            }
+        }
+    }
+    shared.variables.sort();
+    shared.dynamic_variables.sort();
+    constant.variables.sort();
+    let mut barriers = BarrierUse::default();
+    let mut dynamic_stack = false;
+    for i in &cfg.insts {
+        let name = i.name();
+        if i.mods.iter().any(|m| m.as_str() == ".const") {
+            constant.accesses = constant.accesses.saturating_add(1);
+        }
+        match name {
+            "alloca" | "stacksave" => dynamic_stack = true,
+            "bar.warp.sync" => barriers.warp_syncs = barriers.warp_syncs.saturating_add(1),
+            "bar" | "barrier" => {
+                barriers.cta_barriers = barriers.cta_barriers.saturating_add(1);
+                match i.operand("a") {
+                    Some(Operand::Expr(Expr::Int(l))) if !barriers.ids.contains(&l.value) => {
+                        barriers.ids.push(l.value);
+                    }
+                    Some(Operand::Expr(Expr::Int(_))) => {}
+                    Some(_) => barriers.register_ids = true,
+                    None => {}
+                }
+            }
+            n if n.starts_with("barrier.cluster") => {
+                barriers.cluster_barriers = barriers.cluster_barriers.saturating_add(1)
+            }
+            n if n.starts_with("mbarrier") || n == "cp.async.mbarrier.arrive" => {
+                barriers.mbarrier_ops = barriers.mbarrier_ops.saturating_add(1)
+            }
+            _ => {}
+        }
+    }
+    barriers.ids.sort_unstable();
+    let local = LocalUse {
+        frame_bytes: frame_of.get(node).copied().unwrap_or(0),
+        with_callees: deepest_frame(cg, node, frame_of),
+        dynamic_stack,
+    };
+    Resources {
+        name: f.name.to_string(),
+        kind: if f.is_kernel() { "entry" } else { "func" },
+        registers,
+        shared,
+        local,
+        param_bytes: params_bytes(f.params()),
+        constant,
+        barriers,
+        directives: f.directives.iter().map(directive_text).collect(),
+    }
+}
+
+/// Largest sum of frames along a call chain from `node` (`None` if a chain
+/// is cyclic or reaches a declaration).
+fn deepest_frame(cg: &CallGraph, node: usize, frame_of: &[u64]) -> Option<u64> {
+    fn go(
+        cg: &CallGraph,
+        u: usize,
+        frame_of: &[u64],
+        memo: &mut FxHashMap<usize, Option<u64>>,
+        depth: usize,
+    ) -> Option<u64> {
+        if let Some(v) = memo.get(&u) {
+            return *v;
+        }
+        let n = cg.nodes.get(u)?;
+        if n.recursive || n.declaration || depth > cg.nodes.len() {
+            return None;
+        }
+        let mut best = 0u64;
+        for e in cg.edges.iter().filter(|e| e.from == u) {
+            let v = go(cg, e.to, frame_of, memo, depth.saturating_add(1));
+            match v {
+                Some(v) => best = best.max(v),
+                None => {
+                    memo.insert(u, None);
+                    return None;
+                }
+            }
+        }
+        let r = Some(frame_of.get(u).copied().unwrap_or(0).saturating_add(best));
+        memo.insert(u, r);
+        r
+    }
+    go(cg, node, frame_of, &mut FxHashMap::default(), 0)
+}
