@@ -625,6 +625,35 @@ mod tests {
     }
 
     #[test]
+    fn brx_idx_targets_carry_liveness() {
+        // %r2 is read only in target B, %r3 only in target A: both are live
+        // out of the brx.idx block; after an early ret nothing is live.
+        with(
+            ".reg .b32 %r<5>;\n\
+             ld.param.u32 %r1, [n];\n\
+             add.u32 %r2, %r1, 1;\n\
+             add.u32 %r3, %r1, 2;\n\
+             ts: .branchtargets A, B;\n\
+             brx.idx %r1, ts;\n\
+             A:\n\
+             add.u32 %r4, %r3, 1;\n\
+             ret;\n\
+             B:\n\
+             add.u32 %r4, %r2, 1;\n\
+             ret;",
+            |cfg, ra| {
+                assert_eq!(cfg.blocks.len(), 3);
+                assert_eq!(names(ra, &ra.liveness.live_out[0]), vec!["%r2", "%r3"]);
+                assert_eq!(names(ra, &ra.liveness.live_in[1]), vec!["%r3"]);
+                assert_eq!(names(ra, &ra.liveness.live_in[2]), vec!["%r2"]);
+                assert!(ra.liveness.live_out[1].is_clear());
+                // Peak: %r1 %r2 %r3 live together before the brx.idx.
+                assert_eq!(ra.pressure.peak_units, 3);
+            },
+        );
+    }
+
+    #[test]
     fn register_table_ranges_and_vectors() {
         let src = ".version 8.0\n.target sm_90\n.address_size 64\n.func (.reg .b32 out) f(.reg .b64 a)\n{\n.reg .b32 %r<10>;\n.reg .v2 .f32 v;\nret;\n}\n";
         let parsed = crate::parse(src.as_bytes());
