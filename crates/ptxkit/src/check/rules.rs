@@ -97,38 +97,8 @@ impl Checker<'_> {
                 return;
             }
         }
-        let no_discard = matches!(
-            i.opcode_name(),
-            "add"
-                | "sub"
-                | "mul"
-                | "mad"
-                | "div"
-                | "rem"
-                | "abs"
-                | "neg"
-                | "min"
-                | "max"
-                | "fma"
-                | "rcp"
-                | "sqrt"
-                | "rsqrt"
-                | "sin"
-                | "cos"
-                | "lg2"
-                | "ex2"
-                | "and"
-                | "or"
-                | "xor"
-                | "not"
-                | "cnot"
-                | "selp"
-                | "mov"
-                | "cvt"
-                | "shl"
-                | "shr"
-                | "copysign"
-        );
+        let no_discard = super::plain_arithmetic(i.opcode_name())
+            || matches!(i.opcode_name(), "cvt" | "shl" | "shr");
         if let (true, Some(Operand::Expr(e))) = (no_discard, i.operands.first()) {
             if e.is_sink() {
                 self.diags.push(Diagnostic::error(

@@ -662,39 +662,7 @@ impl Checker<'_> {
 /// Instructions whose non-predicate register operands all have the
 /// instruction's single type.
 fn typed_ops(op: &str) -> bool {
-    matches!(
-        op,
-        "add"
-            | "sub"
-            | "mul"
-            | "mad"
-            | "div"
-            | "rem"
-            | "abs"
-            | "neg"
-            | "min"
-            | "max"
-            | "fma"
-            | "rcp"
-            | "sqrt"
-            | "rsqrt"
-            | "sin"
-            | "cos"
-            | "lg2"
-            | "ex2"
-            | "and"
-            | "or"
-            | "xor"
-            | "not"
-            | "cnot"
-            | "selp"
-            | "setp"
-            | "mov"
-            | "ld"
-            | "st"
-            | "ldu"
-            | "copysign"
-    )
+    super::plain_arithmetic(op) || matches!(op, "setp" | "ld" | "st" | "ldu")
 }
 
 /// Whether a register of type `reg` may stand where the instruction type is `ty`.
