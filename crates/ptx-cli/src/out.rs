@@ -221,7 +221,8 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 
 /// Parse an input; print its diagnostics when `report`.
 pub fn parse_input(input: Input, report: bool) -> Loaded {
-    let parsed = ptxkit::parse(&input.bytes);
+    // Identical to `parse`, on several threads for big modules.
+    let parsed = ptxkit::parse_parallel(&input.bytes);
     let lines = LineIndex::new(&input.bytes);
     if report {
         for d in &parsed.diagnostics {

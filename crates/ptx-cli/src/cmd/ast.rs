@@ -2,10 +2,7 @@
 
 use std::path::PathBuf;
 
-use ptxkit::diag::render;
-use ptxkit::LineIndex;
-
-use crate::input;
+use crate::out;
 
 /// Arguments of `ptx ast`.
 #[derive(clap::Args)]
@@ -18,28 +15,17 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> u8 {
-    let inp = match input::read(&a.path) {
-        Ok(i) => i,
+    let l = match out::load(&a.path) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("ptx: {e}");
             return 2;
         }
     };
-    let parsed = ptxkit::parse_parallel(&inp.bytes);
-    let index = LineIndex::new(&inp.bytes);
-    for d in &parsed.diagnostics {
-        eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
-    }
     if a.json {
-        match serde_json::to_string_pretty(&parsed.module) {
-            Ok(s) => println!("{s}"),
-            Err(e) => {
-                eprintln!("ptx: {e}");
-                return 2;
-            }
-        }
+        out::json(&l.parsed.module);
     } else {
-        println!("{:#?}", parsed.module);
+        out::print(&format!("{:#?}\n", l.parsed.module));
     }
-    u8::from(parsed.has_errors())
+    l.status()
 }

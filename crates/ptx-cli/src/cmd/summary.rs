@@ -2,11 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::out;
 use ptxkit::analysis::summary::summarize;
-use ptxkit::diag::render;
-use ptxkit::LineIndex;
-
-use crate::input;
 
 /// Arguments of `ptx summary`.
 #[derive(clap::Args)]
@@ -19,22 +16,18 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> u8 {
-    let inp = match input::read(&a.path) {
-        Ok(i) => i,
+    let l = match out::load(&a.path) {
+        Ok(l) => l,
         Err(e) => {
             eprintln!("ptx: {e}");
             return 2;
         }
     };
-    let parsed = ptxkit::parse_parallel(&inp.bytes);
-    let index = LineIndex::new(&inp.bytes);
-    for d in &parsed.diagnostics {
-        eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
-    }
+    let (inp, parsed) = (&l.input, &l.parsed);
     let s = summarize(&parsed.module);
     if a.json {
-        println!("{}", serde_json::to_string_pretty(&s).unwrap_or_default());
-        return u8::from(parsed.has_errors());
+        out::json(&s);
+        return l.status();
     }
     println!("file:          {}", inp.name);
     println!(
@@ -108,5 +101,5 @@ pub fn run(a: Args) -> u8 {
             }
         }
     }
-    u8::from(parsed.has_errors())
+    l.status()
 }
