@@ -89,8 +89,9 @@ pub fn declarator_bytes(
     Some(n)
 }
 
-/// Size and type text of one parameter.
-pub fn param_summary(p: &Param) -> ParamSummary {
+/// Bytes of a parameter: element size × vector length × array lengths (an
+/// unsized or non-constant dimension counts as 0).
+pub fn param_bytes(p: &Param) -> u64 {
     let mut n =
         p.ty.size_bytes()
             .saturating_mul(u64::from(p.vector.unwrap_or(1)));
@@ -102,6 +103,12 @@ pub fn param_summary(p: &Param) -> ParamSummary {
                 .unwrap_or(0),
         );
     }
+    n
+}
+
+/// Size and type text of one parameter.
+pub fn param_summary(p: &Param) -> ParamSummary {
+    let n = param_bytes(p);
     let mut ty = format!("{}", p.space);
     if let Some(a) = &p.align {
         ty.push_str(&format!(" .align {}", a.value));
@@ -206,20 +213,7 @@ fn function_summary(f: &Function) -> FunctionSummary {
         directives: f
             .directives
             .iter()
-            .map(|d| {
-                let mut s = d.name.to_string();
-                let args: Vec<String> = d
-                    .args
-                    .iter()
-                    .map(|a| a.value.to_string())
-                    .chain(d.strings.iter().map(|s| s.to_string()))
-                    .collect();
-                if !args.is_empty() {
-                    s.push(' ');
-                    s.push_str(&args.join(", "));
-                }
-                s
-            })
+            .map(super::functions::directive_text)
             .collect(),
     }
 }

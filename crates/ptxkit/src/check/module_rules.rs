@@ -220,16 +220,7 @@ impl Checker<'_> {
             let mut bytes = 0u64;
             for p in f.params() {
                 let align = p.align.map_or(p.ty.size_bytes().max(1), |a| a.value.max(1));
-                let mut size =
-                    p.ty.size_bytes()
-                        .saturating_mul(u64::from(p.vector.unwrap_or(1)));
-                for d in p.dims.iter().flatten() {
-                    size = size.saturating_mul(
-                        crate::analysis::consteval::eval_int(d)
-                            .and_then(|v| u64::try_from(v).ok())
-                            .unwrap_or(0),
-                    );
-                }
+                let size = crate::analysis::summary::param_bytes(p);
                 bytes = bytes
                     .div_ceil(align)
                     .saturating_mul(align)
