@@ -2,6 +2,7 @@
 
 mod bench;
 mod catalog_check;
+mod inputs;
 mod mutants;
 mod ptxas_roundtrip;
 mod synth;

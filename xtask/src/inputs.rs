@@ -1,0 +1,46 @@
+//! Benchmark inputs, shared by `xtask bench` and `bench-peers` (which
+//! includes this file by path): `.ptx` files below a path, the default set,
+//! and this thread's CPU time.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// Every `.ptx` file at or below `p`, sorted within each directory.
+pub fn collect(p: &Path, out: &mut Vec<PathBuf>) {
+    if p.is_dir() {
+        if let Ok(rd) = std::fs::read_dir(p) {
+            let mut v: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
+            v.sort();
+            for q in v {
+                collect(&q, out);
+            }
+        }
+    } else if p.extension().is_some_and(|x| x == "ptx") {
+        out.push(p.to_path_buf());
+    }
+}
+
+/// The ptxas-accepted files of ../shared/corpus plus the repository's examples.
+pub fn default_inputs(root: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let corpus = root.join("../shared/corpus");
+    if let Ok(m) = std::fs::read_to_string(corpus.join("MANIFEST.tsv")) {
+        for l in m.lines().skip(1) {
+            let c: Vec<&str> = l.split('\t').collect();
+            if c.get(7) == Some(&"accept") {
+                if let Some(p) = c.first() {
+                    out.push(corpus.join(p));
+                }
+            }
+        }
+    }
+    collect(&root.join("examples"), &mut out);
+    out
+}
+
+/// CPU time of the calling thread (Linux), if the kernel tells it.
+pub fn thread_cpu() -> Option<Duration> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
+    Some(Duration::from_nanos(ns))
+}
