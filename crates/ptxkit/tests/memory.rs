@@ -1,6 +1,9 @@
 //! Memory budgets: the heap a parsed tree holds, and the peak heap of a
 //! streamed check, per byte of source. A counting allocator measures them.
 
+mod common;
+
+use common::examples;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 use std::sync::Mutex;
@@ -40,21 +43,6 @@ fn measure<T>(f: impl FnOnce() -> T) -> (usize, usize, T) {
     let held = LIVE.load(Relaxed).saturating_sub(base);
     let peak = PEAK.load(Relaxed).saturating_sub(base);
     (held, peak, out)
-}
-
-fn examples() -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .collect();
-    v.sort();
-    v.into_iter()
-        .filter_map(|p| Some((p.display().to_string(), std::fs::read(&p).ok()?)))
-        .collect()
 }
 
 #[test]

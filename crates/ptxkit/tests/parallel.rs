@@ -1,12 +1,16 @@
 //! Parsing in pieces (`parse_in_pieces`, `parse_parallel`) and streaming
-//! (`check`, `ItemStream`) give exactly what `parse` gives: the same tree,
+//! (`syntax_check`, `ItemStream`) give exactly what `parse` gives: the same tree,
 //! spans and diagnostics. On the examples, a synthetic module of more than
 //! 5 MB, and (when ../shared is present) every corpus file.
 
 mod common;
 
-use ptxkit::lex::{Lexer, TokenKind};
+use common::examples;
 use ptxkit::{Item, Parsed};
+
+/// The synthetic module builder of `xtask bench`.
+#[path = "../../../xtask/src/synth.rs"]
+mod synth;
 
 /// Spans take no part in `==`; compare through JSON, which has them.
 fn json<T: serde::Serialize>(x: &T) -> String {
@@ -28,65 +32,6 @@ fn assert_same(name: &str, seq: &Parsed, other: &Parsed, full: bool) {
             "{name}: spans inside the tree differ"
         );
     }
-}
-
-fn examples() -> Vec<(String, Vec<u8>)> {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut v: Vec<_> = std::fs::read_dir(dir)
-        .into_iter()
-        .flatten()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-        .collect();
-    v.sort();
-    v.into_iter()
-        .filter_map(|p| Some((p.display().to_string(), std::fs::read(&p).ok()?)))
-        .collect()
-}
-
-/// One module of at least `min` bytes: the header of the first input, then
-/// the items of every input again and again, module-scope symbols renamed
-/// apart in each copy.
-fn synthetic(inputs: &[Vec<u8>], min: usize) -> Vec<u8> {
-    let mut out = b".version 8.8\n.target sm_90a\n.address_size 64\n".to_vec();
-    let mut copy = 0;
-    while out.len() < min && copy < 100_000 {
-        for src in inputs {
-            let parsed = ptxkit::parse(src);
-            let mut symbols = std::collections::HashSet::new();
-            let mut body_start = None;
-            for it in &parsed.module.items {
-                match it {
-                    Item::Version(_) | Item::Target(_) | Item::AddressSize(_) => continue,
-                    Item::Function(f) => {
-                        symbols.insert(f.name.as_str().to_string());
-                    }
-                    Item::Var(v) => symbols.extend(v.decls.iter().map(|d| d.name.to_string())),
-                    _ => {}
-                }
-                body_start.get_or_insert(it.span().start as usize);
-            }
-            let Some(from) = body_start else { continue };
-            let mut lx = Lexer::at(src, from);
-            loop {
-                let t = lx.next_token();
-                if t.kind == TokenKind::Eof {
-                    break;
-                }
-                let text = t.span.slice(src);
-                out.extend_from_slice(text);
-                if t.kind == TokenKind::Ident
-                    && symbols.contains(std::str::from_utf8(text).unwrap_or(""))
-                {
-                    out.extend_from_slice(format!("_c{copy}").as_bytes());
-                }
-            }
-            out.push(b'\n');
-        }
-        copy += 1;
-    }
-    out
 }
 
 #[test]
@@ -112,7 +57,7 @@ fn examples_in_pieces_and_streamed() {
 #[test]
 fn synthetic_module_over_5_mb() {
     let inputs: Vec<Vec<u8>> = examples().into_iter().map(|(_, s)| s).collect();
-    let src = synthetic(&inputs, 5_000_000);
+    let src = synth::module(&inputs, 5_000_000);
     assert!(src.len() >= 5_000_000);
     let seq = ptxkit::parse(&src);
     assert!(!seq.has_errors(), "{:?}", seq.diagnostics.first());

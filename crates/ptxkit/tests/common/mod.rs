@@ -47,3 +47,19 @@ pub fn corpus_rows() -> Option<Vec<Row>> {
     }
     Some(rows)
 }
+
+/// The repository's own PTX (`examples/*.ptx`), sorted, as (path, bytes).
+pub fn examples() -> Vec<(String, Vec<u8>)> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+    let mut v: Vec<_> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
+        .collect();
+    v.sort();
+    v.into_iter()
+        .filter_map(|p| Some((p.display().to_string(), std::fs::read(&p).ok()?)))
+        .collect()
+}
