@@ -115,7 +115,7 @@ pub fn run(o: Opts) -> i32 {
     let mut tried = 0;
     let mut failed = 0;
     for s in cat.sections() {
-        for sec in &s.isa_sections {
+        for sec in s.isa_sections {
             covered.insert(sec.to_string());
             if o.only_file.as_deref().is_some_and(|f| f != s.file) {
                 continue;

@@ -11,7 +11,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
     );
     std::process::exit(2)
 }
@@ -19,6 +19,12 @@ fn usage() -> ! {
 fn main() {
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
+        Some("catalog-gen") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            std::process::exit(catalog_gen(
+                &root.join("crates/ptxkit/src/isa/generated.rs"),
+            ))
+        }
         Some("catalog-check") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let mut o = catalog_check::Opts {
@@ -126,5 +132,28 @@ fn main() {
             std::process::exit(ptxas_roundtrip::run(shared, jobs, limit));
         }
         _ => usage(),
+    }
+}
+
+/// `xtask catalog-gen`: write the built-in catalog tables (static data) from
+/// the `.ptxisa` files compiled into this binary.
+fn catalog_gen(out: &std::path::Path) -> i32 {
+    let cat = ptxkit::isa::Catalog::from_sources(ptxkit::isa::SOURCES);
+    if !cat.errors().is_empty() {
+        for e in cat.errors() {
+            eprintln!("{e}");
+        }
+        return 1;
+    }
+    let text = ptxkit::isa::render_tables(&cat.tables());
+    match std::fs::write(out, &text) {
+        Ok(()) => {
+            println!("wrote {} ({} bytes)", out.display(), text.len());
+            0
+        }
+        Err(e) => {
+            eprintln!("{}: {e}", out.display());
+            1
+        }
     }
 }

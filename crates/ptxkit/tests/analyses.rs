@@ -211,7 +211,7 @@ fn analyses_run_on_every_accepted_corpus_file() {
 fn every_catalog_section_explains() {
     let cat = ptxkit::isa::catalog();
     for s in cat.sections() {
-        let e = ptxkit::analysis::explain::explain(&s.name);
+        let e = ptxkit::analysis::explain::explain(s.name);
         let e = e.unwrap_or_else(|err| panic!("{}: {err}", s.name));
         assert!(!e.entries.is_empty(), "{}", s.name);
         assert!(

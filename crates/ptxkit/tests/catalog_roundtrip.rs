@@ -118,7 +118,7 @@ fn operand(t: &OperandTpl, cat: &Catalog, p: &mut Picks) -> String {
                 s.push_str(ADDRESSES[p.pick(ADDRESSES.len())]);
             } else {
                 let mut parts = Vec::new();
-                for i in items {
+                for i in items.iter() {
                     if !(i.optional && p.coin()) {
                         parts.push(operand(i, cat, p));
                     }
@@ -153,10 +153,10 @@ fn statement(cat: &Catalog, form: &Form, p: &mut Picks) -> String {
         1 => s.push_str("@!%p3 "),
         _ => {}
     }
-    let root = cat.opcode(form.opcode).map(|o| &*o.name).unwrap_or("?");
+    let root = cat.opcode(form.opcode).map(|o| o.name).unwrap_or("?");
     s.push_str(root);
     let mut written = Vec::new();
-    for slot in &form.slots {
+    for slot in form.slots {
         if slot.optional && p.coin() {
             continue;
         }
@@ -167,7 +167,7 @@ fn statement(cat: &Catalog, form: &Form, p: &mut Picks) -> String {
     }
     let mods: Vec<_> = written.iter().filter_map(|m| cat.mod_id(m)).collect();
     let mut ops = Vec::new();
-    for t in &form.operands {
+    for t in form.operands {
         let present = match t.when {
             Some(k) => mods.iter().any(|&m| cat.slot_accepts(k, m)),
             None => !t.optional || p.coin(),

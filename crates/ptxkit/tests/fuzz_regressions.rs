@@ -78,7 +78,7 @@ fn dictionary_covers_the_catalog() {
     }
     let missing: Vec<&str> = ptxkit::isa::catalog()
         .opcodes()
-        .map(|(_, o)| &*o.name)
+        .map(|(_, o)| o.name)
         .filter(|n| !entries.contains(n))
         .collect();
     assert!(missing.is_empty(), "add to fuzz/ptx.dict: {missing:?}");

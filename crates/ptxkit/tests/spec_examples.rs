@@ -37,8 +37,8 @@ fn catalog_covers_every_index_section() {
         missing.join("\n")
     );
     // Every opcode family of the index is spelled by some catalog form.
-    let names: BTreeSet<&str> = cat.sections().iter().map(|s| &*s.name).collect();
-    let roots: BTreeSet<&str> = cat.opcodes().map(|(_, o)| &*o.name).collect();
+    let names: BTreeSet<&str> = cat.sections().iter().map(|s| s.name).collect();
+    let roots: BTreeSet<&str> = cat.opcodes().map(|(_, o)| o.name).collect();
     for (_, op, _) in &rows {
         let root = op.split('.').next().unwrap_or("");
         assert!(

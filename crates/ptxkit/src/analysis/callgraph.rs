@@ -244,7 +244,7 @@ impl CallGraph {
                 let named = |role: &str| {
                     roles
                         .iter()
-                        .find(|(t, _)| &*t.role == role)
+                        .find(|(t, _)| t.role == role)
                         .and_then(|(_, o)| o.as_name())
                 };
                 if let Some(f) = named("func") {

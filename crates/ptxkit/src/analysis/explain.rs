@@ -130,10 +130,7 @@ pub fn common_meaning(m: &str) -> Option<String> {
 }
 
 fn req_parts(r: &Requirement) -> (Option<String>, Option<String>) {
-    (
-        r.ptx.map(|v| v.to_string()),
-        r.sm.as_deref().map(String::from),
-    )
+    (r.ptx.map(|v| v.to_string()), r.sm.map(String::from))
 }
 
 fn form_takes(cat: &Catalog, f: &Form, m: &str) -> bool {
@@ -149,7 +146,7 @@ fn form_takes(cat: &Catalog, f: &Form, m: &str) -> bool {
 
 fn operand_roles(f: &Form) -> Vec<String> {
     let mut out = Vec::new();
-    for o in &f.operands {
+    for o in f.operands {
         let opt = if o.optional { "?" } else { "" };
         match &o.shape {
             Shape::Bracket(items) | Shape::Vector(items) if !items.is_empty() => {
@@ -240,11 +237,11 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
             .or_else(|| common_meaning(m));
         push(m, note);
     }
-    for (id, t) in &s.mod_notes {
+    for (id, t) in s.mod_notes {
         push(cat.mod_name(*id), Some(t.to_string()));
     }
-    for g in &s.gates {
-        for &m in &g.mods {
+    for g in s.gates {
+        for &m in g.mods {
             push(cat.mod_name(m), None);
         }
     }
@@ -318,7 +315,7 @@ pub fn explain(query: &str) -> Result<Explanation, String> {
     let first = words.first().copied().unwrap_or_default();
     let mut close: Vec<&str> = sections
         .iter()
-        .map(|s| &*s.name)
+        .map(|s| s.name)
         .filter(|n| n.starts_with(first) || (first.len() >= 3 && n.contains(first)))
         .collect();
     close.sort_unstable();

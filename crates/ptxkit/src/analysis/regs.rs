@@ -324,12 +324,12 @@ pub fn def_use(i: &Instruction, ids: &mut RegIds) -> DefUse {
     for (k, (tpl, o)) in roles.into_iter().enumerate() {
         let written = match (&tpl.shape, o) {
             (Shape::Bracket(_), _) | (_, Operand::Address { .. } | Operand::Tuple { .. }) => false,
-            (_, Operand::List { .. }) => &*tpl.role == "ret-param",
-            _ => k == 0 && !INPUT_FIRST.contains(&&*tpl.role),
+            (_, Operand::List { .. }) => tpl.role == "ret-param",
+            _ => k == 0 && !INPUT_FIRST.contains(&tpl.role),
         };
         if written {
             operand_names(o, &mut |n| defs.extend(ids.id(n)));
-            if accumulate && &*tpl.role == "d" {
+            if accumulate && tpl.role == "d" {
                 operand_names(o, &mut |n| uses.extend(ids.id(n)));
             }
         } else {

@@ -140,7 +140,7 @@ impl Env {
                 return Some(Unmet::Ptx(need));
             }
         }
-        if let (Some(sm), Some(have)) = (req.sm.as_deref(), self.sm) {
+        if let (Some(sm), Some(have)) = (req.sm, self.sm) {
             if sm != "all" {
                 let ok = sm
                     .split('|')
@@ -188,9 +188,9 @@ mod tests {
             ptx: Some(PtxVersion { major: 8, minor: 0 }),
             sm: Sm::parse("sm_90"),
         };
-        let need = |ptx: Option<(u8, u8)>, sm: Option<&str>| Requirement {
+        let need = |ptx: Option<(u8, u8)>, sm: Option<&'static str>| Requirement {
             ptx: ptx.map(|(major, minor)| PtxVersion { major, minor }),
-            sm: sm.map(Into::into),
+            sm,
         };
         assert_eq!(env.unmet(&need(Some((7, 8)), Some("sm_90"))), None);
         assert_eq!(

@@ -1,15 +1,17 @@
-//! The loaded catalog: every instruction form of the ISA, read once from the
-//! `.ptxisa` files embedded in the library.
+//! The catalog in use: every instruction form of the ISA. The built-in one is
+//! static data generated from the `.ptxisa` files (`generated.rs`, kept equal
+//! to the files by a test), so a process pays only for building two small
+//! lookup maps; [`Catalog::from_sources`] reads catalog files at run time.
 
 use std::sync::OnceLock;
 
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use super::dsl::{Builder, DslError};
 use super::model::*;
 
-/// The catalog files, in load order. Adding a file here is all it takes to
-/// extend the instruction set.
+/// The catalog files, in load order. After adding or editing one, regenerate
+/// the built-in tables: `cargo run -p xtask -- catalog-gen`.
 pub const SOURCES: &[(&str, &str)] = &[
     ("int.ptxisa", include_str!("../../isa/int.ptxisa")),
     ("float.ptxisa", include_str!("../../isa/float.ptxisa")),
@@ -28,83 +30,141 @@ pub const SOURCES: &[(&str, &str)] = &[
 
 /// The instruction catalog.
 pub struct Catalog {
-    mods: Vec<Box<str>>,
-    mod_index: FxHashMap<Box<str>, ModId>,
-    opcodes: Vec<Opcode>,
-    opcode_index: FxHashMap<Box<str>, OpcodeId>,
-    forms: Vec<Form>,
-    groups: Vec<Group>,
-    sections: Vec<Section>,
-    /// Per opcode: every modifier any of its forms accepts.
-    opcode_mods: Vec<FxHashSet<ModId>>,
+    tables: Tables,
+    mod_index: FxHashMap<&'static str, ModId>,
+    opcode_index: FxHashMap<&'static str, OpcodeId>,
+    /// For each opcode, a bit set over modifier ids: the modifiers any of
+    /// its forms takes (`words` u64 per opcode).
+    opcode_mods: Vec<u64>,
+    words: usize,
     /// Per modifier: whether it spells a data type (`.u32`, `.f16x2`…).
     is_type: Vec<bool>,
     errors: Vec<DslError>,
 }
 
+/// The catalog's tables as data: what the `.ptxisa` files say, with ids as
+/// indices. The built-in tables are static data generated from the files
+/// (`generated.rs`); [`Catalog::from_sources`] builds them at run time.
+#[derive(Clone, Copy, Debug)]
+pub struct Tables {
+    /// Modifier spellings, indexed by [`ModId`].
+    pub mods: &'static [&'static str],
+    /// Opcode roots, indexed by [`OpcodeId`].
+    pub opcodes: &'static [Opcode],
+    /// Forms, indexed by [`FormId`].
+    pub forms: &'static [Form],
+    /// Modifier groups, indexed by [`GroupId`].
+    pub groups: &'static [Group],
+    /// Catalog sections (one `@opcode` block each), indexed by `Form::section`.
+    pub sections: &'static [Section],
+}
+
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
-/// Install `c` as the process-wide catalog instead of the embedded one
-/// (tools that edit catalog files use it). Returns `false` if the catalog
-/// is already in use.
+/// Install a catalog other than the built-in one (the `.ptxisa` files read
+/// from disk, say). Must come before the first [`catalog`] call; returns
+/// `false` when a catalog is already in use.
 pub fn install_catalog(c: Catalog) -> bool {
     CATALOG.set(c).is_ok()
 }
 
-/// The catalog, loaded on first use.
+/// The process-wide catalog: the built-in tables unless [`install_catalog`]
+/// came first.
 pub fn catalog() -> &'static Catalog {
-    CATALOG.get_or_init(|| Catalog::from_sources(SOURCES))
+    CATALOG.get_or_init(|| Catalog::from_tables(super::generated::TABLES, Vec::new()))
 }
 
 impl Catalog {
-    /// Build a catalog from `(file name, text)` pairs.
+    /// Read catalog files (name, text) at run time. Errors in them are kept
+    /// in [`Catalog::errors`].
     pub fn from_sources(sources: &[(&'static str, &str)]) -> Catalog {
         let mut b = Builder::default();
         for (name, text) in sources {
             b.load(name, text);
         }
-        let mut opcode_mods = Vec::with_capacity(b.opcodes.len());
-        for op in &b.opcodes {
-            let mut set = FxHashSet::default();
-            for f in &op.forms {
-                let Some(form) = b.forms.get(f.0 as usize) else {
-                    continue;
-                };
-                for s in &form.slots {
+        let opcodes: Vec<Opcode> = b
+            .opcodes
+            .into_iter()
+            .map(|(name, forms)| Opcode {
+                name,
+                forms: Box::leak(forms.into_boxed_slice()),
+            })
+            .collect();
+        let tables = Tables {
+            mods: Box::leak(b.mods.into_boxed_slice()),
+            opcodes: Box::leak(opcodes.into_boxed_slice()),
+            forms: Box::leak(b.forms.into_boxed_slice()),
+            groups: Box::leak(b.groups.into_boxed_slice()),
+            sections: Box::leak(b.sections.into_boxed_slice()),
+        };
+        Catalog::from_tables(tables, b.errors)
+    }
+
+    /// A catalog over ready tables; builds the lookup indexes.
+    pub fn from_tables(tables: Tables, errors: Vec<DslError>) -> Catalog {
+        let mod_index = tables
+            .mods
+            .iter()
+            .enumerate()
+            .map(|(i, &m)| (m, ModId(i as u16)))
+            .collect();
+        let opcode_index = tables
+            .opcodes
+            .iter()
+            .enumerate()
+            .map(|(i, o)| (o.name, OpcodeId(i as u16)))
+            .collect();
+        let words = tables.mods.len().div_ceil(64);
+        let mut opcode_mods = vec![0u64; words.saturating_mul(tables.opcodes.len())];
+        for (i, op) in tables.opcodes.iter().enumerate() {
+            let set = opcode_mods
+                .get_mut(i.saturating_mul(words)..i.saturating_add(1).saturating_mul(words))
+                .unwrap_or_default();
+            let mut add = |m: ModId| {
+                if let Some(w) = set.get_mut(usize::from(m.0) / 64) {
+                    *w |= 1u64 << (m.0 % 64);
+                }
+            };
+            for form in op
+                .forms
+                .iter()
+                .filter_map(|f| tables.forms.get(f.0 as usize))
+            {
+                for s in form.slots {
                     match s.kind {
-                        SlotKind::Lit(m) => {
-                            set.insert(m);
-                        }
+                        SlotKind::Lit(m) => add(m),
                         SlotKind::Group(g) => {
-                            if let Some(g) = b.groups.get(g.0 as usize) {
-                                set.extend(g.alts.iter().copied());
+                            if let Some(g) = tables.groups.get(g.0 as usize) {
+                                g.alts.iter().for_each(|&m| add(m));
                             }
                         }
                     }
                 }
             }
-            opcode_mods.push(set);
         }
-        let is_type = b
+        let is_type = tables
             .mods
             .iter()
             .map(|m| super::vocab::ScalarType::from_spelling(m).is_some())
             .collect();
         Catalog {
-            is_type,
-            mods: b.mods,
-            mod_index: b.mod_index,
-            opcodes: b.opcodes,
-            opcode_index: b.opcode_index,
-            forms: b.forms,
-            groups: b.groups,
-            sections: b.sections,
+            tables,
+            mod_index,
+            opcode_index,
             opcode_mods,
-            errors: b.errors,
+            words,
+            is_type,
+            errors,
         }
     }
 
-    /// Problems found while reading the catalog files (empty in a good build).
+    /// The tables behind this catalog.
+    pub fn tables(&self) -> Tables {
+        self.tables
+    }
+
+    /// Problems found while reading the catalog files (empty for the
+    /// built-in catalog, which a test builds from error-free files).
     pub fn errors(&self) -> &[DslError] {
         &self.errors
     }
@@ -123,17 +183,18 @@ impl Catalog {
 
     /// The spelling of a modifier (`"?"` for [`ModId::UNKNOWN`]).
     pub fn mod_name(&self, id: ModId) -> &str {
-        self.mods.get(id.0 as usize).map(|s| &**s).unwrap_or("?")
+        self.tables.mods.get(id.0 as usize).copied().unwrap_or("?")
     }
 
     /// An opcode root.
     pub fn opcode(&self, id: OpcodeId) -> Option<&Opcode> {
-        self.opcodes.get(id.0 as usize)
+        self.tables.opcodes.get(id.0 as usize)
     }
 
     /// All opcode roots.
     pub fn opcodes(&self) -> impl Iterator<Item = (OpcodeId, &Opcode)> {
-        self.opcodes
+        self.tables
+            .opcodes
             .iter()
             .enumerate()
             .map(|(i, o)| (OpcodeId(i as u16), o))
@@ -141,12 +202,13 @@ impl Catalog {
 
     /// A form.
     pub fn form(&self, id: FormId) -> Option<&Form> {
-        self.forms.get(id.0 as usize)
+        self.tables.forms.get(id.0 as usize)
     }
 
     /// All forms.
     pub fn forms(&self) -> impl Iterator<Item = (FormId, &Form)> {
-        self.forms
+        self.tables
+            .forms
             .iter()
             .enumerate()
             .map(|(i, f)| (FormId(i as u16), f))
@@ -154,26 +216,29 @@ impl Catalog {
 
     /// A group.
     pub fn group(&self, id: GroupId) -> Option<&Group> {
-        self.groups.get(id.0 as usize)
+        self.tables.groups.get(id.0 as usize)
     }
 
     /// All sections.
     pub fn sections(&self) -> &[Section] {
-        &self.sections
+        self.tables.sections
     }
 
     /// The section a form was written in.
     pub fn section_of(&self, form: FormId) -> Option<&Section> {
         self.form(form)
-            .and_then(|f| self.sections.get(f.section as usize))
+            .and_then(|f| self.tables.sections.get(f.section as usize))
     }
 
     /// Whether any form of `op` accepts modifier `m`.
     #[inline]
     pub fn opcode_takes(&self, op: OpcodeId, m: ModId) -> bool {
+        let word = usize::from(op.0)
+            .saturating_mul(self.words)
+            .saturating_add(usize::from(m.0) / 64);
         self.opcode_mods
-            .get(op.0 as usize)
-            .is_some_and(|s| s.contains(&m))
+            .get(word)
+            .is_some_and(|w| w & (1u64 << (m.0 % 64)) != 0)
     }
 
     /// Whether slot kind `k` accepts modifier `m`.
@@ -182,6 +247,7 @@ impl Catalog {
         match k {
             SlotKind::Lit(l) => l == m,
             SlotKind::Group(g) => self
+                .tables
                 .groups
                 .get(g.0 as usize)
                 .is_some_and(|g| g.alts.contains(&m)),
@@ -196,6 +262,6 @@ impl Catalog {
 
     /// Number of modifier spellings known.
     pub fn mod_count(&self) -> usize {
-        self.mods.len()
+        self.tables.mods.len()
     }
 }

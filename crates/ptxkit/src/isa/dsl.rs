@@ -40,13 +40,26 @@ impl std::fmt::Display for DslError {
     }
 }
 
+/// A string kept for the rest of the process. A catalog read at run time
+/// (tests, `xtask catalog-check`) lives as long as the built-in one, which is
+/// static data (see `generated.rs`).
+fn leak(s: &str) -> &'static str {
+    Box::leak(Box::from(s))
+}
+
+/// A list kept for the rest of the process; see [`leak`].
+fn leak_vec<T>(v: Vec<T>) -> &'static [T] {
+    Box::leak(v.into_boxed_slice())
+}
+
 /// Tables under construction.
 #[derive(Default)]
 pub(crate) struct Builder {
-    pub mods: Vec<Box<str>>,
-    pub mod_index: FxHashMap<Box<str>, ModId>,
-    pub opcodes: Vec<Opcode>,
-    pub opcode_index: FxHashMap<Box<str>, OpcodeId>,
+    pub mods: Vec<&'static str>,
+    pub mod_index: FxHashMap<&'static str, ModId>,
+    /// Opcode roots and, for each, its forms (filled as blocks are read).
+    pub opcodes: Vec<(&'static str, Vec<FormId>)>,
+    pub opcode_index: FxHashMap<&'static str, OpcodeId>,
     pub forms: Vec<Form>,
     pub groups: Vec<Group>,
     pub sections: Vec<Section>,
@@ -59,8 +72,9 @@ impl Builder {
             return id;
         }
         let id = ModId(self.mods.len() as u16);
-        self.mods.push(s.into());
-        self.mod_index.insert(s.into(), id);
+        let s = leak(s);
+        self.mods.push(s);
+        self.mod_index.insert(s, id);
         id
     }
 
@@ -69,11 +83,9 @@ impl Builder {
             return id;
         }
         let id = OpcodeId(self.opcodes.len() as u16);
-        self.opcodes.push(Opcode {
-            name: root.into(),
-            forms: Vec::new(),
-        });
-        self.opcode_index.insert(root.into(), id);
+        let root = leak(root);
+        self.opcodes.push((root, Vec::new()));
+        self.opcode_index.insert(root, id);
         id
     }
 
@@ -160,7 +172,7 @@ impl Builder {
                 };
                 for kv in parts {
                     match kv.split_once('=') {
-                        Some(("section", v)) => b.sections.extend(v.split(',').map(Box::from)),
+                        Some(("section", v)) => b.sections.extend(v.split(',').map(leak)),
                         Some((k, v)) => {
                             if let Err(e) = set_req(&mut b.req, k, v) {
                                 self.err(file, line, e);
@@ -176,7 +188,7 @@ impl Builder {
                     return self.err(file, line, format!("`{word}` before any `@opcode`"));
                 };
                 match word {
-                    "@note" => b.notes.push(rest.into()),
+                    "@note" => b.notes.push(leak(rest)),
                     "@mod" => {
                         let (m, txt) = rest.split_once(char::is_whitespace).unwrap_or((rest, ""));
                         b.mod_notes
@@ -227,8 +239,8 @@ impl Builder {
                             for n in names {
                                 if is_values {
                                     operand_values.push((
-                                        Box::from(n.as_str()),
-                                        alts.iter().map(|s| Box::from(s.as_str())).collect(),
+                                        leak(&n),
+                                        leak_vec(alts.iter().map(|s| leak(s)).collect()),
                                     ));
                                     continue;
                                 }
@@ -240,13 +252,13 @@ impl Builder {
                                 let patterns = alts
                                     .iter()
                                     .filter(|a| a.contains('['))
-                                    .map(|a| Box::from(a.as_str()))
+                                    .map(|a| leak(a))
                                     .collect();
                                 let gid = GroupId(self.groups.len() as u16);
                                 self.groups.push(Group {
-                                    name: n.trim_start_matches('.').into(),
-                                    alts: ids,
-                                    patterns,
+                                    name: leak(n.trim_start_matches('.')),
+                                    alts: leak_vec(ids),
+                                    patterns: leak_vec(patterns),
                                 });
                                 if groups.insert(n.clone(), gid).is_some() {
                                     self.err(
@@ -278,14 +290,14 @@ impl Builder {
                     self.forms.push(Form {
                         opcode,
                         section,
-                        name: b.name.as_str().into(),
-                        slots,
-                        operands,
+                        name: leak(&b.name),
+                        slots: leak_vec(slots),
+                        operands: leak_vec(operands),
                         req,
-                        text: text.into(),
+                        text: leak(&text),
                     });
                     if let Some(op) = self.opcodes.get_mut(opcode.0 as usize) {
-                        op.forms.push(id);
+                        op.1.push(id);
                     }
                 }
                 Err(e) => self.err(file, line, format!("in form of `{}`: {e}", b.name)),
@@ -299,27 +311,30 @@ impl Builder {
                     Some(g) => mods.extend(
                         self.groups
                             .get(g.0 as usize)
-                            .map(|g| g.alts.clone())
+                            .map(|g| g.alts.to_vec())
                             .unwrap_or_default(),
                     ),
                     None => mods.push(self.intern_mod(&n)),
                 }
             }
-            gates.push(Gate { mods, req });
+            gates.push(Gate {
+                mods: leak_vec(mods),
+                req,
+            });
         }
         let mut mod_notes = Vec::new();
         for (_line, m, txt) in b.mod_notes {
             let id = self.intern_mod(&m);
-            mod_notes.push((id, txt.into()));
+            mod_notes.push((id, leak(&txt)));
         }
         self.sections.push(Section {
-            name: b.name.into(),
-            isa_sections: b.sections,
+            name: leak(&b.name),
+            isa_sections: leak_vec(b.sections),
             req: b.req,
-            gates,
-            notes: b.notes,
-            mod_notes,
-            operand_values,
+            gates: leak_vec(gates),
+            notes: leak_vec(b.notes),
+            mod_notes: leak_vec(mod_notes),
+            operand_values: leak_vec(operand_values),
             file,
         });
         let _ = b.line;
@@ -397,11 +412,11 @@ impl Builder {
 struct Block {
     name: String,
     line: usize,
-    sections: Vec<Box<str>>,
+    sections: Vec<&'static str>,
     req: Requirement,
     stmts: Vec<(usize, String)>,
     gates: Vec<(usize, Vec<String>, Requirement)>,
-    notes: Vec<Box<str>>,
+    notes: Vec<&'static str>,
     mod_notes: Vec<(usize, String, String)>,
 }
 
@@ -429,7 +444,7 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
                     return Err(format!("bad target `{t}`"));
                 }
             }
-            req.sm = Some(v.into());
+            req.sm = Some(leak(v));
             Ok(())
         }
         _ => Err(format!("unknown key `{k}`")),
@@ -759,14 +774,11 @@ impl<'a> FormParser<'a> {
         let (role, shape) = match t.kind {
             TokenKind::Ident => {
                 self.pos += 1;
-                let role: Box<str> = t.text.as_str().into();
+                let role = leak(&t.text);
                 // `d|p`, `d{|p}` or `d[|p]`.
                 match (self.kind(0), self.kind(1)) {
                     (Some(TokenKind::Pipe), Some(TokenKind::Ident)) => {
-                        let second = self
-                            .peek(1)
-                            .map(|t| t.text.as_str().into())
-                            .unwrap_or_default();
+                        let second = self.peek(1).map(|t| leak(&t.text)).unwrap_or_default();
                         self.pos += 2;
                         (
                             role,
@@ -780,7 +792,7 @@ impl<'a> FormParser<'a> {
                         let second = self
                             .peek(2)
                             .filter(|t| t.kind == TokenKind::Ident)
-                            .map(|t| t.text.as_str().into())
+                            .map(|t| leak(&t.text))
                             .ok_or("expected a name after `|`")?;
                         self.pos += 4;
                         (
@@ -796,24 +808,21 @@ impl<'a> FormParser<'a> {
             }
             TokenKind::Int => {
                 self.pos += 1;
-                (
-                    t.text.as_str().into(),
-                    Shape::Literal(t.text.as_str().into()),
-                )
+                (leak(&t.text), Shape::Literal(leak(&t.text)))
             }
             TokenKind::LBracket => {
                 self.pos += 1;
                 let inner = self.operand_list(&[TokenKind::RBracket])?;
                 self.expect(TokenKind::RBracket)?;
-                let role = inner.first().map(|o| o.role.clone()).unwrap_or_default();
-                (role, Shape::Bracket(inner))
+                let role = inner.first().map(|o| o.role).unwrap_or_default();
+                (role, Shape::Bracket(leak_vec(inner)))
             }
             TokenKind::LBrace => {
                 self.pos += 1;
                 let inner = self.operand_list(&[TokenKind::RBrace])?;
                 self.expect(TokenKind::RBrace)?;
-                let role = inner.first().map(|o| o.role.clone()).unwrap_or_default();
-                (role, Shape::Vector(inner))
+                let role = inner.first().map(|o| o.role).unwrap_or_default();
+                (role, Shape::Vector(leak_vec(inner)))
             }
             TokenKind::LParen => {
                 self.pos += 1;
@@ -833,7 +842,7 @@ impl<'a> FormParser<'a> {
                         _ => {}
                     }
                 }
-                (role.into(), Shape::List)
+                (leak(&role), Shape::List)
             }
             _ => return Err(format!("unexpected `{}` in operands", t.text)),
         };
@@ -865,7 +874,7 @@ impl<'a> FormParser<'a> {
             when: None,
             neg,
             not,
-            suffixes,
+            suffixes: leak_vec(suffixes),
         })
     }
 }

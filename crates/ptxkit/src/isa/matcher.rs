@@ -86,7 +86,7 @@ pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch 
     };
     let mut forms = SmallVec::new();
     let mut best: Option<(usize, FormId, Option<usize>)> = None;
-    for &fid in &opcode.forms {
+    for &fid in opcode.forms {
         let Some(form) = cat.form(fid) else { continue };
         match assign_slots(cat, form, mods) {
             Ok(_) => forms.push(fid),

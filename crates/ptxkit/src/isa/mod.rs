@@ -2,15 +2,21 @@
 //! checker and docs.
 
 mod catalog;
+mod codegen;
 // The catalog reader only reads the catalog shipped in the crate, never user
 // input; its counting is left unchecked.
 #[allow(clippy::arithmetic_side_effects)]
 mod dsl;
+// Generated from the `.ptxisa` files by `codegen`; one long line per entry.
+#[rustfmt::skip]
+#[allow(clippy::all)]
+mod generated;
 mod matcher;
 mod model;
 pub mod vocab;
 
-pub use catalog::{catalog, install_catalog, Catalog, SOURCES};
+pub use catalog::{catalog, install_catalog, Catalog, Tables, SOURCES};
+pub use codegen::render as render_tables;
 pub use dsl::DslError;
 pub use matcher::{
     assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape,
@@ -21,6 +27,18 @@ pub use model::*;
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn generated_tables_match_the_catalog_files() {
+        let fresh = Catalog::from_sources(SOURCES);
+        let errs: Vec<String> = fresh.errors().iter().map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "catalog errors:\n{}", errs.join("\n"));
+        let want = render_tables(&fresh.tables());
+        assert!(
+            want == include_str!("generated.rs"),
+            "src/isa/generated.rs is stale: run `cargo run -p xtask -- catalog-gen`"
+        );
+    }
 
     #[test]
     fn catalog_loads_without_errors() {
@@ -53,7 +71,7 @@ mod tests {
         assert!(matches!(f.operands[3].shape, Shape::Literal(_)));
         assert!(matches!(f.operands[4].shape, Shape::List));
         assert!(f.operands[6].when.is_some());
-        assert_eq!(f.req.sm.as_deref(), Some("sm_90a"));
+        assert_eq!(f.req.sm, Some("sm_90a"));
         let tst = cat.opcode_id("tst").expect("opcode");
         let m = |s: &str| cat.mod_id(s).expect(s);
         // Modifiers in any order.

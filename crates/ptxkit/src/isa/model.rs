@@ -49,13 +49,13 @@ impl std::fmt::Display for PtxVersion {
 }
 
 /// A version/target requirement attached to a section, form or modifier.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Requirement {
     /// Minimum PTX ISA version, when stated.
     pub ptx: Option<PtxVersion>,
     /// Target requirement as written in the catalog: `all`, `sm_80` (that or
     /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
-    pub sm: Option<Box<str>>,
+    pub sm: Option<&'static str>,
 }
 
 impl Requirement {
@@ -84,32 +84,32 @@ pub struct Slot {
 }
 
 /// The shape an operand must have.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Shape {
     /// A register, symbol, immediate, expression or vector.
     Value,
     /// An immediate written in the template (`16` in `cp.async.cg … 16`).
-    Literal(Box<str>),
+    Literal(&'static str),
     /// `a|b`: a predicate pair; the second may be optional (`d{|p}`).
     Pair {
         /// Role of the second operand.
-        second: Box<str>,
+        second: &'static str,
         /// Whether the `|b` part may be left out.
         optional: bool,
     },
     /// `[ … ]`: an address or a bracketed tuple of operands.
-    Bracket(Vec<OperandTpl>),
+    Bracket(&'static [OperandTpl]),
     /// `{ … }`: a vector of operands written in the template.
-    Vector(Vec<OperandTpl>),
+    Vector(&'static [OperandTpl]),
     /// `( … )`: a parenthesised list (call arguments and returns).
     List,
 }
 
 /// One operand position of a form.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct OperandTpl {
     /// The role as the ISA names it: `d`, `a`, `a-desc`, `cache-policy`…
-    pub role: Box<str>,
+    pub role: &'static str,
     /// What it must look like.
     pub shape: Shape,
     /// Whether the operand may be omitted.
@@ -122,39 +122,39 @@ pub struct OperandTpl {
     /// May be inverted with `!`.
     pub not: bool,
     /// Operand suffix modifiers the template allows (`a{.asel}`, `[a]{.unified}`).
-    pub suffixes: Vec<SlotKind>,
+    pub suffixes: &'static [SlotKind],
 }
 
 /// One template line of the catalog.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Form {
     /// The opcode root it belongs to.
     pub opcode: OpcodeId,
     /// Index of the section (see [`Section`]) it was written in.
     pub section: u16,
     /// The instruction name this form spells, e.g. `cp.async.bulk.tensor`.
-    pub name: Box<str>,
+    pub name: &'static str,
     /// Modifier slots in the written order.
-    pub slots: Vec<Slot>,
+    pub slots: &'static [Slot],
     /// Operand templates in order.
-    pub operands: Vec<OperandTpl>,
+    pub operands: &'static [OperandTpl],
     /// Requirement specific to this form.
     pub req: Requirement,
     /// The template line as written in the catalog (for `ptx explain`).
-    pub text: Box<str>,
+    pub text: &'static str,
 }
 
 /// A named group of alternative modifiers.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Group {
     /// Its name without the dot, e.g. `type`, `level::cache_hint`.
-    pub name: Box<str>,
+    pub name: &'static str,
     /// The alternatives.
-    pub alts: Vec<ModId>,
+    pub alts: &'static [ModId],
     /// Alternatives written as patterns (`.b[0-7][0-7][0-7][0-7]`): each
     /// `[a-b]` stands for one character of that range. Used for operand
     /// selectors with thousands of spellings.
-    pub patterns: Vec<Box<str>>,
+    pub patterns: &'static [&'static str],
 }
 
 impl Group {
@@ -189,40 +189,40 @@ pub fn pattern_matches(pattern: &str, s: &str) -> bool {
 }
 
 /// A version/target gate on modifiers within one section.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Gate {
     /// The modifiers it applies to.
-    pub mods: Vec<ModId>,
+    pub mods: &'static [ModId],
     /// What they need.
     pub req: Requirement,
 }
 
 /// One `@opcode` block of the catalog: usually one ISA section.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Section {
     /// The instruction name this block documents (`add`, `cp.async.bulk`).
-    pub name: Box<str>,
+    pub name: &'static str,
     /// The ISA section number(s) it was written from.
-    pub isa_sections: Vec<Box<str>>,
+    pub isa_sections: &'static [&'static str],
     /// What the whole section needs.
     pub req: Requirement,
     /// Gates on individual modifiers.
-    pub gates: Vec<Gate>,
+    pub gates: &'static [Gate],
     /// Sentences in our own words for `ptx explain`.
-    pub notes: Vec<Box<str>>,
+    pub notes: &'static [&'static str],
     /// Meaning of individual modifiers, for `ptx explain`.
-    pub mod_notes: Vec<(ModId, Box<str>)>,
+    pub mod_notes: &'static [(ModId, &'static str)],
     /// Value sets for immediate operands (`cp-size = { 4, 8, 16 }`).
-    pub operand_values: Vec<(Box<str>, Vec<Box<str>>)>,
+    pub operand_values: &'static [(&'static str, &'static [&'static str])],
     /// Which file of the catalog it came from.
     pub file: &'static str,
 }
 
 /// An opcode root and the forms filed under it.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Copy, Debug, Serialize)]
 pub struct Opcode {
     /// The root word: `ld`, `cp`, `mbarrier`…
-    pub name: Box<str>,
+    pub name: &'static str,
     /// Its forms in catalog order (match order).
-    pub forms: Vec<FormId>,
+    pub forms: &'static [FormId],
 }

@@ -140,10 +140,7 @@ pub struct Instruction {
 impl Instruction {
     /// The opcode root's spelling.
     pub fn opcode_name(&self) -> &'static str {
-        catalog()
-            .opcode(self.opcode)
-            .map(|o| &*o.name)
-            .unwrap_or("?")
+        catalog().opcode(self.opcode).map(|o| o.name).unwrap_or("?")
     }
 
     /// The matched catalog form.
@@ -154,7 +151,7 @@ impl Instruction {
     /// The instruction name of the matched form, e.g. `cp.async.bulk.tensor`.
     pub fn name(&self) -> &'static str {
         self.form()
-            .map(|f| &*f.name)
+            .map(|f| f.name)
             .unwrap_or_else(|| self.opcode_name())
     }
 
@@ -175,7 +172,7 @@ impl Instruction {
         for (i, &slot) in slots.iter().enumerate() {
             let s = form.slots.get(slot as usize)?;
             if let crate::isa::SlotKind::Group(g) = s.kind {
-                if cat.group(g).is_some_and(|g| &*g.name == group) {
+                if cat.group(g).is_some_and(|g| g.name == group) {
                     return self.mods.get(i).copied();
                 }
             }
@@ -201,7 +198,7 @@ impl Instruction {
     pub fn operand(&self, role: &str) -> Option<&Operand> {
         self.roles()
             .into_iter()
-            .find(|(t, _)| &*t.role == role)
+            .find(|(t, _)| t.role == role)
             .map(|(_, o)| o)
     }
 }
