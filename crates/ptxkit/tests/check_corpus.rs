@@ -5,16 +5,26 @@
 mod common;
 
 use common::{corpus_rows, shared_dir};
-use ptxkit::check::{check, CheckOptions};
+use ptxkit::check::{check, check_source, CheckOptions};
 use ptxkit::LineIndex;
 
-/// Error lines of a file after parsing and (when it parses) checking.
-fn error_lines(src: &[u8]) -> Vec<u32> {
+/// Error lines of a file after parsing and (when it parses) checking. The
+/// streaming check (`ptx check`'s path) must say exactly what parsing the
+/// whole module and checking it says.
+fn error_lines(src: &[u8], path: &str) -> Vec<u32> {
     let parsed = ptxkit::parse(src);
     let mut diags = parsed.diagnostics.clone();
     if !parsed.has_errors() {
         diags.extend(check(&parsed.module, &CheckOptions::default()));
     }
+    diags.sort_by_key(|d| d.span.start);
+    // Spans compare equal whatever they hold: compare their offsets too.
+    let key = |d: &ptxkit::diag::Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
+    let streamed = check_source(src, &CheckOptions::default());
+    assert!(
+        streamed.iter().map(key).eq(diags.iter().map(key)),
+        "{path}: streaming check differs from whole-module check"
+    );
     let index = LineIndex::new(src);
     diags
         .iter()
@@ -40,7 +50,7 @@ fn checker_agrees_with_ptxas_on_the_corpus() {
         let Ok(src) = std::fs::read(shared.join("corpus").join(&row.path)) else {
             continue;
         };
-        let lines = error_lines(&src);
+        let lines = error_lines(&src, &row.path);
         if row.verdict == "accept" {
             if let Some(l) = lines.first() {
                 false_rejects.push(format!("{}:{l}", row.path));

@@ -24,7 +24,7 @@ pub struct Args {
     /// Check against this target (e.g. `sm_80`) instead of the module's `.target`.
     #[arg(long, value_name = "sm_XX")]
     pub target: Option<String>,
-    /// Only parse (streaming, in little memory): skip the semantic checks.
+    /// Only parse: skip the semantic checks.
     #[arg(long)]
     pub syntax_only: bool,
 }
@@ -97,18 +97,11 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
         // more than one top-level item (per thread) of the tree.
         ptxkit::syntax_check(&inp.bytes)
     } else {
-        // The semantic checks need the whole module (symbols, calls).
-        let mut parsed = ptxkit::parse_parallel(&inp.bytes);
-        if !parsed.has_errors() {
-            let opts = ptxkit::check::CheckOptions {
-                target: a.target.clone(),
-            };
-            parsed
-                .diagnostics
-                .extend(ptxkit::check::check(&parsed.module, &opts));
-            parsed.diagnostics.sort_by_key(|d| d.span.start);
-        }
-        parsed.diagnostics
+        // Parsed and checked one top-level item at a time.
+        let opts = ptxkit::check::CheckOptions {
+            target: a.target.clone(),
+        };
+        ptxkit::check::check_source(&inp.bytes, &opts)
     };
     let errors = diagnostics.iter().any(|d| d.is_error());
     let mut text = String::new();

@@ -12,7 +12,8 @@ pub mod target;
 
 use crate::diag::Diagnostic;
 use crate::isa::PtxVersion;
-use crate::syntax::{Instruction, Module};
+use crate::syntax::{Instruction, Item, Module};
+use symbols::ModuleScope;
 use target::{Env, Sm};
 
 /// Options of a check.
@@ -25,42 +26,114 @@ pub struct CheckOptions {
 pub(crate) struct Checker<'o> {
     pub(crate) env: Env,
     pub(crate) diags: Vec<Diagnostic>,
-    #[allow(dead_code)]
+    /// `.extern` variables seen so far (for the linkage rule).
+    pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
     opts: &'o CheckOptions,
 }
 
 /// Check a parsed module; diagnostics in source order.
 pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
-    let ptx = m.version().and_then(|v| {
-        Some(PtxVersion {
-            major: u8::try_from(v.major).ok()?,
-            minor: u8::try_from(v.minor).ok()?,
-        })
-    });
-    let sm = match &opts.target {
-        Some(t) => Sm::parse(t),
-        None => m
-            .target()
-            .and_then(|t| t.arch())
-            .and_then(|a| Sm::parse(a.as_str())),
-    };
-    let mut c = Checker {
-        env: Env { ptx, sm },
-        diags: Vec::new(),
-        opts,
-    };
-    c.module_rules(m);
-    let ms = c.module_scope(m);
-    c.check_initializers(m, &ms);
-    for f in m.functions() {
-        c.check_function(f, &ms);
-        if let Some(b) = &f.body {
-            c.gate_stmts(&b.stmts);
-            c.rules_block(b);
+    let mut c = ModuleChecker::new(opts);
+    for item in &m.items {
+        c.item(item);
+    }
+    c.finish()
+}
+
+/// Parse and check `src` item by item, never holding more than one
+/// module-scope item of the tree: the full check in memory proportional to
+/// the largest function, not to the module. Syntax errors first; as with
+/// [`check`] after [`crate::parse`], the semantic diagnostics are reported
+/// only for a module without syntax errors. Diagnostics in source order.
+pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
+    let mut stream = crate::ItemStream::new(src);
+    let mut checker = ModuleChecker::new(opts);
+    let mut syntax = Vec::new();
+    for (item, diags) in &mut stream {
+        if diags.is_empty() && syntax.is_empty() {
+            checker.item(&item);
+        }
+        syntax.extend(diags);
+    }
+    syntax.extend(stream.finish());
+    if !syntax.iter().any(Diagnostic::is_error) {
+        syntax.extend(checker.finish());
+    }
+    syntax.sort_by_key(|d| d.span.start);
+    syntax
+}
+
+/// The checker fed one module-scope item at a time, in source order, the
+/// way ptxas reads a module: a name must be declared before it is used.
+/// What it keeps between items is a summary of the declarations, so a
+/// caller that parses item by item ([`crate::ItemStream`]) can drop each
+/// item once checked and hold one function at a time.
+pub struct ModuleChecker<'o> {
+    c: Checker<'o>,
+    ms: ModuleScope,
+}
+
+impl<'o> ModuleChecker<'o> {
+    /// A checker at the start of a module.
+    pub fn new(opts: &'o CheckOptions) -> ModuleChecker<'o> {
+        ModuleChecker {
+            c: Checker {
+                env: Env {
+                    ptx: None,
+                    sm: opts.target.as_deref().and_then(Sm::parse),
+                },
+                diags: Vec::new(),
+                externs: Default::default(),
+                opts,
+            },
+            ms: ModuleScope::default(),
         }
     }
-    c.diags.sort_by_key(|d| d.span.start);
-    c.diags
+
+    /// Check the next module-scope item.
+    pub fn item(&mut self, item: &Item) {
+        let c = &mut self.c;
+        match item {
+            Item::Version(v) => {
+                if c.env.ptx.is_none() {
+                    c.env.ptx = u8::try_from(v.major)
+                        .ok()
+                        .zip(u8::try_from(v.minor).ok())
+                        .map(|(major, minor)| PtxVersion { major, minor });
+                }
+            }
+            Item::Target(t) => {
+                if c.opts.target.is_none() && c.env.sm.is_none() {
+                    c.env.sm = t.arch().and_then(|a| Sm::parse(a.as_str()));
+                }
+                c.target_rules(t);
+            }
+            Item::AddressSize(a) => c.address_size_rules(a),
+            Item::Var(v) => {
+                c.declare(item, &mut self.ms);
+                c.global_rules(v);
+                c.check_initializers(v, &self.ms);
+            }
+            Item::Function(f) => {
+                // Declared first: a function may call itself.
+                c.declare(item, &mut self.ms);
+                c.function_rules(f);
+                c.check_function(f, &self.ms);
+                if let Some(b) = &f.body {
+                    c.gate_stmts(&b.stmts);
+                    c.rules_block(b);
+                }
+            }
+            _ => c.declare(item, &mut self.ms),
+        }
+    }
+
+    /// The diagnostics, in source order.
+    pub fn finish(self) -> Vec<Diagnostic> {
+        let mut diags = self.c.diags;
+        diags.sort_by_key(|d| d.span.start);
+        diags
+    }
 }
 
 /// `ld.global.u32`: the instruction's name with its modifiers.

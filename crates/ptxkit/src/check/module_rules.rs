@@ -5,7 +5,7 @@ use super::target::{min_ptx_for, Sm};
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::StateSpace;
-use crate::syntax::{Item, Module};
+use crate::syntax::{AddressSize, Function, Target, VarDecl};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -93,154 +93,138 @@ impl Checker<'_> {
 
     /// An `.extern` variable may be defined in the same module only with
     /// external linkage (`.visible`/`.weak`/`.common`).
-    fn linkage_rules(&mut self, m: &Module) {
+    fn linkage_rules(&mut self, v: &VarDecl) {
         use crate::isa::vocab::Linkage;
-        let mut externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span> =
-            Default::default();
-        for v in m.globals() {
-            for d in &v.decls {
-                match v.linkage {
-                    Some(Linkage::Extern) => {
-                        externs.insert(d.name, d.name_span);
-                    }
-                    None => {
-                        if let Some(first) = externs.get(&d.name) {
-                            let diag = Diagnostic::error(codes::LINKAGE, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
-                                .with_label(*first, "declared `.extern` here")
-                                .with_note("define it `.visible` (or `.weak`/`.common`)");
-                            self.diags.push(diag);
-                        }
-                    }
-                    Some(_) => {}
+        for d in &v.decls {
+            match v.linkage {
+                Some(Linkage::Extern) => {
+                    self.externs.insert(d.name, d.name_span);
                 }
+                None => {
+                    if let Some(first) = self.externs.get(&d.name) {
+                        let diag = Diagnostic::error(codes::LINKAGE, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
+                            .with_label(*first, "declared `.extern` here")
+                            .with_note("define it `.visible` (or `.weak`/`.common`)");
+                        self.diags.push(diag);
+                    }
+                }
+                Some(_) => {}
             }
         }
     }
 
-    pub(super) fn module_rules(&mut self, m: &Module) {
-        match m.items.iter().find_map(|i| {
-            if let Item::AddressSize(a) = i {
-                Some(a)
-            } else {
-                None
-            }
-        }) {
-            Some(a) if a.bits.value == 32 => self.diags.push(
+    /// `.address_size`: 64-bit only, and from PTX ISA 2.3.
+    pub(super) fn address_size_rules(&mut self, a: &AddressSize) {
+        if a.bits.value == 32 {
+            self.diags.push(
                 Diagnostic::error(
                     codes::ADDRESS_SIZE,
                     a.span,
                     "32-bit addressing is not supported",
                 )
                 .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
-            ),
-            _ => {}
+            );
         }
-        // `.address_size` arrived in PTX ISA 2.3.
-        if let (Some(a), Some(v)) = (
-            m.items.iter().find_map(|i| {
-                if let Item::AddressSize(a) = i {
-                    Some(a)
-                } else {
-                    None
-                }
-            }),
-            self.env.ptx,
-        ) {
+        if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
                 self.diags.push(Diagnostic::error(codes::TARGET_VERSION, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
             }
         }
-        if let Some(t) = m.target() {
-            for (word, span) in &t.items {
-                let Some(sm) = Sm::parse(word.as_str()) else {
-                    continue;
-                };
-                if let (Some(need), Some(have)) = (min_ptx_for(sm), self.env.ptx) {
-                    if have < need {
-                        self.diags.push(Diagnostic::error(
-                            codes::TARGET_VERSION,
-                            *span,
-                            format!("`.target {word}` requires PTX ISA .version {need} or later (the module declares {have})"),
-                        ));
-                    }
-                }
-            }
-            let map = t.items.iter().find(|(w, _)| w.as_str() == "map_f64_to_f32");
-            if let (Some((_, span)), Some(sm)) = (map, self.env.sm) {
-                if sm.num >= 13 {
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::TARGET_OPTION,
-                            *span,
-                            format!(
-                                "`map_f64_to_f32` applies only to targets below sm_13, not {sm}"
-                            ),
-                        )
-                        .with_note("sm_13 and later have double precision"),
-                    );
-                }
-            }
-        }
-        for v in m.globals() {
-            let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
-            for d in &v.decls {
-                let no_size = d.dims.first().is_some_and(Option::is_none);
-                if no_size && d.init.is_none() && !extern_ {
-                    self.diags.push(
-                        Diagnostic::error(
-                            codes::INCOMPLETE,
-                            d.name_span,
-                            format!("`{}` has an unsized array type and no initializer", d.name),
-                        )
-                        .with_note("only `.extern` variables may have an incomplete type"),
-                    );
-                }
-                if d.init.is_some()
-                    && matches!(
-                        v.space,
-                        StateSpace::Shared
-                            | StateSpace::Local
-                            | StateSpace::Reg
-                            | StateSpace::Param
-                    )
-                {
+    }
+
+    /// `.target`: each architecture needs a recent enough `.version`;
+    /// `map_f64_to_f32` only below sm_13.
+    pub(super) fn target_rules(&mut self, t: &Target) {
+        for (word, span) in &t.items {
+            let Some(sm) = Sm::parse(word.as_str()) else {
+                continue;
+            };
+            if let (Some(need), Some(have)) = (min_ptx_for(sm), self.env.ptx) {
+                if have < need {
                     self.diags.push(Diagnostic::error(
-                        codes::INITIALIZER,
-                        d.name_span,
-                        format!("variables in {} cannot have an initial value", v.space),
+                        codes::TARGET_VERSION,
+                        *span,
+                        format!("`.target {word}` requires PTX ISA .version {need} or later (the module declares {have})"),
                     ));
                 }
             }
         }
-        self.linkage_rules(m);
-        for f in m.functions() {
-            self.directive_rules(f);
-        }
-        for f in m.functions().filter(|f| f.is_kernel()) {
-            let mut bytes = 0u64;
-            for p in f.params() {
-                let align = p.align.map_or(p.ty.size_bytes().max(1), |a| a.value.max(1));
-                let size = crate::analysis::summary::param_bytes(p);
-                bytes = bytes
-                    .div_ceil(align)
-                    .saturating_mul(align)
-                    .saturating_add(size);
-            }
-            if bytes > MAX_KERNEL_PARAM_BYTES {
+        let map = t.items.iter().find(|(w, _)| w.as_str() == "map_f64_to_f32");
+        if let (Some((_, span)), Some(sm)) = (map, self.env.sm) {
+            if sm.num >= 13 {
                 self.diags.push(
-                    Diagnostic::error(codes::PARAM_SPACE, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
-                        .with_label(f.name_span, "parameters declared here")
-                        .with_note("pass large data through global memory instead"),
+                    Diagnostic::error(
+                        codes::TARGET_OPTION,
+                        *span,
+                        format!("`map_f64_to_f32` applies only to targets below sm_13, not {sm}"),
+                    )
+                    .with_note("sm_13 and later have double precision"),
                 );
             }
-            for p in f.params() {
-                if p.dims.first().is_some_and(Option::is_none) {
-                    self.diags.push(Diagnostic::error(
+        }
+    }
+
+    /// A module-scope variable: complete type, initializer allowed in its
+    /// space, linkage against earlier `.extern` declarations.
+    pub(super) fn global_rules(&mut self, v: &VarDecl) {
+        let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+        for d in &v.decls {
+            let no_size = d.dims.first().is_some_and(Option::is_none);
+            if no_size && d.init.is_none() && !extern_ {
+                self.diags.push(
+                    Diagnostic::error(
                         codes::INCOMPLETE,
-                        p.name_span,
-                        format!("kernel parameter `{}` cannot be an unsized array", p.name),
-                    ));
-                }
+                        d.name_span,
+                        format!("`{}` has an unsized array type and no initializer", d.name),
+                    )
+                    .with_note("only `.extern` variables may have an incomplete type"),
+                );
+            }
+            if d.init.is_some()
+                && matches!(
+                    v.space,
+                    StateSpace::Shared | StateSpace::Local | StateSpace::Reg | StateSpace::Param
+                )
+            {
+                self.diags.push(Diagnostic::error(
+                    codes::INITIALIZER,
+                    d.name_span,
+                    format!("variables in {} cannot have an initial value", v.space),
+                ));
+            }
+        }
+        self.linkage_rules(v);
+    }
+
+    /// A function's header: directives, and a kernel's parameter space.
+    pub(super) fn function_rules(&mut self, f: &Function) {
+        self.directive_rules(f);
+        if !f.is_kernel() {
+            return;
+        }
+        let mut bytes = 0u64;
+        for p in f.params() {
+            let align = p.align.map_or(p.ty.size_bytes().max(1), |a| a.value.max(1));
+            let size = crate::analysis::summary::param_bytes(p);
+            bytes = bytes
+                .div_ceil(align)
+                .saturating_mul(align)
+                .saturating_add(size);
+        }
+        if bytes > MAX_KERNEL_PARAM_BYTES {
+            self.diags.push(
+                Diagnostic::error(codes::PARAM_SPACE, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
+                    .with_label(f.name_span, "parameters declared here")
+                    .with_note("pass large data through global memory instead"),
+            );
+        }
+        for p in f.params() {
+            if p.dims.first().is_some_and(Option::is_none) {
+                self.diags.push(Diagnostic::error(
+                    codes::INCOMPLETE,
+                    p.name_span,
+                    format!("kernel parameter `{}` cannot be an unsized array", p.name),
+                ));
             }
         }
     }

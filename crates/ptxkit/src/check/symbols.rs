@@ -11,7 +11,7 @@ use crate::diag::Diagnostic;
 use crate::isa::vocab::ScalarType;
 use crate::source::Span;
 use crate::syntax::{
-    Block, Expr, Function, Initializer, Instruction, Item, Module, Name, Operand, Stmt,
+    Block, Expr, Function, Initializer, Instruction, Item, Name, Operand, Stmt, VarDecl,
 };
 
 /// Diagnostic codes of this pass.
@@ -145,18 +145,47 @@ pub fn is_predefined(name: &str) -> bool {
         || numbered("%reserved_smem_offset_", 2)
 }
 
-/// Module scope: variables and functions.
-pub(super) struct ModuleScope<'m> {
+/// What a call needs to know of a function declared earlier.
+#[derive(Clone, Copy, Debug)]
+struct Callee {
+    kernel: bool,
+    name_span: Span,
+    rets: usize,
+    params: usize,
+}
+
+impl Callee {
+    fn of(f: &Function) -> Callee {
+        Callee {
+            kernel: f.is_kernel(),
+            name_span: f.name_span,
+            rets: f.rets.as_ref().map_or(0, Vec::len),
+            params: f.params.as_ref().map_or(0, Vec::len),
+        }
+    }
+}
+
+/// Module scope: the variables and functions declared so far. Like ptxas,
+/// the checker reads a module in order, so a name must be declared before
+/// it is used; the scope holds summaries, not the items, so a module can be
+/// checked one item at a time and each item dropped after.
+#[derive(Default)]
+pub(super) struct ModuleScope {
     scope: Scope,
-    funcs: FxHashMap<Name, &'m Function>,
+    funcs: FxHashMap<Name, Callee>,
+    /// Where each defined (not `.extern`, not prototype) name was defined.
+    defined: FxHashMap<Name, Span>,
 }
 
 impl Checker<'_> {
-    pub(super) fn module_scope<'m>(&mut self, m: &'m Module) -> ModuleScope<'m> {
-        let mut scope = Scope::default();
-        let mut funcs: FxHashMap<Name, &'m Function> = FxHashMap::default();
-        let mut defined: FxHashMap<Name, Span> = FxHashMap::default();
-        for item in &m.items {
+    /// Enter what a module-scope item declares into `ms`.
+    pub(super) fn declare(&mut self, item: &Item, ms: &mut ModuleScope) {
+        let ModuleScope {
+            scope,
+            funcs,
+            defined,
+        } = ms;
+        {
             match item {
                 Item::Var(v) => {
                     for d in &v.decls {
@@ -199,7 +228,7 @@ impl Checker<'_> {
                     );
                     // Prefer the definition (it has the parameter names).
                     if f.body.is_some() || !funcs.contains_key(&f.name) {
-                        funcs.insert(f.name, f);
+                        funcs.insert(f.name, Callee::of(f));
                     }
                 }
                 Item::Alias(a) => {
@@ -232,7 +261,6 @@ impl Checker<'_> {
                 _ => {}
             }
         }
-        ModuleScope { scope, funcs }
     }
 
     fn duplicate(&mut self, name: Name, span: Span, first: Span) {
@@ -245,18 +273,16 @@ impl Checker<'_> {
         self.diags.push(d);
     }
 
-    /// Resolve the names used in module-scope initializers.
-    pub(super) fn check_initializers(&mut self, m: &Module, ms: &ModuleScope<'_>) {
-        for v in m.globals() {
-            for d in &v.decls {
-                if let Some(init) = &d.init {
-                    self.init_names(init, ms);
-                }
+    /// Resolve the names used in the initializers of a module-scope variable.
+    pub(super) fn check_initializers(&mut self, v: &VarDecl, ms: &ModuleScope) {
+        for d in &v.decls {
+            if let Some(init) = &d.init {
+                self.init_names(init, ms);
             }
         }
     }
 
-    fn init_names(&mut self, init: &Initializer, ms: &ModuleScope<'_>) {
+    fn init_names(&mut self, init: &Initializer, ms: &ModuleScope) {
         match init {
             Initializer::Expr(e) => self.expr_names(e, &[], ms, true),
             Initializer::List { items, .. } => {
@@ -270,7 +296,7 @@ impl Checker<'_> {
     }
 
     /// Check one function's body.
-    pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope<'_>) {
+    pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope) {
         let Some(body) = &f.body else { return };
         let mut top = Scope::default();
         for p in f.rets.iter().flatten().chain(f.params()) {
@@ -322,7 +348,7 @@ impl Checker<'_> {
         }
     }
 
-    fn block(&mut self, b: &Block, stack: &mut Vec<Scope>, ms: &ModuleScope<'_>) {
+    fn block(&mut self, b: &Block, stack: &mut Vec<Scope>, ms: &ModuleScope) {
         let mut scope = Scope::default();
         for s in &b.stmts {
             if let Stmt::Var(v) = s {
@@ -395,7 +421,7 @@ impl Checker<'_> {
         stack.pop();
     }
 
-    fn instruction(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+    fn instruction(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope) {
         if let Some(g) = &i.guard {
             self.name_use(g.pred, g.span, stack, ms);
         }
@@ -427,7 +453,7 @@ impl Checker<'_> {
     }
 
     /// `call{.uni} (rets), f, (args){, proto|targets}`.
-    fn call(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+    fn call(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope) {
         let mut lists = Vec::new();
         let mut callee: Option<(Name, Span)> = None;
         let mut rest = Vec::new();
@@ -448,7 +474,7 @@ impl Checker<'_> {
         }
         let Some((name, span)) = callee else { return };
         if let Some(f) = ms.funcs.get(&name) {
-            if f.is_kernel() {
+            if f.kernel {
                 let d = Diagnostic::error(
                     codes::UNDECLARED_CALLEE,
                     span,
@@ -470,8 +496,8 @@ impl Checker<'_> {
                 (false, [a, ..]) => (None, Some(*a)),
                 _ => (None, None),
             };
-            let want_rets = f.rets.as_ref().map_or(0, Vec::len);
-            let want_args = f.params.as_ref().map_or(0, Vec::len);
+            let want_rets = f.rets;
+            let want_args = f.params;
             let mut problems = Vec::new();
             if rets.unwrap_or(0) != want_rets && !(rets.is_none() && want_rets > 0) {
                 problems.push(format!(
@@ -504,13 +530,13 @@ impl Checker<'_> {
             Some(_) => {}
             None => {
                 let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
-                    .with_note("declare the function (`.extern .func …`) or call through a register with a `.callprototype`");
+                    .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
                 self.diags.push(d);
             }
         }
     }
 
-    fn operand_names(&mut self, o: &Operand, stack: &[Scope], ms: &ModuleScope<'_>) {
+    fn operand_names(&mut self, o: &Operand, stack: &[Scope], ms: &ModuleScope) {
         match o {
             Operand::Expr(e) => self.expr_names(e, stack, ms, false),
             Operand::Address { addr, .. } => self.expr_names(addr, stack, ms, false),
@@ -528,7 +554,7 @@ impl Checker<'_> {
         }
     }
 
-    fn expr_names(&mut self, e: &Expr, stack: &[Scope], ms: &ModuleScope<'_>, module_level: bool) {
+    fn expr_names(&mut self, e: &Expr, stack: &[Scope], ms: &ModuleScope, module_level: bool) {
         match e {
             Expr::Name(n, sp) => {
                 if module_level {
@@ -567,7 +593,7 @@ impl Checker<'_> {
         }
     }
 
-    fn name_use(&mut self, n: Name, span: Span, stack: &[Scope], ms: &ModuleScope<'_>) {
+    fn name_use(&mut self, n: Name, span: Span, stack: &[Scope], ms: &ModuleScope) {
         if lookup(stack, ms, n).is_some() || is_predefined(n.as_str()) {
             return;
         }
@@ -592,18 +618,17 @@ impl Checker<'_> {
     }
 
     fn undeclared(&mut self, n: Name, span: Span) {
-        self.diags.push(Diagnostic::error(
-            codes::UNDECLARED,
-            span,
-            format!("`{n}` is not declared"),
-        ));
+        self.diags.push(
+            Diagnostic::error(codes::UNDECLARED, span, format!("`{n}` is not declared"))
+                .with_note("a name must be declared before its first use in the module"),
+        );
     }
 }
 
 impl Checker<'_> {
     /// Register operands against the instruction type, for instructions
     /// whose operands all share one type (see [`typed_ops`]).
-    fn operand_types(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope<'_>) {
+    fn operand_types(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope) {
         let op = i.opcode_name();
         if !typed_ops(op) || i.has_mod(".wide") {
             return;
@@ -683,7 +708,7 @@ fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> bool {
     untyped(ty) || untyped(reg) || ty.is_float() == reg.is_float()
 }
 
-fn lookup(stack: &[Scope], ms: &ModuleScope<'_>, n: Name) -> Option<Decl> {
+fn lookup(stack: &[Scope], ms: &ModuleScope, n: Name) -> Option<Decl> {
     stack
         .iter()
         .rev()
