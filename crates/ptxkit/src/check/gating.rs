@@ -33,38 +33,46 @@ impl Checker<'_> {
         let (Some(form), Some(section)) = (i.form(), cat.section_of(i.form)) else {
             return;
         };
-        let name = super::inst_name(i);
         // The most specific requirement first: a gated modifier names itself.
         for m in &i.mods {
             for g in section.gates.iter().filter(|g| g.mods.contains(&m.id)) {
-                let what = format!("`{}` on `{}`", m.as_str(), i.name());
-                if self.report_unmet(&g.req, m.span, &what, "the modifier's PTX/Target ISA notes") {
+                let what = || format!("`{}` on `{}`", m.as_str(), i.name());
+                let rule = || "the modifier's PTX/Target ISA notes".to_string();
+                if self.report_unmet(&g.req, m.span, what, rule) {
                     return;
                 }
             }
         }
-        if self.report_unmet(
-            &form.req,
-            i.opcode_span,
-            &format!("`{name}`"),
-            &format!("form `{}`", form.text),
-        ) {
+        let what = || format!("`{}`", super::inst_name(i));
+        let rule = || format!("form `{}`", form.text);
+        if self.report_unmet(&form.req, i.opcode_span, what, rule) {
             return;
         }
-        self.report_unmet(
-            &section.req,
-            i.opcode_span,
-            &format!("`{}`", section.name),
-            &format!("section {}", section.isa_sections.join(", ")),
-        );
+        let what = || format!("`{}`", section.name);
+        let rule = || format!("section {}", section.isa_sections.join(", "));
+        self.report_unmet(&section.req, i.opcode_span, what, rule);
     }
 
     /// Report `req` if the module does not meet it; returns whether it did.
-    fn report_unmet(&mut self, req: &Requirement, span: Span, what: &str, rule: &str) -> bool {
+    /// `what` and `rule` describe it, built only when it is not met.
+    fn report_unmet(
+        &mut self,
+        req: &Requirement,
+        span: Span,
+        what: impl FnOnce() -> String,
+        rule: impl FnOnce() -> String,
+    ) -> bool {
         let env: Env = self.env;
+        // Few distinct requirements recur on every instruction: remember
+        // the ones met.
+        if req.is_empty() || self.met.contains(req) {
+            return false;
+        }
         let Some(u) = env.unmet(req) else {
+            self.met.insert(*req);
             return false;
         };
+        let what = what();
         let d = match u {
             Unmet::Ptx(v) => Diagnostic::error(
                 codes::NEEDS_VERSION,
@@ -83,7 +91,7 @@ impl Checker<'_> {
                 ),
             ),
         };
-        self.diags.push(d.with_note(format!("rule: {rule}")));
+        self.diags.push(d.with_note(format!("rule: {}", rule())));
         true
     }
 }

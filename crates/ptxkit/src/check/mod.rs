@@ -28,6 +28,8 @@ pub(crate) struct Checker<'o> {
     pub(crate) diags: Vec<Diagnostic>,
     /// `.extern` variables seen so far (for the linkage rule).
     pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
+    /// Catalog requirements the module meets (see `gating`).
+    pub(crate) met: rustc_hash::FxHashSet<crate::isa::Requirement>,
     opts: &'o CheckOptions,
 }
 
@@ -84,6 +86,7 @@ impl<'o> ModuleChecker<'o> {
                 },
                 diags: Vec::new(),
                 externs: Default::default(),
+                met: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -93,6 +96,9 @@ impl<'o> ModuleChecker<'o> {
     /// Check the next module-scope item.
     pub fn item(&mut self, item: &Item) {
         let c = &mut self.c;
+        if matches!(item, Item::Version(_) | Item::Target(_)) {
+            c.met.clear();
+        }
         match item {
             Item::Version(v) => {
                 if c.env.ptx.is_none() {

@@ -57,17 +57,48 @@ pub(super) struct Decl {
 #[derive(Default)]
 struct Scope {
     names: FxHashMap<Name, Decl>,
-    ranges: Vec<(Name, u64, Span, Option<ScalarType>)>,
+    ranges: Vec<Range>,
+}
+
+/// `%r<N>`: registers `%r0` to `%r{N-1}`.
+struct Range {
+    name: Name,
+    /// The name's text, kept to match register names against it.
+    prefix: Box<str>,
+    count: u64,
+    span: Span,
+    ty: Option<ScalarType>,
 }
 
 impl Scope {
+    fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
+        self.ranges.push(Range {
+            name,
+            prefix: name.as_str().into(),
+            count,
+            span,
+            ty,
+        });
+    }
+
     fn find(&self, n: Name) -> Option<Decl> {
+        self.find_spelled(n, n.as_str())
+    }
+
+    /// [`Scope::find`] with the name's text already at hand.
+    fn find_spelled(&self, n: Name, s: &str) -> Option<Decl> {
         if let Some(d) = self.names.get(&n) {
             return Some(*d);
         }
-        let s = n.as_str();
-        for (prefix, count, span, ty) in &self.ranges {
-            if let Some(idx) = s.strip_prefix(prefix.as_str()) {
+        for Range {
+            prefix,
+            count,
+            span,
+            ty,
+            ..
+        } in &self.ranges
+        {
+            if let Some(idx) = s.strip_prefix(&**prefix) {
                 let canonical = !idx.is_empty()
                     && idx.bytes().all(|b| b.is_ascii_digit())
                     && (idx == "0" || !idx.starts_with('0'));
@@ -191,9 +222,7 @@ impl Checker<'_> {
                     for d in &v.decls {
                         // Old PTX declares registers at module scope too.
                         if let Some(r) = &d.range {
-                            scope
-                                .ranges
-                                .push((d.name, r.value, d.name_span, reg_type(v)));
+                            scope.add_range(d.name, r.value, d.name_span, reg_type(v));
                             continue;
                         }
                         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
@@ -359,14 +388,15 @@ impl Checker<'_> {
                 };
                 for d in &v.decls {
                     if let Some(r) = &d.range {
-                        if let Some(first) =
-                            scope.ranges.iter().find(|x| x.0 == d.name).map(|x| x.2)
+                        if let Some(first) = scope
+                            .ranges
+                            .iter()
+                            .find(|x| x.name == d.name)
+                            .map(|x| x.span)
                         {
                             self.duplicate(d.name, d.name_span, first);
                         }
-                        scope
-                            .ranges
-                            .push((d.name, r.value, d.name_span, reg_type(v)));
+                        scope.add_range(d.name, r.value, d.name_span, reg_type(v));
                         continue;
                     }
                     if let Some(first) = scope.names.insert(
@@ -600,9 +630,15 @@ impl Checker<'_> {
         // A register just past a `%r<N>` range gets a precise message.
         let s = n.as_str();
         for scope in stack.iter().rev() {
-            for (prefix, count, decl, _) in &scope.ranges {
+            for Range {
+                prefix,
+                count,
+                span: decl,
+                ..
+            } in &scope.ranges
+            {
                 if let Some(idx) = s
-                    .strip_prefix(prefix.as_str())
+                    .strip_prefix(&**prefix)
                     .and_then(|d| d.parse::<u64>().ok())
                 {
                     if idx >= *count {
@@ -709,11 +745,12 @@ fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> bool {
 }
 
 fn lookup(stack: &[Scope], ms: &ModuleScope, n: Name) -> Option<Decl> {
+    let text = n.as_str();
     stack
         .iter()
         .rev()
-        .find_map(|s| s.find(n))
-        .or_else(|| ms.scope.find(n))
+        .find_map(|s| s.find_spelled(n, text))
+        .or_else(|| ms.scope.find_spelled(n, text))
 }
 
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).

@@ -49,7 +49,7 @@ impl std::fmt::Display for PtxVersion {
 }
 
 /// A version/target requirement attached to a section, form or modifier.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub struct Requirement {
     /// Minimum PTX ISA version, when stated.
     pub ptx: Option<PtxVersion>,
