@@ -1,9 +1,10 @@
-//! `xtask bench [--seconds S] [--no-split|--split-only] [--write-big FILE]
-//! [FILES|DIRS]`: throughput of
+//! `xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only]
+//! [--ptxas-file F] [--write-big FILE] [FILES|DIRS]`: throughput of
 //! lexing, parsing and printing on files read into memory first, on one core
 //! and on all cores (files spread over rayon's threads; `RAYON_NUM_THREADS`
 //! sets how many), then a module of at least 5 MB built from the inputs,
-//! parsed whole and cut into pieces on 1 and 2 threads.
+//! parsed whole and cut into pieces on 1 and 2 threads, and last the
+//! `ptx check` process against `ptxas -O0` on one file (`vs_ptxas`).
 //!
 //! Default input: the ptxas-accepted files of ../shared/corpus plus the
 //! repository's examples.
@@ -91,9 +92,20 @@ pub struct Opts {
     pub split_only: bool,
     /// Write the big module to this file too.
     pub write_big: Option<PathBuf>,
+    /// End with `ptx check` against `ptxas -O0` on one file.
+    pub ptxas: bool,
+    /// Only that comparison.
+    pub ptxas_only: bool,
+    /// The file for it (default: the corpus's Kokkos module).
+    pub ptxas_file: Option<PathBuf>,
 }
 
 pub fn run(root: &Path, o: Opts) -> i32 {
+    let min = Duration::from_secs_f64(o.seconds);
+    if o.ptxas_only {
+        crate::vs_ptxas::run(root, o.ptxas_file, min);
+        return 0;
+    }
     let mut paths = Vec::new();
     for a in &o.paths {
         collect(Path::new(a), &mut paths);
@@ -117,7 +129,6 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         insts,
         threads
     );
-    let min = Duration::from_secs_f64(o.seconds);
     if o.split_only {
         split(&files, min, o.write_big.as_deref());
         return 0;
@@ -154,6 +165,9 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     }
     if !o.no_split {
         split(&files, min, o.write_big.as_deref());
+    }
+    if o.ptxas {
+        crate::vs_ptxas::run(root, o.ptxas_file, min);
     }
     0
 }

@@ -6,12 +6,13 @@ mod inputs;
 mod mutants;
 mod ptxas_roundtrip;
 mod synth;
+mod vs_ptxas;
 
 use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
     );
     std::process::exit(2)
 }
@@ -56,6 +57,9 @@ fn main() {
                 no_split: false,
                 split_only: false,
                 write_big: None,
+                ptxas: true,
+                ptxas_only: false,
+                ptxas_file: None,
             };
             while let Some(a) = args.next() {
                 match a.as_str() {
@@ -67,6 +71,12 @@ fn main() {
                     }
                     "--no-split" => o.no_split = true,
                     "--split-only" => o.split_only = true,
+                    "--no-ptxas" => o.ptxas = false,
+                    "--ptxas-only" => o.ptxas_only = true,
+                    "--ptxas-file" => {
+                        o.ptxas_file =
+                            Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage()))
+                    }
                     "--write-big" => {
                         o.write_big =
                             Some(args.next().map(PathBuf::from).unwrap_or_else(|| usage()))

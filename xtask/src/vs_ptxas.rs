@@ -1,0 +1,150 @@
+//! `xtask bench --vs-ptxas FILE` (default: the 994 KB Kokkos module of the
+//! corpus): the `ptx check` process against `ptxas -O0` on one file, wall
+//! time of whole processes and `ptx check`'s peak RSS (from `wait4`).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The corpus file the speed issue names.
+pub const KOKKOS: &str =
+    "jialunzhang-psu__ptx-90-parser/tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx";
+
+/// One run of a command: wall time, peak RSS in KiB, exit status.
+struct Run {
+    wall: Duration,
+    max_rss_kib: u64,
+    ok: bool,
+}
+
+/// Run `cmd` to completion with output discarded, measuring it.
+fn measure(cmd: &mut Command) -> Option<Run> {
+    let start = Instant::now();
+    let child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let pid = libc::pid_t::try_from(child.id()).ok()?;
+    let mut status: libc::c_int = 0;
+    // SAFETY: `rusage` is plain data that `wait4` fills; all-zero is a valid value.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: `pid` is our child, not yet waited for (the `Child` handle is
+    // never waited on); the pointers are to live locals.
+    let r = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+    let wall = start.elapsed();
+    drop(child);
+    (r == pid).then(|| Run {
+        wall,
+        max_rss_kib: u64::try_from(usage.ru_maxrss).unwrap_or(0),
+        ok: libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+    })
+}
+
+/// Runs of `cmd` for at least `min` and at least `count` times.
+fn runs(min: Duration, count: usize, mut cmd: impl FnMut() -> Command) -> Vec<Run> {
+    let start = Instant::now();
+    let mut out = Vec::new();
+    while out.len() < count || start.elapsed() < min {
+        match measure(&mut cmd()) {
+            Some(r) => out.push(r),
+            None => break,
+        }
+    }
+    out
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+/// Print the comparison; `file` defaults to the Kokkos module.
+pub fn run(root: &Path, file: Option<PathBuf>, min: Duration) {
+    let shared = root.join("../shared");
+    let file = file.unwrap_or_else(|| shared.join("corpus").join(KOKKOS));
+    let file = file.canonicalize().unwrap_or(file);
+    let Ok(meta) = std::fs::metadata(&file) else {
+        println!("ptx check vs ptxas: {} not found; skipped", file.display());
+        return;
+    };
+    let built = Command::new(env!("CARGO"))
+        .args(["build", "--release", "-q", "-p", "ptx-cli"])
+        .current_dir(root)
+        .status();
+    let ptx = root.join("target/release/ptx");
+    if !built.is_ok_and(|s| s.success()) || !ptx.exists() {
+        println!("ptx check vs ptxas: could not build target/release/ptx; skipped");
+        return;
+    }
+    let size = meta.len() as f64;
+    println!(
+        "ptx check vs ptxas -O0 on {} ({:.0} KB):",
+        file.display(),
+        size / 1e3
+    );
+    let ours = runs(min, 20, || {
+        let mut c = Command::new(&ptx);
+        c.arg("check").arg(&file);
+        c
+    });
+    let Some(first) = ours.first() else {
+        println!("  ptx check did not run");
+        return;
+    };
+    let ok = first.ok;
+    let best = ours.iter().map(|r| r.wall).min().unwrap_or_default();
+    let med = median(ours.iter().map(|r| r.wall.as_secs_f64()).collect());
+    let rss = ours.iter().map(|r| r.max_rss_kib).max().unwrap_or(0);
+    println!(
+        "  {:<28} best {:>8.1} ms, median {:>8.1} ms over {} runs; peak RSS {:.1} MB = {:.1}x the file{}",
+        "ptx check",
+        best.as_secs_f64() * 1e3,
+        med * 1e3,
+        ours.len(),
+        rss as f64 * 1024.0 / 1e6,
+        rss as f64 * 1024.0 / size,
+        if ok { "" } else { " (reported errors)" }
+    );
+    let ptxas = shared.join("tools/ptxas");
+    if !ptxas.exists() {
+        println!("  ptxas not found at {}; no ratio", ptxas.display());
+        return;
+    }
+    let arch = target_of(&file).unwrap_or_else(|| "sm_80".into());
+    // ptxas 13.5 takes sm_75 and later.
+    let num: u32 = arch
+        .trim_start_matches("sm_")
+        .trim_end_matches(['a', 'f'])
+        .parse()
+        .unwrap_or(75);
+    let arch = if num < 75 { "sm_75".to_string() } else { arch };
+    let theirs = runs(min, 3, || {
+        let mut c = Command::new(&ptxas);
+        c.args(["-O0", &format!("-arch={arch}")])
+            .arg(&file)
+            .args(["-o", "/dev/null"]);
+        c
+    });
+    let tbest = theirs.iter().map(|r| r.wall).min().unwrap_or_default();
+    let tmed = median(theirs.iter().map(|r| r.wall.as_secs_f64()).collect());
+    println!(
+        "  {:<28} best {:>8.1} ms, median {:>8.1} ms over {} runs",
+        format!("ptxas -O0 -arch={arch}"),
+        tbest.as_secs_f64() * 1e3,
+        tmed * 1e3,
+        theirs.len()
+    );
+    println!(
+        "  ptx check is {:.0}x faster (best vs best), {:.0}x (median vs median)",
+        tbest.as_secs_f64() / best.as_secs_f64(),
+        tmed / med
+    );
+}
+
+/// The first architecture of the file's `.target`.
+fn target_of(file: &Path) -> Option<String> {
+    let text = std::fs::read(file).ok()?;
+    let parsed = ptxkit::parse(&text);
+    Some(parsed.module.target()?.arch()?.as_str().to_string())
+}
