@@ -58,6 +58,9 @@ pub(super) struct Decl {
 struct Scope {
     names: FxHashMap<Name, Decl>,
     ranges: Vec<Range>,
+    /// Registers already found in `ranges` (a register is used many times;
+    /// matching it against every range each time is the checker's hot spot).
+    hits: std::cell::RefCell<FxHashMap<Name, Decl>>,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -82,14 +85,19 @@ impl Scope {
     }
 
     fn find(&self, n: Name) -> Option<Decl> {
-        self.find_spelled(n, n.as_str())
-    }
-
-    /// [`Scope::find`] with the name's text already at hand.
-    fn find_spelled(&self, n: Name, s: &str) -> Option<Decl> {
         if let Some(d) = self.names.get(&n) {
             return Some(*d);
         }
+        if let Some(d) = self.hits.borrow().get(&n) {
+            return Some(*d);
+        }
+        let d = self.find_in_ranges(n.as_str())?;
+        self.hits.borrow_mut().insert(n, d);
+        Some(d)
+    }
+
+    /// The range that declares register `s`, if any.
+    fn find_in_ranges(&self, s: &str) -> Option<Decl> {
         for Range {
             prefix,
             count,
@@ -745,12 +753,11 @@ fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> bool {
 }
 
 fn lookup(stack: &[Scope], ms: &ModuleScope, n: Name) -> Option<Decl> {
-    let text = n.as_str();
     stack
         .iter()
         .rev()
-        .find_map(|s| s.find_spelled(n, text))
-        .or_else(|| ms.scope.find_spelled(n, text))
+        .find_map(|s| s.find(n))
+        .or_else(|| ms.scope.find(n))
 }
 
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).
