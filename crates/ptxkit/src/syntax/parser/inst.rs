@@ -22,6 +22,44 @@ pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch
 /// hit it, skipping matching and binding altogether.
 pub(crate) type BoundCache = FxHashMap<SmallVec<[u16; 12]>, (FormId, u32)>;
 
+/// The matching caches of a parser. Their contents depend only on the
+/// process-wide catalog, so they outlive the parser: each thread keeps the
+/// last parser's caches for the next one (a corpus of small files then
+/// matches each combination once, not once per file).
+#[derive(Default)]
+pub(crate) struct Caches {
+    /// See [`FormCache`].
+    pub(crate) form: FormCache,
+    /// See [`BoundCache`].
+    pub(crate) bound: BoundCache,
+}
+
+/// Entries past which a thread's kept caches are dropped rather than kept
+/// (bounds their memory; real modules use a few thousand combinations).
+const KEEP_MAX: usize = 1 << 16;
+
+thread_local! {
+    static KEPT: std::cell::Cell<Option<Box<Caches>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Caches {
+    /// The caches the last parser on this thread left, or empty ones.
+    pub(crate) fn take() -> Box<Caches> {
+        KEPT.try_with(|k| k.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Leave `c` for the next parser on this thread.
+    pub(crate) fn keep(c: Box<Caches>) {
+        if c.form.len().saturating_add(c.bound.len()) <= KEEP_MAX {
+            // Fails only while the thread is being torn down.
+            let _ = KEPT.try_with(|k| k.set(Some(c)));
+        }
+    }
+}
+
 fn shape_code(s: WrittenShape) -> u16 {
     match s {
         WrittenShape::Value => 0xF000,
@@ -120,14 +158,14 @@ impl Parser<'_> {
         key.extend(inst.mods.iter().map(|m| m.id.0));
         key.push(0xFFFF);
         key.extend(inst.operands.iter().map(|o| shape_code(o.written_shape())));
-        if let Some(&(form, mask)) = self.bound_cache.get(&key) {
+        if let Some(&(form, mask)) = self.caches.bound.get(&key) {
             inst.form = form;
             inst.present = mask;
             return;
         }
         self.resolve_form_slow(inst, op_text);
         if inst.form != FormId::NONE {
-            self.bound_cache.insert(key, (inst.form, inst.present));
+            self.caches.bound.insert(key, (inst.form, inst.present));
         }
     }
 
@@ -135,11 +173,11 @@ impl Parser<'_> {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);
-        let m = match self.form_cache.get(&key) {
+        let m = match self.caches.form.get(&key) {
             Some(m) => m.clone(),
             None => {
                 let m = match_modifiers(cat, inst.opcode, &key.1);
-                self.form_cache.insert(key.clone(), m.clone());
+                self.caches.form.insert(key.clone(), m.clone());
                 m
             }
         };

@@ -70,7 +70,7 @@ pub fn parse(src: &[u8]) -> Parsed {
     }
     let mut p = Parser::new(src);
     let module = p.module();
-    let mut diagnostics = p.diags;
+    let mut diagnostics = std::mem::take(&mut p.diags);
     diagnostics.sort_by_key(|d| d.span.start);
     Parsed {
         module,
@@ -93,7 +93,7 @@ pub fn parse_body(src: &[u8]) -> (crate::syntax::Block, Vec<Diagnostic>) {
     }
     let mut p = Parser::new(src);
     let stmts = p.stmts_until_eof();
-    let mut diags = p.diags;
+    let mut diags = std::mem::take(&mut p.diags);
     diags.sort_by_key(|d| d.span.start);
     (
         crate::syntax::Block {
@@ -112,6 +112,9 @@ pub(crate) type PResult<T> = Result<T, Fail>;
 
 pub(crate) struct Parser<'s> {
     pub(crate) src: &'s [u8],
+    /// `src` as text when it is valid UTF-8 (checked once, so token texts
+    /// need no check of their own).
+    src_str: Option<&'s str>,
     lx: Lexer<'s>,
     /// Current significant token.
     pub(crate) tok: Token,
@@ -121,16 +124,20 @@ pub(crate) struct Parser<'s> {
     pub(crate) prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) depth: u32,
-    /// Form-match cache: (opcode, modifiers) → candidate forms.
-    pub(crate) form_cache: inst::FormCache,
-    /// Resolution cache: (opcode, modifiers, operand shapes) → (form, mask).
-    pub(crate) bound_cache: inst::BoundCache,
+    /// Form-match and resolution caches (kept per thread across parsers).
+    pub(crate) caches: Box<inst::Caches>,
     /// Names seen in this source, so each distinct spelling goes through the
     /// process-wide interner once.
     names: rustc_hash::FxHashMap<&'s [u8], Name>,
     /// Lexical errors of tokens starting at or after this offset are left
     /// to whoever parses from there (a parallel chunk's neighbour).
     lex_limit: u32,
+}
+
+impl Drop for Parser<'_> {
+    fn drop(&mut self) {
+        inst::Caches::keep(std::mem::take(&mut self.caches));
+    }
 }
 
 impl<'s> Parser<'s> {
@@ -143,6 +150,7 @@ impl<'s> Parser<'s> {
     fn starting_at(src: &'s [u8], pos: usize) -> Parser<'s> {
         let mut p = Parser {
             src,
+            src_str: std::str::from_utf8(src).ok(),
             lx: Lexer::at(src, pos),
             tok: Token {
                 kind: TokenKind::Eof,
@@ -152,8 +160,7 @@ impl<'s> Parser<'s> {
             prev_end: pos.min(src.len()) as u32,
             diags: Vec::new(),
             depth: 0,
-            form_cache: Default::default(),
-            bound_cache: Default::default(),
+            caches: inst::Caches::take(),
             names: Default::default(),
             lex_limit: u32::MAX,
         };
@@ -276,7 +283,14 @@ impl<'s> Parser<'s> {
     /// Text of a token (identifiers, dot words and numbers are ASCII).
     #[inline]
     pub(crate) fn text(&self, t: Token) -> &'s str {
-        std::str::from_utf8(t.span.slice(self.src)).unwrap_or("")
+        match self.src_str {
+            // A span that does not fall on character boundaries is not valid
+            // UTF-8 on its own either: both ways give "".
+            Some(s) => s
+                .get(t.span.start as usize..t.span.end as usize)
+                .unwrap_or(""),
+            None => std::str::from_utf8(t.span.slice(self.src)).unwrap_or(""),
+        }
     }
 
     /// Whether the current token is the dot word `w`.
@@ -289,12 +303,15 @@ impl<'s> Parser<'s> {
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
         if bytes.len() <= 14 {
-            return Name::new(std::str::from_utf8(bytes).unwrap_or_default());
+            return Name::new(self.text(t));
         }
         if let Some(&n) = self.names.get(bytes) {
             return n;
         }
-        let n = Name::new(&String::from_utf8_lossy(bytes));
+        let n = match self.src_str {
+            Some(_) => Name::new(self.text(t)),
+            None => Name::new(&String::from_utf8_lossy(bytes)),
+        };
         self.names.insert(bytes, n);
         n
     }
