@@ -213,6 +213,15 @@ impl Parser<'_> {
                         value,
                         span: self.since(s0),
                     });
+                } else if self.at(K::Int)
+                    && self.depth < super::MAX_DEPTH
+                    && matches!(self.peek().kind, K::Comma | K::RBrace)
+                {
+                    // Fast path for the long byte arrays of constant tables:
+                    // a lone integer is what `expr` would make of it (the
+                    // depth test keeps its nesting limit).
+                    let t = self.bump();
+                    items.push(Initializer::Expr(Expr::Int(self.int_lit(t))));
                 } else {
                     items.push(self.initializer()?);
                 }

@@ -118,8 +118,11 @@ pub(crate) struct Parser<'s> {
     lx: Lexer<'s>,
     /// Current significant token.
     pub(crate) tok: Token,
-    /// The one after it, when peeked.
-    peeked: Option<Token>,
+    /// The one after it, when `has_peeked`. (A flag beside a plain token
+    /// rather than an `Option`: the token is then always copied whole, which
+    /// keeps these hot copies from stalling on partial stores.)
+    peeked: Token,
+    has_peeked: bool,
     /// End of the last consumed token.
     pub(crate) prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
@@ -156,7 +159,11 @@ impl<'s> Parser<'s> {
                 kind: TokenKind::Eof,
                 span: Span::at(0),
             },
-            peeked: None,
+            peeked: Token {
+                kind: TokenKind::Eof,
+                span: Span::at(0),
+            },
+            has_peeked: false,
             prev_end: pos.min(src.len()) as u32,
             diags: Vec::new(),
             depth: 0,
@@ -240,9 +247,11 @@ impl<'s> Parser<'s> {
     pub(crate) fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.span.end;
-        self.tok = match self.peeked.take() {
-            Some(p) => p,
-            None => self.fetch(),
+        self.tok = if self.has_peeked {
+            self.has_peeked = false;
+            self.peeked
+        } else {
+            self.fetch()
         };
         t
     }
@@ -250,18 +259,19 @@ impl<'s> Parser<'s> {
     /// Continue lexing at byte `pos` (after raw text the lexer must not see).
     pub(crate) fn reposition(&mut self, pos: usize) {
         self.lx = Lexer::at(self.src, pos);
-        self.peeked = None;
+        self.has_peeked = false;
         self.tok = self.fetch();
     }
 
     /// The token after the current one.
     #[inline]
     pub(crate) fn peek(&mut self) -> Token {
-        if let Some(p) = self.peeked {
-            return p;
+        if self.has_peeked {
+            return self.peeked;
         }
         let t = self.fetch();
-        self.peeked = Some(t);
+        self.peeked = t;
+        self.has_peeked = true;
         t
     }
 
