@@ -176,13 +176,26 @@ impl<'s> Parser<'s> {
     }
 
     /// Next significant token; lexical errors are reported here, once.
+    #[inline]
     fn fetch(&mut self) -> Token {
+        let t = self.lx.next_significant();
+        if t.kind.is_error() {
+            self.lexical_error(t)
+        } else {
+            t
+        }
+    }
+
+    /// [`Parser::fetch`] for an error token `t`: report it (unless past
+    /// `lex_limit`) and return the token the parser sees instead.
+    #[cold]
+    #[inline(never)]
+    fn lexical_error(&mut self, mut t: Token) -> Token {
         loop {
-            let t = self.lx.next_significant();
             if t.span.start >= self.lex_limit {
                 // Someone else reports this token's lexical error.
                 match t.kind {
-                    TokenKind::Unknown | TokenKind::UnterminatedComment => continue,
+                    TokenKind::Unknown | TokenKind::UnterminatedComment => {}
                     TokenKind::UnterminatedStr => {
                         return Token {
                             kind: TokenKind::Str,
@@ -197,48 +210,50 @@ impl<'s> Parser<'s> {
                     }
                     _ => return t,
                 }
+            } else {
+                match t.kind {
+                    TokenKind::Unknown => {
+                        let shown = t.span.text(self.src);
+                        let shown: String = shown.chars().take(8).collect();
+                        self.diags.push(Diagnostic::error(
+                            codes::UNKNOWN_CHAR,
+                            t.span,
+                            format!("unexpected character {shown:?}"),
+                        ));
+                    }
+                    TokenKind::UnterminatedComment => {
+                        self.diags.push(Diagnostic::error(
+                            codes::UNTERMINATED,
+                            Span::new(t.span.start, t.span.start.saturating_add(2)),
+                            "unterminated block comment",
+                        ));
+                    }
+                    TokenKind::UnterminatedStr => {
+                        self.diags.push(Diagnostic::error(
+                            codes::UNTERMINATED,
+                            t.span,
+                            "unterminated string literal",
+                        ));
+                        return Token {
+                            kind: TokenKind::Str,
+                            span: t.span,
+                        };
+                    }
+                    TokenKind::BadNumber => {
+                        self.diags.push(Diagnostic::error(
+                            codes::BAD_NUMBER,
+                            t.span,
+                            format!("malformed number `{}`", t.span.text(self.src)),
+                        ));
+                        return Token {
+                            kind: TokenKind::Int,
+                            span: t.span,
+                        };
+                    }
+                    _ => return t,
+                }
             }
-            match t.kind {
-                TokenKind::Unknown => {
-                    let shown = t.span.text(self.src);
-                    let shown: String = shown.chars().take(8).collect();
-                    self.diags.push(Diagnostic::error(
-                        codes::UNKNOWN_CHAR,
-                        t.span,
-                        format!("unexpected character {shown:?}"),
-                    ));
-                }
-                TokenKind::UnterminatedComment => {
-                    self.diags.push(Diagnostic::error(
-                        codes::UNTERMINATED,
-                        Span::new(t.span.start, t.span.start.saturating_add(2)),
-                        "unterminated block comment",
-                    ));
-                }
-                TokenKind::UnterminatedStr => {
-                    self.diags.push(Diagnostic::error(
-                        codes::UNTERMINATED,
-                        t.span,
-                        "unterminated string literal",
-                    ));
-                    return Token {
-                        kind: TokenKind::Str,
-                        span: t.span,
-                    };
-                }
-                TokenKind::BadNumber => {
-                    self.diags.push(Diagnostic::error(
-                        codes::BAD_NUMBER,
-                        t.span,
-                        format!("malformed number `{}`", t.span.text(self.src)),
-                    ));
-                    return Token {
-                        kind: TokenKind::Int,
-                        span: t.span,
-                    };
-                }
-                _ => return t,
-            }
+            t = self.lx.next_significant();
         }
     }
 
