@@ -265,7 +265,7 @@ impl Checker<'_> {
                 }
             }
             // Sampler fields name enumerated values, not symbols.
-            Initializer::Field { .. } => {}
+            Initializer::Field(_) => {}
         }
     }
 

@@ -18,7 +18,8 @@ pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
             && rest.iter().all(u8::is_ascii_digit)
         {
             let value = b.iter().fold(0u64, |v, &d| {
-                v.wrapping_mul(10).wrapping_add(u64::from(d.wrapping_sub(b'0')))
+                v.wrapping_mul(10)
+                    .wrapping_add(u64::from(d.wrapping_sub(b'0')))
             });
             return Some((value, Radix::Dec, false));
         }
