@@ -337,7 +337,8 @@ impl Parser<'_> {
 
     /// Comma-separated operands up to `close` (not consumed).
     pub(crate) fn operand_seq(&mut self, close: K, lists: bool) -> PResult<Vec<Operand>> {
-        let mut items = Vec::new();
+        // Most operand lists (an instruction's, a vector's) have two to three items.
+        let mut items = Vec::with_capacity(3);
         loop {
             items.push(self.operand(lists)?);
             if self.eat(K::Comma) {
