@@ -324,7 +324,43 @@ impl<'s> Parser<'s> {
         self.tok.kind == TokenKind::DotWord && self.text(self.tok) == w
     }
 
+    /// The bytes of an identifier or dot word of at most 16 bytes, packed
+    /// little-endian into a word (zero past its length). Such tokens are
+    /// ASCII and hold no NUL, so the word identifies the text.
+    #[inline]
+    pub(crate) fn packed(&self, t: Token) -> Option<u128> {
+        debug_assert!(matches!(t.kind, TokenKind::Ident | TokenKind::DotWord));
+        let len = t.span.len();
+        if len > 16 {
+            return None;
+        }
+        let start = t.span.start as usize;
+        let word = match self.src.get(start..start.saturating_add(16)) {
+            // One 16-byte load, then the bytes past the token masked off.
+            Some(chunk) => {
+                let chunk: [u8; 16] = chunk.try_into().ok()?;
+                let mask = u128::MAX.checked_shr(128u32.saturating_sub(len.saturating_mul(8)));
+                u128::from_le_bytes(chunk) & mask.unwrap_or(0)
+            }
+            None => t
+                .span
+                .slice(self.src)
+                .iter()
+                .rev()
+                .fold(0u128, |w, &b| (w << 8) | u128::from(b)),
+        };
+        Some(word)
+    }
+
     pub(crate) fn name(&mut self, t: Token) -> Name {
+        if matches!(t.kind, TokenKind::Ident | TokenKind::DotWord) {
+            if let Some(n) = self
+                .packed(t)
+                .and_then(|w| Name::from_packed(w, t.span.len() as usize))
+            {
+                return n;
+            }
+        }
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
         if bytes.len() <= 14 {
