@@ -116,7 +116,8 @@ impl Parser<'_> {
             );
             return Err(Fail);
         };
-        let mut decls = Vec::new();
+        // Most declarations declare one name.
+        let mut decls = Vec::with_capacity(1);
         loop {
             decls.push(self.declarator()?);
             if !self.eat(K::Comma) {
