@@ -122,7 +122,8 @@ fn scan<'a>(b: &'a Block, s: &mut Scope<'a>) {
 
 fn init_names(i: &Initializer, f: &mut impl FnMut(Name)) {
     match i {
-        Initializer::Expr(e) | Initializer::Field { value: e, .. } => expr_names(e, f),
+        Initializer::Expr(e) => expr_names(e, f),
+        Initializer::Field(fi) => expr_names(&fi.value, f),
         Initializer::List { items, .. } => items.iter().for_each(|x| init_names(x, f)),
     }
 }

@@ -328,7 +328,7 @@ impl Checker<'_> {
                 }
             }
             // Sampler fields name enumerated values, not symbols.
-            Initializer::Field { .. } => {}
+            Initializer::Field(_) => {}
         }
     }
 

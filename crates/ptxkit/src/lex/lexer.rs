@@ -92,14 +92,18 @@ impl<'s> Lexer<'s> {
     }
 
     /// The next token that is not trivia.
-    #[inline]
+    #[inline(never)]
     pub fn next_significant(&mut self) -> Token {
         loop {
             // Skip plain whitespace without building a token.
-            self.pos = run_end(self.src, self.pos, is_space);
-            let t = self.next_token();
-            if !t.kind.is_trivia() {
-                return t;
+            let start = run_end(self.src, self.pos, is_space);
+            self.pos = start;
+            let kind = self.scan();
+            if !kind.is_trivia() {
+                return Token {
+                    kind,
+                    span: Span::new(start as u32, self.pos as u32),
+                };
             }
         }
     }
@@ -115,6 +119,7 @@ impl<'s> Lexer<'s> {
         }
     }
 
+    #[inline(always)]
     fn scan(&mut self) -> TokenKind {
         use TokenKind::*;
         let src = self.src;
@@ -166,8 +171,28 @@ impl<'s> Lexer<'s> {
                     Unknown
                 }
             }
+            // Fast path: a dot word without `::` parts (`.u32`, `.global`).
+            b'.' if is_follow_letter(b1) => {
+                let q = self.follow_run(p.saturating_add(2));
+                if self.byte(q) == b':' {
+                    self.scan_dot(p)
+                } else {
+                    self.pos = q;
+                    DotWord
+                }
+            }
             b'.' => self.scan_dot(p),
-            b'0'..=b'9' => self.scan_number(p),
+            b'0'..=b'9' => {
+                // Fast path: a plain decimal (no leading zero, nothing glued).
+                let q = run_end(src, p.saturating_add(1), |c| c.is_ascii_digit());
+                let c = self.byte(q);
+                if (b != b'0' || q == p.saturating_add(1)) && !is_follow(c) && c != b'.' {
+                    self.pos = q;
+                    Int
+                } else {
+                    self.scan_number(p)
+                }
+            }
             b'"' => {
                 let mut q = p.saturating_add(1);
                 while self.more(q) {

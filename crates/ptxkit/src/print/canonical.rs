@@ -311,10 +311,10 @@ impl Printer {
                 self.join(items, |p, i| p.init(i));
                 self.out.push('}');
             }
-            Initializer::Field { name, value, .. } => {
-                self.out.push_str(name.as_str());
+            Initializer::Field(f) => {
+                self.out.push_str(f.name.as_str());
                 self.out.push_str(" = ");
-                self.expr(value);
+                self.expr(&f.value);
             }
         }
     }

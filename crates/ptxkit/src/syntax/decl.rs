@@ -18,15 +18,20 @@ pub enum Initializer {
         /// Where.
         span: Span,
     },
-    /// `field = value` inside a sampler/texture initializer.
-    Field {
-        /// The member name (`filter_mode`).
-        name: Name,
-        /// The value.
-        value: Expr,
-        /// Where.
-        span: Span,
-    },
+    /// `field = value` inside a sampler/texture initializer (boxed: rare,
+    /// and it would make every item of a long byte array bigger).
+    Field(Box<FieldInit>),
+}
+
+/// `field = value` inside a sampler/texture initializer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldInit {
+    /// The member name (`filter_mode`).
+    pub name: Name,
+    /// The value.
+    pub value: Expr,
+    /// Where.
+    pub span: Span,
 }
 
 impl Initializer {
@@ -34,7 +39,8 @@ impl Initializer {
     pub fn span(&self) -> Span {
         match self {
             Initializer::Expr(e) => e.span(),
-            Initializer::List { span, .. } | Initializer::Field { span, .. } => *span,
+            Initializer::List { span, .. } => *span,
+            Initializer::Field(f) => f.span,
         }
     }
 }

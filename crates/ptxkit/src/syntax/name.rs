@@ -89,6 +89,25 @@ impl Name {
         }
     }
 
+    /// A short name from its bytes packed little-endian into `word`: `len`
+    /// (at most 14) bytes of ASCII text, the rest zero (the caller's
+    /// contract). Builds the same name as [`Name::new`] without a byte-wise
+    /// copy; `None` when `len` is too long for an inline name.
+    #[inline]
+    pub(crate) fn from_packed(word: u128, len: usize) -> Option<Name> {
+        if len > INLINE {
+            return None;
+        }
+        let all = word.to_le_bytes();
+        debug_assert!(all.iter().skip(len).all(|&b| b == 0));
+        debug_assert!(all.iter().take(len).all(u8::is_ascii));
+        let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, _, _] = all;
+        Some(Name(Repr::Inline {
+            len: len as u8,
+            bytes: [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13],
+        }))
+    }
+
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {

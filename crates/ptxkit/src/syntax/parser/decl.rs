@@ -5,8 +5,8 @@ use crate::diag::codes;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
-    Attribute, Declarator, Expr, FuncDirective, FuncKind, Function, Initializer, IntLit, Param,
-    PtrAttr, VarDecl,
+    Attribute, Declarator, Expr, FieldInit, FuncDirective, FuncKind, Function, Initializer, IntLit,
+    Param, PtrAttr, VarDecl,
 };
 
 /// Return and parameter lists of a prototype.
@@ -116,7 +116,8 @@ impl Parser<'_> {
             );
             return Err(Fail);
         };
-        let mut decls = Vec::new();
+        // Most declarations declare one name.
+        let mut decls = Vec::with_capacity(1);
         loop {
             decls.push(self.declarator()?);
             if !self.eat(K::Comma) {
@@ -161,7 +162,11 @@ impl Parser<'_> {
         }
         let dims = self.dims()?;
         let init = if self.eat(K::Eq) {
-            Some(self.initializer()?)
+            let hint = match dims.first() {
+                Some(Some(Expr::Int(n))) => n.value,
+                _ => 0,
+            };
+            Some(self.initializer(hint)?)
         } else {
             None
         };
@@ -190,7 +195,9 @@ impl Parser<'_> {
         Ok(dims)
     }
 
-    fn initializer(&mut self) -> PResult<Initializer> {
+    /// An initializer; `hint` is the declared length of the array (0 if
+    /// unknown), to size the item list of `{…}` once.
+    fn initializer(&mut self, hint: u64) -> PResult<Initializer> {
         let start = self.tok.span.start;
         if !self.at(K::LBrace) {
             return Ok(Initializer::Expr(self.expr()?));
@@ -198,6 +205,16 @@ impl Parser<'_> {
         self.bump();
         self.enter()?;
         let mut items = Vec::new();
+        if hint > 1 {
+            // Room for the whole array, but not more than the text up to the
+            // next `}` can hold (an item and its comma take two bytes).
+            let rest = self
+                .src
+                .get(self.tok.span.start as usize..)
+                .unwrap_or_default();
+            let room = (memchr::memchr(b'}', rest).unwrap_or(rest.len()) / 2).saturating_add(1);
+            items.reserve(usize::try_from(hint).unwrap_or(usize::MAX).min(room));
+        }
         let r = (|| -> PResult<()> {
             if self.at(K::RBrace) {
                 return Ok(());
@@ -208,13 +225,22 @@ impl Parser<'_> {
                     let n = self.bump();
                     self.bump();
                     let value = self.expr()?;
-                    items.push(Initializer::Field {
+                    items.push(Initializer::Field(Box::new(FieldInit {
                         name: self.name(n),
                         value,
                         span: self.since(s0),
-                    });
+                    })));
+                } else if self.at(K::Int)
+                    && self.depth < super::MAX_DEPTH
+                    && matches!(self.peek().kind, K::Comma | K::RBrace)
+                {
+                    // Fast path for the long byte arrays of constant tables:
+                    // a lone integer is what `expr` would make of it (the
+                    // depth test keeps its nesting limit).
+                    let t = self.bump();
+                    items.push(Initializer::Expr(Expr::Int(self.int_lit(t))));
                 } else {
-                    items.push(self.initializer()?);
+                    items.push(self.initializer(0)?);
                 }
                 if !self.eat(K::Comma) {
                     return Ok(());

@@ -4,6 +4,13 @@ use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
 use crate::syntax::{BinOp, Expr, Operand, UnOp};
 
+/// Whether a lone literal followed by a token of kind `k` is a whole
+/// expression: `k` continues no expression (no operator, no `?`, no `(` of
+/// a mask).
+pub(crate) fn ends_literal(k: K) -> bool {
+    binop(k).is_none() && !matches!(k, K::Question | K::LParen)
+}
+
 fn binop(k: K) -> Option<BinOp> {
     Some(match k {
         K::Star => BinOp::Mul,
@@ -337,7 +344,8 @@ impl Parser<'_> {
 
     /// Comma-separated operands up to `close` (not consumed).
     pub(crate) fn operand_seq(&mut self, close: K, lists: bool) -> PResult<Vec<Operand>> {
-        let mut items = Vec::new();
+        // Most operand lists (an instruction's, a vector's) have two to three items.
+        let mut items = Vec::with_capacity(3);
         loop {
             items.push(self.operand(lists)?);
             if self.eat(K::Comma) {
@@ -354,27 +362,24 @@ impl Parser<'_> {
 /// In `[base ± const …]`, the span of the first term that is neither the
 /// leading base nor a constant (ptxas rejects `[sym + %r1]` as a syntax error).
 fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
-    fn terms<'a>(e: &'a Expr, out: &mut Vec<&'a Expr>) {
+    /// The terms left to right; `first` is set until the first term is seen.
+    fn walk(e: &Expr, first: &mut bool) -> Option<crate::source::Span> {
         match e {
             Expr::Binary {
                 op: BinOp::Add | BinOp::Sub,
                 lhs,
                 rhs,
                 ..
-            } => {
-                terms(lhs, out);
-                terms(rhs, out);
+            } => walk(lhs, first).or_else(|| walk(rhs, first)),
+            t => {
+                let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
+                *first = false;
+                if !base_ok && crate::analysis::consteval::eval_int(t).is_none() {
+                    return Some(t.span());
+                }
+                None
             }
-            _ => out.push(e),
         }
     }
-    let mut ts = Vec::new();
-    terms(e, &mut ts);
-    for (i, t) in ts.iter().enumerate() {
-        let base_ok = i == 0 && matches!(t, Expr::Name(..) | Expr::Generic(..));
-        if !base_ok && crate::analysis::consteval::eval_int(t).is_none() {
-            return Some(t.span());
-        }
-    }
-    None
+    walk(e, &mut true)
 }

@@ -20,7 +20,74 @@ pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch
 /// Cache of successful resolutions: opcode, modifiers and operand shapes
 /// (as one key) to the form and operand mask. Most instructions of a module
 /// hit it, skipping matching and binding altogether.
-pub(crate) type BoundCache = FxHashMap<SmallVec<[u16; 12]>, (FormId, u32)>;
+pub(crate) type BoundCache = FxHashMap<BoundKey, (FormId, u32)>;
+
+/// Longest [`BoundKey`]: opcode, modifiers, separator and operand shapes
+/// of any real instruction fit; longer ones are resolved without the cache.
+const KEY_LEN: usize = 20;
+
+/// The opcode id, the modifier ids, `0xFFFF`, then the operand shape codes
+/// (all at least `0xF000`), zero-filled: the zeros after the separator can
+/// only be filling, so the key identifies the instruction's resolution.
+pub(crate) type BoundKey = [u16; KEY_LEN];
+
+/// The [`BoundKey`] of `inst`, if it fits.
+fn bound_key(inst: &Instruction) -> Option<BoundKey> {
+    let mut key = [0u16; KEY_LEN];
+    let mut slots = key.iter_mut();
+    *slots.next()? = inst.opcode.0;
+    for m in &inst.mods {
+        *slots.next()? = m.id.0;
+    }
+    *slots.next()? = 0xFFFF;
+    for o in &inst.operands {
+        *slots.next()? = shape_code(o.written_shape());
+    }
+    Some(key)
+}
+
+/// The matching caches of a parser. Their contents depend only on the
+/// process-wide catalog, so they outlive the parser: each thread keeps the
+/// last parser's caches for the next one (a corpus of small files then
+/// matches each combination once, not once per file).
+#[derive(Default)]
+pub(crate) struct Caches {
+    /// See [`FormCache`].
+    pub(crate) form: FormCache,
+    /// See [`BoundCache`].
+    pub(crate) bound: BoundCache,
+    /// Opcode words (packed, see `Parser::packed`) to their catalog ids.
+    opcodes: FxHashMap<u128, Option<OpcodeId>>,
+    /// Modifier words (packed) to their catalog ids.
+    mods: FxHashMap<u128, Option<ModId>>,
+}
+
+/// Entries past which a thread's kept caches are dropped rather than kept
+/// (bounds their memory; real modules use a few thousand combinations).
+const KEEP_MAX: usize = 1 << 16;
+
+thread_local! {
+    static KEPT: std::cell::Cell<Option<Box<Caches>>> = const { std::cell::Cell::new(None) };
+}
+
+impl Caches {
+    /// The caches the last parser on this thread left, or empty ones.
+    pub(crate) fn take() -> Box<Caches> {
+        KEPT.try_with(|k| k.take())
+            .ok()
+            .flatten()
+            .unwrap_or_default()
+    }
+
+    /// Leave `c` for the next parser on this thread.
+    pub(crate) fn keep(c: Box<Caches>) {
+        let entries = [c.form.len(), c.bound.len(), c.opcodes.len(), c.mods.len()];
+        if entries.iter().fold(0usize, |a, &n| a.saturating_add(n)) <= KEEP_MAX {
+            // Fails only while the thread is being torn down.
+            let _ = KEPT.try_with(|k| k.set(Some(c)));
+        }
+    }
+}
 
 fn shape_code(s: WrittenShape) -> u16 {
     match s {
@@ -33,6 +100,34 @@ fn shape_code(s: WrittenShape) -> u16 {
 }
 
 impl Parser<'_> {
+    /// The catalog id of opcode token `t`.
+    #[inline]
+    fn opcode_id(&mut self, t: crate::lex::Token) -> Option<OpcodeId> {
+        let Some(w) = self.packed(t) else {
+            return catalog().opcode_id(self.text(t));
+        };
+        if let Some(&id) = self.caches.opcodes.get(&w) {
+            return id;
+        }
+        let id = catalog().opcode_id(self.text(t));
+        self.caches.opcodes.insert(w, id);
+        id
+    }
+
+    /// The catalog id of modifier token `t`.
+    #[inline]
+    fn mod_id(&mut self, t: crate::lex::Token) -> Option<ModId> {
+        let Some(w) = self.packed(t) else {
+            return catalog().mod_id(self.text(t));
+        };
+        if let Some(&id) = self.caches.mods.get(&w) {
+            return id;
+        }
+        let id = catalog().mod_id(self.text(t));
+        self.caches.mods.insert(w, id);
+        id
+    }
+
     /// An instruction statement; the current token is `@` or the opcode.
     pub(crate) fn instruction(&mut self) -> PResult<Stmt> {
         let start = self.tok.span.start;
@@ -50,8 +145,7 @@ impl Parser<'_> {
         };
         let op_tok = self.expect(K::Ident, "an instruction")?;
         let op_text = self.text(op_tok);
-        let cat = catalog();
-        let Some(opcode) = cat.opcode_id(op_text) else {
+        let Some(opcode) = self.opcode_id(op_tok) else {
             let d = Diagnostic::error(
                 codes::UNKNOWN_OPCODE,
                 op_tok.span,
@@ -65,7 +159,7 @@ impl Parser<'_> {
         let mut unknown = false;
         while self.at(K::DotWord) {
             let t = self.bump();
-            let id = match cat.mod_id(self.text(t)) {
+            let id = match self.mod_id(t) {
                 Some(id) => id,
                 None => {
                     unknown = true;
@@ -115,19 +209,18 @@ impl Parser<'_> {
 
     /// Pick the form from the modifiers, then bind operands.
     fn resolve_form(&mut self, inst: &mut Instruction, op_text: &str) {
-        let mut key: SmallVec<[u16; 12]> = SmallVec::new();
-        key.push(inst.opcode.0);
-        key.extend(inst.mods.iter().map(|m| m.id.0));
-        key.push(0xFFFF);
-        key.extend(inst.operands.iter().map(|o| shape_code(o.written_shape())));
-        if let Some(&(form, mask)) = self.bound_cache.get(&key) {
+        let Some(key) = bound_key(inst) else {
+            self.resolve_form_slow(inst, op_text);
+            return;
+        };
+        if let Some(&(form, mask)) = self.caches.bound.get(&key) {
             inst.form = form;
             inst.present = mask;
             return;
         }
         self.resolve_form_slow(inst, op_text);
         if inst.form != FormId::NONE {
-            self.bound_cache.insert(key, (inst.form, inst.present));
+            self.caches.bound.insert(key, (inst.form, inst.present));
         }
     }
 
@@ -135,11 +228,11 @@ impl Parser<'_> {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);
-        let m = match self.form_cache.get(&key) {
+        let m = match self.caches.form.get(&key) {
             Some(m) => m.clone(),
             None => {
                 let m = match_modifiers(cat, inst.opcode, &key.1);
-                self.form_cache.insert(key.clone(), m.clone());
+                self.caches.form.insert(key.clone(), m.clone());
                 m
             }
         };

@@ -361,9 +361,19 @@ impl Parser<'_> {
                         return Err(self.expected("a data directive such as `.b8`"));
                     };
                     self.bump();
-                    let mut values = Vec::new();
+                    // Most data lines hold one value (`.b8 0`).
+                    let mut values = Vec::with_capacity(1);
                     loop {
-                        values.push(self.expr()?);
+                        if self.at(K::Int)
+                            && self.depth < super::MAX_DEPTH
+                            && super::expr::ends_literal(self.peek().kind)
+                        {
+                            // What `expr` makes of a lone integer, quicker.
+                            let t = self.bump();
+                            values.push(crate::syntax::Expr::Int(self.int_lit(t)));
+                        } else {
+                            values.push(self.expr()?);
+                        }
                         if !self.eat(K::Comma) {
                             break;
                         }

@@ -8,6 +8,22 @@ use crate::syntax::{FloatForm, FloatLit, IntLit, Radix};
 /// Decode an integer literal's text: value, radix, `U` suffix. `None` when
 /// malformed or larger than 64 bits.
 pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
+    // Fast path: a plain decimal of up to 19 digits (below 10^19, so no
+    // overflow) without a leading zero.
+    let b = text.as_bytes();
+    if let Some((&first, rest)) = b.split_first() {
+        if b.len() <= 19
+            && first.is_ascii_digit()
+            && (first != b'0' || rest.is_empty())
+            && rest.iter().all(u8::is_ascii_digit)
+        {
+            let value = b.iter().fold(0u64, |v, &d| {
+                v.wrapping_mul(10)
+                    .wrapping_add(u64::from(d.wrapping_sub(b'0')))
+            });
+            return Some((value, Radix::Dec, false));
+        }
+    }
     let (body, unsigned) = match text.strip_suffix('U') {
         Some(b) => (b, true),
         None => (text, false),

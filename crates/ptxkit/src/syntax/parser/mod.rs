@@ -70,7 +70,7 @@ pub fn parse(src: &[u8]) -> Parsed {
     }
     let mut p = Parser::new(src);
     let module = p.module();
-    let mut diagnostics = p.diags;
+    let mut diagnostics = std::mem::take(&mut p.diags);
     diagnostics.sort_by_key(|d| d.span.start);
     Parsed {
         module,
@@ -93,7 +93,7 @@ pub fn parse_body(src: &[u8]) -> (crate::syntax::Block, Vec<Diagnostic>) {
     }
     let mut p = Parser::new(src);
     let stmts = p.stmts_until_eof();
-    let mut diags = p.diags;
+    let mut diags = std::mem::take(&mut p.diags);
     diags.sort_by_key(|d| d.span.start);
     (
         crate::syntax::Block {
@@ -112,25 +112,35 @@ pub(crate) type PResult<T> = Result<T, Fail>;
 
 pub(crate) struct Parser<'s> {
     pub(crate) src: &'s [u8],
+    /// `src` as text when it is valid UTF-8 (checked once, so token texts
+    /// need no check of their own).
+    src_str: Option<&'s str>,
     lx: Lexer<'s>,
     /// Current significant token.
     pub(crate) tok: Token,
-    /// The one after it, when peeked.
-    peeked: Option<Token>,
+    /// The one after it, when `has_peeked`. (A flag beside a plain token
+    /// rather than an `Option`: the token is then always copied whole, which
+    /// keeps these hot copies from stalling on partial stores.)
+    peeked: Token,
+    has_peeked: bool,
     /// End of the last consumed token.
     pub(crate) prev_end: u32,
     pub(crate) diags: Vec<Diagnostic>,
     pub(crate) depth: u32,
-    /// Form-match cache: (opcode, modifiers) → candidate forms.
-    pub(crate) form_cache: inst::FormCache,
-    /// Resolution cache: (opcode, modifiers, operand shapes) → (form, mask).
-    pub(crate) bound_cache: inst::BoundCache,
+    /// Form-match and resolution caches (kept per thread across parsers).
+    pub(crate) caches: Box<inst::Caches>,
     /// Names seen in this source, so each distinct spelling goes through the
     /// process-wide interner once.
     names: rustc_hash::FxHashMap<&'s [u8], Name>,
     /// Lexical errors of tokens starting at or after this offset are left
     /// to whoever parses from there (a parallel chunk's neighbour).
     lex_limit: u32,
+}
+
+impl Drop for Parser<'_> {
+    fn drop(&mut self) {
+        inst::Caches::keep(std::mem::take(&mut self.caches));
+    }
 }
 
 impl<'s> Parser<'s> {
@@ -143,17 +153,21 @@ impl<'s> Parser<'s> {
     fn starting_at(src: &'s [u8], pos: usize) -> Parser<'s> {
         let mut p = Parser {
             src,
+            src_str: std::str::from_utf8(src).ok(),
             lx: Lexer::at(src, pos),
             tok: Token {
                 kind: TokenKind::Eof,
                 span: Span::at(0),
             },
-            peeked: None,
+            peeked: Token {
+                kind: TokenKind::Eof,
+                span: Span::at(0),
+            },
+            has_peeked: false,
             prev_end: pos.min(src.len()) as u32,
             diags: Vec::new(),
             depth: 0,
-            form_cache: Default::default(),
-            bound_cache: Default::default(),
+            caches: inst::Caches::take(),
             names: Default::default(),
             lex_limit: u32::MAX,
         };
@@ -162,13 +176,26 @@ impl<'s> Parser<'s> {
     }
 
     /// Next significant token; lexical errors are reported here, once.
+    #[inline]
     fn fetch(&mut self) -> Token {
+        let t = self.lx.next_significant();
+        if t.kind.is_error() {
+            self.lexical_error(t)
+        } else {
+            t
+        }
+    }
+
+    /// [`Parser::fetch`] for an error token `t`: report it (unless past
+    /// `lex_limit`) and return the token the parser sees instead.
+    #[cold]
+    #[inline(never)]
+    fn lexical_error(&mut self, mut t: Token) -> Token {
         loop {
-            let t = self.lx.next_significant();
             if t.span.start >= self.lex_limit {
                 // Someone else reports this token's lexical error.
                 match t.kind {
-                    TokenKind::Unknown | TokenKind::UnterminatedComment => continue,
+                    TokenKind::Unknown | TokenKind::UnterminatedComment => {}
                     TokenKind::UnterminatedStr => {
                         return Token {
                             kind: TokenKind::Str,
@@ -183,48 +210,50 @@ impl<'s> Parser<'s> {
                     }
                     _ => return t,
                 }
+            } else {
+                match t.kind {
+                    TokenKind::Unknown => {
+                        let shown = t.span.text(self.src);
+                        let shown: String = shown.chars().take(8).collect();
+                        self.diags.push(Diagnostic::error(
+                            codes::UNKNOWN_CHAR,
+                            t.span,
+                            format!("unexpected character {shown:?}"),
+                        ));
+                    }
+                    TokenKind::UnterminatedComment => {
+                        self.diags.push(Diagnostic::error(
+                            codes::UNTERMINATED,
+                            Span::new(t.span.start, t.span.start.saturating_add(2)),
+                            "unterminated block comment",
+                        ));
+                    }
+                    TokenKind::UnterminatedStr => {
+                        self.diags.push(Diagnostic::error(
+                            codes::UNTERMINATED,
+                            t.span,
+                            "unterminated string literal",
+                        ));
+                        return Token {
+                            kind: TokenKind::Str,
+                            span: t.span,
+                        };
+                    }
+                    TokenKind::BadNumber => {
+                        self.diags.push(Diagnostic::error(
+                            codes::BAD_NUMBER,
+                            t.span,
+                            format!("malformed number `{}`", t.span.text(self.src)),
+                        ));
+                        return Token {
+                            kind: TokenKind::Int,
+                            span: t.span,
+                        };
+                    }
+                    _ => return t,
+                }
             }
-            match t.kind {
-                TokenKind::Unknown => {
-                    let shown = t.span.text(self.src);
-                    let shown: String = shown.chars().take(8).collect();
-                    self.diags.push(Diagnostic::error(
-                        codes::UNKNOWN_CHAR,
-                        t.span,
-                        format!("unexpected character {shown:?}"),
-                    ));
-                }
-                TokenKind::UnterminatedComment => {
-                    self.diags.push(Diagnostic::error(
-                        codes::UNTERMINATED,
-                        Span::new(t.span.start, t.span.start.saturating_add(2)),
-                        "unterminated block comment",
-                    ));
-                }
-                TokenKind::UnterminatedStr => {
-                    self.diags.push(Diagnostic::error(
-                        codes::UNTERMINATED,
-                        t.span,
-                        "unterminated string literal",
-                    ));
-                    return Token {
-                        kind: TokenKind::Str,
-                        span: t.span,
-                    };
-                }
-                TokenKind::BadNumber => {
-                    self.diags.push(Diagnostic::error(
-                        codes::BAD_NUMBER,
-                        t.span,
-                        format!("malformed number `{}`", t.span.text(self.src)),
-                    ));
-                    return Token {
-                        kind: TokenKind::Int,
-                        span: t.span,
-                    };
-                }
-                _ => return t,
-            }
+            t = self.lx.next_significant();
         }
     }
 
@@ -233,9 +262,11 @@ impl<'s> Parser<'s> {
     pub(crate) fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.span.end;
-        self.tok = match self.peeked.take() {
-            Some(p) => p,
-            None => self.fetch(),
+        self.tok = if self.has_peeked {
+            self.has_peeked = false;
+            self.peeked
+        } else {
+            self.fetch()
         };
         t
     }
@@ -243,18 +274,19 @@ impl<'s> Parser<'s> {
     /// Continue lexing at byte `pos` (after raw text the lexer must not see).
     pub(crate) fn reposition(&mut self, pos: usize) {
         self.lx = Lexer::at(self.src, pos);
-        self.peeked = None;
+        self.has_peeked = false;
         self.tok = self.fetch();
     }
 
     /// The token after the current one.
     #[inline]
     pub(crate) fn peek(&mut self) -> Token {
-        if let Some(p) = self.peeked {
-            return p;
+        if self.has_peeked {
+            return self.peeked;
         }
         let t = self.fetch();
-        self.peeked = Some(t);
+        self.peeked = t;
+        self.has_peeked = true;
         t
     }
 
@@ -276,7 +308,14 @@ impl<'s> Parser<'s> {
     /// Text of a token (identifiers, dot words and numbers are ASCII).
     #[inline]
     pub(crate) fn text(&self, t: Token) -> &'s str {
-        std::str::from_utf8(t.span.slice(self.src)).unwrap_or("")
+        match self.src_str {
+            // A span that does not fall on character boundaries is not valid
+            // UTF-8 on its own either: both ways give "".
+            Some(s) => s
+                .get(t.span.start as usize..t.span.end as usize)
+                .unwrap_or(""),
+            None => std::str::from_utf8(t.span.slice(self.src)).unwrap_or(""),
+        }
     }
 
     /// Whether the current token is the dot word `w`.
@@ -285,16 +324,55 @@ impl<'s> Parser<'s> {
         self.tok.kind == TokenKind::DotWord && self.text(self.tok) == w
     }
 
+    /// The bytes of an identifier or dot word of at most 16 bytes, packed
+    /// little-endian into a word (zero past its length). Such tokens are
+    /// ASCII and hold no NUL, so the word identifies the text.
+    #[inline]
+    pub(crate) fn packed(&self, t: Token) -> Option<u128> {
+        debug_assert!(matches!(t.kind, TokenKind::Ident | TokenKind::DotWord));
+        let len = t.span.len();
+        if len > 16 {
+            return None;
+        }
+        let start = t.span.start as usize;
+        let word = match self.src.get(start..start.saturating_add(16)) {
+            // One 16-byte load, then the bytes past the token masked off.
+            Some(chunk) => {
+                let chunk: [u8; 16] = chunk.try_into().ok()?;
+                let mask = u128::MAX.checked_shr(128u32.saturating_sub(len.saturating_mul(8)));
+                u128::from_le_bytes(chunk) & mask.unwrap_or(0)
+            }
+            None => t
+                .span
+                .slice(self.src)
+                .iter()
+                .rev()
+                .fold(0u128, |w, &b| (w << 8) | u128::from(b)),
+        };
+        Some(word)
+    }
+
     pub(crate) fn name(&mut self, t: Token) -> Name {
+        if matches!(t.kind, TokenKind::Ident | TokenKind::DotWord) {
+            if let Some(n) = self
+                .packed(t)
+                .and_then(|w| Name::from_packed(w, t.span.len() as usize))
+            {
+                return n;
+            }
+        }
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
         if bytes.len() <= 14 {
-            return Name::new(std::str::from_utf8(bytes).unwrap_or_default());
+            return Name::new(self.text(t));
         }
         if let Some(&n) = self.names.get(bytes) {
             return n;
         }
-        let n = Name::new(&String::from_utf8_lossy(bytes));
+        let n = match self.src_str {
+            Some(_) => Name::new(self.text(t)),
+            None => Name::new(&String::from_utf8_lossy(bytes)),
+        };
         self.names.insert(bytes, n);
         n
     }

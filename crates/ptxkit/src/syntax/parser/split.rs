@@ -151,7 +151,7 @@ fn parse_piece(src: &[u8], start: u32, end: u32, keep: bool) -> Option<Piece> {
     Some(Piece {
         items,
         header,
-        diags: p.diags,
+        diags: std::mem::take(&mut p.diags),
     })
 }
 
