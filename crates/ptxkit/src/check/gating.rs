@@ -34,7 +34,11 @@ impl Checker<'_> {
             return;
         };
         // The most specific requirement first: a gated modifier names itself.
-        for m in &i.mods {
+        for m in i
+            .mods
+            .iter()
+            .filter(|m| super::opclass::gated(form.section, m.id))
+        {
             for g in section.gates.iter().filter(|g| g.mods.contains(&m.id)) {
                 let what = || format!("`{}` on `{}`", m.as_str(), i.name());
                 let rule = || "the modifier's PTX/Target ISA notes".to_string();
@@ -65,11 +69,13 @@ impl Checker<'_> {
         let env: Env = self.env;
         // Few distinct requirements recur on every instruction: remember
         // the ones met.
-        if req.is_empty() || self.met.contains(req) {
+        // Requirements live in the static catalog: their address names them.
+        let key = std::ptr::from_ref(req) as usize;
+        if req.is_empty() || self.met.contains(&key) {
             return false;
         }
         let Some(u) = env.unmet(req) else {
-            self.met.insert(*req);
+            self.met.insert(key);
             return false;
         };
         let what = what();

@@ -6,6 +6,7 @@
 
 pub mod gating;
 pub mod module_rules;
+mod opclass;
 pub mod rules;
 pub mod symbols;
 pub mod target;
@@ -28,8 +29,8 @@ pub(crate) struct Checker<'o> {
     pub(crate) diags: Vec<Diagnostic>,
     /// `.extern` variables seen so far (for the linkage rule).
     pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
-    /// Catalog requirements the module meets (see `gating`).
-    pub(crate) met: rustc_hash::FxHashSet<crate::isa::Requirement>,
+    /// Catalog requirements the module meets, by address (see `gating`).
+    pub(crate) met: rustc_hash::FxHashSet<usize>,
     opts: &'o CheckOptions,
 }
 

@@ -73,18 +73,19 @@ impl Checker<'_> {
     }
 
     fn instruction_rules(&mut self, i: &Instruction) {
-        self.sink_rules(i);
-        match i.opcode_name() {
-            "cvt" => self.cvt_rounding(i),
-            "vote" => self.vote_sync(i),
-            _ => {}
+        let class = super::opclass::class(i.opcode);
+        self.sink_rules(i, class);
+        if class.cvt {
+            self.cvt_rounding(i);
+        } else if class.vote {
+            self.vote_sync(i);
         }
     }
 
     /// `_` only receives results: never a source, and not the whole
     /// destination of plain arithmetic, moves and conversions.
-    fn sink_rules(&mut self, i: &Instruction) {
-        if i.opcode_name() == "call" {
+    fn sink_rules(&mut self, i: &Instruction, class: super::opclass::OpClass) {
+        if class.call {
             return;
         }
         for o in i.operands.iter().skip(1) {
@@ -97,9 +98,7 @@ impl Checker<'_> {
                 return;
             }
         }
-        let no_discard = super::plain_arithmetic(i.opcode_name())
-            || matches!(i.opcode_name(), "cvt" | "shl" | "shr");
-        if let (true, Some(Operand::Expr(e))) = (no_discard, i.operands.first()) {
+        if let (true, Some(Operand::Expr(e))) = (class.no_discard, i.operands.first()) {
             if e.is_sink() {
                 self.diags.push(Diagnostic::error(
                     codes::SINK,

@@ -58,9 +58,6 @@ pub(super) struct Decl {
 struct Scope {
     names: FxHashMap<Name, Decl>,
     ranges: Vec<Range>,
-    /// Registers already found in `ranges` (a register is used many times;
-    /// matching it against every range each time is the checker's hot spot).
-    hits: std::cell::RefCell<FxHashMap<Name, Decl>>,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -88,38 +85,36 @@ impl Scope {
         if let Some(d) = self.names.get(&n) {
             return Some(*d);
         }
-        if let Some(d) = self.hits.borrow().get(&n) {
-            return Some(*d);
+        if self.ranges.is_empty() {
+            return None;
         }
-        let d = self.find_in_ranges(n.as_str())?;
-        self.hits.borrow_mut().insert(n, d);
-        Some(d)
-    }
-
-    /// The range that declares register `s`, if any.
-    fn find_in_ranges(&self, s: &str) -> Option<Decl> {
-        for Range {
-            prefix,
-            count,
-            span,
-            ty,
-            ..
-        } in &self.ranges
-        {
-            if let Some(idx) = s.strip_prefix(&**prefix) {
-                let canonical = !idx.is_empty()
-                    && idx.bytes().all(|b| b.is_ascii_digit())
-                    && (idx == "0" || !idx.starts_with('0'));
-                if canonical && idx.parse::<u64>().is_ok_and(|i| i < *count) {
-                    return Some(Decl {
-                        kind: Kind::Reg,
-                        span: *span,
-                        ty: *ty,
-                    });
+        let s = n.as_str();
+        // Fast path: `%r17` against a range named `%r` (the digits split off).
+        let digits = s.bytes().rev().take_while(u8::is_ascii_digit).count();
+        if let Some((prefix, _)) = s.split_at_checked(s.len().saturating_sub(digits)) {
+            if let Some(r) = self.ranges.iter().find(|r| *r.prefix == *prefix) {
+                if let Some(d) = r.covers(s) {
+                    return Some(d);
                 }
             }
         }
-        None
+        self.ranges.iter().find_map(|r| r.covers(s))
+    }
+}
+
+impl Range {
+    /// The declaration of register `s` if this range declares it: the
+    /// prefix, then a canonical index below the count.
+    fn covers(&self, s: &str) -> Option<Decl> {
+        let idx = s.strip_prefix(&*self.prefix)?;
+        let canonical = !idx.is_empty()
+            && idx.bytes().all(|b| b.is_ascii_digit())
+            && (idx == "0" || !idx.starts_with('0'));
+        (canonical && idx.parse::<u64>().is_ok_and(|i| i < self.count)).then_some(Decl {
+            kind: Kind::Reg,
+            span: self.span,
+            ty: self.ty,
+        })
     }
 }
 
@@ -463,12 +458,12 @@ impl Checker<'_> {
         if let Some(g) = &i.guard {
             self.name_use(g.pred, g.span, stack, ms);
         }
-        let op = i.opcode_name();
-        if op == "call" {
+        let class = super::opclass::class(i.opcode);
+        if class.call {
             return self.call(i, stack, ms);
         }
         self.operand_types(i, stack, ms);
-        let branch = matches!(op, "bra" | "brx");
+        let branch = class.branch;
         for o in &i.operands {
             if branch {
                 if let Operand::Expr(Expr::Name(n, sp)) = o {
@@ -671,22 +666,25 @@ impl Checker<'_> {
 
 impl Checker<'_> {
     /// Register operands against the instruction type, for instructions
-    /// whose operands all share one type (see [`typed_ops`]).
+    /// whose operands all share one type (`OpClass::typed`).
     fn operand_types(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope) {
-        let op = i.opcode_name();
-        if !typed_ops(op) || i.has_mod(".wide") {
+        let class = super::opclass::class(i.opcode);
+        let wide = super::opclass::wide();
+        if !class.typed || i.mods.iter().any(|m| Some(m.id) == wide) {
             return;
         }
-        let types: Vec<ScalarType> = i
-            .mods
-            .iter()
-            .filter_map(|m| ScalarType::from_spelling(m.as_str()))
-            .collect();
-        let [ty] = types.as_slice() else { return };
+        let cat = crate::isa::catalog();
+        let mut types = i.mods.iter().filter(|m| cat.is_type(m.id));
+        let (Some(only), None) = (types.next(), types.next()) else {
+            return;
+        };
+        let Some(ty) = &ScalarType::from_spelling(only.as_str()) else {
+            return;
+        };
         if i.mods.iter().any(|m| m.as_str().starts_with(".v")) {
             return;
         }
-        let wider_ok = matches!(op, "ld" | "st" | "ldu");
+        let wider_ok = class.memory;
         for o in &i.operands {
             let (n, span) = match o {
                 Operand::Expr(Expr::Name(n, sp)) => (*n, *sp),
@@ -726,12 +724,6 @@ impl Checker<'_> {
             }
         }
     }
-}
-
-/// Instructions whose non-predicate register operands all have the
-/// instruction's single type.
-fn typed_ops(op: &str) -> bool {
-    super::plain_arithmetic(op) || matches!(op, "setp" | "ld" | "st" | "ldu")
 }
 
 /// Whether a register of type `reg` may stand where the instruction type is `ty`.

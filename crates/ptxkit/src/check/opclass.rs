@@ -1,0 +1,105 @@
+//! What the checker's rules need to know of an opcode or a catalog section,
+//! worked out once from the catalog: comparing opcode names and scanning
+//! `@gate` lists on every instruction were a visible share of the check.
+
+use std::sync::OnceLock;
+
+use crate::isa::{catalog, ModId, OpcodeId};
+
+/// The classes an opcode belongs to.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct OpClass {
+    /// Register operands checked against the instruction type (plain ones,
+    /// `setp`, `ld`, `st`, `ldu`).
+    pub typed: bool,
+    /// May not discard its result into `_` (plain ones, `cvt`, `shl`, `shr`).
+    pub no_discard: bool,
+    /// `call`.
+    pub call: bool,
+    /// `bra` or `brx`.
+    pub branch: bool,
+    /// `ld`, `st` or `ldu`: may use a wider register.
+    pub memory: bool,
+    /// `cvt`.
+    pub cvt: bool,
+    /// `vote`.
+    pub vote: bool,
+}
+
+struct Table {
+    classes: Vec<OpClass>,
+    wide: Option<ModId>,
+    /// Per catalog section, a bit set over modifier ids: the modifiers some
+    /// `@gate` of the section names (`words` u64 per section).
+    gated: Vec<u64>,
+    words: usize,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let cat = catalog();
+        let classes = cat
+            .opcodes()
+            .map(|(_, o)| {
+                let n = o.name;
+                let plain = super::plain_arithmetic(n);
+                let memory = matches!(n, "ld" | "st" | "ldu");
+                OpClass {
+                    typed: plain || memory || n == "setp",
+                    no_discard: plain || matches!(n, "cvt" | "shl" | "shr"),
+                    call: n == "call",
+                    branch: matches!(n, "bra" | "brx"),
+                    memory,
+                    cvt: n == "cvt",
+                    vote: n == "vote",
+                }
+            })
+            .collect();
+        let words = cat.mod_count().div_ceil(64);
+        let mut gated = vec![0u64; words.saturating_mul(cat.sections().len())];
+        for (i, section) in cat.sections().iter().enumerate() {
+            for m in section.gates.iter().flat_map(|g| g.mods) {
+                let word = i
+                    .saturating_mul(words)
+                    .saturating_add(usize::from(m.0) / 64);
+                if let Some(w) = gated.get_mut(word) {
+                    *w |= 1u64 << (m.0 % 64);
+                }
+            }
+        }
+        Table {
+            classes,
+            wide: cat.mod_id(".wide"),
+            gated,
+            words,
+        }
+    })
+}
+
+/// The classes of `op`.
+#[inline]
+pub(crate) fn class(op: OpcodeId) -> OpClass {
+    table()
+        .classes
+        .get(usize::from(op.0))
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The `.wide` modifier.
+pub(crate) fn wide() -> Option<ModId> {
+    table().wide
+}
+
+/// Whether some `@gate` of catalog section `section` names modifier `m`.
+#[inline]
+pub(crate) fn gated(section: u16, m: ModId) -> bool {
+    let t = table();
+    let word = usize::from(section)
+        .saturating_mul(t.words)
+        .saturating_add(usize::from(m.0) / 64);
+    t.gated
+        .get(word)
+        .is_some_and(|w| w & (1u64 << (m.0 % 64)) != 0)
+}
