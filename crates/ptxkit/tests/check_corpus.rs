@@ -5,12 +5,12 @@
 mod common;
 
 use common::{corpus_rows, shared_dir};
-use ptxkit::check::{check, check_source, check_source_pipelined, CheckOptions};
+use ptxkit::check::{check, check_source, CheckOptions};
 use ptxkit::LineIndex;
 
 /// Error lines of a file after parsing and (when it parses) checking. The
-/// streaming checks (`ptx check`'s paths, one thread and two) must say
-/// exactly what parsing the whole module and checking it says.
+/// streaming check (`ptx check`'s path) must say exactly what parsing the
+/// whole module and checking it says.
 fn error_lines(src: &[u8], path: &str) -> Vec<u32> {
     let parsed = ptxkit::parse(src);
     let mut diags = parsed.diagnostics.clone();
@@ -25,11 +25,7 @@ fn error_lines(src: &[u8], path: &str) -> Vec<u32> {
         streamed.iter().map(key).eq(diags.iter().map(key)),
         "{path}: streaming check differs from whole-module check"
     );
-    let pipelined = check_source_pipelined(src, &CheckOptions::default());
-    assert!(
-        pipelined.iter().map(key).eq(diags.iter().map(key)),
-        "{path}: two-thread check differs from whole-module check"
-    );
+
     let index = LineIndex::new(src);
     diags
         .iter()

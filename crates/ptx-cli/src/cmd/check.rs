@@ -27,16 +27,9 @@ pub struct Args {
     /// Only parse: skip the semantic checks.
     #[arg(long)]
     pub syntax_only: bool,
-    /// Set when only one file is checked: it may use a second thread.
-    #[arg(skip)]
-    pub single: bool,
 }
 
-/// From this size on, a file checked alone is parsed and checked on two
-/// threads (the cost of starting one is negligible against the work).
-const PIPELINE_BYTES: usize = 256 * 1024;
-
-pub fn run(mut a: Args) -> u8 {
+pub fn run(a: Args) -> u8 {
     let files = match input::expand(&a.paths) {
         Ok(f) => f,
         Err(e) => {
@@ -46,7 +39,6 @@ pub fn run(mut a: Args) -> u8 {
     };
     // Files are checked in parallel (all cores); reports come out in the
     // order the files were named.
-    a.single = files.len() == 1;
     // One file stays on this thread: no pool to start.
     let reports: Vec<Report> = if files.len() == 1 {
         files.iter().map(|f| check_one(f, &a)).collect()
@@ -114,11 +106,7 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
         let opts = ptxkit::check::CheckOptions {
             target: a.target.clone(),
         };
-        if a.single && inp.bytes.len() >= PIPELINE_BYTES {
-            ptxkit::check::check_source_pipelined(&inp.bytes, &opts)
-        } else {
-            ptxkit::check::check_source(&inp.bytes, &opts)
-        }
+        ptxkit::check::check_source(&inp.bytes, &opts)
     };
     let errors = diagnostics.iter().any(|d| d.is_error());
     let mut text = String::new();

@@ -57,36 +57,6 @@ pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
     checker.finish(stream.finish())
 }
 
-/// [`check_source`] on two threads: one parses, the other checks the items
-/// as they come (at most one item waits between them, so memory stays
-/// within about three items of the tree). The same diagnostics, sooner on
-/// a big module when a second core is free.
-pub fn check_source_pipelined(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
-    type Msg = (crate::syntax::Item, Vec<Diagnostic>);
-    let (tx, rx) = std::sync::mpsc::sync_channel::<Msg>(1);
-    std::thread::scope(|scope| {
-        let parser = scope.spawn(move || {
-            let mut stream = crate::ItemStream::new(src);
-            for msg in &mut stream {
-                if tx.send(msg).is_err() {
-                    break;
-                }
-            }
-            stream.finish()
-        });
-        let mut checker = Checked::new(opts);
-        for (item, diags) in rx {
-            checker.next(&item, diags);
-        }
-        // The parser does not panic on input; if it ever did, the panic
-        // goes on here as if there were one thread.
-        let tail = parser
-            .join()
-            .unwrap_or_else(|e| std::panic::resume_unwind(e));
-        checker.finish(tail)
-    })
-}
-
 /// Syntax diagnostics so far, and the checker fed while there are none.
 struct Checked<'o> {
     checker: ModuleChecker<'o>,
