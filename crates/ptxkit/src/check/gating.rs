@@ -7,7 +7,7 @@ use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::{catalog, Requirement};
 use crate::source::Span;
-use crate::syntax::{Instruction, Stmt};
+use crate::syntax::Instruction;
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -18,17 +18,8 @@ pub mod codes {
 }
 
 impl Checker<'_> {
-    pub(super) fn gate_stmts(&mut self, stmts: &[Stmt]) {
-        for s in stmts {
-            match s {
-                Stmt::Instruction(i) => self.gate_instruction(i),
-                Stmt::Block(b) => self.gate_stmts(&b.stmts),
-                _ => {}
-            }
-        }
-    }
-
-    fn gate_instruction(&mut self, i: &Instruction) {
+    /// Gate one instruction: its gated modifiers, its form, its section.
+    pub(super) fn gate_instruction(&mut self, i: &Instruction) {
         let cat = catalog();
         let (Some(form), Some(section)) = (i.form(), cat.section_of(i.form)) else {
             return;

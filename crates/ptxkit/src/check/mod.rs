@@ -148,11 +148,8 @@ impl<'o> ModuleChecker<'o> {
                 // Declared first: a function may call itself.
                 c.declare(item, &mut self.ms);
                 c.function_rules(f);
+                // Symbols, gating and rules in one walk of the body.
                 c.check_function(f, &self.ms);
-                if let Some(b) = &f.body {
-                    c.gate_stmts(&b.stmts);
-                    c.rules_block(b);
-                }
             }
             _ => c.declare(item, &mut self.ms),
         }

@@ -6,7 +6,7 @@ use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::isa::PtxVersion;
-use crate::syntax::{Block, Instruction, Operand, Stmt, VarDecl};
+use crate::syntax::{Instruction, Operand, VarDecl};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -33,18 +33,8 @@ fn sink_in(o: &Operand) -> Option<crate::source::Span> {
 }
 
 impl Checker<'_> {
-    pub(super) fn rules_block(&mut self, b: &Block) {
-        for s in &b.stmts {
-            match s {
-                Stmt::Instruction(i) => self.instruction_rules(i),
-                Stmt::Block(inner) => self.rules_block(inner),
-                Stmt::Var(v) => self.local_decl_rules(v),
-                _ => {}
-            }
-        }
-    }
-
-    fn local_decl_rules(&mut self, v: &VarDecl) {
+    /// Rules on a declaration inside a function.
+    pub(super) fn local_decl_rules(&mut self, v: &VarDecl) {
         let extern_ = v.linkage == Some(Linkage::Extern);
         for d in &v.decls {
             if d.dims.first().is_some_and(Option::is_none) && d.init.is_none() && !extern_ {
@@ -72,7 +62,8 @@ impl Checker<'_> {
         }
     }
 
-    fn instruction_rules(&mut self, i: &Instruction) {
+    /// Rules on one instruction.
+    pub(super) fn instruction_rules(&mut self, i: &Instruction) {
         let class = super::opclass::class(i.opcode);
         self.sink_rules(i, class);
         if class.cvt {

@@ -58,6 +58,9 @@ pub(super) struct Decl {
 struct Scope {
     names: FxHashMap<Name, Decl>,
     ranges: Vec<Range>,
+    /// Registers already matched against `ranges`: a register is used many
+    /// times, and matching its text is the checker's most frequent work.
+    memo: std::cell::RefCell<FxHashMap<Name, Decl>>,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -88,11 +91,20 @@ impl Scope {
         if self.ranges.is_empty() {
             return None;
         }
-        let s = n.as_str();
+        if let Some(d) = self.memo.borrow().get(&n) {
+            return Some(*d);
+        }
+        let d = self.find_in_ranges(n.as_bytes())?;
+        self.memo.borrow_mut().insert(n, d);
+        Some(d)
+    }
+
+    /// The range that declares register `s`, if any.
+    fn find_in_ranges(&self, s: &[u8]) -> Option<Decl> {
         // Fast path: `%r17` against a range named `%r` (the digits split off).
-        let digits = s.bytes().rev().take_while(u8::is_ascii_digit).count();
+        let digits = s.iter().rev().take_while(|b| b.is_ascii_digit()).count();
         if let Some((prefix, _)) = s.split_at_checked(s.len().saturating_sub(digits)) {
-            if let Some(r) = self.ranges.iter().find(|r| *r.prefix == *prefix) {
+            if let Some(r) = self.ranges.iter().find(|r| r.prefix.as_bytes() == prefix) {
                 if let Some(d) = r.covers(s) {
                     return Some(d);
                 }
@@ -105,12 +117,21 @@ impl Scope {
 impl Range {
     /// The declaration of register `s` if this range declares it: the
     /// prefix, then a canonical index below the count.
-    fn covers(&self, s: &str) -> Option<Decl> {
-        let idx = s.strip_prefix(&*self.prefix)?;
+    fn covers(&self, s: &[u8]) -> Option<Decl> {
+        let idx = s.strip_prefix(self.prefix.as_bytes())?;
         let canonical = !idx.is_empty()
-            && idx.bytes().all(|b| b.is_ascii_digit())
-            && (idx == "0" || !idx.starts_with('0'));
-        (canonical && idx.parse::<u64>().is_ok_and(|i| i < self.count)).then_some(Decl {
+            && idx.iter().all(u8::is_ascii_digit)
+            && (idx == b"0" || !idx.starts_with(b"0"));
+        // At most 20 digits fit a u64; a longer index is out of any range.
+        let value = (idx.len() <= 20)
+            .then(|| {
+                idx.iter().try_fold(0u64, |v, &d| {
+                    v.checked_mul(10)?
+                        .checked_add(u64::from(d.wrapping_sub(b'0')))
+                })
+            })
+            .flatten();
+        (canonical && value.is_some_and(|i| i < self.count)).then_some(Decl {
             kind: Kind::Reg,
             span: self.span,
             ty: self.ty,
@@ -413,12 +434,18 @@ impl Checker<'_> {
                         self.duplicate(d.name, d.name_span, first.span);
                     }
                 }
+                self.local_decl_rules(v);
             }
         }
         stack.push(scope);
+        // One walk for the symbol, gating and instruction rules.
         for s in &b.stmts {
             match s {
-                Stmt::Instruction(i) => self.instruction(i, stack, ms),
+                Stmt::Instruction(i) => {
+                    self.instruction(i, stack, ms);
+                    self.gate_instruction(i);
+                    self.instruction_rules(i);
+                }
                 Stmt::Block(inner) => self.block(inner, stack, ms),
                 Stmt::CallTargets(t) => {
                     for (n, sp) in &t.targets {

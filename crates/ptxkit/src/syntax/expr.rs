@@ -255,6 +255,6 @@ impl Expr {
 
     /// Whether this is the sink `_`.
     pub fn is_sink(&self) -> bool {
-        matches!(self, Expr::Name(n, _) if n.as_str() == "_")
+        matches!(self, Expr::Name(n, _) if n.as_bytes() == b"_")
     }
 }
