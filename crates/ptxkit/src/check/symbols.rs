@@ -5,6 +5,7 @@
 //! undeclared functions are reported.
 
 use rustc_hash::FxHashMap;
+use smallvec::SmallVec;
 
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -58,9 +59,10 @@ pub(super) struct Decl {
 struct Scope {
     names: FxHashMap<Name, Decl>,
     ranges: Vec<Range>,
-    /// Registers already matched against `ranges`: a register is used many
-    /// times, and matching its text is the checker's most frequent work.
-    memo: std::cell::RefCell<FxHashMap<Name, Decl>>,
+    /// Names already matched against `ranges`, found or not: a register is
+    /// used many times, and matching its text is the checker's most
+    /// frequent work. Cleared when a range is added.
+    memo: std::cell::RefCell<FxHashMap<Name, Option<Decl>>>,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -75,6 +77,7 @@ struct Range {
 
 impl Scope {
     fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
+        self.memo.get_mut().clear();
         self.ranges.push(Range {
             name,
             prefix: name.as_str().into(),
@@ -92,11 +95,11 @@ impl Scope {
             return None;
         }
         if let Some(d) = self.memo.borrow().get(&n) {
-            return Some(*d);
+            return *d;
         }
-        let d = self.find_in_ranges(n.as_bytes())?;
+        let d = self.find_in_ranges(n.as_bytes());
         self.memo.borrow_mut().insert(n, d);
-        Some(d)
+        d
     }
 
     /// The range that declares register `s`, if any.
@@ -489,26 +492,32 @@ impl Checker<'_> {
         if class.call {
             return self.call(i, stack, ms);
         }
-        self.operand_types(i, stack, ms);
+        // Each plain-name operand is looked up once, for the type check and
+        // the declaration check.
+        let found: SmallVec<[Option<Decl>; 8]> = i
+            .operands
+            .iter()
+            .map(|o| match o {
+                Operand::Expr(Expr::Name(n, _)) => lookup(stack, ms, *n),
+                _ => None,
+            })
+            .collect();
+        self.operand_types(i, &found);
         let branch = class.branch;
-        for o in &i.operands {
-            if branch {
-                if let Operand::Expr(Expr::Name(n, sp)) = o {
-                    match lookup(stack, ms, *n) {
-                        Some(_) => {}
-                        None if !is_predefined(n.as_str()) => {
-                            self.diags.push(Diagnostic::error(
-                                codes::UNDEFINED_LABEL,
-                                *sp,
-                                format!("label `{n}` is not defined in this function"),
-                            ));
-                        }
-                        None => {}
-                    }
-                    continue;
-                }
+        for (o, decl) in i.operands.iter().zip(&found) {
+            let Operand::Expr(Expr::Name(n, sp)) = o else {
+                self.operand_names(o, stack, ms);
+                continue;
+            };
+            if !branch {
+                self.name_found(*n, *sp, *decl, stack);
+            } else if decl.is_none() && !is_predefined(n.as_str()) {
+                self.diags.push(Diagnostic::error(
+                    codes::UNDEFINED_LABEL,
+                    *sp,
+                    format!("label `{n}` is not defined in this function"),
+                ));
             }
-            self.operand_names(o, stack, ms);
         }
     }
 
@@ -654,7 +663,14 @@ impl Checker<'_> {
     }
 
     fn name_use(&mut self, n: Name, span: Span, stack: &[Scope], ms: &ModuleScope) {
-        if lookup(stack, ms, n).is_some() || is_predefined(n.as_str()) {
+        let decl = lookup(stack, ms, n);
+        self.name_found(n, span, decl, stack);
+    }
+
+    /// Report the use of `n` if `decl` (its lookup) found nothing and it is
+    /// not a special register.
+    fn name_found(&mut self, n: Name, span: Span, decl: Option<Decl>, stack: &[Scope]) {
+        if decl.is_some() || is_predefined(n.as_str()) {
             return;
         }
         // A register just past a `%r<N>` range gets a precise message.
@@ -694,7 +710,8 @@ impl Checker<'_> {
 impl Checker<'_> {
     /// Register operands against the instruction type, for instructions
     /// whose operands all share one type (`OpClass::typed`).
-    fn operand_types(&mut self, i: &Instruction, stack: &[Scope], ms: &ModuleScope) {
+    /// `found` holds the lookup of each operand that is a plain name.
+    fn operand_types(&mut self, i: &Instruction, found: &[Option<Decl>]) {
         let class = super::opclass::class(i.opcode);
         let wide = super::opclass::wide();
         if !class.typed || i.mods.iter().any(|m| Some(m.id) == wide) {
@@ -712,7 +729,7 @@ impl Checker<'_> {
             return;
         }
         let wider_ok = class.memory;
-        for o in &i.operands {
+        for (o, decl) in i.operands.iter().zip(found) {
             let (n, span) = match o {
                 Operand::Expr(Expr::Name(n, sp)) => (*n, *sp),
                 _ => continue,
@@ -721,7 +738,7 @@ impl Checker<'_> {
                 kind: Kind::Reg,
                 ty: Some(reg),
                 ..
-            }) = lookup(stack, ms, n)
+            }) = *decl
             else {
                 continue;
             };
