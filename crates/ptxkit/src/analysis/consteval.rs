@@ -17,7 +17,7 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
     Some(match e {
         Expr::Int(l) => l.value as i64,
         Expr::Paren(inner, _) => eval_depth(inner, d)?,
-        Expr::Cast { expr, .. } => eval_depth(expr, d)?,
+        Expr::Cast(c) => eval_depth(&c.expr, d)?,
         Expr::Unary { op, expr, .. } => {
             let v = eval_depth(expr, d)?;
             match op {
@@ -51,23 +51,18 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::Or => i64::from(a != 0 || b != 0),
             }
         }
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-            ..
-        } => {
-            if eval_depth(cond, d)? != 0 {
-                eval_depth(then, d)?
+        Expr::Cond(c) => {
+            if eval_depth(&c.cond, d)? != 0 {
+                eval_depth(&c.then, d)?
             } else {
-                eval_depth(otherwise, d)?
+                eval_depth(&c.otherwise, d)?
             }
         }
         Expr::Name(..)
         | Expr::Float(_)
         | Expr::Generic(..)
-        | Expr::Mask { .. }
-        | Expr::Field { .. }
+        | Expr::Mask(_)
+        | Expr::Field(_)
         | Expr::Index { .. } => return None,
     })
 }

@@ -2,7 +2,9 @@
 
 use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
-use crate::syntax::{BinOp, Expr, Operand, UnOp};
+use crate::syntax::{
+    BinOp, CastExpr, CondExpr, Expr, FieldExpr, MaskExpr, Operand, PairOperand, UnOp,
+};
 
 /// Whether a lone literal followed by a token of kind `k` is a whole
 /// expression: `k` continues no expression (no operator, no `?`, no `(` of
@@ -51,12 +53,12 @@ impl Parser<'_> {
             let then = self.expr()?;
             self.expect(K::Colon, "`:` of a conditional expression")?;
             let otherwise = self.expr()?;
-            return Ok(Expr::Cond {
-                cond: Box::new(cond),
-                then: Box::new(then),
-                otherwise: Box::new(otherwise),
+            return Ok(Expr::Cond(Box::new(CondExpr {
+                cond,
+                then,
+                otherwise,
                 span: self.since(start),
-            });
+            })));
         }
         Ok(cond)
     }
@@ -139,14 +141,14 @@ impl Parser<'_> {
         let mut e = self.primary()?;
         while self.at(K::DotWord)
             && self.tok.span.start == self.prev_end
-            && matches!(e, Expr::Name(..) | Expr::Field { .. })
+            && matches!(e, Expr::Name(..) | Expr::Field(_))
         {
             let t = self.bump();
-            e = Expr::Field {
-                base: Box::new(e),
+            e = Expr::Field(Box::new(FieldExpr {
+                base: e,
                 field: self.name(t),
                 span: self.since(start),
-            };
+            }));
         }
         Ok(e)
     }
@@ -177,11 +179,11 @@ impl Parser<'_> {
                     self.bump();
                     let inner = self.expr()?;
                     self.expect(K::RParen, "`)`")?;
-                    return Ok(Expr::Mask {
+                    return Ok(Expr::Mask(Box::new(MaskExpr {
                         mask: lit,
-                        expr: Box::new(inner),
+                        expr: inner,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 Ok(Expr::Int(lit))
             }
@@ -199,11 +201,11 @@ impl Parser<'_> {
                     self.enter()?;
                     let e = self.unary();
                     self.leave();
-                    return Ok(Expr::Cast {
+                    return Ok(Expr::Cast(Box::new(CastExpr {
                         ty,
-                        expr: Box::new(e?),
+                        expr: e?,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 let inner = self.expr()?;
                 self.expect(K::RParen, "`)`")?;
@@ -265,11 +267,11 @@ impl Parser<'_> {
                 };
                 if self.eat(K::Pipe) {
                     let second = self.expr()?;
-                    return Ok(Operand::Pair {
-                        first: Box::new(v),
+                    return Ok(Operand::Pair(Box::new(PairOperand {
+                        first: v,
                         second,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 Ok(v)
             }
@@ -309,11 +311,11 @@ impl Parser<'_> {
                 } = e
                 {
                     if lhs.as_name().is_some() && rhs.as_name().is_some() {
-                        return Ok(Operand::Pair {
-                            first: Box::new(Operand::Expr(*lhs)),
+                        return Ok(Operand::Pair(Box::new(PairOperand {
+                            first: Operand::Expr(*lhs),
                             second: *rhs,
                             span,
-                        });
+                        })));
                     }
                     return Ok(Operand::Expr(Expr::Binary {
                         op: BinOp::BitOr,
