@@ -1,7 +1,7 @@
 //! Evaluation of integer constant expressions (spec 4.5.4), for array sizes
 //! and initializers. Symbols are not constants: they evaluate to `None`.
 
-use crate::syntax::{BinOp, Expr, UnOp};
+use crate::syntax::{BinOp, BinaryExpr, Expr, UnOp};
 
 /// Evaluate `e` as a 64-bit integer constant expression, with wrapping
 /// arithmetic. `None` when it names a symbol, uses floats, or divides by zero.
@@ -27,7 +27,8 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
                 UnOp::BitNot => !v,
             }
         }
-        Expr::Binary { op, lhs, rhs, .. } => {
+        Expr::Binary(bin) => {
+            let BinaryExpr { op, lhs, rhs, .. } = &**bin;
             let a = eval_depth(lhs, d)?;
             let b = eval_depth(rhs, d)?;
             match op {

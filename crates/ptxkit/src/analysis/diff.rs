@@ -418,9 +418,9 @@ impl Renamer {
             Expr::Mask(m) => self.expr(&mut m.expr),
             Expr::Cast(c) => self.expr(&mut c.expr),
             Expr::Field(f) => self.expr(&mut f.base),
-            Expr::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
+            Expr::Binary(b) => {
+                self.expr(&mut b.lhs);
+                self.expr(&mut b.rhs);
             }
             Expr::Index { base, index, .. } => {
                 self.expr(base);

@@ -246,9 +246,9 @@ pub fn expr_names(e: &Expr, f: &mut impl FnMut(Name)) {
         Expr::Mask(m) => expr_names(&m.expr, f),
         Expr::Cast(c) => expr_names(&c.expr, f),
         Expr::Field(x) => expr_names(&x.base, f),
-        Expr::Binary { lhs, rhs, .. } => {
-            expr_names(lhs, f);
-            expr_names(rhs, f);
+        Expr::Binary(b) => {
+            expr_names(&b.lhs, f);
+            expr_names(&b.rhs, f);
         }
         Expr::Index { base, index, .. } => {
             expr_names(base, f);

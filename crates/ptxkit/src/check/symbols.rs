@@ -603,9 +603,9 @@ impl Checker<'_> {
                 self.expr_names(expr, stack, ms, module_level)
             }
             Expr::Mask(m) => self.expr_names(&m.expr, stack, ms, module_level),
-            Expr::Binary { lhs, rhs, .. } => {
-                self.expr_names(lhs, stack, ms, module_level);
-                self.expr_names(rhs, stack, ms, module_level);
+            Expr::Binary(b) => {
+                self.expr_names(&b.lhs, stack, ms, module_level);
+                self.expr_names(&b.rhs, stack, ms, module_level);
             }
             Expr::Cond(c) => {
                 self.expr_names(&c.cond, stack, ms, module_level);

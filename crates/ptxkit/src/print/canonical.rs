@@ -569,10 +569,10 @@ impl Printer {
                 });
                 self.expr(expr);
             }
-            Expr::Binary { op, lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.out.push_str(op.as_str());
-                self.expr(rhs);
+            Expr::Binary(b) => {
+                self.expr(&b.lhs);
+                self.out.push_str(b.op.as_str());
+                self.expr(&b.rhs);
             }
             Expr::Cond(c) => {
                 self.expr(&c.cond);

@@ -165,16 +165,10 @@ pub enum Expr {
         span: Span,
     },
     /// `a + b` and friends.
-    Binary {
-        /// The operator.
-        op: BinOp,
-        /// Left operand.
-        lhs: Box<Expr>,
-        /// Right operand.
-        rhs: Box<Expr>,
-        /// Where.
-        span: Span,
-    },
+    ///
+    /// Both operands in one allocation (`[%rd1+8]` is the most common
+    /// compound operand).
+    Binary(Box<BinaryExpr>),
     /// `c ? a : b` (rare: boxed whole, so it does not size every `Expr`).
     Cond(Box<CondExpr>),
     /// `( e )`, kept so printing gives back the same tree.
@@ -199,6 +193,20 @@ pub enum Expr {
     /// `%tid.x`, `a.b0`: a name with a component or selector suffix (boxed
     /// whole: one allocation, as a boxed base alone would be).
     Field(Box<FieldExpr>),
+}
+
+/// The payload of [`Expr::Binary`], `a + b`. (Serialized like a struct
+/// variant: `{"Binary": {"op": …, "lhs": …, "rhs": …, "span": …}}`.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BinaryExpr {
+    /// The operator.
+    pub op: BinOp,
+    /// Left operand.
+    pub lhs: Expr,
+    /// Right operand.
+    pub rhs: Expr,
+    /// Where.
+    pub span: Span,
 }
 
 /// The payload of [`Expr::Cond`], `c ? a : b`. (Serialized like a struct
@@ -262,9 +270,8 @@ impl Expr {
             Expr::Mask(m) => m.span,
             Expr::Cast(c) => c.span,
             Expr::Field(f) => f.span,
-            Expr::Unary { span, .. } | Expr::Binary { span, .. } | Expr::Index { span, .. } => {
-                *span
-            }
+            Expr::Binary(b) => b.span,
+            Expr::Unary { span, .. } | Expr::Index { span, .. } => *span,
         }
     }
 

@@ -3,7 +3,7 @@
 use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
-    BinOp, CastExpr, CondExpr, Expr, FieldExpr, MaskExpr, Operand, PairOperand, UnOp,
+    BinOp, BinaryExpr, CastExpr, CondExpr, Expr, FieldExpr, MaskExpr, Operand, PairOperand, UnOp,
 };
 
 /// Whether a lone literal followed by a token of kind `k` is a whole
@@ -105,12 +105,12 @@ impl Parser<'_> {
                     span: crate::source::Span::at(0),
                 }),
             );
-            *lhs = Expr::Binary {
+            *lhs = Expr::Binary(Box::new(BinaryExpr {
                 op,
-                lhs: Box::new(l),
-                rhs: Box::new(rhs),
+                lhs: l,
+                rhs,
                 span: self.since(start),
-            };
+            }));
         }
         Ok(())
     }
@@ -303,28 +303,21 @@ impl Parser<'_> {
             _ => {
                 let e = self.expr()?;
                 // `p|q` with two names is the predicate pair of setp & co.
-                if let Expr::Binary {
-                    op: BinOp::BitOr,
-                    lhs,
-                    rhs,
-                    span,
-                } = e
-                {
-                    if lhs.as_name().is_some() && rhs.as_name().is_some() {
-                        return Ok(Operand::Pair(Box::new(PairOperand {
-                            first: Operand::Expr(*lhs),
-                            second: *rhs,
+                match e {
+                    Expr::Binary(b)
+                        if b.op == BinOp::BitOr
+                            && b.lhs.as_name().is_some()
+                            && b.rhs.as_name().is_some() =>
+                    {
+                        let BinaryExpr { lhs, rhs, span, .. } = *b;
+                        Ok(Operand::Pair(Box::new(PairOperand {
+                            first: Operand::Expr(lhs),
+                            second: rhs,
                             span,
-                        })));
+                        })))
                     }
-                    return Ok(Operand::Expr(Expr::Binary {
-                        op: BinOp::BitOr,
-                        lhs,
-                        rhs,
-                        span,
-                    }));
+                    e => Ok(Operand::Expr(e)),
                 }
-                Ok(Operand::Expr(e))
             }
         }
     }
@@ -367,12 +360,9 @@ fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
     /// The terms left to right; `first` is set until the first term is seen.
     fn walk(e: &Expr, first: &mut bool) -> Option<crate::source::Span> {
         match e {
-            Expr::Binary {
-                op: BinOp::Add | BinOp::Sub,
-                lhs,
-                rhs,
-                ..
-            } => walk(lhs, first).or_else(|| walk(rhs, first)),
+            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
+                walk(&b.lhs, first).or_else(|| walk(&b.rhs, first))
+            }
             t => {
                 let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
                 *first = false;
