@@ -228,36 +228,40 @@ impl Parser<'_> {
             K::LBracket => {
                 self.bump();
                 self.enter()?;
-                let items = self.operand_seq(K::RBracket, false);
-                self.leave();
-                let mut items = items?;
-                self.expect(K::RBracket, "`]`")?;
-                let span = self.since(start);
-                if items.len() == 1 {
-                    if let Some(Operand::Expr(_)) = items.first() {
-                        if let Some(Operand::Expr(addr)) = items.pop() {
-                            if let Some(bad) = bad_address_term(&addr) {
-                                self.diags.push(crate::diag::Diagnostic::error(
-                                    crate::diag::codes::SYNTAX,
-                                    bad,
-                                    "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
-                                ));
-                            }
-                            let suffix = self.address_suffix();
-                            return Ok(Operand::Address {
-                                addr,
-                                suffix,
-                                span: self.since(start),
-                            });
+                // One value and `]` is an address: no list is built for it.
+                let items = match self.operand(false) {
+                    Ok(Operand::Expr(addr)) if self.at(K::RBracket) => {
+                        self.leave();
+                        self.bump();
+                        if let Some(bad) = bad_address_term(&addr) {
+                            self.diags.push(crate::diag::Diagnostic::error(
+                                crate::diag::codes::SYNTAX,
+                                bad,
+                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
+                            ));
                         }
+                        let suffix = self.address_suffix();
+                        return Ok(Operand::Address {
+                            addr,
+                            suffix,
+                            span: self.since(start),
+                        });
                     }
-                }
-                Ok(Operand::Tuple { items, span })
+                    Ok(first) => self.operand_seq_after(first, K::RBracket, false, 2),
+                    Err(e) => Err(e),
+                };
+                self.leave();
+                let items = items?;
+                self.expect(K::RBracket, "`]`")?;
+                Ok(Operand::Tuple {
+                    items,
+                    span: self.since(start),
+                })
             }
             K::LBrace => {
                 self.bump();
                 self.enter()?;
-                let items = self.operand_seq(K::RBrace, false);
+                let items = self.operand_seq(K::RBrace, false, 4);
                 self.leave();
                 let items = items?;
                 self.expect(K::RBrace, "`}`")?;
@@ -281,7 +285,7 @@ impl Parser<'_> {
                 let items = if self.at(K::RParen) {
                     Ok(Vec::new())
                 } else {
-                    self.operand_seq(K::RParen, false)
+                    self.operand_seq(K::RParen, false, 4)
                 };
                 self.leave();
                 let items = items?;
@@ -337,13 +341,31 @@ impl Parser<'_> {
         Some(id.unwrap_or(crate::isa::ModId::UNKNOWN))
     }
 
-    /// Comma-separated operands up to `close` (not consumed).
-    pub(crate) fn operand_seq(&mut self, close: K, lists: bool) -> PResult<Vec<Operand>> {
-        // Most operand lists (an instruction's, a vector's) have two to three items.
-        let mut items = Vec::with_capacity(3);
+    /// Comma-separated operands up to `close` (not consumed), in a list
+    /// made with room for `cap` of them.
+    pub(crate) fn operand_seq(
+        &mut self,
+        close: K,
+        lists: bool,
+        cap: usize,
+    ) -> PResult<Vec<Operand>> {
+        let first = self.operand(lists)?;
+        self.operand_seq_after(first, close, lists, cap)
+    }
+
+    /// [`Parser::operand_seq`] whose first operand, `first`, is parsed.
+    fn operand_seq_after(
+        &mut self,
+        first: Operand,
+        close: K,
+        lists: bool,
+        cap: usize,
+    ) -> PResult<Vec<Operand>> {
+        let mut items = Vec::with_capacity(cap.max(1));
+        items.push(first);
         loop {
-            items.push(self.operand(lists)?);
             if self.eat(K::Comma) {
+                items.push(self.operand(lists)?);
                 continue;
             }
             if self.at(close) {
