@@ -1,7 +1,7 @@
 //! Evaluation of integer constant expressions (spec 4.5.4), for array sizes
 //! and initializers. Symbols are not constants: they evaluate to `None`.
 
-use crate::syntax::{BinOp, Expr, UnOp};
+use crate::syntax::{BinOp, BinaryExpr, Expr, UnOp};
 
 /// Evaluate `e` as a 64-bit integer constant expression, with wrapping
 /// arithmetic. `None` when it names a symbol, uses floats, or divides by zero.
@@ -17,7 +17,7 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
     Some(match e {
         Expr::Int(l) => l.value as i64,
         Expr::Paren(inner, _) => eval_depth(inner, d)?,
-        Expr::Cast { expr, .. } => eval_depth(expr, d)?,
+        Expr::Cast(c) => eval_depth(&c.expr, d)?,
         Expr::Unary { op, expr, .. } => {
             let v = eval_depth(expr, d)?;
             match op {
@@ -27,7 +27,8 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
                 UnOp::BitNot => !v,
             }
         }
-        Expr::Binary { op, lhs, rhs, .. } => {
+        Expr::Binary(bin) => {
+            let BinaryExpr { op, lhs, rhs, .. } = &**bin;
             let a = eval_depth(lhs, d)?;
             let b = eval_depth(rhs, d)?;
             match op {
@@ -51,23 +52,18 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
                 BinOp::Or => i64::from(a != 0 || b != 0),
             }
         }
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-            ..
-        } => {
-            if eval_depth(cond, d)? != 0 {
-                eval_depth(then, d)?
+        Expr::Cond(c) => {
+            if eval_depth(&c.cond, d)? != 0 {
+                eval_depth(&c.then, d)?
             } else {
-                eval_depth(otherwise, d)?
+                eval_depth(&c.otherwise, d)?
             }
         }
         Expr::Name(..)
         | Expr::Float(_)
         | Expr::Generic(..)
-        | Expr::Mask { .. }
-        | Expr::Field { .. }
+        | Expr::Mask(_)
+        | Expr::Field(_)
         | Expr::Index { .. } => return None,
     })
 }

@@ -412,29 +412,24 @@ impl Renamer {
         match e {
             Expr::Name(n, _) => *n = self.rename(*n),
             Expr::Int(_) | Expr::Float(_) => {}
-            Expr::Unary { expr, .. }
-            | Expr::Paren(expr, _)
-            | Expr::Cast { expr, .. }
-            | Expr::Generic(expr, _)
-            | Expr::Mask { expr, .. } => self.expr(expr),
-            Expr::Field { base, .. } => self.expr(base),
-            Expr::Binary { lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.expr(rhs);
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) | Expr::Generic(expr, _) => {
+                self.expr(expr)
+            }
+            Expr::Mask(m) => self.expr(&mut m.expr),
+            Expr::Cast(c) => self.expr(&mut c.expr),
+            Expr::Field(f) => self.expr(&mut f.base),
+            Expr::Binary(b) => {
+                self.expr(&mut b.lhs);
+                self.expr(&mut b.rhs);
             }
             Expr::Index { base, index, .. } => {
                 self.expr(base);
                 self.expr(index);
             }
-            Expr::Cond {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                self.expr(cond);
-                self.expr(then);
-                self.expr(otherwise);
+            Expr::Cond(c) => {
+                self.expr(&mut c.cond);
+                self.expr(&mut c.then);
+                self.expr(&mut c.otherwise);
             }
         }
     }
@@ -442,9 +437,9 @@ impl Renamer {
     fn operand(&mut self, o: &mut Operand) {
         match o {
             Operand::Expr(e) => self.expr(e),
-            Operand::Pair { first, second, .. } => {
-                self.operand(first);
-                self.expr(second);
+            Operand::Pair(p) => {
+                self.operand(&mut p.first);
+                self.expr(&mut p.second);
             }
             Operand::Address { addr, .. } => self.expr(addr),
             Operand::Tuple { items, .. }

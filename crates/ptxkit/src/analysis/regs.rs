@@ -240,29 +240,24 @@ pub fn expr_names(e: &Expr, f: &mut impl FnMut(Name)) {
     match e {
         Expr::Name(n, _) => f(*n),
         Expr::Int(_) | Expr::Float(_) => {}
-        Expr::Unary { expr, .. }
-        | Expr::Paren(expr, _)
-        | Expr::Cast { expr, .. }
-        | Expr::Generic(expr, _)
-        | Expr::Mask { expr, .. } => expr_names(expr, f),
-        Expr::Field { base, .. } => expr_names(base, f),
-        Expr::Binary { lhs, rhs, .. } => {
-            expr_names(lhs, f);
-            expr_names(rhs, f);
+        Expr::Unary { expr, .. } | Expr::Paren(expr, _) | Expr::Generic(expr, _) => {
+            expr_names(expr, f)
+        }
+        Expr::Mask(m) => expr_names(&m.expr, f),
+        Expr::Cast(c) => expr_names(&c.expr, f),
+        Expr::Field(x) => expr_names(&x.base, f),
+        Expr::Binary(b) => {
+            expr_names(&b.lhs, f);
+            expr_names(&b.rhs, f);
         }
         Expr::Index { base, index, .. } => {
             expr_names(base, f);
             expr_names(index, f);
         }
-        Expr::Cond {
-            cond,
-            then,
-            otherwise,
-            ..
-        } => {
-            expr_names(cond, f);
-            expr_names(then, f);
-            expr_names(otherwise, f);
+        Expr::Cond(c) => {
+            expr_names(&c.cond, f);
+            expr_names(&c.then, f);
+            expr_names(&c.otherwise, f);
         }
     }
 }
@@ -271,9 +266,9 @@ pub fn expr_names(e: &Expr, f: &mut impl FnMut(Name)) {
 pub fn operand_names(o: &Operand, f: &mut impl FnMut(Name)) {
     match o {
         Operand::Expr(e) => expr_names(e, f),
-        Operand::Pair { first, second, .. } => {
-            operand_names(first, f);
-            expr_names(second, f);
+        Operand::Pair(p) => {
+            operand_names(&p.first, f);
+            expr_names(&p.second, f);
         }
         Operand::Address { addr, .. } => expr_names(addr, f),
         Operand::Tuple { items, .. }

@@ -22,8 +22,8 @@ pub mod codes {
 fn sink_in(o: &Operand) -> Option<crate::source::Span> {
     match o {
         Operand::Expr(e) => e.is_sink().then(|| e.span()),
-        Operand::Pair { first, second, .. } => {
-            sink_in(first).or_else(|| second.is_sink().then(|| second.span()))
+        Operand::Pair(p) => {
+            sink_in(&p.first).or_else(|| p.second.is_sink().then(|| p.second.span()))
         }
         Operand::Vector { items, .. }
         | Operand::Tuple { items, .. }

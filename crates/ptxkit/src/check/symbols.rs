@@ -609,9 +609,9 @@ impl Checker<'_> {
         match o {
             Operand::Expr(e) => self.expr_names(e, stack, ms, false),
             Operand::Address { addr, .. } => self.expr_names(addr, stack, ms, false),
-            Operand::Pair { first, second, .. } => {
-                self.operand_names(first, stack, ms);
-                self.expr_names(second, stack, ms, false);
+            Operand::Pair(p) => {
+                self.operand_names(&p.first, stack, ms);
+                self.expr_names(&p.second, stack, ms, false);
             }
             Operand::Tuple { items, .. }
             | Operand::Vector { items, .. }
@@ -635,30 +635,25 @@ impl Checker<'_> {
                 }
             }
             Expr::Int(_) | Expr::Float(_) => {}
-            Expr::Unary { expr, .. }
-            | Expr::Paren(expr, _)
-            | Expr::Cast { expr, .. }
-            | Expr::Generic(expr, _)
-            | Expr::Mask { expr, .. } => self.expr_names(expr, stack, ms, module_level),
-            Expr::Binary { lhs, rhs, .. } => {
-                self.expr_names(lhs, stack, ms, module_level);
-                self.expr_names(rhs, stack, ms, module_level);
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) | Expr::Generic(expr, _) => {
+                self.expr_names(expr, stack, ms, module_level)
             }
-            Expr::Cond {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                self.expr_names(cond, stack, ms, module_level);
-                self.expr_names(then, stack, ms, module_level);
-                self.expr_names(otherwise, stack, ms, module_level);
+            Expr::Mask(m) => self.expr_names(&m.expr, stack, ms, module_level),
+            Expr::Binary(b) => {
+                self.expr_names(&b.lhs, stack, ms, module_level);
+                self.expr_names(&b.rhs, stack, ms, module_level);
+            }
+            Expr::Cond(c) => {
+                self.expr_names(&c.cond, stack, ms, module_level);
+                self.expr_names(&c.then, stack, ms, module_level);
+                self.expr_names(&c.otherwise, stack, ms, module_level);
             }
             Expr::Index { base, index, .. } => {
                 self.expr_names(base, stack, ms, module_level);
                 self.expr_names(index, stack, ms, module_level);
             }
-            Expr::Field { base, .. } => self.expr_names(base, stack, ms, module_level),
+            Expr::Cast(c) => self.expr_names(&c.expr, stack, ms, module_level),
+            Expr::Field(f) => self.expr_names(&f.base, stack, ms, module_level),
         }
     }
 

@@ -499,10 +499,10 @@ impl Printer {
     fn operand(&mut self, o: &Operand) {
         match o {
             Operand::Expr(e) => self.expr(e),
-            Operand::Pair { first, second, .. } => {
-                self.operand(first);
+            Operand::Pair(p) => {
+                self.operand(&p.first);
                 self.out.push('|');
-                self.expr(second);
+                self.expr(&p.second);
             }
             Operand::Address { addr, suffix, .. } => {
                 self.out.push('[');
@@ -569,43 +569,38 @@ impl Printer {
                 });
                 self.expr(expr);
             }
-            Expr::Binary { op, lhs, rhs, .. } => {
-                self.expr(lhs);
-                self.out.push_str(op.as_str());
-                self.expr(rhs);
+            Expr::Binary(b) => {
+                self.expr(&b.lhs);
+                self.out.push_str(b.op.as_str());
+                self.expr(&b.rhs);
             }
-            Expr::Cond {
-                cond,
-                then,
-                otherwise,
-                ..
-            } => {
-                self.expr(cond);
+            Expr::Cond(c) => {
+                self.expr(&c.cond);
                 self.out.push_str(" ? ");
-                self.expr(then);
+                self.expr(&c.then);
                 self.out.push_str(" : ");
-                self.expr(otherwise);
+                self.expr(&c.otherwise);
             }
             Expr::Paren(inner, _) => {
                 self.out.push('(');
                 self.expr(inner);
                 self.out.push(')');
             }
-            Expr::Cast { ty, expr, .. } => {
+            Expr::Cast(c) => {
                 self.out.push('(');
-                self.out.push_str(ty.as_str());
+                self.out.push_str(c.ty.as_str());
                 self.out.push(')');
-                self.expr(expr);
+                self.expr(&c.expr);
             }
             Expr::Generic(inner, _) => {
                 self.out.push_str("generic(");
                 self.expr(inner);
                 self.out.push(')');
             }
-            Expr::Mask { mask, expr, .. } => {
-                self.int(mask);
+            Expr::Mask(m) => {
+                self.int(&m.mask);
                 self.out.push('(');
-                self.expr(expr);
+                self.expr(&m.expr);
                 self.out.push(')');
             }
             Expr::Index { base, index, .. } => {
@@ -614,9 +609,9 @@ impl Printer {
                 self.expr(index);
                 self.out.push(']');
             }
-            Expr::Field { base, field, .. } => {
-                self.expr(base);
-                self.out.push_str(field.as_str());
+            Expr::Field(f) => {
+                self.expr(&f.base);
+                self.out.push_str(f.field.as_str());
             }
         }
     }

@@ -165,49 +165,22 @@ pub enum Expr {
         span: Span,
     },
     /// `a + b` and friends.
-    Binary {
-        /// The operator.
-        op: BinOp,
-        /// Left operand.
-        lhs: Box<Expr>,
-        /// Right operand.
-        rhs: Box<Expr>,
-        /// Where.
-        span: Span,
-    },
-    /// `c ? a : b`.
-    Cond {
-        /// Condition.
-        cond: Box<Expr>,
-        /// Value when true.
-        then: Box<Expr>,
-        /// Value when false.
-        otherwise: Box<Expr>,
-        /// Where.
-        span: Span,
-    },
+    ///
+    /// Both operands in one allocation (`[%rd1+8]` is the most common
+    /// compound operand).
+    Binary(Box<BinaryExpr>),
+    /// `c ? a : b` (rare: boxed whole, so it does not size every `Expr`).
+    Cond(Box<CondExpr>),
     /// `( e )`, kept so printing gives back the same tree.
     Paren(Box<Expr>, Span),
-    /// `(.s64) e` or `(.u64) e`.
-    Cast {
-        /// The target type spelling (`.s64`, `.u64`).
-        ty: Name,
-        /// The operand.
-        expr: Box<Expr>,
-        /// Where.
-        span: Span,
-    },
+    /// `(.s64) e` or `(.u64) e` (boxed whole: a name beside a box would
+    /// size every `Expr`).
+    Cast(Box<CastExpr>),
     /// `generic(sym)`.
     Generic(Box<Expr>, Span),
-    /// `0xff(expr)`: the bytes of `expr` selected by the mask.
-    Mask {
-        /// The mask literal.
-        mask: IntLit,
-        /// The masked expression.
-        expr: Box<Expr>,
-        /// Where.
-        span: Span,
-    },
+    /// `0xff(expr)`: the bytes of `expr` selected by the mask (rare: boxed
+    /// whole).
+    Mask(Box<MaskExpr>),
     /// `A[5]`: the address of an array element.
     Index {
         /// The array.
@@ -217,15 +190,73 @@ pub enum Expr {
         /// Where.
         span: Span,
     },
-    /// `%tid.x`, `a.b0`: a name with a component or selector suffix.
-    Field {
-        /// The base.
-        base: Box<Expr>,
-        /// The suffix spelling, with its dot (`.x`, `.b0`, `.h1`).
-        field: Name,
-        /// Where.
-        span: Span,
-    },
+    /// `%tid.x`, `a.b0`: a name with a component or selector suffix (boxed
+    /// whole: one allocation, as a boxed base alone would be).
+    Field(Box<FieldExpr>),
+}
+
+/// The payload of [`Expr::Binary`], `a + b`. (Serialized like a struct
+/// variant: `{"Binary": {"op": …, "lhs": …, "rhs": …, "span": …}}`.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BinaryExpr {
+    /// The operator.
+    pub op: BinOp,
+    /// Left operand.
+    pub lhs: Expr,
+    /// Right operand.
+    pub rhs: Expr,
+    /// Where.
+    pub span: Span,
+}
+
+/// The payload of [`Expr::Cond`], `c ? a : b`. (Serialized like a struct
+/// variant: `{"Cond": {"cond": …, "then": …, "otherwise": …, "span": …}}`.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CondExpr {
+    /// Condition.
+    pub cond: Expr,
+    /// Value when true.
+    pub then: Expr,
+    /// Value when false.
+    pub otherwise: Expr,
+    /// Where.
+    pub span: Span,
+}
+
+/// The payload of [`Expr::Mask`], `0xff(expr)`. (Serialized like a struct
+/// variant.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MaskExpr {
+    /// The mask literal.
+    pub mask: IntLit,
+    /// The masked expression.
+    pub expr: Expr,
+    /// Where.
+    pub span: Span,
+}
+
+/// The payload of [`Expr::Cast`], `(.s64) e`. (Serialized like a struct
+/// variant.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CastExpr {
+    /// The target type spelling (`.s64`, `.u64`).
+    pub ty: Name,
+    /// The operand.
+    pub expr: Expr,
+    /// Where.
+    pub span: Span,
+}
+
+/// The payload of [`Expr::Field`], `%tid.x`. (Serialized like a struct
+/// variant.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FieldExpr {
+    /// The base.
+    pub base: Expr,
+    /// The suffix spelling, with its dot (`.x`, `.b0`, `.h1`).
+    pub field: Name,
+    /// Where.
+    pub span: Span,
 }
 
 impl Expr {
@@ -235,13 +266,12 @@ impl Expr {
             Expr::Name(_, s) | Expr::Paren(_, s) | Expr::Generic(_, s) => *s,
             Expr::Int(l) => l.span,
             Expr::Float(l) => l.span,
-            Expr::Unary { span, .. }
-            | Expr::Binary { span, .. }
-            | Expr::Cond { span, .. }
-            | Expr::Cast { span, .. }
-            | Expr::Mask { span, .. }
-            | Expr::Index { span, .. }
-            | Expr::Field { span, .. } => *span,
+            Expr::Cond(c) => c.span,
+            Expr::Mask(m) => m.span,
+            Expr::Cast(c) => c.span,
+            Expr::Field(f) => f.span,
+            Expr::Binary(b) => b.span,
+            Expr::Unary { span, .. } | Expr::Index { span, .. } => *span,
         }
     }
 

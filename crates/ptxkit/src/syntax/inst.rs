@@ -14,14 +14,7 @@ pub enum Operand {
     Expr(Expr),
     /// `p|q`: the two destinations of `setp` and friends (`{a, b}|p` for
     /// `tex` with a residency predicate).
-    Pair {
-        /// Left.
-        first: Box<Operand>,
-        /// Right.
-        second: Expr,
-        /// Where.
-        span: Span,
-    },
+    Pair(Box<PairOperand>),
     /// `[addr]`: a memory address, `[reg]`, `[reg+off]`, `[sym+off]`, `[imm]`.
     Address {
         /// The address expression.
@@ -54,13 +47,26 @@ pub enum Operand {
     },
 }
 
+/// The payload of [`Operand::Pair`], boxed so that the rare pair does not
+/// size every operand. (Serialized like a struct variant:
+/// `{"Pair": {"first": …, "second": …, "span": …}}`.)
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct PairOperand {
+    /// Left.
+    pub first: Operand,
+    /// Right.
+    pub second: Expr,
+    /// Where.
+    pub span: Span,
+}
+
 impl Operand {
     /// Where the operand is.
     pub fn span(&self) -> Span {
         match self {
             Operand::Expr(e) => e.span(),
-            Operand::Pair { span, .. }
-            | Operand::Address { span, .. }
+            Operand::Pair(p) => p.span,
+            Operand::Address { span, .. }
             | Operand::Tuple { span, .. }
             | Operand::Vector { span, .. }
             | Operand::List { span, .. } => *span,
@@ -72,7 +78,7 @@ impl Operand {
         use crate::isa::WrittenShape as W;
         match self {
             Operand::Expr(_) => W::Value,
-            Operand::Pair { .. } => W::Pair,
+            Operand::Pair(_) => W::Pair,
             Operand::Address { .. } => W::Bracket(1),
             Operand::Tuple { items, .. } => W::Bracket(items.len().min(255) as u8),
             Operand::Vector { .. } => W::Vector,

@@ -37,8 +37,8 @@ mod size_tests {
             let max = match n {
                 "Span" => 8,
                 "Name" => 16,
-                "Expr" => 40,
-                "Operand" => 64,
+                "Expr" => 32,
+                "Operand" => 48,
                 "Instruction" => 136,
                 "Stmt" => 136,
                 _ => 192,

@@ -11,7 +11,11 @@ impl Parser<'_> {
         let start = self.tok.span.start;
         self.expect(K::LBrace, "`{`")?;
         self.enter()?;
-        let mut stmts = Vec::new();
+        // Statements go on the parser's shared stack and are moved into a
+        // list of the exact size at the end (no list grows by copying). The
+        // loop has no early exit, so a nested block always takes its own
+        // statements off before this one goes on.
+        let mark = self.stmt_stack.len();
         loop {
             match self.tok.kind {
                 K::RBrace => {
@@ -29,7 +33,7 @@ impl Parser<'_> {
                     .with_label(open, "this `{` is not closed");
                     self.diags.push(d);
                     return Ok(Block {
-                        stmts,
+                        stmts: self.stmt_stack.drain(mark..).collect(),
                         span: self.since(start),
                     });
                 }
@@ -37,10 +41,11 @@ impl Parser<'_> {
             }
             let s0 = self.tok.span.start;
             match self.stmt() {
-                Ok(s) => stmts.push(s),
+                Ok(s) => self.stmt_stack.push(s),
                 Err(Fail) => {
                     self.recover_stmt();
-                    stmts.push(Stmt::Error(self.since(s0)));
+                    let s = Stmt::Error(self.since(s0));
+                    self.stmt_stack.push(s);
                 }
             }
             if self.tok.span.start == s0 && !self.at(K::Eof) && !self.at(K::RBrace) {
@@ -49,7 +54,7 @@ impl Parser<'_> {
         }
         self.leave();
         Ok(Block {
-            stmts,
+            stmts: self.stmt_stack.drain(mark..).collect(),
             span: self.since(start),
         })
     }

@@ -2,7 +2,9 @@
 
 use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
-use crate::syntax::{BinOp, Expr, Operand, UnOp};
+use crate::syntax::{
+    BinOp, BinaryExpr, CastExpr, CondExpr, Expr, FieldExpr, MaskExpr, Operand, PairOperand, UnOp,
+};
 
 /// Whether a lone literal followed by a token of kind `k` is a whole
 /// expression: `k` continues no expression (no operator, no `?`, no `(` of
@@ -51,12 +53,12 @@ impl Parser<'_> {
             let then = self.expr()?;
             self.expect(K::Colon, "`:` of a conditional expression")?;
             let otherwise = self.expr()?;
-            return Ok(Expr::Cond {
-                cond: Box::new(cond),
-                then: Box::new(then),
-                otherwise: Box::new(otherwise),
+            return Ok(Expr::Cond(Box::new(CondExpr {
+                cond,
+                then,
+                otherwise,
                 span: self.since(start),
-            });
+            })));
         }
         Ok(cond)
     }
@@ -103,12 +105,12 @@ impl Parser<'_> {
                     span: crate::source::Span::at(0),
                 }),
             );
-            *lhs = Expr::Binary {
+            *lhs = Expr::Binary(Box::new(BinaryExpr {
                 op,
-                lhs: Box::new(l),
-                rhs: Box::new(rhs),
+                lhs: l,
+                rhs,
                 span: self.since(start),
-            };
+            }));
         }
         Ok(())
     }
@@ -139,14 +141,14 @@ impl Parser<'_> {
         let mut e = self.primary()?;
         while self.at(K::DotWord)
             && self.tok.span.start == self.prev_end
-            && matches!(e, Expr::Name(..) | Expr::Field { .. })
+            && matches!(e, Expr::Name(..) | Expr::Field(_))
         {
             let t = self.bump();
-            e = Expr::Field {
-                base: Box::new(e),
+            e = Expr::Field(Box::new(FieldExpr {
+                base: e,
                 field: self.name(t),
                 span: self.since(start),
-            };
+            }));
         }
         Ok(e)
     }
@@ -177,11 +179,11 @@ impl Parser<'_> {
                     self.bump();
                     let inner = self.expr()?;
                     self.expect(K::RParen, "`)`")?;
-                    return Ok(Expr::Mask {
+                    return Ok(Expr::Mask(Box::new(MaskExpr {
                         mask: lit,
-                        expr: Box::new(inner),
+                        expr: inner,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 Ok(Expr::Int(lit))
             }
@@ -199,11 +201,11 @@ impl Parser<'_> {
                     self.enter()?;
                     let e = self.unary();
                     self.leave();
-                    return Ok(Expr::Cast {
+                    return Ok(Expr::Cast(Box::new(CastExpr {
                         ty,
-                        expr: Box::new(e?),
+                        expr: e?,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 let inner = self.expr()?;
                 self.expect(K::RParen, "`)`")?;
@@ -226,36 +228,40 @@ impl Parser<'_> {
             K::LBracket => {
                 self.bump();
                 self.enter()?;
-                let items = self.operand_seq(K::RBracket, false);
-                self.leave();
-                let mut items = items?;
-                self.expect(K::RBracket, "`]`")?;
-                let span = self.since(start);
-                if items.len() == 1 {
-                    if let Some(Operand::Expr(_)) = items.first() {
-                        if let Some(Operand::Expr(addr)) = items.pop() {
-                            if let Some(bad) = bad_address_term(&addr) {
-                                self.diags.push(crate::diag::Diagnostic::error(
-                                    crate::diag::codes::SYNTAX,
-                                    bad,
-                                    "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
-                                ));
-                            }
-                            let suffix = self.address_suffix();
-                            return Ok(Operand::Address {
-                                addr,
-                                suffix,
-                                span: self.since(start),
-                            });
+                // One value and `]` is an address: no list is built for it.
+                let items = match self.operand(false) {
+                    Ok(Operand::Expr(addr)) if self.at(K::RBracket) => {
+                        self.leave();
+                        self.bump();
+                        if let Some(bad) = bad_address_term(&addr) {
+                            self.diags.push(crate::diag::Diagnostic::error(
+                                crate::diag::codes::SYNTAX,
+                                bad,
+                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
+                            ));
                         }
+                        let suffix = self.address_suffix();
+                        return Ok(Operand::Address {
+                            addr,
+                            suffix,
+                            span: self.since(start),
+                        });
                     }
-                }
-                Ok(Operand::Tuple { items, span })
+                    Ok(first) => self.operand_seq_after(first, K::RBracket, false, 2),
+                    Err(e) => Err(e),
+                };
+                self.leave();
+                let items = items?;
+                self.expect(K::RBracket, "`]`")?;
+                Ok(Operand::Tuple {
+                    items,
+                    span: self.since(start),
+                })
             }
             K::LBrace => {
                 self.bump();
                 self.enter()?;
-                let items = self.operand_seq(K::RBrace, false);
+                let items = self.operand_seq(K::RBrace, false, 4);
                 self.leave();
                 let items = items?;
                 self.expect(K::RBrace, "`}`")?;
@@ -265,11 +271,11 @@ impl Parser<'_> {
                 };
                 if self.eat(K::Pipe) {
                     let second = self.expr()?;
-                    return Ok(Operand::Pair {
-                        first: Box::new(v),
+                    return Ok(Operand::Pair(Box::new(PairOperand {
+                        first: v,
                         second,
                         span: self.since(start),
-                    });
+                    })));
                 }
                 Ok(v)
             }
@@ -279,7 +285,7 @@ impl Parser<'_> {
                 let items = if self.at(K::RParen) {
                     Ok(Vec::new())
                 } else {
-                    self.operand_seq(K::RParen, false)
+                    self.operand_seq(K::RParen, false, 4)
                 };
                 self.leave();
                 let items = items?;
@@ -301,28 +307,21 @@ impl Parser<'_> {
             _ => {
                 let e = self.expr()?;
                 // `p|q` with two names is the predicate pair of setp & co.
-                if let Expr::Binary {
-                    op: BinOp::BitOr,
-                    lhs,
-                    rhs,
-                    span,
-                } = e
-                {
-                    if lhs.as_name().is_some() && rhs.as_name().is_some() {
-                        return Ok(Operand::Pair {
-                            first: Box::new(Operand::Expr(*lhs)),
-                            second: *rhs,
+                match e {
+                    Expr::Binary(b)
+                        if b.op == BinOp::BitOr
+                            && b.lhs.as_name().is_some()
+                            && b.rhs.as_name().is_some() =>
+                    {
+                        let BinaryExpr { lhs, rhs, span, .. } = *b;
+                        Ok(Operand::Pair(Box::new(PairOperand {
+                            first: Operand::Expr(lhs),
+                            second: rhs,
                             span,
-                        });
+                        })))
                     }
-                    return Ok(Operand::Expr(Expr::Binary {
-                        op: BinOp::BitOr,
-                        lhs,
-                        rhs,
-                        span,
-                    }));
+                    e => Ok(Operand::Expr(e)),
                 }
-                Ok(Operand::Expr(e))
             }
         }
     }
@@ -342,13 +341,31 @@ impl Parser<'_> {
         Some(id.unwrap_or(crate::isa::ModId::UNKNOWN))
     }
 
-    /// Comma-separated operands up to `close` (not consumed).
-    pub(crate) fn operand_seq(&mut self, close: K, lists: bool) -> PResult<Vec<Operand>> {
-        // Most operand lists (an instruction's, a vector's) have two to three items.
-        let mut items = Vec::with_capacity(3);
+    /// Comma-separated operands up to `close` (not consumed), in a list
+    /// made with room for `cap` of them.
+    pub(crate) fn operand_seq(
+        &mut self,
+        close: K,
+        lists: bool,
+        cap: usize,
+    ) -> PResult<Vec<Operand>> {
+        let first = self.operand(lists)?;
+        self.operand_seq_after(first, close, lists, cap)
+    }
+
+    /// [`Parser::operand_seq`] whose first operand, `first`, is parsed.
+    fn operand_seq_after(
+        &mut self,
+        first: Operand,
+        close: K,
+        lists: bool,
+        cap: usize,
+    ) -> PResult<Vec<Operand>> {
+        let mut items = Vec::with_capacity(cap.max(1));
+        items.push(first);
         loop {
-            items.push(self.operand(lists)?);
             if self.eat(K::Comma) {
+                items.push(self.operand(lists)?);
                 continue;
             }
             if self.at(close) {
@@ -365,12 +382,9 @@ fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
     /// The terms left to right; `first` is set until the first term is seen.
     fn walk(e: &Expr, first: &mut bool) -> Option<crate::source::Span> {
         match e {
-            Expr::Binary {
-                op: BinOp::Add | BinOp::Sub,
-                lhs,
-                rhs,
-                ..
-            } => walk(lhs, first).or_else(|| walk(rhs, first)),
+            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
+                walk(&b.lhs, first).or_else(|| walk(&b.rhs, first))
+            }
             t => {
                 let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
                 *first = false;

@@ -60,6 +60,9 @@ pub(crate) struct Caches {
     opcodes: FxHashMap<u128, Option<OpcodeId>>,
     /// Modifier words (packed) to their catalog ids.
     mods: FxHashMap<u128, Option<ModId>>,
+    /// By opcode id: how many operands the opcode's last instruction had
+    /// (0: none seen yet), the first capacity of the next one's list.
+    arity: Vec<u8>,
 }
 
 /// Entries past which a thread's kept caches are dropped rather than kept
@@ -172,7 +175,20 @@ impl Parser<'_> {
         let operands = if self.at(K::Semi) {
             Vec::new()
         } else {
-            self.operand_seq(K::Semi, lists)?
+            // Room for as many operands as this opcode had last time (most
+            // opcodes always take the same number): no list grows, and none
+            // is bigger than needed.
+            let slot = usize::from(opcode.0);
+            let cap = self.caches.arity.get(slot).copied().unwrap_or(0);
+            let cap = if cap == 0 { 4 } else { usize::from(cap) };
+            let ops = self.operand_seq(K::Semi, lists, cap)?;
+            if self.caches.arity.len() <= slot {
+                self.caches.arity.resize(slot.saturating_add(1), 0);
+            }
+            if let Some(a) = self.caches.arity.get_mut(slot) {
+                *a = u8::try_from(ops.len()).unwrap_or(u8::MAX);
+            }
+            ops
         };
         self.expect(K::Semi, "`;` after the instruction")?;
         let span = self.since(start);

@@ -135,6 +135,9 @@ pub(crate) struct Parser<'s> {
     /// Lexical errors of tokens starting at or after this offset are left
     /// to whoever parses from there (a parallel chunk's neighbour).
     lex_limit: u32,
+    /// Statements of the blocks being parsed, innermost last (see
+    /// `Parser::block`).
+    stmt_stack: Vec<crate::syntax::Stmt>,
 }
 
 impl Drop for Parser<'_> {
@@ -170,6 +173,7 @@ impl<'s> Parser<'s> {
             caches: inst::Caches::take(),
             names: Default::default(),
             lex_limit: u32::MAX,
+            stmt_stack: Vec::new(),
         };
         p.tok = p.fetch();
         p
