@@ -110,10 +110,26 @@ pub fn canonical(src: &[u8]) {
     );
 }
 
-/// `check`: the checker never panics and its diagnostics are sound.
+/// `check`: the checker never panics and its diagnostics are sound; the
+/// streaming check (`ptx check`'s path, one item at a time) says exactly
+/// what parsing the whole module and then checking it says.
 pub fn check(src: &[u8]) {
     let diags = CHECKER(src);
     diagnostics_sound(src, &diags);
+    let opts = ptxkit::check::CheckOptions::default();
+    let parsed = ptxkit::parse(src);
+    let mut whole = parsed.diagnostics.clone();
+    if !parsed.has_errors() {
+        whole.extend(ptxkit::check::check(&parsed.module, &opts));
+    }
+    whole.sort_by_key(|d| d.span.start);
+    let streamed = ptxkit::check::check_source(src, &opts);
+    // Spans compare equal whatever they hold: compare their offsets too.
+    let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
+    assert!(
+        streamed.iter().map(key).eq(whole.iter().map(key)),
+        "streaming check differs from the whole-module check:\n{streamed:#?}\n{whole:#?}"
+    );
 }
 
 /// All four properties.
