@@ -48,6 +48,16 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 /// the largest function, not to the module. Syntax errors first; as with
 /// [`check`] after [`crate::parse`], the semantic diagnostics are reported
 /// only for a module without syntax errors. Diagnostics in source order.
+///
+/// ```
+/// let src = b".version 8.0\n.target sm_90\n.address_size 64\n\
+///     .visible .entry k() {\n  call.uni f, ();\n  ret;\n}\n\
+///     .func f() {\n  ret;\n}\n";
+/// let diags = ptxkit::check::check_source(src, &Default::default());
+/// // Like ptxas, a function must be declared before it is called.
+/// assert_eq!(diags.len(), 1);
+/// assert_eq!(diags[0].code, "E0601");
+/// ```
 pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
     let mut stream = crate::ItemStream::new(src);
     let mut checker = Checked::new(opts);
