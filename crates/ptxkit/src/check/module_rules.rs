@@ -164,9 +164,16 @@ impl Checker<'_> {
         }
     }
 
-    /// A module-scope variable: complete type, initializer allowed in its
-    /// space, linkage against earlier `.extern` declarations.
+    /// A module-scope variable: the declaration rules, and linkage against
+    /// earlier `.extern` declarations.
     pub(super) fn global_rules(&mut self, v: &VarDecl) {
+        self.decl_rules(v);
+        self.linkage_rules(v);
+    }
+
+    /// A variable declaration, in a module or a function: a complete type
+    /// (unless `.extern`), an initializer only where its space allows one.
+    pub(super) fn decl_rules(&mut self, v: &VarDecl) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         for d in &v.decls {
             let no_size = d.dims.first().is_some_and(Option::is_none);
@@ -193,7 +200,6 @@ impl Checker<'_> {
                 ));
             }
         }
-        self.linkage_rules(v);
     }
 
     /// A function's header: directives, and a kernel's parameter space.

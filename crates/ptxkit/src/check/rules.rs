@@ -4,9 +4,9 @@
 
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
+use crate::isa::vocab::ScalarType;
 use crate::isa::PtxVersion;
-use crate::syntax::{Instruction, Operand, VarDecl};
+use crate::syntax::{Instruction, Operand};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -33,35 +33,6 @@ fn sink_in(o: &Operand) -> Option<crate::source::Span> {
 }
 
 impl Checker<'_> {
-    /// Rules on a declaration inside a function.
-    pub(super) fn local_decl_rules(&mut self, v: &VarDecl) {
-        let extern_ = v.linkage == Some(Linkage::Extern);
-        for d in &v.decls {
-            if d.dims.first().is_some_and(Option::is_none) && d.init.is_none() && !extern_ {
-                self.diags.push(
-                    Diagnostic::error(
-                        super::module_rules::codes::INCOMPLETE,
-                        d.name_span,
-                        format!("`{}` has an unsized array type and no initializer", d.name),
-                    )
-                    .with_note("only `.extern` variables may have an incomplete type"),
-                );
-            }
-            if d.init.is_some()
-                && matches!(
-                    v.space,
-                    StateSpace::Shared | StateSpace::Local | StateSpace::Reg | StateSpace::Param
-                )
-            {
-                self.diags.push(Diagnostic::error(
-                    super::module_rules::codes::INITIALIZER,
-                    d.name_span,
-                    format!("variables in {} cannot have an initial value", v.space),
-                ));
-            }
-        }
-    }
-
     /// Rules on one instruction.
     pub(super) fn instruction_rules(&mut self, i: &Instruction) {
         let class = super::opclass::class(i.opcode);

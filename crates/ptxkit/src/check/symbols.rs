@@ -437,7 +437,7 @@ impl Checker<'_> {
                         self.duplicate(d.name, d.name_span, first.span);
                     }
                 }
-                self.local_decl_rules(v);
+                self.decl_rules(v);
             }
         }
         stack.push(scope);
