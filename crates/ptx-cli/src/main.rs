@@ -65,22 +65,31 @@ fn restore_sigpipe() {
     }
 }
 
+/// A command's status, or 2 after printing why it could not run (an
+/// unreadable file, a function name that matches nothing).
+fn or_usage(r: Result<u8, String>) -> u8 {
+    r.unwrap_or_else(|e| {
+        eprintln!("ptx: {e}");
+        2
+    })
+}
+
 fn main() -> ExitCode {
     restore_sigpipe();
     let cli = Cli::parse();
     let code = match cli.command {
-        Command::Check(a) => cmd::check::run(a),
-        Command::Fmt(a) => cmd::fmt::run(a),
-        Command::Ast(a) => cmd::ast::run(a),
-        Command::Summary(a) => cmd::summary::run(a),
-        Command::Functions(a) => cmd::functions::run(a),
-        Command::Show(a) => cmd::show::run(a),
-        Command::Cfg(a) => cmd::cfg::run(a),
-        Command::Callgraph(a) => cmd::callgraph::run(a),
-        Command::Resources(a) => cmd::resources::run(a),
-        Command::Stats(a) => cmd::stats::run(a),
-        Command::Grep(a) => cmd::grep::run(a),
-        Command::Diff(a) => cmd::diff::run(a),
+        Command::Check(a) => or_usage(cmd::check::run(a)),
+        Command::Fmt(a) => or_usage(cmd::fmt::run(a)),
+        Command::Ast(a) => or_usage(cmd::ast::run(a)),
+        Command::Summary(a) => or_usage(cmd::summary::run(a)),
+        Command::Functions(a) => or_usage(cmd::functions::run(a)),
+        Command::Show(a) => or_usage(cmd::show::run(a)),
+        Command::Cfg(a) => or_usage(cmd::cfg::run(a)),
+        Command::Callgraph(a) => or_usage(cmd::callgraph::run(a)),
+        Command::Resources(a) => or_usage(cmd::resources::run(a)),
+        Command::Stats(a) => or_usage(cmd::stats::run(a)),
+        Command::Grep(a) => or_usage(cmd::grep::run(a)),
+        Command::Diff(a) => or_usage(cmd::diff::run(a)),
         Command::Explain(a) => cmd::explain::run(a),
     };
     ExitCode::from(code)

@@ -14,18 +14,12 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     if a.json {
         out::json(&l.parsed.module);
     } else {
         out::print(&format!("{:#?}\n", l.parsed.module));
     }
-    l.status()
+    Ok(l.status())
 }

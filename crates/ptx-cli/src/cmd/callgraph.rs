@@ -21,14 +21,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     let g = CallGraph::build(&l.parsed.module, &l.lines);
     if a.json {
         out::json(&g);
@@ -37,7 +31,7 @@ pub fn run(a: Args) -> u8 {
     } else {
         out::print(&render(&g, out::color()));
     }
-    l.status()
+    Ok(l.status())
 }
 
 /// The human-readable report.

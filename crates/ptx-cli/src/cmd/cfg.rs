@@ -25,22 +25,10 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     let fs: Vec<&Function> = match &a.name {
-        Some(n) => match l.function(n) {
-            Ok(f) => vec![f],
-            Err(e) => {
-                eprintln!("ptx: {e}");
-                return 2;
-            }
-        },
+        Some(n) => vec![l.function(n)?],
         None => l
             .parsed
             .module
@@ -66,7 +54,7 @@ pub fn run(a: Args) -> u8 {
         let text: Vec<String> = reports.iter().map(|r| render(r, on)).collect();
         out::print(&text.join("\n"));
     }
-    l.status()
+    Ok(l.status())
 }
 
 /// The human-readable report of one function.

@@ -29,14 +29,8 @@ pub struct Args {
     pub syntax_only: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let files = match input::expand(&a.paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let files = input::expand(&a.paths)?;
     // Files are checked in parallel (all cores); reports come out in the
     // order the files were named.
     // One file stays on this thread: no pool to start.
@@ -73,11 +67,7 @@ pub fn run(a: Args) -> u8 {
             serde_json::to_string_pretty(&json).unwrap_or_default()
         );
     }
-    if io_error {
-        2
-    } else {
-        u8::from(any_error)
-    }
+    Ok(if io_error { 2 } else { u8::from(any_error) })
 }
 
 /// The outcome of checking one file.

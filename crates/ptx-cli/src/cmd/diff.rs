@@ -18,14 +18,10 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let (la, lb) = match (out::load(&a.a), out::load(&a.b)) {
-        (Ok(x), Ok(y)) => (x, y),
-        (Err(e), _) | (_, Err(e)) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    // Both are read (and their diagnostics printed) before either error.
+    let (la, lb) = (out::load(&a.a), out::load(&a.b));
+    let (la, lb) = (la?, lb?);
     let d = diff_modules(
         Side {
             module: &la.parsed.module,
@@ -41,12 +37,12 @@ pub fn run(a: Args) -> u8 {
     } else {
         out::print(&render(&d, &la.input.name, &lb.input.name, out::color()));
     }
-    if la.parsed.has_errors() || lb.parsed.has_errors() {
+    Ok(if la.parsed.has_errors() || lb.parsed.has_errors() {
         2
     } else {
         // diff(1) convention: 0 same, 1 different.
         u8::from(!d.is_empty())
-    }
+    })
 }
 
 fn deltas(title: &str, ds: &[Delta], on: bool) -> String {

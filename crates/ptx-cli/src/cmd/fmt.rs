@@ -18,21 +18,15 @@ pub struct Args {
     pub lossless: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let inp = match input::read(&a.path) {
-        Ok(i) => i,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let inp = input::read(&a.path)?;
     let parsed = ptxkit::parse_parallel(&inp.bytes);
     if parsed.has_errors() {
         let index = LineIndex::new(&inp.bytes);
         for d in &parsed.diagnostics {
             eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
         }
-        return 1;
+        return Ok(1);
     }
     let out = if a.lossless {
         ptxkit::print::lossless(&parsed.module, &inp.bytes)
@@ -40,5 +34,5 @@ pub fn run(a: Args) -> u8 {
         ptxkit::print::canonical(&parsed.module).into_bytes()
     };
     let _ = std::io::stdout().lock().write_all(&out);
-    0
+    Ok(0)
 }

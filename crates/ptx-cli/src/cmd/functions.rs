@@ -18,14 +18,8 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     let cg = CallGraph::build(&l.parsed.module, &l.lines);
     let fs = functions(&l.parsed.module, &l.lines, &cg);
     if a.json {
@@ -33,7 +27,7 @@ pub fn run(a: Args) -> u8 {
     } else {
         out::print(&render(&fs, out::color()));
     }
-    l.status()
+    Ok(l.status())
 }
 
 /// The human-readable listing.

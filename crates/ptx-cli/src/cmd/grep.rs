@@ -43,21 +43,9 @@ pub struct FileHits {
     pub hits: Vec<Hit>,
 }
 
-pub fn run(a: Args) -> u8 {
-    let pat = match Pattern::parse(&a.pattern) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("ptx: bad pattern: {e}");
-            return 2;
-        }
-    };
-    let files = match input::expand(&a.paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let pat = Pattern::parse(&a.pattern).map_err(|e| format!("bad pattern: {e}"))?;
+    let files = input::expand(&a.paths)?;
     let results: Vec<Result<FileHits, String>> = files
         .par_iter()
         .map(|p| {
@@ -108,11 +96,11 @@ pub fn run(a: Args) -> u8 {
         out::print(&s);
     }
     // grep(1) convention: 0 found, 1 none, 2 trouble.
-    if io_error {
+    Ok(if io_error {
         2
     } else if any {
         0
     } else {
         1
-    }
+    })
 }

@@ -19,22 +19,10 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     let only = match &a.name {
-        Some(n) => match l.function(n) {
-            Ok(f) => Some(f.name.to_string()),
-            Err(e) => {
-                eprintln!("ptx: {e}");
-                return 2;
-            }
-        },
+        Some(n) => Some(l.function(n)?.name.to_string()),
         None => None,
     };
     let rs = resources(&l.parsed.module, &l.lines, only.as_deref());
@@ -45,7 +33,7 @@ pub fn run(a: Args) -> u8 {
         let text: Vec<String> = rs.iter().map(|r| render(r, on)).collect();
         out::print(&text.join("\n"));
     }
-    l.status()
+    Ok(l.status())
 }
 
 fn list(items: &[String]) -> String {

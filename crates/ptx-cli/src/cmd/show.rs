@@ -43,21 +43,9 @@ struct Shown<'a> {
     lines: Vec<ShownLine>,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
-    let f = match l.function(&a.name) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
+    let f = l.function(&a.name)?;
     let shown: Vec<ShownLine> = if a.lossless {
         let first = l.lines.line_col(f.span.start).line;
         let text = f.span.text(&l.input.bytes);
@@ -97,7 +85,7 @@ pub fn run(a: Args) -> u8 {
             mode: if a.lossless { "lossless" } else { "canonical" },
             lines: shown,
         });
-        return l.status();
+        return Ok(l.status());
     }
     let on = out::color();
     let width = shown
@@ -124,5 +112,5 @@ pub fn run(a: Args) -> u8 {
         s.push('\n');
     }
     out::print(&s);
-    l.status()
+    Ok(l.status())
 }

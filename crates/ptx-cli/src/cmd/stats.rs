@@ -68,14 +68,8 @@ pub struct Report {
     pub functions: Option<Vec<FnHist>>,
 }
 
-pub fn run(a: Args) -> u8 {
-    let files = match input::expand(&a.paths) {
-        Ok(f) => f,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let files = input::expand(&a.paths)?;
     let key = match a.by {
         By::Opcode => StatsKey::Opcode,
         By::Family => StatsKey::Family,
@@ -134,7 +128,7 @@ pub fn run(a: Args) -> u8 {
     } else {
         out::print(&render(&report, a.top, out::color()));
     }
-    status
+    Ok(status)
 }
 
 fn table(h: &Histogram, top: usize, head: &str, on: bool) -> String {

@@ -15,19 +15,13 @@ pub struct Args {
     pub json: bool,
 }
 
-pub fn run(a: Args) -> u8 {
-    let l = match out::load(&a.path) {
-        Ok(l) => l,
-        Err(e) => {
-            eprintln!("ptx: {e}");
-            return 2;
-        }
-    };
+pub fn run(a: Args) -> Result<u8, String> {
+    let l = out::load(&a.path)?;
     let (inp, parsed) = (&l.input, &l.parsed);
     let s = summarize(&parsed.module);
     if a.json {
         out::json(&s);
-        return l.status();
+        return Ok(l.status());
     }
     println!("file:          {}", inp.name);
     println!(
@@ -101,5 +95,5 @@ pub fn run(a: Args) -> u8 {
             }
         }
     }
-    l.status()
+    Ok(l.status())
 }
