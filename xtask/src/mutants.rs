@@ -215,15 +215,8 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
         root.join("crates/ptxkit/tests/data/ok"),
         root.join("crates/ptxkit/tests/data/check/pass"),
     ] {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .map(|rd| {
-                rd.flatten()
-                    .map(|e| e.path())
-                    .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
+        let mut files: Vec<PathBuf> = Vec::new();
+        crate::inputs::collect(&dir, &mut files);
         for f in files {
             if let Ok(b) = std::fs::read(&f) {
                 inputs.push((

@@ -1,31 +1,22 @@
 //! The repository's own PTX (compiled by nvcc 13.5 from `examples/*.cu`):
 //! clean parse, lossless and canonical round trips, summary snapshots.
 
-use std::path::PathBuf;
+mod common;
+
+use std::path::Path;
 
 #[test]
 fn examples_round_trip_and_summarize() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|rd| {
-            rd.flatten()
-                .map(|e| e.path())
-                .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
+    let files = common::examples();
     assert!(
         files.len() >= 8,
-        "expected the example PTX files in {}",
-        dir.display()
+        "expected the example PTX files in examples/"
     );
-    for path in files {
-        let name = path
+    for (path, src) in files {
+        let name = Path::new(&path)
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        let src = std::fs::read(&path).unwrap_or_default();
         let parsed = ptxkit::parse(&src);
         assert!(
             parsed.diagnostics.is_empty(),
