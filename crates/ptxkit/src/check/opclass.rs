@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::isa::{catalog, ModId, OpcodeId};
+use crate::isa::{catalog, ModId, ModSets, OpcodeId};
 
 /// The classes an opcode belongs to.
 #[derive(Clone, Copy, Debug, Default)]
@@ -29,10 +29,8 @@ pub(crate) struct OpClass {
 struct Table {
     classes: Vec<OpClass>,
     wide: Option<ModId>,
-    /// Per catalog section, a bit set over modifier ids: the modifiers some
-    /// `@gate` of the section names (`words` u64 per section).
-    gated: Vec<u64>,
-    words: usize,
+    /// Per catalog section, the modifiers some `@gate` of the section names.
+    gated: ModSets,
 }
 
 fn table() -> &'static Table {
@@ -56,23 +54,16 @@ fn table() -> &'static Table {
                 }
             })
             .collect();
-        let words = cat.mod_count().div_ceil(64);
-        let mut gated = vec![0u64; words.saturating_mul(cat.sections().len())];
+        let mut gated = ModSets::new(cat.sections().len(), cat.mod_count());
         for (i, section) in cat.sections().iter().enumerate() {
-            for m in section.gates.iter().flat_map(|g| g.mods) {
-                let word = i
-                    .saturating_mul(words)
-                    .saturating_add(usize::from(m.0) / 64);
-                if let Some(w) = gated.get_mut(word) {
-                    *w |= 1u64 << (m.0 % 64);
-                }
+            for &m in section.gates.iter().flat_map(|g| g.mods) {
+                gated.insert(i, m);
             }
         }
         Table {
             classes,
             wide: cat.mod_id(".wide"),
             gated,
-            words,
         }
     })
 }
@@ -95,11 +86,5 @@ pub(crate) fn wide() -> Option<ModId> {
 /// Whether some `@gate` of catalog section `section` names modifier `m`.
 #[inline]
 pub(crate) fn gated(section: u16, m: ModId) -> bool {
-    let t = table();
-    let word = usize::from(section)
-        .saturating_mul(t.words)
-        .saturating_add(usize::from(m.0) / 64);
-    t.gated
-        .get(word)
-        .is_some_and(|w| w & (1u64 << (m.0 % 64)) != 0)
+    table().gated.contains(usize::from(section), m)
 }

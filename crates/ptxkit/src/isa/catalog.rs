@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use rustc_hash::FxHashMap;
 
 use super::dsl::{Builder, DslError};
+use super::mod_sets::ModSets;
 use super::model::*;
 
 /// The catalog files, in load order. After adding or editing one, regenerate
@@ -34,9 +35,8 @@ pub struct Catalog {
     mod_index: FxHashMap<&'static str, ModId>,
     opcode_index: FxHashMap<&'static str, OpcodeId>,
     /// For each opcode, a bit set over modifier ids: the modifiers any of
-    /// its forms takes (`words` u64 per opcode).
-    opcode_mods: Vec<u64>,
-    words: usize,
+    /// its forms takes.
+    opcode_mods: ModSets,
     /// Per modifier: whether it spells a data type (`.u32`, `.f16x2`…).
     is_type: Vec<bool>,
     errors: Vec<DslError>,
@@ -114,17 +114,9 @@ impl Catalog {
             .enumerate()
             .map(|(i, o)| (o.name, OpcodeId(i as u16)))
             .collect();
-        let words = tables.mods.len().div_ceil(64);
-        let mut opcode_mods = vec![0u64; words.saturating_mul(tables.opcodes.len())];
+        let mut opcode_mods = ModSets::new(tables.opcodes.len(), tables.mods.len());
         for (i, op) in tables.opcodes.iter().enumerate() {
-            let set = opcode_mods
-                .get_mut(i.saturating_mul(words)..i.saturating_add(1).saturating_mul(words))
-                .unwrap_or_default();
-            let mut add = |m: ModId| {
-                if let Some(w) = set.get_mut(usize::from(m.0) / 64) {
-                    *w |= 1u64 << (m.0 % 64);
-                }
-            };
+            let mut add = |m: ModId| opcode_mods.insert(i, m);
             for form in op
                 .forms
                 .iter()
@@ -152,7 +144,6 @@ impl Catalog {
             mod_index,
             opcode_index,
             opcode_mods,
-            words,
             is_type,
             errors,
         }
@@ -233,12 +224,7 @@ impl Catalog {
     /// Whether any form of `op` accepts modifier `m`.
     #[inline]
     pub fn opcode_takes(&self, op: OpcodeId, m: ModId) -> bool {
-        let word = usize::from(op.0)
-            .saturating_mul(self.words)
-            .saturating_add(usize::from(m.0) / 64);
-        self.opcode_mods
-            .get(word)
-            .is_some_and(|w| w & (1u64 << (m.0 % 64)) != 0)
+        self.opcode_mods.contains(usize::from(op.0), m)
     }
 
     /// Whether slot kind `k` accepts modifier `m`.

@@ -12,6 +12,7 @@ mod dsl;
 #[allow(clippy::all)]
 mod generated;
 mod matcher;
+mod mod_sets;
 mod model;
 pub mod vocab;
 
@@ -21,6 +22,7 @@ pub use dsl::DslError;
 pub use matcher::{
     assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape,
 };
+pub use mod_sets::ModSets;
 pub use model::*;
 
 #[cfg(test)]
