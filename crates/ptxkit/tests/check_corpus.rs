@@ -3,29 +3,17 @@
 //! resource limits) rejected, at ptxas's line.
 
 mod common;
+#[path = "common/props.rs"]
+mod props;
 
 use common::{corpus_rows, shared_dir};
-use ptxkit::check::{check, check_source, CheckOptions};
 use ptxkit::LineIndex;
 
 /// Error lines of a file after parsing and (when it parses) checking. The
 /// streaming check (`ptx check`'s path) must say exactly what parsing the
 /// whole module and checking it says.
 fn error_lines(src: &[u8], path: &str) -> Vec<u32> {
-    let parsed = ptxkit::parse(src);
-    let mut diags = parsed.diagnostics.clone();
-    if !parsed.has_errors() {
-        diags.extend(check(&parsed.module, &CheckOptions::default()));
-    }
-    diags.sort_by_key(|d| d.span.start);
-    // Spans compare equal whatever they hold: compare their offsets too.
-    let key = |d: &ptxkit::diag::Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
-    let streamed = check_source(src, &CheckOptions::default());
-    assert!(
-        streamed.iter().map(key).eq(diags.iter().map(key)),
-        "{path}: streaming check differs from whole-module check"
-    );
-
+    let diags = props::streamed_equals_whole(src, path);
     let index = LineIndex::new(src);
     diags
         .iter()

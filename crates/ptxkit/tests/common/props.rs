@@ -116,6 +116,13 @@ pub fn canonical(src: &[u8]) {
 pub fn check(src: &[u8]) {
     let diags = CHECKER(src);
     diagnostics_sound(src, &diags);
+    streamed_equals_whole(src, "input");
+}
+
+/// The diagnostics of parsing `src` whole and then (without syntax errors)
+/// checking it, in source order, after asserting that the streaming check
+/// (`check_source`, `ptx check`'s path) gives exactly the same ones.
+pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
     let opts = ptxkit::check::CheckOptions::default();
     let parsed = ptxkit::parse(src);
     let mut whole = parsed.diagnostics.clone();
@@ -128,8 +135,9 @@ pub fn check(src: &[u8]) {
     let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
     assert!(
         streamed.iter().map(key).eq(whole.iter().map(key)),
-        "streaming check differs from the whole-module check:\n{streamed:#?}\n{whole:#?}"
+        "{what}: streaming check differs from the whole-module check:\n{streamed:#?}\n{whole:#?}"
     );
+    whole
 }
 
 /// All four properties.
