@@ -60,43 +60,21 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 /// ```
 pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
     let mut stream = crate::ItemStream::new(src);
-    let mut checker = Checked::new(opts);
+    let mut checker = ModuleChecker::new(opts);
+    let mut all = Vec::new();
     for (item, diags) in &mut stream {
-        checker.next(&item, diags);
-    }
-    checker.finish(stream.finish())
-}
-
-/// Syntax diagnostics so far, and the checker fed while there are none.
-struct Checked<'o> {
-    checker: ModuleChecker<'o>,
-    syntax: Vec<Diagnostic>,
-}
-
-impl<'o> Checked<'o> {
-    fn new(opts: &'o CheckOptions) -> Checked<'o> {
-        Checked {
-            checker: ModuleChecker::new(opts),
-            syntax: Vec::new(),
+        // After a syntax error the semantic diagnostics are dropped anyway.
+        if diags.is_empty() && all.is_empty() {
+            checker.item(&item);
         }
+        all.extend(diags);
     }
-
-    fn next(&mut self, item: &Item, diags: Vec<Diagnostic>) {
-        if diags.is_empty() && self.syntax.is_empty() {
-            self.checker.item(item);
-        }
-        self.syntax.extend(diags);
+    all.extend(stream.finish());
+    if !all.iter().any(Diagnostic::is_error) {
+        all.extend(checker.finish());
     }
-
-    fn finish(self, tail: Vec<Diagnostic>) -> Vec<Diagnostic> {
-        let mut all = self.syntax;
-        all.extend(tail);
-        if !all.iter().any(Diagnostic::is_error) {
-            all.extend(self.checker.finish());
-        }
-        all.sort_by_key(|d| d.span.start);
-        all
-    }
+    all.sort_by_key(|d| d.span.start);
+    all
 }
 
 /// The checker fed one module-scope item at a time, in source order, the
@@ -130,9 +108,6 @@ impl<'o> ModuleChecker<'o> {
     /// Check the next module-scope item.
     pub fn item(&mut self, item: &Item) {
         let c = &mut self.c;
-        if matches!(item, Item::Version(_) | Item::Target(_)) {
-            c.met.clear();
-        }
         match item {
             Item::Version(v) => {
                 if c.env.ptx.is_none() {
@@ -140,11 +115,14 @@ impl<'o> ModuleChecker<'o> {
                         .ok()
                         .zip(u8::try_from(v.minor).ok())
                         .map(|(major, minor)| PtxVersion { major, minor });
+                    // Requirements met under the old environment may not be.
+                    c.met.clear();
                 }
             }
             Item::Target(t) => {
                 if c.opts.target.is_none() && c.env.sm.is_none() {
                     c.env.sm = t.arch().and_then(|a| Sm::parse(a.as_str()));
+                    c.met.clear();
                 }
                 c.target_rules(t);
             }

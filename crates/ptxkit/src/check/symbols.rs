@@ -125,15 +125,9 @@ impl Range {
         let canonical = !idx.is_empty()
             && idx.iter().all(u8::is_ascii_digit)
             && (idx == b"0" || !idx.starts_with(b"0"));
-        // At most 20 digits fit a u64; a longer index is out of any range.
-        let value = (idx.len() <= 20)
-            .then(|| {
-                idx.iter().try_fold(0u64, |v, &d| {
-                    v.checked_mul(10)?
-                        .checked_add(u64::from(d.wrapping_sub(b'0')))
-                })
-            })
-            .flatten();
+        let value = std::str::from_utf8(idx)
+            .ok()
+            .and_then(|t| t.parse::<u64>().ok());
         (canonical && value.is_some_and(|i| i < self.count)).then_some(Decl {
             kind: Kind::Reg,
             span: self.span,
@@ -243,79 +237,77 @@ impl Checker<'_> {
             funcs,
             defined,
         } = ms;
-        {
-            match item {
-                Item::Var(v) => {
-                    for d in &v.decls {
-                        // Old PTX declares registers at module scope too.
-                        if let Some(r) = &d.range {
-                            scope.add_range(d.name, r.value, d.name_span, reg_type(v));
-                            continue;
+        match item {
+            Item::Var(v) => {
+                for d in &v.decls {
+                    // Old PTX declares registers at module scope too.
+                    if let Some(r) = &d.range {
+                        scope.add_range(d.name, r.value, d.name_span, reg_type(v));
+                        continue;
+                    }
+                    let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+                    if !extern_ {
+                        if let Some(first) = defined.insert(d.name, d.name_span) {
+                            self.duplicate(d.name, d.name_span, first);
                         }
-                        let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
-                        if !extern_ {
-                            if let Some(first) = defined.insert(d.name, d.name_span) {
-                                self.duplicate(d.name, d.name_span, first);
-                            }
-                        }
+                    }
+                    scope.names.insert(
+                        d.name,
+                        Decl {
+                            kind: Kind::Var,
+                            span: d.name_span,
+                            ty: None,
+                        },
+                    );
+                }
+            }
+            Item::Function(f) => {
+                if f.body.is_some() {
+                    if let Some(first) = defined.insert(f.name, f.name_span) {
+                        self.duplicate(f.name, f.name_span, first);
+                    }
+                }
+                scope.names.insert(
+                    f.name,
+                    Decl {
+                        kind: Kind::Func,
+                        span: f.name_span,
+                        ty: None,
+                    },
+                );
+                // Prefer the definition (it has the parameter names).
+                if f.body.is_some() || !funcs.contains_key(&f.name) {
+                    funcs.insert(f.name, Callee::of(f));
+                }
+            }
+            Item::Alias(a) => {
+                scope.names.insert(
+                    a.alias,
+                    Decl {
+                        kind: Kind::Func,
+                        span: a.span,
+                        ty: None,
+                    },
+                );
+                if let Some(f) = funcs.get(&a.target).copied() {
+                    funcs.insert(a.alias, f);
+                }
+            }
+            Item::Section(s) => {
+                for e in &s.entries {
+                    if let crate::syntax::SectionEntry::Label(n, sp) = e {
                         scope.names.insert(
-                            d.name,
+                            *n,
                             Decl {
-                                kind: Kind::Var,
-                                span: d.name_span,
+                                kind: Kind::Label,
+                                span: *sp,
                                 ty: None,
                             },
                         );
                     }
                 }
-                Item::Function(f) => {
-                    if f.body.is_some() {
-                        if let Some(first) = defined.insert(f.name, f.name_span) {
-                            self.duplicate(f.name, f.name_span, first);
-                        }
-                    }
-                    scope.names.insert(
-                        f.name,
-                        Decl {
-                            kind: Kind::Func,
-                            span: f.name_span,
-                            ty: None,
-                        },
-                    );
-                    // Prefer the definition (it has the parameter names).
-                    if f.body.is_some() || !funcs.contains_key(&f.name) {
-                        funcs.insert(f.name, Callee::of(f));
-                    }
-                }
-                Item::Alias(a) => {
-                    scope.names.insert(
-                        a.alias,
-                        Decl {
-                            kind: Kind::Func,
-                            span: a.span,
-                            ty: None,
-                        },
-                    );
-                    if let Some(f) = funcs.get(&a.target).copied() {
-                        funcs.insert(a.alias, f);
-                    }
-                }
-                Item::Section(s) => {
-                    for e in &s.entries {
-                        if let crate::syntax::SectionEntry::Label(n, sp) = e {
-                            scope.names.insert(
-                                *n,
-                                Decl {
-                                    kind: Kind::Label,
-                                    span: *sp,
-                                    ty: None,
-                                },
-                            );
-                        }
-                    }
-                }
-                _ => {}
             }
+            _ => {}
         }
     }
 
