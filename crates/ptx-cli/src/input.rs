@@ -30,6 +30,100 @@ pub fn read(path: &Path) -> Result<Input, String> {
     })
 }
 
+/// Files at least this large are memory-mapped by [`open`] rather than read.
+const MAP_FROM: u64 = 256 * 1024;
+
+/// The bytes of an input opened by [`open`].
+pub enum Bytes {
+    /// Read into memory.
+    Owned(Vec<u8>),
+    /// Mapped from a regular file, with the length of the prefix given
+    /// back so far (see [`Bytes::release_before`]).
+    Mapped(memmap2::Mmap, std::cell::Cell<usize>),
+}
+
+impl std::ops::Deref for Bytes {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Bytes::Owned(v) => v,
+            Bytes::Mapped(m, _) => m,
+        }
+    }
+}
+
+/// Pages are given back in steps of at least this many bytes.
+const RELEASE_STEP: usize = 64 * 1024;
+
+impl Bytes {
+    /// Give back the pages of the mapping that lie wholly before `offset`:
+    /// they are read again from the file if touched later, so this only
+    /// lowers memory (a streamed check holds one item, not the whole file).
+    pub fn release_before(&self, offset: usize) {
+        let Bytes::Mapped(m, released) = self else {
+            return;
+        };
+        let whole = offset.min(m.len()) / RELEASE_STEP;
+        let end = whole.saturating_mul(RELEASE_STEP);
+        if end <= released.get() {
+            return;
+        }
+        #[cfg(unix)]
+        {
+            let from = released.get();
+            // SAFETY: the mapping is read-only, so dropping its pages loses
+            // nothing: a later read faults them back in from the file.
+            let _ = unsafe {
+                m.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    from,
+                    end.saturating_sub(from),
+                )
+            };
+        }
+        released.set(end);
+    }
+}
+
+/// An input whose bytes may be mapped rather than read: large regular
+/// files are mapped, so that [`Bytes::release_before`] can keep the part
+/// of the file in memory small.
+pub struct Opened {
+    /// Display name.
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Bytes,
+}
+
+/// Open one file (mapped if it is a large regular file), or stdin for `-`.
+pub fn open(path: &Path) -> Result<Opened, String> {
+    if path.as_os_str() != "-" {
+        let err = |e: std::io::Error| format!("{}: {e}", path.display());
+        let file = std::fs::File::open(path).map_err(err)?;
+        let meta = file.metadata().map_err(err)?;
+        if meta.is_file() && meta.len() >= MAP_FROM {
+            // SAFETY: the map is read-only. As with every tool
+            // that maps its input (ripgrep, for one), a file truncated by
+            // another process while it is being checked can still end the
+            // process with SIGBUS; files are not expected to change under
+            // a check.
+            if let Ok(m) = unsafe { memmap2::MmapOptions::new().map(&file) } {
+                #[cfg(unix)]
+                let _ = m.advise(memmap2::Advice::Sequential);
+                return Ok(Opened {
+                    name: path.display().to_string(),
+                    bytes: Bytes::Mapped(m, std::cell::Cell::new(0)),
+                });
+            }
+        }
+    }
+    let Input { name, bytes } = read(path)?;
+    Ok(Opened {
+        name,
+        bytes: Bytes::Owned(bytes),
+    })
+}
+
 /// Expand directories into the `.ptx` files below them (sorted); files and
 /// `-` pass through.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {

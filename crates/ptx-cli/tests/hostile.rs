@@ -242,3 +242,52 @@ fn large_valid_file_is_accepted() {
     assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
     bounded("large_valid", &r);
 }
+
+/// A file large enough to be memory-mapped, whose pages are given back as
+/// the check moves on: errors near its start and its end are both reported
+/// at their lines, with their source lines quoted (read again after their
+/// pages were released).
+#[test]
+fn errors_early_and_late_in_a_mapped_file() {
+    let mut s = String::from(HEADER);
+    let mut lines = HEADER.lines().count() as u32;
+    let mut bad = Vec::new();
+    for k in 0..1000 {
+        s.push_str(&format!(
+            ".visible .entry k{k}()\n{{\n\t.reg .b32 %r<4>;\n\tmov.u32 %r1, 0;\n"
+        ));
+        lines += 4;
+        for i in 0..40 {
+            if (k == 2 || k == 997) && i == 20 {
+                s.push_str(&format!("\tadd.s32 %r1, %r9{k}, {i};\n"));
+                lines += 1;
+                bad.push((lines, format!("%r9{k}")));
+            } else {
+                s.push_str(&format!("\tadd.s32 %r{}, %r1, {i};\n", 1 + i % 3));
+                lines += 1;
+            }
+        }
+        s.push_str("\tret;\n}\n");
+        lines += 2;
+    }
+    assert!(s.len() > 512 << 10, "large enough to be mapped");
+    let r = check("mapped_errors", s.as_bytes());
+    assert_eq!(r.code, Some(1), "{}", head(&r.stderr));
+    for (line, reg) in &bad {
+        let want = format!("mapped_errors.ptx:{line}:");
+        assert!(
+            r.stderr
+                .lines()
+                .any(|l| l.contains(&want) && l.contains(reg.as_str())),
+            "no error at line {line} naming {reg}; stderr:\n{}",
+            head(&r.stderr)
+        );
+        let quoted = format!("{line} | \tadd.s32 %r1, {reg}, 20;");
+        assert!(
+            r.stderr.lines().any(|l| l.trim_start() == quoted),
+            "source line {line} not quoted; stderr:\n{}",
+            head(&r.stderr)
+        );
+    }
+    bounded("mapped_errors", &r);
+}

@@ -83,7 +83,7 @@ enum Report {
 }
 
 fn check_one(f: &std::path::Path, a: &Args) -> Report {
-    let inp = match input::read(f) {
+    let inp = match input::open(f) {
         Ok(i) => i,
         Err(e) => return Report::Io(e),
     };
@@ -96,7 +96,9 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
         let opts = ptxkit::check::CheckOptions {
             target: a.target.clone(),
         };
-        ptxkit::check::check_source(&inp.bytes, &opts)
+        // Pages of the file behind the item just checked go back to the
+        // system as the check moves on.
+        ptxkit::check::check_source_with(&inp.bytes, &opts, |done| inp.bytes.release_before(done))
     };
     let errors = diagnostics.iter().any(|d| d.is_error());
     let mut text = String::new();

@@ -59,6 +59,18 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 /// assert_eq!(diags[0].code, "E0601");
 /// ```
 pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
+    check_source_with(src, opts, |_| {})
+}
+
+/// [`check_source`], calling `done(offset)` after each module-scope item
+/// with the offset before which the check will not read `src` again. A
+/// caller holding `src` in a memory map can give those pages back, so the
+/// source is never resident as a whole either (`ptx check` does).
+pub fn check_source_with(
+    src: &[u8],
+    opts: &CheckOptions,
+    mut done: impl FnMut(usize),
+) -> Vec<Diagnostic> {
     let mut stream = crate::ItemStream::new(src);
     let mut checker = ModuleChecker::new(opts);
     let mut all = Vec::new();
@@ -68,6 +80,7 @@ pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
             checker.item(&item);
         }
         all.extend(diags);
+        done(item.span().end as usize);
     }
     all.extend(stream.finish());
     if !all.iter().any(Diagnostic::is_error) {

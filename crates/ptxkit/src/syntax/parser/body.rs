@@ -11,10 +11,10 @@ impl Parser<'_> {
         let start = self.tok.span.start;
         self.expect(K::LBrace, "`{`")?;
         self.enter()?;
-        // Statements go on the parser's shared stack and are moved into a
-        // list of the exact size at the end (no list grows by copying). The
-        // loop has no early exit, so a nested block always takes its own
-        // statements off before this one goes on.
+        // Statements go on the parser's shared stack, and come off it as
+        // this block's list at the end (see `take_stmts`). The loop has no
+        // early exit, so a nested block always takes its own statements off
+        // before this one goes on.
         let mark = self.stmt_stack.len();
         loop {
             match self.tok.kind {
@@ -33,7 +33,7 @@ impl Parser<'_> {
                     .with_label(open, "this `{` is not closed");
                     self.diags.push(d);
                     return Ok(Block {
-                        stmts: self.stmt_stack.drain(mark..).collect(),
+                        stmts: self.take_stmts(mark),
                         span: self.since(start),
                     });
                 }
@@ -54,9 +54,26 @@ impl Parser<'_> {
         }
         self.leave();
         Ok(Block {
-            stmts: self.stmt_stack.drain(mark..).collect(),
+            stmts: self.take_stmts(mark),
             span: self.since(start),
         })
+    }
+
+    /// The statements on the stack from `mark` on, as a list of their own.
+    /// The outermost block takes the stack itself, trimmed in place, rather
+    /// than a copy: a function body is then never held twice, and the next
+    /// function's body starts a new stack.
+    fn take_stmts(&mut self, mark: usize) -> Vec<Stmt> {
+        if mark == 0 {
+            // The next body likely has about as many statements, up to a
+            // small bound: most never grow their stack.
+            let next = Vec::with_capacity(self.stmt_stack.len().min(256));
+            let mut stmts = std::mem::replace(&mut self.stmt_stack, next);
+            stmts.shrink_to_fit();
+            stmts
+        } else {
+            self.stmt_stack.drain(mark..).collect()
+        }
     }
 
     /// Statements up to the end of input (a stray `}` is reported and skipped).
