@@ -2,6 +2,7 @@
 
 mod bench;
 mod catalog_check;
+mod dist;
 mod inputs;
 mod mutants;
 mod ptxas_roundtrip;
@@ -12,7 +13,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist"
     );
     std::process::exit(2)
 }
@@ -85,6 +86,13 @@ fn main() {
                 }
             }
             std::process::exit(bench::run(&root, o));
+        }
+        Some("dist") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            match dist::build(&root, false) {
+                Some(p) => println!("{}", p.display()),
+                None => std::process::exit(1),
+            }
         }
         Some("mutants") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

@@ -84,30 +84,16 @@ pub fn run(root: &Path, file: Option<PathBuf>, min: Duration) {
         file.display(),
         size / 1e3
     );
-    let ours = runs(min, 20, || {
-        let mut c = Command::new(&ptx);
-        c.arg("check").arg(&file);
-        c
-    });
-    let Some(first) = ours.first() else {
-        println!("  ptx check did not run");
+    let Some((best, med)) = ours(&ptx, "ptx check", &file, size, min) else {
         return;
     };
-    let ok = first.ok;
-    let best = ours.iter().map(|r| r.wall).min().unwrap_or_default();
-    let med = median(ours.iter().map(|r| r.wall.as_secs_f64()).collect());
-    let rss = peak_rss_kib(&ptx, &file)
-        .unwrap_or_else(|| ours.iter().map(|r| r.max_rss_kib).max().unwrap_or(0));
-    println!(
-        "  {:<28} best {:>8.1} ms, median {:>8.1} ms over {} runs; peak RSS {:.1} MB = {:.1}x the file{}",
-        "ptx check",
-        best.as_secs_f64() * 1e3,
-        med * 1e3,
-        ours.len(),
-        rss as f64 * 1024.0 / 1e6,
-        rss as f64 * 1024.0 / size,
-        if ok { "" } else { " (reported errors)" }
-    );
+    // The same check, statically linked (`xtask dist`).
+    match crate::dist::build(root, true) {
+        Some(p) => {
+            ours(&p, "ptx check (static, dist)", &file, size, min);
+        }
+        None => println!("  static build (xtask dist) not available here"),
+    }
     let ptxas = shared.join("tools/ptxas");
     if !ptxas.exists() {
         println!("  ptxas not found at {}; no ratio", ptxas.display());
@@ -142,6 +128,44 @@ pub fn run(root: &Path, file: Option<PathBuf>, min: Duration) {
         tbest.as_secs_f64() / best.as_secs_f64(),
         tmed / med
     );
+}
+
+/// Time `ptx check FILE` and print a line; (best, median) wall time.
+fn ours(ptx: &Path, label: &str, file: &Path, size: f64, min: Duration) -> Option<(Duration, f64)> {
+    let runs = runs(min, 20, || {
+        let mut c = Command::new(ptx);
+        c.arg("check").arg(file);
+        c
+    });
+    let Some(first) = runs.first() else {
+        println!("  {label} did not run");
+        return None;
+    };
+    let ok = first.ok;
+    let best = runs.iter().map(|r| r.wall).min().unwrap_or_default();
+    let med = median(runs.iter().map(|r| r.wall.as_secs_f64()).collect());
+    // Peak RSS moves by a few hundred KB between runs (how much of the
+    // binary the kernel maps around each page fault depends on the page
+    // cache): the range over several runs.
+    let mut rss: Vec<u64> = (0..7).filter_map(|_| peak_rss_kib(ptx, file)).collect();
+    if rss.is_empty() {
+        rss = runs.iter().map(|r| r.max_rss_kib).collect();
+    }
+    let lo = rss.iter().copied().min().unwrap_or(0) as f64 * 1024.0;
+    let hi = rss.iter().copied().max().unwrap_or(0) as f64 * 1024.0;
+    println!(
+        "  {:<28} best {:>8.1} ms, median {:>8.1} ms over {} runs; peak RSS {:.1}-{:.1} MB = {:.1}-{:.1}x the file{}",
+        label,
+        best.as_secs_f64() * 1e3,
+        med * 1e3,
+        runs.len(),
+        lo / 1e6,
+        hi / 1e6,
+        lo / size,
+        hi / size,
+        if ok { "" } else { " (reported errors)" }
+    );
+    Some((best, med))
 }
 
 /// Peak RSS of `ptx check FILE` in KiB, through GNU time. `wait4`'s figure

@@ -1,0 +1,50 @@
+//! `xtask dist`: the `ptx` binary linked statically (glibc's `crt-static`),
+//! for hosts that run it without a matching C library, and for a smaller
+//! resident footprint: a static binary maps only the parts of the C library
+//! it uses (`ptx check` of the Kokkos module peaks about 1.3 MB lower).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The host's target triple, from `rustc -vV`.
+fn host() -> Option<String> {
+    let out = Command::new("rustc").arg("-vV").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    text.lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .map(str::to_string)
+}
+
+/// Where [`build`] leaves the static binary, if the host can build one.
+pub fn static_ptx(root: &Path) -> Option<PathBuf> {
+    let host = host()?;
+    host.ends_with("-linux-gnu")
+        .then(|| root.join("target").join(host).join("release/ptx"))
+}
+
+/// Build the static `ptx`; its path on success.
+pub fn build(root: &Path, quiet: bool) -> Option<PathBuf> {
+    let host = host()?;
+    if !host.ends_with("-linux-gnu") {
+        eprintln!("xtask dist: static linking is set up for *-linux-gnu hosts only, not {host}");
+        return None;
+    }
+    // The target is named so that the flags reach only the target's
+    // artifacts: proc-macros and build scripts, built for the host, stay
+    // dynamic (a static proc-macro cannot be built). RUSTFLAGS replaces the
+    // configured flags, so the ones of .cargo/config.toml are repeated.
+    let mut flags = String::from("-C target-feature=+crt-static");
+    if host == "x86_64-unknown-linux-gnu" {
+        flags.push_str(" -C link-arg=-Wl,-z,pack-relative-relocs");
+    }
+    let mut c = Command::new(env!("CARGO"));
+    c.args(["build", "--release", "-p", "ptx-cli", "--target", &host])
+        .env("RUSTFLAGS", flags)
+        .current_dir(root);
+    if quiet {
+        c.arg("-q");
+    }
+    let ok = c.status().is_ok_and(|s| s.success());
+    let out = static_ptx(root)?;
+    (ok && out.exists()).then_some(out)
+}
