@@ -165,6 +165,15 @@ impl Name {
         }
     }
 
+    /// The bytes of an interned (long) name, which live as long as the
+    /// process; `None` for a name stored inline.
+    pub(crate) fn interned_bytes(&self) -> Option<&'static [u8]> {
+        match self.0 {
+            Repr::Inline { .. } => None,
+            Repr::Interned(Interned(e)) => Some(e.0.as_bytes()),
+        }
+    }
+
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {

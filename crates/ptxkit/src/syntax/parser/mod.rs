@@ -130,8 +130,10 @@ pub(crate) struct Parser<'s> {
     /// Form-match and resolution caches (kept per thread across parsers).
     pub(crate) caches: Box<inst::Caches>,
     /// Names seen in this source, so each distinct spelling goes through the
-    /// process-wide interner once.
-    names: rustc_hash::FxHashMap<&'s [u8], Name>,
+    /// process-wide interner once. Keyed by the interned copy, not by the
+    /// source: a lookup must not read an earlier part of the source again
+    /// (`ptx check` gives the pages of a mapped file back as it goes).
+    names: rustc_hash::FxHashMap<&'static [u8], Name>,
     /// Lexical errors of tokens starting at or after this offset are left
     /// to whoever parses from there (a parallel chunk's neighbour).
     lex_limit: u32,
@@ -377,7 +379,9 @@ impl<'s> Parser<'s> {
             Some(_) => Name::new(self.text(t)),
             None => Name::new(&String::from_utf8_lossy(bytes)),
         };
-        self.names.insert(bytes, n);
+        if let Some(key) = n.interned_bytes() {
+            self.names.insert(key, n);
+        }
         n
     }
 
