@@ -396,46 +396,53 @@ impl Checker<'_> {
         }
     }
 
-    fn block(&mut self, b: &Block, stack: &mut Vec<Scope>, ms: &ModuleScope) {
-        let mut scope = Scope::default();
-        for s in &b.stmts {
-            if let Stmt::Var(v) = s {
-                let kind = if v.space == crate::isa::vocab::StateSpace::Reg {
-                    Kind::Reg
-                } else {
-                    Kind::Var
-                };
-                for d in &v.decls {
-                    if let Some(r) = &d.range {
-                        if let Some(first) = scope
-                            .ranges
-                            .iter()
-                            .find(|x| x.name == d.name)
-                            .map(|x| x.span)
-                        {
-                            self.duplicate(d.name, d.name_span, first);
-                        }
-                        scope.add_range(d.name, r.value, d.name_span, reg_type(v));
-                        continue;
-                    }
-                    if let Some(first) = scope.names.insert(
-                        d.name,
-                        Decl {
-                            kind,
-                            span: d.name_span,
-                            ty: reg_type(v),
-                        },
-                    ) {
-                        self.duplicate(d.name, d.name_span, first.span);
-                    }
+    /// Declare the names of `v` in `scope`, reporting duplicates.
+    fn declare_vars(&mut self, v: &VarDecl, scope: &mut Scope) {
+        let kind = if v.space == crate::isa::vocab::StateSpace::Reg {
+            Kind::Reg
+        } else {
+            Kind::Var
+        };
+        for d in &v.decls {
+            if let Some(r) = &d.range {
+                if let Some(first) = scope
+                    .ranges
+                    .iter()
+                    .find(|x| x.name == d.name)
+                    .map(|x| x.span)
+                {
+                    self.duplicate(d.name, d.name_span, first);
                 }
-                self.decl_rules(v);
+                scope.add_range(d.name, r.value, d.name_span, reg_type(v));
+                continue;
+            }
+            if let Some(first) = scope.names.insert(
+                d.name,
+                Decl {
+                    kind,
+                    span: d.name_span,
+                    ty: reg_type(v),
+                },
+            ) {
+                self.duplicate(d.name, d.name_span, first.span);
             }
         }
-        stack.push(scope);
+        self.decl_rules(v);
+    }
+
+    /// Walk a block in order. As in ptxas, a register or variable is known
+    /// from its declaration on (a use before it is undeclared); labels are
+    /// known in the whole function.
+    fn block(&mut self, b: &Block, stack: &mut Vec<Scope>, ms: &ModuleScope) {
+        stack.push(Scope::default());
         // One walk for the symbol, gating and instruction rules.
         for s in &b.stmts {
             match s {
+                Stmt::Var(v) => {
+                    if let Some(scope) = stack.last_mut() {
+                        self.declare_vars(v, scope);
+                    }
+                }
                 Stmt::Instruction(i) => {
                     self.instruction(i, stack, ms);
                     self.gate_instruction(i);
