@@ -4,6 +4,7 @@
 //! Passes: module rules ([`module_rules`]), symbols and calls ([`symbols`]),
 //! version/target gating of instructions ([`gating`]).
 
+mod body;
 pub mod gating;
 pub mod module_rules;
 mod opclass;

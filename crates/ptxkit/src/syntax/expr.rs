@@ -287,4 +287,32 @@ impl Expr {
     pub fn is_sink(&self) -> bool {
         matches!(self, Expr::Name(n, _) if n.as_bytes() == b"_")
     }
+
+    /// Call `f` with every name the expression uses as a symbol, left to
+    /// right (a field name after `.` is not a symbol).
+    pub fn for_each_name(&self, f: &mut impl FnMut(Name, Span)) {
+        match self {
+            Expr::Name(n, sp) => f(*n, *sp),
+            Expr::Int(_) | Expr::Float(_) => {}
+            Expr::Unary { expr, .. } | Expr::Paren(expr, _) | Expr::Generic(expr, _) => {
+                expr.for_each_name(f)
+            }
+            Expr::Mask(m) => m.expr.for_each_name(f),
+            Expr::Binary(b) => {
+                b.lhs.for_each_name(f);
+                b.rhs.for_each_name(f);
+            }
+            Expr::Cond(c) => {
+                c.cond.for_each_name(f);
+                c.then.for_each_name(f);
+                c.otherwise.for_each_name(f);
+            }
+            Expr::Index { base, index, .. } => {
+                base.for_each_name(f);
+                index.for_each_name(f);
+            }
+            Expr::Cast(c) => c.expr.for_each_name(f),
+            Expr::Field(x) => x.base.for_each_name(f),
+        }
+    }
 }

@@ -1,0 +1,473 @@
+//! Function bodies, checked one statement at a time, in source order: a
+//! register or variable is known from its declaration on, a label in the
+//! whole function. A body can therefore be checked while it is parsed,
+//! without its tree (see [`crate::PieceStream`]).
+//!
+//! A label may be used before it is defined, so a name that is not known
+//! when it is used is not an error yet: its diagnostic waits for the end of
+//! the body and is dropped if a label of that name turned up.
+
+use smallvec::SmallVec;
+
+use super::symbols::{codes, compatible, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::isa::vocab::{ScalarType, StateSpace};
+use crate::source::Span;
+use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
+
+/// The state of the check of one function body.
+pub(crate) struct BodyWalk {
+    /// The labels defined so far (all of the function's at the end).
+    labels: Scope,
+    /// The parameters, then one scope per open block.
+    stack: Vec<Scope>,
+    /// Diagnostics that stand unless the name turns out to be a label
+    /// defined later in the function.
+    pending: Vec<(Name, Diagnostic)>,
+}
+
+/// What a name denotes where it is used, as far as known there.
+#[derive(Clone, Copy)]
+struct Found {
+    decl: Option<Decl>,
+    /// Whether found in the function (its blocks, parameters or labels so
+    /// far), which a later label cannot change.
+    settled: bool,
+}
+
+impl BodyWalk {
+    fn lookup(&self, ms: &ModuleScope, n: Name) -> Found {
+        let local = self
+            .stack
+            .iter()
+            .rev()
+            .find_map(|s| s.find(n))
+            .or_else(|| self.labels.find(n));
+        match local {
+            Some(d) => Found {
+                decl: Some(d),
+                settled: true,
+            },
+            None => Found {
+                decl: ms.find(n),
+                settled: false,
+            },
+        }
+    }
+
+    fn ranges(&self) -> impl Iterator<Item = &super::symbols::Range> {
+        self.stack.iter().rev().flat_map(|s| s.ranges.iter())
+    }
+}
+
+impl Checker<'_> {
+    /// Check a whole function body (the tree-walking form of the
+    /// statement-by-statement check).
+    pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope) {
+        let Some(body) = &f.body else { return };
+        let mut w = self.body_start(f);
+        w.stack.push(Scope::default());
+        for s in &body.stmts {
+            self.body_stmt(s, &mut w, ms);
+        }
+        w.stack.pop();
+        self.body_end(w);
+    }
+
+    /// Start the body of `f`: its parameters are in scope.
+    pub(super) fn body_start(&mut self, f: &Function) -> BodyWalk {
+        let mut top = Scope::default();
+        for p in f.rets.iter().flatten().chain(f.params()) {
+            let kind = if p.space == StateSpace::Reg {
+                Kind::Reg
+            } else {
+                Kind::Var
+            };
+            if let Some(first) = top.names.insert(
+                p.name,
+                Decl {
+                    kind,
+                    span: p.name_span,
+                    ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
+                },
+            ) {
+                self.duplicate(p.name, p.name_span, first.span);
+            }
+        }
+        BodyWalk {
+            labels: Scope::default(),
+            stack: vec![top],
+            pending: Vec::new(),
+        }
+    }
+
+    /// A nested block opens.
+    pub(super) fn block_start(&mut self, w: &mut BodyWalk) {
+        w.stack.push(Scope::default());
+    }
+
+    /// The innermost open block closes.
+    pub(super) fn block_end(&mut self, w: &mut BodyWalk) {
+        // The parameters' scope stays until the body ends.
+        if w.stack.len() > 1 {
+            w.stack.pop();
+        }
+    }
+
+    /// The body ends: names still unknown are reported unless they are
+    /// labels.
+    pub(super) fn body_end(&mut self, w: BodyWalk) {
+        for (n, d) in w.pending {
+            if !w.labels.names.contains_key(&n) {
+                self.diags.push(d);
+            }
+        }
+    }
+
+    /// The next statement of the body (a nested block whole).
+    pub(super) fn body_stmt(&mut self, s: &Stmt, w: &mut BodyWalk, ms: &ModuleScope) {
+        match s {
+            Stmt::Label(n, sp) => self.define_label(*n, *sp, w),
+            Stmt::CallPrototype(c) => self.define_label(c.label, c.span, w),
+            Stmt::CallTargets(t) => {
+                self.define_label(t.label, t.span, w);
+                for (n, sp) in &t.targets {
+                    if !ms.is_function(*n) {
+                        self.diags.push(Diagnostic::error(
+                            codes::UNDECLARED_CALLEE,
+                            *sp,
+                            format!("`{n}` in `.calltargets` is not a declared function"),
+                        ));
+                    }
+                }
+            }
+            Stmt::BranchTargets(t) => {
+                self.define_label(t.label, t.span, w);
+                for (n, sp) in &t.targets {
+                    let found = w.lookup(ms, *n);
+                    if !matches!(
+                        found.decl,
+                        Some(Decl {
+                            kind: Kind::Label,
+                            ..
+                        })
+                    ) {
+                        let d = Diagnostic::error(
+                            codes::UNDEFINED_LABEL,
+                            *sp,
+                            format!("label `{n}` is not defined in this function"),
+                        );
+                        self.report(*n, d, found, w);
+                    }
+                }
+            }
+            Stmt::Var(v) => {
+                if let Some(scope) = w.stack.last_mut() {
+                    self.declare_vars(v, scope);
+                }
+            }
+            Stmt::Instruction(i) => {
+                self.instruction(i, w, ms);
+                self.gate_instruction(i);
+                self.instruction_rules(i);
+            }
+            Stmt::Block(inner) => {
+                self.block_start(w);
+                for s in &inner.stmts {
+                    self.body_stmt(s, w, ms);
+                }
+                self.block_end(w);
+            }
+            Stmt::Loc(_) | Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
+        }
+    }
+
+    /// Report `d` about the use of `n` now, or at the end of the body if a
+    /// later label of that name would make the use correct.
+    fn report(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
+        if found.settled {
+            self.diags.push(d);
+        } else {
+            w.pending.push((n, d));
+        }
+    }
+
+    fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
+        if let Some(first) = w.labels.names.insert(
+            name,
+            Decl {
+                kind: Kind::Label,
+                span,
+                ty: None,
+            },
+        ) {
+            self.duplicate(name, span, first.span);
+        }
+    }
+
+    /// Declare the names of `v` in `scope`, reporting duplicates.
+    fn declare_vars(&mut self, v: &VarDecl, scope: &mut Scope) {
+        let kind = if v.space == StateSpace::Reg {
+            Kind::Reg
+        } else {
+            Kind::Var
+        };
+        for d in &v.decls {
+            if let Some(r) = &d.range {
+                if let Some(first) = scope
+                    .ranges
+                    .iter()
+                    .find(|x| x.name == d.name)
+                    .map(|x| x.span)
+                {
+                    self.duplicate(d.name, d.name_span, first);
+                }
+                scope.add_range(d.name, r.value, d.name_span, reg_type(v));
+                continue;
+            }
+            if let Some(first) = scope.names.insert(
+                d.name,
+                Decl {
+                    kind,
+                    span: d.name_span,
+                    ty: reg_type(v),
+                },
+            ) {
+                self.duplicate(d.name, d.name_span, first.span);
+            }
+        }
+        self.decl_rules(v);
+    }
+
+    fn instruction(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+        if let Some(g) = &i.guard {
+            self.name_use(g.pred, g.span, w, ms);
+        }
+        let class = super::opclass::class(i.opcode);
+        if class.call {
+            return self.call(i, w, ms);
+        }
+        // Each plain-name operand is looked up once, for the type check and
+        // the declaration check.
+        let found: SmallVec<[Option<Found>; 8]> = i
+            .operands
+            .iter()
+            .map(|o| match o {
+                Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
+                _ => None,
+            })
+            .collect();
+        self.operand_types(i, &found, w);
+        let branch = class.branch;
+        for (o, found) in i.operands.iter().zip(&found) {
+            let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
+                self.operand_names(o, w, ms);
+                continue;
+            };
+            if !branch {
+                self.name_found(*n, *sp, *found, w);
+            } else if found.decl.is_none() && !is_predefined(n.as_str()) {
+                let d = Diagnostic::error(
+                    codes::UNDEFINED_LABEL,
+                    *sp,
+                    format!("label `{n}` is not defined in this function"),
+                );
+                self.report(*n, d, *found, w);
+            }
+        }
+    }
+
+    /// `call{.uni} (rets), f, (args){, proto|targets}`.
+    fn call(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+        let mut lists = Vec::new();
+        let mut callee: Option<(Name, Span)> = None;
+        let mut rest = Vec::new();
+        for o in &i.operands {
+            match o {
+                Operand::List { items, .. } => {
+                    for it in items {
+                        self.operand_names(it, w, ms);
+                    }
+                    lists.push(items.len());
+                }
+                Operand::Expr(Expr::Name(n, sp)) if callee.is_none() => callee = Some((*n, *sp)),
+                other => rest.push(other),
+            }
+        }
+        for o in rest {
+            self.operand_names(o, w, ms);
+        }
+        let Some((name, span)) = callee else { return };
+        if let Some(f) = ms.callee(name) {
+            if f.kernel {
+                let d = Diagnostic::error(
+                    codes::UNDECLARED_CALLEE,
+                    span,
+                    format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
+                )
+                .with_label(f.name_span, format!("`{name}` is declared here"));
+                self.diags.push(d);
+                return;
+            }
+            // Direct call: check counts. `call (r), f, (a)` has lists [rets, args];
+            // `call f, (a)` has [args]; `call (r), f` has [rets].
+            let ret_first = i
+                .operands
+                .first()
+                .is_some_and(|o| matches!(o, Operand::List { .. }));
+            let (rets, args) = match (ret_first, lists.as_slice()) {
+                (true, [r, a, ..]) => (Some(*r), Some(*a)),
+                (true, [r]) => (Some(*r), None),
+                (false, [a, ..]) => (None, Some(*a)),
+                _ => (None, None),
+            };
+            let want_rets = f.rets;
+            let want_args = f.params;
+            let mut problems = Vec::new();
+            if rets.unwrap_or(0) != want_rets && !(rets.is_none() && want_rets > 0) {
+                problems.push(format!(
+                    "{} return value(s) for {want_rets}",
+                    rets.unwrap_or(0)
+                ));
+            }
+            if args.unwrap_or(0) != want_args {
+                problems.push(format!(
+                    "{} argument(s) for {want_args} parameter(s)",
+                    args.unwrap_or(0)
+                ));
+            }
+            if !problems.is_empty() {
+                let d = Diagnostic::error(
+                    codes::CALL_ARITY,
+                    span,
+                    format!("call to `{name}` passes {}", problems.join(" and ")),
+                )
+                .with_label(f.name_span, format!("`{name}` is declared here"));
+                self.diags.push(d);
+            }
+            return;
+        }
+        let found = w.lookup(ms, name);
+        if found.decl.is_none() {
+            let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
+                .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
+            self.report(name, d, found, w);
+        }
+    }
+
+    fn operand_names(&mut self, o: &Operand, w: &mut BodyWalk, ms: &ModuleScope) {
+        match o {
+            Operand::Expr(e) => self.expr_names(e, w, ms),
+            Operand::Address { addr, .. } => self.expr_names(addr, w, ms),
+            Operand::Pair(p) => {
+                self.operand_names(&p.first, w, ms);
+                self.expr_names(&p.second, w, ms);
+            }
+            Operand::Tuple { items, .. }
+            | Operand::Vector { items, .. }
+            | Operand::List { items, .. } => {
+                for it in items {
+                    self.operand_names(it, w, ms);
+                }
+            }
+        }
+    }
+
+    fn expr_names(&mut self, e: &Expr, w: &mut BodyWalk, ms: &ModuleScope) {
+        e.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
+    }
+
+    fn name_use(&mut self, n: Name, span: Span, w: &mut BodyWalk, ms: &ModuleScope) {
+        let found = w.lookup(ms, n);
+        self.name_found(n, span, found, w);
+    }
+
+    /// Report the use of `n` if its lookup found nothing and it is not a
+    /// special register.
+    fn name_found(&mut self, n: Name, span: Span, found: Found, w: &mut BodyWalk) {
+        if found.decl.is_some() || is_predefined(n.as_str()) {
+            return;
+        }
+        // A register just past a `%r<N>` range gets a precise message.
+        let s = n.as_str();
+        let beyond = w.ranges().find_map(|r| {
+            let idx = s.strip_prefix(&*r.prefix)?.parse::<u64>().ok()?;
+            (idx >= r.count).then(|| {
+                let (prefix, count) = (&r.prefix, r.count);
+                Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, which declares {prefix}0 to {prefix}{}", count.saturating_sub(1)))
+                    .with_label(r.span, "range declared here")
+            })
+        });
+        let d = beyond.unwrap_or_else(|| super::symbols::undeclared(n, span));
+        self.report(n, d, found, w);
+    }
+
+    /// Register operands against the instruction type, for instructions
+    /// whose operands all share one type (`OpClass::typed`).
+    /// `found` holds the lookup of each operand that is a plain name.
+    fn operand_types(&mut self, i: &Instruction, found: &[Option<Found>], w: &mut BodyWalk) {
+        let class = super::opclass::class(i.opcode);
+        let wide = super::opclass::wide();
+        if !class.typed || i.mods.iter().any(|m| Some(m.id) == wide) {
+            return;
+        }
+        let cat = crate::isa::catalog();
+        let mut types = i.mods.iter().filter(|m| cat.is_type(m.id));
+        let (Some(only), None) = (types.next(), types.next()) else {
+            return;
+        };
+        let Some(ty) = &ScalarType::from_spelling(only.as_str()) else {
+            return;
+        };
+        if i.mods.iter().any(|m| m.as_str().starts_with(".v")) {
+            return;
+        }
+        let wider_ok = class.memory;
+        for (o, found) in i.operands.iter().zip(found) {
+            let (n, span) = match o {
+                Operand::Expr(Expr::Name(n, sp)) => (*n, *sp),
+                _ => continue,
+            };
+            let Some(
+                found @ Found {
+                    decl:
+                        Some(Decl {
+                            kind: Kind::Reg,
+                            ty: Some(reg),
+                            ..
+                        }),
+                    ..
+                },
+            ) = *found
+            else {
+                continue;
+            };
+            if reg == ScalarType::Pred || *ty == ScalarType::Pred {
+                continue;
+            }
+            if !compatible(*ty, reg, wider_ok) {
+                let d = Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    span,
+                    format!(
+                        "`{n}` is a {reg} register, which `{}` cannot use",
+                        super::inst_name(i)
+                    ),
+                )
+                .with_note(format!(
+                    "a {ty} operand takes a register of the same size: {ty} or .b{}{}",
+                    ty.bits(),
+                    if ty.is_float() {
+                        ""
+                    } else {
+                        " (or the other signedness)"
+                    }
+                ));
+                // A module-scope register would be hidden by a later label
+                // of the same name.
+                self.report(n, d, found, w);
+            }
+        }
+    }
+}
