@@ -146,7 +146,10 @@ pub(super) fn is_follow_letter(b: u8) -> bool {
 #[allow(clippy::indexing_slicing)] // u8 indices into a 256-entry table
 pub(super) fn run(src: &[u8], from: usize, mask: u8) -> usize {
     let mut q = from;
-    while let Some(chunk) = src.get(q..).and_then(<[u8]>::first_chunk::<8>) {
+    while let Some(chunk) = src
+        .get(q..q.wrapping_add(8))
+        .and_then(<[u8]>::first_chunk::<8>)
+    {
         if let Some(i) = chunk.iter().position(|&b| CLASS[b as usize] & mask == 0) {
             // `q + 8 <= src.len()`: no overflow.
             return q.wrapping_add(i);
