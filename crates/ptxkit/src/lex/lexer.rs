@@ -23,12 +23,33 @@ pub struct Lexer<'s> {
     pub(super) pos: usize,
 }
 
-/// A span packed into one integer (`start | end << 32`), so that the hot
-/// [`Lexer::significant`] returns its result in two registers rather than
-/// through memory.
+/// A token as two integers, kind and span packed by [`pack`]: small enough
+/// to be returned in two registers, where a [`Token`] is returned through
+/// memory (and read back right away, which stalls).
+pub(crate) type PackedToken = (TokenKind, u64);
+
+/// A span packed into one integer (`start | end << 32`).
 #[inline(always)]
 fn pack(start: usize, end: usize) -> u64 {
     u64::from(start as u32) | u64::from(end as u32) << 32
+}
+
+/// The token that `t` packs.
+#[inline(always)]
+pub(crate) fn unpack((kind, span): PackedToken) -> Token {
+    Token {
+        kind,
+        span: Span::new(span as u32, (span >> 32) as u32),
+    }
+}
+
+/// `t` packed.
+#[inline(always)]
+pub(crate) fn pack_token(t: Token) -> PackedToken {
+    (
+        t.kind,
+        u64::from(t.span.start) | u64::from(t.span.end) << 32,
+    )
 }
 
 /// Byte `at` of `src`, or 0 past the end.
@@ -47,8 +68,11 @@ fn fast(src: &[u8], p: usize, b: u8) -> Option<(TokenKind, usize)> {
     let p1 = p.wrapping_add(1);
     match start_of(b) {
         Start::Letter => Some((TokenKind::Ident, run(src, p1, FOLLOW))),
-        Start::Sigil => is_follow(byte_at(src, p1))
-            .then(|| (TokenKind::Ident, run(src, p.wrapping_add(2), FOLLOW))),
+        Start::Sigil => {
+            // An identifier when at least one identifier byte follows.
+            let q = run(src, p1, FOLLOW);
+            (q != p1).then_some((TokenKind::Ident, q))
+        }
         Start::Dot => {
             if !is_follow_letter(byte_at(src, p1)) {
                 return None;
@@ -107,17 +131,13 @@ impl<'s> Lexer<'s> {
     /// The next token that is not trivia.
     #[inline]
     pub fn next_significant(&mut self) -> Token {
-        let (kind, span) = self.significant();
-        Token {
-            kind,
-            span: Span::new(span as u32, (span >> 32) as u32),
-        }
+        unpack(self.next_significant_packed())
     }
 
-    /// [`Lexer::next_significant`] with the span packed by [`pack`]. Only the
-    /// fast path is here, so that the function needs few registers.
+    /// [`Lexer::next_significant`], packed. Only the fast path is here, so
+    /// that the function needs few registers.
     #[inline(never)]
-    fn significant(&mut self) -> (TokenKind, u64) {
+    pub(crate) fn next_significant_packed(&mut self) -> PackedToken {
         let src = self.src;
         // Whitespace runs are short (mostly none, one space or a line break
         // and a tab): a plain loop beats the 8-byte chunks of `run` here.
@@ -141,11 +161,11 @@ impl<'s> Lexer<'s> {
         }
     }
 
-    /// [`Lexer::significant`] for a token the fast path leaves to
+    /// [`Lexer::next_significant_packed`] for a token the fast path leaves to
     /// [`Lexer::scan`], starting at `p` (not whitespace).
     #[cold]
     #[inline(never)]
-    fn significant_slow(&mut self, mut p: usize) -> (TokenKind, u64) {
+    fn significant_slow(&mut self, mut p: usize) -> PackedToken {
         loop {
             self.pos = p;
             let kind = self.scan();

@@ -10,5 +10,6 @@ mod scan;
 mod token;
 
 pub use class::is_follow;
+pub(crate) use lexer::{pack_token, unpack};
 pub use lexer::{tokenize, Lexer};
 pub use token::{Token, TokenKind};
