@@ -115,13 +115,15 @@ impl TokenKind {
     /// Whether the token is itself a lexical error.
     #[inline]
     pub fn is_error(self) -> bool {
-        matches!(
-            self,
-            TokenKind::UnterminatedComment
-                | TokenKind::BadNumber
-                | TokenKind::UnterminatedStr
-                | TokenKind::Unknown
-        )
+        // One bit test (the parser asks this of every token): the kinds are
+        // fewer than 64, so the shift keeps every bit.
+        const ERRORS: u64 = 1 << TokenKind::UnterminatedComment as u8
+            | 1 << TokenKind::BadNumber as u8
+            | 1 << TokenKind::UnterminatedStr as u8
+            | 1 << TokenKind::Unknown as u8;
+        // `Eof` is the last kind.
+        const _: () = assert!((TokenKind::Eof as u8) < 64);
+        ERRORS & 1u64.wrapping_shl(u32::from(self as u8)) != 0
     }
 
     /// A short human description for diagnostics.
@@ -184,4 +186,69 @@ pub struct Token {
     pub kind: TokenKind,
     /// Its bytes in the source.
     pub span: Span,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::TokenKind::*;
+
+    #[test]
+    fn is_error_is_the_four_error_kinds() {
+        let all = [
+            Whitespace,
+            LineComment,
+            BlockComment,
+            UnterminatedComment,
+            Ident,
+            DotWord,
+            Int,
+            Float,
+            BadNumber,
+            Str,
+            UnterminatedStr,
+            Comma,
+            Semi,
+            Colon,
+            LBrace,
+            RBrace,
+            LBracket,
+            RBracket,
+            LParen,
+            RParen,
+            Lt,
+            Gt,
+            Le,
+            Ge,
+            EqEq,
+            Ne,
+            Shl,
+            Shr,
+            Plus,
+            Minus,
+            Star,
+            Slash,
+            Percent,
+            Bang,
+            Tilde,
+            Amp,
+            AmpAmp,
+            Pipe,
+            PipePipe,
+            Caret,
+            At,
+            Eq,
+            Question,
+            Dot,
+            Unknown,
+            Eof,
+        ];
+        assert_eq!(all.len(), Eof as usize + 1);
+        for k in all {
+            let expected = matches!(
+                k,
+                UnterminatedComment | BadNumber | UnterminatedStr | Unknown
+            );
+            assert_eq!(k.is_error(), expected, "{k:?}");
+        }
+    }
 }

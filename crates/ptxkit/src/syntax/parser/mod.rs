@@ -17,7 +17,7 @@ pub use split::{parse_in_pieces, parse_parallel};
 pub use stream::{syntax_check, ItemStream};
 
 use crate::diag::{codes, Diagnostic};
-use crate::lex::{Lexer, Token, TokenKind};
+use crate::lex::{self, pack_token, Lexer, Token, TokenKind};
 use crate::source::Span;
 use crate::syntax::{Module, Name};
 
@@ -184,12 +184,13 @@ impl<'s> Parser<'s> {
     /// Next significant token; lexical errors are reported here, once.
     #[inline]
     fn fetch(&mut self) -> Token {
-        let t = self.lx.next_significant();
-        if t.kind.is_error() {
-            self.lexical_error(t)
-        } else {
-            t
+        // Packed until stored: both paths then meet in registers, not in a
+        // stack copy of the token.
+        let mut t = self.lx.next_significant_packed();
+        if t.0.is_error() {
+            t = pack_token(self.lexical_error(lex::unpack(t)));
         }
+        lex::unpack(t)
     }
 
     /// [`Parser::fetch`] for an error token `t`: report it (unless past
@@ -268,12 +269,16 @@ impl<'s> Parser<'s> {
     pub(crate) fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.span.end;
-        self.tok = if self.has_peeked {
+        if self.has_peeked {
             self.has_peeked = false;
-            self.peeked
+            self.tok = self.peeked;
         } else {
-            self.fetch()
-        };
+            // Field by field: a whole-token store also copies the padding
+            // bytes, from wherever the compiler last had a token.
+            let next = self.fetch();
+            self.tok.kind = next.kind;
+            self.tok.span = next.span;
+        }
         t
     }
 
