@@ -52,6 +52,32 @@ fn seeds_hold() {
     assert!(n >= 20, "only {n} seed files found");
 }
 
+/// Bodies whose shape the piece stream must follow exactly as the whole
+/// parse does: nested and unclosed blocks, blocks past the nesting limit,
+/// statements that do not parse, labels used before they appear.
+#[test]
+fn bodies_read_in_pieces() {
+    let head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    let deep = format!(".entry d() {{ {} ret; }}\n", "{ ".repeat(300));
+    let bodies = [
+        ".entry k() { { { ret; } } ret; }\n.func f() { ret; }\n".to_string(),
+        ".entry k() { bra L; { L: ret; } }\n".to_string(),
+        ".entry k() { { ret;\n".to_string(),
+        ".entry k() {\n".to_string(),
+        ".entry k() { mov.u32 ; } } .func g() { ret; }\n".to_string(),
+        ".entry k() { .reg .b32 %r<2>; add.u32 %r1, %r0, %r2; @%p bra X; }\n".to_string(),
+        ".entry k() { { } } }\n.entry j() { ret; }".to_string(),
+        ".visible .entry k(.param .u64 p) .maxntid 32 { ld.param.u64 %rd1, [p]; }\n".to_string(),
+        deep,
+    ];
+    for b in &bodies {
+        let src = format!("{head}{b}");
+        props::all(src.as_bytes());
+        // Without the header too: the header check sees streamed functions.
+        props::all(b.as_bytes());
+    }
+}
+
 /// The property checks can fail: a diagnostic pointing past the input is
 /// caught.
 #[test]

@@ -20,7 +20,8 @@ use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
 pub(crate) struct BodyWalk {
     /// The labels defined so far (all of the function's at the end).
     labels: Scope,
-    /// The parameters, then one scope per open block.
+    /// The parameters, the body's block, then one scope per open nested
+    /// block.
     stack: Vec<Scope>,
     /// Diagnostics that stand unless the name turns out to be a label
     /// defined later in the function.
@@ -67,15 +68,14 @@ impl Checker<'_> {
     pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope) {
         let Some(body) = &f.body else { return };
         let mut w = self.body_start(f);
-        w.stack.push(Scope::default());
         for s in &body.stmts {
             self.body_stmt(s, &mut w, ms);
         }
-        w.stack.pop();
         self.body_end(w);
     }
 
-    /// Start the body of `f`: its parameters are in scope.
+    /// Start the body of `f`: its parameters are in scope, and the body's
+    /// own block is open.
     pub(super) fn body_start(&mut self, f: &Function) -> BodyWalk {
         let mut top = Scope::default();
         for p in f.rets.iter().flatten().chain(f.params()) {
@@ -97,7 +97,7 @@ impl Checker<'_> {
         }
         BodyWalk {
             labels: Scope::default(),
-            stack: vec![top],
+            stack: vec![top, Scope::default()],
             pending: Vec::new(),
         }
     }
@@ -109,8 +109,8 @@ impl Checker<'_> {
 
     /// The innermost open block closes.
     pub(super) fn block_end(&mut self, w: &mut BodyWalk) {
-        // The parameters' scope stays until the body ends.
-        if w.stack.len() > 1 {
+        // The parameters' and the body's scopes stay until the body ends.
+        if w.stack.len() > 2 {
             w.stack.pop();
         }
     }

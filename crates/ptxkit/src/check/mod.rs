@@ -44,11 +44,12 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
     c.finish()
 }
 
-/// Parse and check `src` item by item, never holding more than one
-/// module-scope item of the tree: the full check in memory proportional to
-/// the largest function, not to the module. Syntax errors first; as with
-/// [`check`] after [`crate::parse`], the semantic diagnostics are reported
-/// only for a module without syntax errors. Diagnostics in source order.
+/// Parse and check `src` piece by piece ([`crate::PieceStream`]), never
+/// holding more than one statement of the tree: the full check in memory
+/// proportional to the module's declarations, not to its code. Syntax
+/// errors first; as with [`check`] after [`crate::parse`], the semantic
+/// diagnostics are reported only for a module without syntax errors.
+/// Diagnostics in source order.
 ///
 /// ```
 /// let src = b".version 8.0\n.target sm_90\n.address_size 64\n\
@@ -63,25 +64,26 @@ pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
     check_source_with(src, opts, |_| {})
 }
 
-/// [`check_source`], calling `done(offset)` after each module-scope item
-/// with the offset before which the check will not read `src` again. A
-/// caller holding `src` in a memory map can give those pages back, so the
-/// source is never resident as a whole either (`ptx check` does).
+/// [`check_source`], calling `done(offset)` as it goes with the offset
+/// before which the check will not read `src` again. A caller holding
+/// `src` in a memory map can give those pages back, so the source is never
+/// resident as a whole either (`ptx check` does).
 pub fn check_source_with(
     src: &[u8],
     opts: &CheckOptions,
     mut done: impl FnMut(usize),
 ) -> Vec<Diagnostic> {
-    let mut stream = crate::ItemStream::new(src);
+    let mut stream = crate::PieceStream::new(src);
     let mut checker = ModuleChecker::new(opts);
     let mut all = Vec::new();
-    for (item, diags) in &mut stream {
+    while let Some((piece, diags)) = stream.next() {
         // After a syntax error the semantic diagnostics are dropped anyway.
         if diags.is_empty() && all.is_empty() {
-            checker.item(&item);
+            checker.piece(&piece);
         }
         all.extend(diags);
-        done(item.span().end as usize);
+        drop(piece);
+        done(stream.consumed());
     }
     all.extend(stream.finish());
     if !all.iter().any(Diagnostic::is_error) {
@@ -99,6 +101,9 @@ pub fn check_source_with(
 pub struct ModuleChecker<'o> {
     c: Checker<'o>,
     ms: ModuleScope,
+    /// The function whose body is being fed piece by piece, and the state
+    /// of its check.
+    body: Option<(crate::syntax::Function, body::BodyWalk)>,
 }
 
 impl<'o> ModuleChecker<'o> {
@@ -116,6 +121,7 @@ impl<'o> ModuleChecker<'o> {
                 opts,
             },
             ms: ModuleScope::default(),
+            body: None,
         }
     }
 
@@ -149,11 +155,50 @@ impl<'o> ModuleChecker<'o> {
             Item::Function(f) => {
                 // Declared first: a function may call itself.
                 c.declare(item, &mut self.ms);
-                c.function_rules(f);
                 // Symbols, gating and rules in one walk of the body.
                 c.check_function(f, &self.ms);
+                c.function_rules(f);
             }
             _ => c.declare(item, &mut self.ms),
+        }
+    }
+
+    /// Check the next piece of a module read by [`crate::PieceStream`]
+    /// (the same diagnostics as [`ModuleChecker::item`] on whole items).
+    pub fn piece(&mut self, piece: &crate::Piece) {
+        use crate::Piece;
+        let c = &mut self.c;
+        match piece {
+            Piece::Item(item) => self.item(item),
+            Piece::FunctionStart(f) => {
+                c.declare_function(f, &mut self.ms);
+                let walk = c.body_start(f);
+                // The header is small: kept for the rules that need the
+                // function's whole span.
+                self.body = Some((f.clone(), walk));
+            }
+            Piece::BlockStart(_) => {
+                if let Some((_, w)) = &mut self.body {
+                    c.block_start(w);
+                }
+            }
+            Piece::Stmt(s) => {
+                if let Some((_, w)) = &mut self.body {
+                    c.body_stmt(s, w, &self.ms);
+                }
+            }
+            Piece::BlockEnd(_) => {
+                if let Some((_, w)) = &mut self.body {
+                    c.block_end(w);
+                }
+            }
+            Piece::FunctionEnd(span) => {
+                if let Some((mut f, w)) = self.body.take() {
+                    c.body_end(w);
+                    f.span = *span;
+                    c.function_rules(&f);
+                }
+            }
         }
     }
 

@@ -275,25 +275,7 @@ impl Checker<'_> {
                     );
                 }
             }
-            Item::Function(f) => {
-                if f.body.is_some() {
-                    if let Some(first) = defined.insert(f.name, f.name_span) {
-                        self.duplicate(f.name, f.name_span, first);
-                    }
-                }
-                scope.names.insert(
-                    f.name,
-                    Decl {
-                        kind: Kind::Func,
-                        span: f.name_span,
-                        ty: None,
-                    },
-                );
-                // Prefer the definition (it has the parameter names).
-                if f.body.is_some() || !funcs.contains_key(&f.name) {
-                    funcs.insert(f.name, Callee::of(f));
-                }
-            }
+            Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
                 scope.names.insert(
                     a.alias,
@@ -322,6 +304,32 @@ impl Checker<'_> {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Enter a function (declared or defined) into `ms`.
+    pub(super) fn declare_function(&mut self, f: &Function, ms: &mut ModuleScope) {
+        let ModuleScope {
+            scope,
+            funcs,
+            defined,
+        } = ms;
+        if f.body.is_some() {
+            if let Some(first) = defined.insert(f.name, f.name_span) {
+                self.duplicate(f.name, f.name_span, first);
+            }
+        }
+        scope.names.insert(
+            f.name,
+            Decl {
+                kind: Kind::Func,
+                span: f.name_span,
+                ty: None,
+            },
+        );
+        // Prefer the definition (it has the parameter names).
+        if f.body.is_some() || !funcs.contains_key(&f.name) {
+            funcs.insert(f.name, Callee::of(f));
         }
     }
 

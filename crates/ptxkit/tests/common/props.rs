@@ -57,8 +57,79 @@ pub fn diagnostics_sound(src: &[u8], diags: &[Diagnostic]) {
 pub fn parse(src: &[u8]) {
     let parsed = ptxkit::parse(src);
     diagnostics_sound(src, &parsed.diagnostics);
+    pieces_make_the_tree(src, &parsed);
     let (_, diags) = ptxkit::parse_body(src);
     diagnostics_sound(src, &diags);
+}
+
+/// The pieces of a [`ptxkit::PieceStream`], put together, are the tree of
+/// `parse` (spans included), and their diagnostics are its diagnostics.
+pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
+    use ptxkit::syntax::{Block, Function, Item, Stmt};
+    use ptxkit::Piece;
+    let mut stream = ptxkit::PieceStream::new(src);
+    let mut items = Vec::new();
+    let mut diags = Vec::new();
+    // The function being put together, and its open blocks' statements
+    // with their `{` offsets.
+    let mut function: Option<Function> = None;
+    let mut open: Vec<(u32, Vec<Stmt>)> = Vec::new();
+    for (piece, d) in &mut stream {
+        diags.extend(d);
+        match piece {
+            Piece::Item(item) => items.push(item),
+            Piece::FunctionStart(f) => {
+                let brace = f.body.as_ref().map_or(0, |b| b.span.start);
+                assert!(
+                    function.is_none() && open.is_empty(),
+                    "function inside a function"
+                );
+                function = Some(f);
+                open.push((brace, Vec::new()));
+            }
+            Piece::BlockStart(at) => open.push((at, Vec::new())),
+            Piece::Stmt(s) => {
+                assert!(!matches!(s, Stmt::Block(_)), "a block as one piece");
+                open.last_mut().expect("statement outside a body").1.push(s);
+            }
+            Piece::BlockEnd(span) => {
+                let (at, stmts) = open.pop().expect("block end outside a body");
+                assert_eq!(at, span.start, "block span starts at its `{{`");
+                let block = Stmt::Block(Block { stmts, span });
+                open.last_mut()
+                    .expect("nested block outside a body")
+                    .1
+                    .push(block);
+            }
+            Piece::FunctionEnd(span) => {
+                let (at, stmts) = open.pop().expect("function end outside a body");
+                assert!(open.is_empty(), "function ends with blocks open");
+                let mut f = function.take().expect("function end without a start");
+                f.body = Some(Block {
+                    stmts,
+                    span: ptxkit::Span::new(at, span.end),
+                });
+                f.span = span;
+                items.push(Item::Function(f));
+            }
+        }
+    }
+    assert!(function.is_none(), "a function never ended");
+    diags.extend(stream.finish());
+    diags.sort_by_key(|d| d.span.start);
+    // Spans compare equal whatever they hold: compare the printed trees.
+    let whole = format!("{:?}", parsed.module.items);
+    let pieced = format!("{items:?}");
+    assert!(
+        whole == pieced,
+        "pieces make a different tree:\n{pieced}\n---\n{whole}"
+    );
+    let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
+    assert!(
+        diags.iter().map(key).eq(parsed.diagnostics.iter().map(key)),
+        "pieces give different diagnostics:\n{diags:#?}\n{:#?}",
+        parsed.diagnostics
+    );
 }
 
 /// `lossless`: the lossless printer gives back the input byte for byte, for
@@ -121,10 +192,12 @@ pub fn check(src: &[u8]) {
 
 /// The diagnostics of parsing `src` whole and then (without syntax errors)
 /// checking it, in source order, after asserting that the streaming check
-/// (`check_source`, `ptx check`'s path) gives exactly the same ones.
+/// (`check_source`, `ptx check`'s path) gives exactly the same ones, and
+/// that the pieces it reads make the same tree.
 pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
     let opts = ptxkit::check::CheckOptions::default();
     let parsed = ptxkit::parse(src);
+    pieces_make_the_tree(src, &parsed);
     let mut whole = parsed.diagnostics.clone();
     if !parsed.has_errors() {
         whole.extend(ptxkit::check::check(&parsed.module, &opts));

@@ -24,14 +24,7 @@ impl Parser<'_> {
                 }
                 K::Eof => {
                     self.leave();
-                    let open = crate::source::Span::new(start, start.saturating_add(1));
-                    let d = crate::diag::Diagnostic::error(
-                        codes::UNEXPECTED_EOF,
-                        self.tok.span,
-                        "unexpected end of file: block is not closed",
-                    )
-                    .with_label(open, "this `{` is not closed");
-                    self.diags.push(d);
+                    self.block_not_closed(start);
                     return Ok(Block {
                         stmts: self.take_stmts(mark),
                         span: self.since(start),
@@ -57,6 +50,18 @@ impl Parser<'_> {
             stmts: self.take_stmts(mark),
             span: self.since(start),
         })
+    }
+
+    /// Report the end of input inside the block whose `{` is at `start`.
+    pub(super) fn block_not_closed(&mut self, start: u32) {
+        let open = crate::source::Span::new(start, start.saturating_add(1));
+        let d = crate::diag::Diagnostic::error(
+            codes::UNEXPECTED_EOF,
+            self.tok.span,
+            "unexpected end of file: block is not closed",
+        )
+        .with_label(open, "this `{` is not closed");
+        self.diags.push(d);
     }
 
     /// The statements on the stack from `mark` on, as a list of their own.
@@ -100,7 +105,8 @@ impl Parser<'_> {
         stmts
     }
 
-    fn stmt(&mut self) -> PResult<Stmt> {
+    /// One statement of a body; the current token starts it.
+    pub(super) fn stmt(&mut self) -> PResult<Stmt> {
         let start = self.tok.span.start;
         let kind = self.tok.kind;
         let label = kind == K::Ident && self.peek().kind == K::Colon;

@@ -428,7 +428,16 @@ impl Parser<'_> {
             }
             directives.push(self.func_directive()?);
         }
-        let body = if self.at(K::LBrace) {
+        let body = if self.at(K::LBrace) && self.stream_bodies {
+            // The stream reads the body's statements one at a time; the
+            // function carries an empty body at its `{` meanwhile.
+            let at = self.tok.span.start;
+            self.body_at = Some(at);
+            Some(crate::syntax::Block {
+                stmts: Vec::new(),
+                span: crate::source::Span::new(at, at),
+            })
+        } else if self.at(K::LBrace) {
             Some(self.block()?)
         } else if self.tok.kind == K::DotWord && super::items::starts_item(self.text(self.tok))
             || self.at(K::Eof)

@@ -10,9 +10,11 @@ mod expr;
 mod inst;
 mod items;
 mod literal;
+mod pieces;
 mod split;
 mod stream;
 
+pub use pieces::{Piece, PieceStream};
 pub use split::{parse_in_pieces, parse_parallel};
 pub use stream::{syntax_check, ItemStream};
 
@@ -140,6 +142,12 @@ pub(crate) struct Parser<'s> {
     /// Statements of the blocks being parsed, innermost last (see
     /// `Parser::block`).
     stmt_stack: Vec<crate::syntax::Stmt>,
+    /// Set for a [`PieceStream`]: a function's header is returned without
+    /// its body, whose statements the stream reads one at a time.
+    stream_bodies: bool,
+    /// Where the body of the function just returned starts (its `{`), when
+    /// `stream_bodies` left it unread.
+    body_at: Option<u32>,
 }
 
 impl Drop for Parser<'_> {
@@ -176,6 +184,8 @@ impl<'s> Parser<'s> {
             names: Default::default(),
             lex_limit: u32::MAX,
             stmt_stack: Vec::new(),
+            stream_bodies: false,
+            body_at: None,
         };
         p.tok = p.fetch();
         p
@@ -558,6 +568,11 @@ impl Header {
             _ => HeadKind::Other,
         };
         self.see_kind(kind, it.span());
+    }
+
+    /// See a function whose body was streamed, once its whole span is known.
+    pub(crate) fn see_function(&mut self, span: Span) {
+        self.see_kind(HeadKind::Other, span);
     }
 
     fn see_kind(&mut self, kind: HeadKind, span: Span) {

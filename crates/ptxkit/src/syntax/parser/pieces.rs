@@ -1,0 +1,191 @@
+//! Streaming below items: function bodies statement by statement, so that a
+//! reader holds one statement of the tree at a time, whatever the size of
+//! the function (a single unrolled kernel can be tens of megabytes).
+
+use super::{Fail, Header, Parser};
+use crate::diag::Diagnostic;
+use crate::lex::TokenKind as K;
+use crate::source::Span;
+use crate::syntax::{Function, Item, Stmt};
+
+/// What a [`PieceStream`] yields.
+#[derive(Clone, Debug)]
+pub enum Piece {
+    /// A module-scope item that is not a function with a body (function
+    /// declarations and prototypes included).
+    Item(Item),
+    /// The header of a function with a body. The body's pieces follow, up
+    /// to [`Piece::FunctionEnd`]. Meanwhile the function's `body` is an
+    /// empty block at its `{`, and its span ends with the header.
+    FunctionStart(Function),
+    /// A `{` opening a nested block, at this offset.
+    BlockStart(u32),
+    /// A statement of the body. Never [`Stmt::Block`]: a nested block comes
+    /// as [`Piece::BlockStart`], its statements, [`Piece::BlockEnd`].
+    Stmt(Stmt),
+    /// The end of a nested block, with the block's whole span.
+    BlockEnd(Span),
+    /// The end of the function's body, with the function's whole span.
+    FunctionEnd(Span),
+}
+
+/// A module read piece by piece: items, and the statements of function
+/// bodies one at a time.
+///
+/// Each piece comes with the diagnostics found while reading it (sorted by
+/// position); diagnostics about the module as a whole come from
+/// [`PieceStream::finish`]. Together they are exactly those of
+/// [`parse`](super::parse), and the pieces put together are its tree.
+///
+/// ```
+/// use ptxkit::{Piece, PieceStream};
+/// let src = b".version 8.0\n.target sm_90\n.entry k() { { ret; } ret; }\n";
+/// let mut stream = PieceStream::new(src);
+/// let kinds: Vec<&str> = (&mut stream)
+///     .map(|(piece, diags)| {
+///         assert!(diags.is_empty());
+///         match piece {
+///             Piece::Item(_) => "item",
+///             Piece::FunctionStart(_) => "function",
+///             Piece::BlockStart(_) => "{",
+///             Piece::Stmt(_) => "stmt",
+///             Piece::BlockEnd(_) => "}",
+///             Piece::FunctionEnd(_) => "end",
+///         }
+///     })
+///     .collect();
+/// assert_eq!(kinds, ["item", "item", "function", "{", "stmt", "}", "stmt", "end"]);
+/// assert!(stream.finish().is_empty());
+/// ```
+pub struct PieceStream<'s> {
+    p: Parser<'s>,
+    header: Header,
+    /// Set when the input is too large to parse.
+    refused: Option<Diagnostic>,
+    /// Offsets of the `{` of the open blocks of the body being read,
+    /// outermost (the body's own) first.
+    open: Vec<u32>,
+    /// Where the function whose body is being read starts.
+    function_start: u32,
+}
+
+impl<'s> PieceStream<'s> {
+    /// Start reading `src`.
+    pub fn new(src: &'s [u8]) -> PieceStream<'s> {
+        let refused = super::too_large(src.len());
+        let mut p = Parser::new(if refused.is_some() { &[] } else { src });
+        p.stream_bodies = true;
+        PieceStream {
+            p,
+            header: Header::default(),
+            refused,
+            open: Vec::new(),
+            function_start: 0,
+        }
+    }
+
+    /// The offset up to which the source has been read: nothing before it
+    /// is read again.
+    pub fn consumed(&self) -> usize {
+        self.p.tok.span.start as usize
+    }
+
+    /// Diagnostics about the module as a whole, and any left over from
+    /// reading (call after the last piece).
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        if let Some(d) = self.refused {
+            return vec![d];
+        }
+        let mut diags = std::mem::take(&mut self.p.diags);
+        self.header.check(self.p.src.len() as u32, &mut diags);
+        diags.sort_by_key(|d| d.span.start);
+        diags
+    }
+
+    /// The next piece of the body being read, as `Parser::block` would
+    /// read it.
+    fn body_piece(&mut self) -> Piece {
+        let p = &mut self.p;
+        match p.tok.kind {
+            K::RBrace | K::Eof => {
+                if p.tok.kind == K::RBrace {
+                    p.bump();
+                    p.leave();
+                } else {
+                    p.leave();
+                    let start = self.open.last().copied().unwrap_or(self.function_start);
+                    p.block_not_closed(start);
+                }
+                let start = self.open.pop().unwrap_or(self.function_start);
+                if self.open.is_empty() {
+                    let span = p.since(self.function_start);
+                    self.header.see_function(span);
+                    return Piece::FunctionEnd(span);
+                }
+                return Piece::BlockEnd(p.since(start));
+            }
+            _ => {}
+        }
+        let s0 = p.tok.span.start;
+        let stmt = if p.at(K::LBrace) {
+            // A nested block, opened as `Parser::block` opens it.
+            p.bump();
+            match p.enter() {
+                Ok(()) => {
+                    self.open.push(s0);
+                    return Piece::BlockStart(s0);
+                }
+                Err(Fail) => {
+                    p.recover_stmt();
+                    Stmt::Error(p.since(s0))
+                }
+            }
+        } else {
+            match p.stmt() {
+                Ok(s) => s,
+                Err(Fail) => {
+                    p.recover_stmt();
+                    Stmt::Error(p.since(s0))
+                }
+            }
+        };
+        // Always make progress.
+        if p.tok.span.start == s0 && !p.at(K::Eof) && !p.at(K::RBrace) {
+            p.bump();
+        }
+        Piece::Stmt(stmt)
+    }
+}
+
+impl Iterator for PieceStream<'_> {
+    type Item = (Piece, Vec<Diagnostic>);
+
+    fn next(&mut self) -> Option<(Piece, Vec<Diagnostic>)> {
+        if self.refused.is_some() {
+            return None;
+        }
+        let piece = if self.open.is_empty() {
+            let item = self.p.next_item(u32::MAX)?;
+            match (item, self.p.body_at.take()) {
+                (Item::Function(f), Some(brace)) => {
+                    // Open the body as `Parser::block` does. The depth is
+                    // that of a fresh item, far below the limit.
+                    self.p.bump();
+                    let _ = self.p.enter();
+                    self.function_start = f.span.start;
+                    self.open.push(brace);
+                    Piece::FunctionStart(f)
+                }
+                (item, _) => {
+                    self.header.see(&item);
+                    Piece::Item(item)
+                }
+            }
+        } else {
+            self.body_piece()
+        };
+        let mut diags = std::mem::take(&mut self.p.diags);
+        diags.sort_by_key(|d| d.span.start);
+        Some((piece, diags))
+    }
+}
