@@ -109,3 +109,45 @@ fn streamed_check_of_a_large_module() {
         p / n
     );
 }
+
+/// One function of about 2 MB: the full check (`check_source`, `ptx
+/// check`'s path) reads it piece by piece and holds one statement of the
+/// tree at a time, so its peak heap is a small part of the source, while
+/// the function's tree alone is many times the source.
+#[test]
+fn full_check_of_one_large_function() {
+    let mut s = String::from(
+        ".version 8.0\n.target sm_90\n.address_size 64\n\
+         .visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<3>;\n\
+         \tld.param.u64 %rd1, [p];\n",
+    );
+    for i in 0..80_000 {
+        s.push_str(&format!(
+            "\tadd.s32 %r{}, %r{}, {i};\n",
+            i % 100,
+            (i + 1) % 100
+        ));
+    }
+    s.push_str("\tbra L_end;\nL_end:\n\tret;\n}\n");
+    let src = s.as_bytes();
+    let opts = ptxkit::check::CheckOptions::default();
+    let _one = ONE_AT_A_TIME.lock();
+    // Warm up: the catalog and the checker's tables are built once.
+    drop(ptxkit::check::check_source(
+        &src[..src.len().min(4096)],
+        &opts,
+    ));
+    let (tree, _, parsed) = measure(|| ptxkit::parse(src));
+    drop(parsed);
+    let (_, peak, diags) = measure(|| ptxkit::check::check_source(src, &opts));
+    assert!(diags.is_empty(), "{diags:?}");
+    let (n, t, p) = (src.len() as f64, tree as f64, peak as f64);
+    eprintln!(
+        "one function of {} bytes: tree {:.1}x, full check peak {:.3}x the source ({peak} bytes)",
+        src.len(),
+        t / n,
+        p / n
+    );
+    assert!(t > 5.0 * n, "the tree should dwarf the source");
+    assert!(p < 0.02 * n, "full check peak is {:.3}x the source", p / n);
+}

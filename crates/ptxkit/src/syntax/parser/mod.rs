@@ -114,9 +114,11 @@ pub(crate) type PResult<T> = Result<T, Fail>;
 
 pub(crate) struct Parser<'s> {
     pub(crate) src: &'s [u8],
-    /// `src` as text when it is valid UTF-8 (checked once, so token texts
-    /// need no check of their own).
-    src_str: Option<&'s str>,
+    /// A stretch of `src` known to be valid UTF-8, and the offset where it
+    /// starts: token texts inside it need no check of their own. It moves
+    /// along with the parser, so no part of `src` is read ahead of the
+    /// parser (a streamed check keeps only a window of a mapped file).
+    window: std::cell::Cell<(&'s str, usize)>,
     lx: Lexer<'s>,
     /// Current significant token.
     pub(crate) tok: Token,
@@ -166,7 +168,7 @@ impl<'s> Parser<'s> {
     fn starting_at(src: &'s [u8], pos: usize) -> Parser<'s> {
         let mut p = Parser {
             src,
-            src_str: std::str::from_utf8(src).ok(),
+            window: std::cell::Cell::new(("", 0)),
             lx: Lexer::at(src, pos),
             tok: Token {
                 kind: TokenKind::Eof,
@@ -326,17 +328,45 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// Text of a token (identifiers, dot words and numbers are ASCII).
+    /// Text of a token (identifiers, dot words and numbers are ASCII); ""
+    /// for a token that is not valid UTF-8.
     #[inline]
     pub(crate) fn text(&self, t: Token) -> &'s str {
-        match self.src_str {
-            // A span that does not fall on character boundaries is not valid
-            // UTF-8 on its own either: both ways give "".
-            Some(s) => s
-                .get(t.span.start as usize..t.span.end as usize)
-                .unwrap_or(""),
-            None => std::str::from_utf8(t.span.slice(self.src)).unwrap_or(""),
+        let (w, at) = self.window.get();
+        let (start, end) = (t.span.start as usize, t.span.end as usize);
+        if start >= at {
+            if let Some(text) = w.get(start.wrapping_sub(at)..end.wrapping_sub(at)) {
+                return text;
+            }
         }
+        self.text_outside_window(t)
+    }
+
+    /// [`Parser::text`] of a token outside the window: validate a new window
+    /// from the token on.
+    #[cold]
+    #[inline(never)]
+    fn text_outside_window(&self, t: Token) -> &'s str {
+        /// Bytes validated at a time.
+        const WINDOW: usize = 64 * 1024;
+        let start = t.span.start as usize;
+        let end = start
+            .saturating_add(WINDOW)
+            .max(t.span.end as usize)
+            .min(self.src.len());
+        let bytes = self.src.get(start..end).unwrap_or_default();
+        let valid = match std::str::from_utf8(bytes) {
+            Ok(s) => s,
+            // Up to the first invalid (or cut-off) character.
+            Err(e) => bytes
+                .get(..e.valid_up_to())
+                .and_then(|b| std::str::from_utf8(b).ok())
+                .unwrap_or(""),
+        };
+        self.window.set((valid, start));
+        // A span that does not fall on character boundaries, or holds an
+        // invalid byte, is not text.
+        valid.get(..t.span.len() as usize).unwrap_or("")
     }
 
     /// Whether the current token is the dot word `w`.
@@ -390,9 +420,11 @@ impl<'s> Parser<'s> {
         if let Some(&n) = self.names.get(bytes) {
             return n;
         }
-        let n = match self.src_str {
-            Some(_) => Name::new(self.text(t)),
-            None => Name::new(&String::from_utf8_lossy(bytes)),
+        let text = self.text(t);
+        let n = if text.len() == bytes.len() {
+            Name::new(text)
+        } else {
+            Name::new(&String::from_utf8_lossy(bytes))
         };
         if let Some(key) = n.interned_bytes() {
             self.names.insert(key, n);
