@@ -148,10 +148,11 @@ impl Name {
         let all = word.to_le_bytes();
         debug_assert!(all.iter().skip(len).all(|&b| b == 0));
         debug_assert!(all.iter().take(len).all(u8::is_ascii));
-        let [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13, _, _] = all;
+        // A prefix copy (two overlapping word moves), not one move per byte.
+        let bytes = *all.first_chunk::<INLINE>()?;
         Some(Name(Repr::Inline {
             len: len as u8,
-            bytes: [b0, b1, b2, b3, b4, b5, b6, b7, b8, b9, b10, b11, b12, b13],
+            bytes,
         }))
     }
 

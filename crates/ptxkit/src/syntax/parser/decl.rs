@@ -259,10 +259,20 @@ impl Parser<'_> {
     /// `( param, … )`; the current token is `(`.
     pub(crate) fn param_list(&mut self) -> PResult<Vec<Param>> {
         self.expect(K::LParen, "`(`")?;
-        let mut out = Vec::new();
         if self.eat(K::RParen) {
-            return Ok(out);
+            return Ok(Vec::new());
         }
+        // Room for one parameter per comma up to the next `)`, so the list
+        // of a kernel with many parameters is not grown (and copied) over
+        // and over. (A comment may throw the count off: only the first
+        // capacity depends on it.)
+        let rest = self
+            .src
+            .get(self.tok.span.start as usize..)
+            .unwrap_or_default();
+        let upto = memchr::memchr(b')', rest).unwrap_or(rest.len());
+        let commas = memchr::memchr_iter(b',', rest.get(..upto).unwrap_or_default()).count();
+        let mut out = Vec::with_capacity(commas.saturating_add(1));
         loop {
             match self.param() {
                 Ok(p) => out.push(p),

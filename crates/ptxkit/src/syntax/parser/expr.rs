@@ -217,13 +217,53 @@ impl Parser<'_> {
 
     /// One instruction operand. `lists`: a leading `(` opens an argument list
     /// (for `call`) rather than a parenthesised expression.
+    #[inline]
     pub(crate) fn operand(&mut self, lists: bool) -> PResult<Operand> {
-        let start = self.tok.span.start;
-        let simple = matches!(self.tok.kind, K::Ident | K::Int | K::Float)
+        if self.at_simple_operand() {
+            let t = self.bump();
+            return Ok(Operand::Expr(self.simple_expr(t)));
+        }
+        self.compound_operand(lists)
+    }
+
+    /// Whether the current token is a lone name or number followed by `,`,
+    /// `;` or a closer: the common operand, parsed by [`Parser::simple_expr`].
+    #[inline(always)]
+    fn at_simple_operand(&mut self) -> bool {
+        matches!(self.tok.kind, K::Ident | K::Int | K::Float)
             && matches!(
                 self.peek().kind,
                 K::Comma | K::Semi | K::RBracket | K::RBrace | K::RParen
-            );
+            )
+    }
+
+    /// The expression of a lone name or number token `t` (consumed).
+    #[inline(always)]
+    fn simple_expr(&mut self, t: crate::lex::Token) -> Expr {
+        match t.kind {
+            K::Ident => Expr::Name(self.name(t), t.span),
+            K::Int => Expr::Int(self.int_lit(t)),
+            _ => Expr::Float(self.float_lit(t)),
+        }
+    }
+
+    /// Parse one operand onto the end of `items` (a simple operand is
+    /// written there directly, not moved through a result).
+    #[inline(always)]
+    fn push_operand(&mut self, items: &mut Vec<Operand>, lists: bool) -> PResult<()> {
+        if self.at_simple_operand() {
+            let t = self.bump();
+            items.push(Operand::Expr(self.simple_expr(t)));
+        } else {
+            items.push(self.compound_operand(lists)?);
+        }
+        Ok(())
+    }
+
+    /// [`Parser::operand`] for any operand but a lone name or number.
+    #[inline(never)]
+    fn compound_operand(&mut self, lists: bool) -> PResult<Operand> {
+        let start = self.tok.span.start;
         match self.tok.kind {
             K::LBracket => {
                 self.bump();
@@ -295,15 +335,6 @@ impl Parser<'_> {
                     span: self.since(start),
                 })
             }
-            // Fast path: a lone name or number followed by `,`/`;`/closer.
-            K::Ident | K::Int | K::Float if simple => {
-                let t = self.bump();
-                Ok(Operand::Expr(match t.kind {
-                    K::Ident => Expr::Name(self.name(t), t.span),
-                    K::Int => Expr::Int(self.int_lit(t)),
-                    _ => Expr::Float(self.float_lit(t)),
-                }))
-            }
             _ => {
                 let e = self.expr()?;
                 // `p|q` with two names is the predicate pair of setp & co.
@@ -349,8 +380,9 @@ impl Parser<'_> {
         lists: bool,
         cap: usize,
     ) -> PResult<Vec<Operand>> {
-        let first = self.operand(lists)?;
-        self.operand_seq_after(first, close, lists, cap)
+        let mut items = Vec::with_capacity(cap.max(1));
+        self.push_operand(&mut items, lists)?;
+        self.operand_seq_rest(items, close, lists)
     }
 
     /// [`Parser::operand_seq`] whose first operand, `first`, is parsed.
@@ -363,9 +395,19 @@ impl Parser<'_> {
     ) -> PResult<Vec<Operand>> {
         let mut items = Vec::with_capacity(cap.max(1));
         items.push(first);
+        self.operand_seq_rest(items, close, lists)
+    }
+
+    /// The operands after those in `items`, each after a `,`, up to `close`.
+    fn operand_seq_rest(
+        &mut self,
+        mut items: Vec<Operand>,
+        close: K,
+        lists: bool,
+    ) -> PResult<Vec<Operand>> {
         loop {
             if self.eat(K::Comma) {
-                items.push(self.operand(lists)?);
+                self.push_operand(&mut items, lists)?;
                 continue;
             }
             if self.at(close) {

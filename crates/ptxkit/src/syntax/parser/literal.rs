@@ -8,21 +8,8 @@ use crate::syntax::{FloatForm, FloatLit, IntLit, Radix};
 /// Decode an integer literal's text: value, radix, `U` suffix. `None` when
 /// malformed or larger than 64 bits.
 pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
-    // Fast path: a plain decimal of up to 19 digits (below 10^19, so no
-    // overflow) without a leading zero.
-    let b = text.as_bytes();
-    if let Some((&first, rest)) = b.split_first() {
-        if b.len() <= 19
-            && first.is_ascii_digit()
-            && (first != b'0' || rest.is_empty())
-            && rest.iter().all(u8::is_ascii_digit)
-        {
-            let value = b.iter().fold(0u64, |v, &d| {
-                v.wrapping_mul(10)
-                    .wrapping_add(u64::from(d.wrapping_sub(b'0')))
-            });
-            return Some((value, Radix::Dec, false));
-        }
+    if let Some(value) = plain_decimal(text.as_bytes()) {
+        return Some((value, Radix::Dec, false));
     }
     let (body, unsigned) = match text.strip_suffix('U') {
         Some(b) => (b, true),
@@ -43,6 +30,26 @@ pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
     }
     let value = u64::from_str_radix(digits, base).ok()?;
     Some((value, radix, unsigned))
+}
+
+/// The value of a plain decimal of 1 to 19 digits (below 10^19, so it
+/// cannot overflow) without a leading zero; `None` for any other text.
+/// One pass: each byte is checked as it is added in.
+#[inline]
+fn plain_decimal(b: &[u8]) -> Option<u64> {
+    let (&first, rest) = b.split_first()?;
+    if b.len() > 19 || (first == b'0' && !rest.is_empty()) {
+        return None;
+    }
+    let mut value = 0u64;
+    for &c in b {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+    }
+    Some(value)
 }
 
 /// Decode a floating literal's text.
@@ -79,8 +86,24 @@ pub fn decimal_in_range(text: &str, bits: u64) -> bool {
 }
 
 impl Parser<'_> {
-    /// Turn an `Int` token into a literal, reporting overflow.
+    /// Turn an `Int` token into a literal, reporting overflow. Inlined for
+    /// the common plain decimal, read straight from the source.
+    #[inline]
     pub(crate) fn int_lit(&mut self, t: Token) -> IntLit {
+        match plain_decimal(t.span.slice(self.src)) {
+            Some(value) => IntLit {
+                value,
+                radix: Radix::Dec,
+                unsigned: false,
+                span: t.span,
+            },
+            None => self.int_lit_slow(t),
+        }
+    }
+
+    /// [`Parser::int_lit`] for any other integer token.
+    #[inline(never)]
+    fn int_lit_slow(&mut self, t: Token) -> IntLit {
         let text = self.text(t);
         match decode_int(text) {
             Some((value, radix, unsigned)) => IntLit {

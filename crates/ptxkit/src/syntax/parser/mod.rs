@@ -403,6 +403,10 @@ impl<'s> Parser<'s> {
         Some(word)
     }
 
+    /// The name token `t` spells. Inlined for its common case, an
+    /// identifier or dot word short enough to be stored inline: one masked
+    /// load, no table.
+    #[inline]
     pub(crate) fn name(&mut self, t: Token) -> Name {
         if matches!(t.kind, TokenKind::Ident | TokenKind::DotWord) {
             if let Some(n) = self
@@ -412,6 +416,12 @@ impl<'s> Parser<'s> {
                 return n;
             }
         }
+        self.name_slow(t)
+    }
+
+    /// [`Parser::name`] for a long name or another kind of token.
+    #[inline(never)]
+    fn name_slow(&mut self, t: Token) -> Name {
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
         if bytes.len() <= 14 {
