@@ -16,6 +16,9 @@ impl Parser<'_> {
         // early exit, so a nested block always takes its own statements off
         // before this one goes on.
         let mark = self.stmt_stack.len();
+        if mark == 0 {
+            self.stmt_stack.reserve(self.stmt_hint);
+        }
         loop {
             match self.tok.kind {
                 K::RBrace => {
@@ -70,10 +73,11 @@ impl Parser<'_> {
     /// function's body starts a new stack.
     fn take_stmts(&mut self, mark: usize) -> Vec<Stmt> {
         if mark == 0 {
-            // The next body likely has about as many statements, up to a
-            // small bound: most never grow their stack.
-            let next = Vec::with_capacity(self.stmt_stack.len().min(256));
-            let mut stmts = std::mem::replace(&mut self.stmt_stack, next);
+            // The next body likely has about as many statements: its stack
+            // is made that large when it starts (not now, while this body
+            // is still held), so most never grow.
+            self.stmt_hint = self.stmt_stack.len();
+            let mut stmts = std::mem::take(&mut self.stmt_stack);
             stmts.shrink_to_fit();
             stmts
         } else {

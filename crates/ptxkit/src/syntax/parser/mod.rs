@@ -144,6 +144,9 @@ pub(crate) struct Parser<'s> {
     /// Statements of the blocks being parsed, innermost last (see
     /// `Parser::block`).
     stmt_stack: Vec<crate::syntax::Stmt>,
+    /// How many statements the last function body had: room the next one
+    /// gets on the stack from the start.
+    stmt_hint: usize,
     /// Set for a [`PieceStream`]: a function's header is returned without
     /// its body, whose statements the stream reads one at a time.
     stream_bodies: bool,
@@ -186,6 +189,7 @@ impl<'s> Parser<'s> {
             names: Default::default(),
             lex_limit: u32::MAX,
             stmt_stack: Vec::new(),
+            stmt_hint: 0,
             stream_bodies: false,
             body_at: None,
         };
