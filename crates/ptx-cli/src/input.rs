@@ -56,32 +56,47 @@ impl std::ops::Deref for Bytes {
 const RELEASE_STEP: usize = 64 * 1024;
 
 impl Bytes {
-    /// Give back the pages of the mapping that lie wholly before `offset`:
-    /// they are read again from the file if touched later, so this only
-    /// lowers memory (a streamed check holds one item, not the whole file).
+    /// Give back the pages of the mapping that lie wholly before `offset`
+    /// and were not given back yet: a reader moving forward calls this as
+    /// it goes (a streamed check holds one piece, not the whole file).
     pub fn release_before(&self, offset: usize) {
         let Bytes::Mapped(m, released) = self else {
             return;
         };
         let whole = offset.min(m.len()) / RELEASE_STEP;
         let end = whole.saturating_mul(RELEASE_STEP);
-        if end <= released.get() {
+        if end > released.get() {
+            self.release(released.get(), end);
+            released.set(end);
+        }
+    }
+
+    /// Give back the pages of the mapping that lie wholly in `from..to`
+    /// (a second pass over the file, after [`Bytes::release_before`]). They
+    /// are read again from the file if touched later, so this only lowers
+    /// memory.
+    pub fn release(&self, from: usize, to: usize) {
+        let Bytes::Mapped(m, _) = self else {
+            return;
+        };
+        const PAGE: usize = 4096;
+        let from = from.div_ceil(PAGE).saturating_mul(PAGE);
+        let to = (to.min(m.len()) / PAGE).saturating_mul(PAGE);
+        if to <= from {
             return;
         }
         #[cfg(unix)]
         {
-            let from = released.get();
             // SAFETY: the mapping is read-only, so dropping its pages loses
             // nothing: a later read faults them back in from the file.
             let _ = unsafe {
                 m.unchecked_advise_range(
                     memmap2::UncheckedAdvice::DontNeed,
                     from,
-                    end.saturating_sub(from),
+                    to.saturating_sub(from),
                 )
             };
         }
-        released.set(end);
     }
 }
 

@@ -112,14 +112,25 @@ pub struct LineIndex {
 impl LineIndex {
     /// Index the line starts of `src`.
     pub fn new(src: &[u8]) -> LineIndex {
-        let mut starts = Vec::with_capacity((src.len() / 32).saturating_add(1));
-        starts.push(0);
-        for (i, &b) in src.iter().enumerate() {
-            if b == b'\n' {
-                starts.push((i as u32).saturating_add(1));
-            }
-        }
-        LineIndex { starts }
+        let mut index = LineIndex::empty();
+        index.extend(0, src);
+        index
+    }
+
+    /// The index of a source not read yet: one line, starting at 0. Add the
+    /// source with [`LineIndex::extend`].
+    pub fn empty() -> LineIndex {
+        LineIndex { starts: vec![0] }
+    }
+
+    /// Index `chunk`, the part of the source that starts at byte `at`. The
+    /// chunks must come in order and without gaps, so a source can be
+    /// indexed a piece at a time (a caller can let go of each piece).
+    pub fn extend(&mut self, at: usize, chunk: &[u8]) {
+        self.starts.extend(
+            memchr::memchr_iter(b'\n', chunk)
+                .map(|i| (at.saturating_add(i) as u32).saturating_add(1)),
+        );
     }
 
     /// Line and column of byte offset `pos`.
@@ -164,6 +175,20 @@ impl LineIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indexed_in_chunks_as_whole() {
+        let src = b"a\nbb\n\nccc\r\nd\n\ne";
+        let whole = LineIndex::new(src);
+        for size in 1..=src.len() {
+            let mut index = LineIndex::empty();
+            for (i, chunk) in src.chunks(size).enumerate() {
+                index.extend(i * size, chunk);
+            }
+            assert_eq!(index.starts, whole.starts, "chunks of {size}");
+        }
+        assert_eq!(whole.starts, [0, 2, 5, 6, 11, 13, 14]);
+    }
 
     #[test]
     fn line_col_lookup() {

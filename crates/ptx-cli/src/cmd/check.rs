@@ -104,7 +104,7 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
     let mut text = String::new();
     let mut json = Vec::new();
     if !a.quiet && !diagnostics.is_empty() {
-        let index = LineIndex::new(&inp.bytes);
+        let index = index_releasing(&inp.bytes);
         for d in &diagnostics {
             if a.json {
                 json.push(
@@ -117,4 +117,18 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
         }
     }
     Report::Done { errors, text, json }
+}
+
+/// The line index of `bytes`, built a megabyte at a time, giving back each
+/// megabyte's pages once indexed: rendering reads only the quoted lines
+/// again, so a large mapped file never becomes resident as a whole.
+fn index_releasing(bytes: &input::Bytes) -> LineIndex {
+    const CHUNK: usize = 1 << 20;
+    let mut index = LineIndex::empty();
+    for (i, chunk) in bytes.chunks(CHUNK).enumerate() {
+        let at = i.saturating_mul(CHUNK);
+        index.extend(at, chunk);
+        bytes.release(at, at.saturating_add(chunk.len()));
+    }
+    index
 }
