@@ -65,6 +65,20 @@ fn restore_sigpipe() {
     }
 }
 
+/// Let glibc's heap grow (and keep) 64 MB at a time rather than the
+/// default 128 KB: a parse on several threads then does not take turns on
+/// the kernel's memory-map lock to grow and shrink each thread's heap (the
+/// 5 MB module of `xtask bench` splits 1.6x -> 1.85x faster on 2 cores).
+/// Untouched reserve is not resident, so peak memory does not change.
+fn tune_allocator() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: called once at start-up, before any thread exists; it sets
+    // one of glibc's malloc parameters.
+    unsafe {
+        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+    }
+}
+
 /// A command's status, or 2 after printing why it could not run (an
 /// unreadable file, a function name that matches nothing).
 fn or_usage(r: Result<u8, String>) -> u8 {
@@ -76,6 +90,7 @@ fn or_usage(r: Result<u8, String>) -> u8 {
 
 fn main() -> ExitCode {
     restore_sigpipe();
+    tune_allocator();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(a) => or_usage(cmd::check::run(a)),
