@@ -73,6 +73,18 @@ pub(super) struct Range {
 }
 
 impl Scope {
+    /// Enter `name`, not a register, as declared at `span`.
+    fn declare(&mut self, name: Name, kind: Kind, span: Span) {
+        self.names.insert(
+            name,
+            Decl {
+                kind,
+                span,
+                ty: None,
+            },
+        );
+    }
+
     pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
         self.memo.get_mut().clear();
         self.ranges.push(Range {
@@ -265,26 +277,12 @@ impl Checker<'_> {
                             self.duplicate(d.name, d.name_span, first);
                         }
                     }
-                    scope.names.insert(
-                        d.name,
-                        Decl {
-                            kind: Kind::Var,
-                            span: d.name_span,
-                            ty: None,
-                        },
-                    );
+                    scope.declare(d.name, Kind::Var, d.name_span);
                 }
             }
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
-                scope.names.insert(
-                    a.alias,
-                    Decl {
-                        kind: Kind::Func,
-                        span: a.span,
-                        ty: None,
-                    },
-                );
+                scope.declare(a.alias, Kind::Func, a.span);
                 if let Some(f) = funcs.get(&a.target).copied() {
                     funcs.insert(a.alias, f);
                 }
@@ -292,14 +290,7 @@ impl Checker<'_> {
             Item::Section(s) => {
                 for e in &s.entries {
                     if let crate::syntax::SectionEntry::Label(n, sp) = e {
-                        scope.names.insert(
-                            *n,
-                            Decl {
-                                kind: Kind::Label,
-                                span: *sp,
-                                ty: None,
-                            },
-                        );
+                        scope.declare(*n, Kind::Label, *sp);
                     }
                 }
             }
@@ -319,14 +310,7 @@ impl Checker<'_> {
                 self.duplicate(f.name, f.name_span, first);
             }
         }
-        scope.names.insert(
-            f.name,
-            Decl {
-                kind: Kind::Func,
-                span: f.name_span,
-                ty: None,
-            },
-        );
+        scope.declare(f.name, Kind::Func, f.name_span);
         // Prefer the definition (it has the parameter names).
         if f.body.is_some() || !funcs.contains_key(&f.name) {
             funcs.insert(f.name, Callee::of(f));

@@ -574,6 +574,23 @@ impl<'s> Parser<'s> {
         Some(item)
     }
 
+    /// What a stream of items or pieces reports at its end: `refused` if
+    /// the input was too large to read, else the diagnostics left over and
+    /// those of the module header, in source order.
+    pub(crate) fn finish_stream(
+        &mut self,
+        header: &Header,
+        refused: Option<Diagnostic>,
+    ) -> Vec<Diagnostic> {
+        if let Some(d) = refused {
+            return vec![d];
+        }
+        let mut diags = std::mem::take(&mut self.diags);
+        header.check(self.src.len() as u32, &mut diags);
+        diags.sort_by_key(|d| d.span.start);
+        diags
+    }
+
     /// A module starts with `.version`, then `.target` (ptxas's fatal errors
     /// name the line of the first token that is not what it should be).
     fn check_header(&mut self, items: &[crate::syntax::Item]) {

@@ -93,13 +93,7 @@ impl<'s> PieceStream<'s> {
     /// Diagnostics about the module as a whole, and any left over from
     /// reading (call after the last piece).
     pub fn finish(mut self) -> Vec<Diagnostic> {
-        if let Some(d) = self.refused {
-            return vec![d];
-        }
-        let mut diags = std::mem::take(&mut self.p.diags);
-        self.header.check(self.p.src.len() as u32, &mut diags);
-        diags.sort_by_key(|d| d.span.start);
-        diags
+        self.p.finish_stream(&self.header, self.refused)
     }
 
     /// The next piece of the body being read, as `Parser::block` would
