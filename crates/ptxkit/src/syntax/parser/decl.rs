@@ -206,13 +206,9 @@ impl Parser<'_> {
         self.enter()?;
         let mut items = Vec::new();
         if hint > 1 {
-            // Room for the whole array, but not more than the text up to the
-            // next `}` can hold (an item and its comma take two bytes).
-            let rest = self
-                .src
-                .get(self.tok.span.start as usize..)
-                .unwrap_or_default();
-            let room = (memchr::memchr(b'}', rest).unwrap_or(rest.len()) / 2).saturating_add(1);
+            // Room for the whole array, but not more than the items the text
+            // up to the next `}` can hold.
+            let room = self.items_before(b'}');
             items.reserve(usize::try_from(hint).unwrap_or(usize::MAX).min(room));
         }
         let r = (|| -> PResult<()> {
@@ -256,6 +252,21 @@ impl Parser<'_> {
         })
     }
 
+    /// How many comma-separated items the text from the current token up
+    /// to the next `close` byte (or the end) can hold: one more than its
+    /// commas. Only a first capacity: a comma or `close` inside a comment,
+    /// string or nested list throws it off, never the parse.
+    fn items_before(&self, close: u8) -> usize {
+        let rest = self
+            .src
+            .get(self.tok.span.start as usize..)
+            .unwrap_or_default();
+        let upto = rest.get(..memchr::memchr(close, rest).unwrap_or(rest.len()));
+        memchr::memchr_iter(b',', upto.unwrap_or_default())
+            .count()
+            .saturating_add(1)
+    }
+
     /// `( param, … )`; the current token is `(`.
     pub(crate) fn param_list(&mut self) -> PResult<Vec<Param>> {
         self.expect(K::LParen, "`(`")?;
@@ -264,15 +275,8 @@ impl Parser<'_> {
         }
         // Room for one parameter per comma up to the next `)`, so the list
         // of a kernel with many parameters is not grown (and copied) over
-        // and over. (A comment may throw the count off: only the first
-        // capacity depends on it.)
-        let rest = self
-            .src
-            .get(self.tok.span.start as usize..)
-            .unwrap_or_default();
-        let upto = memchr::memchr(b')', rest).unwrap_or(rest.len());
-        let commas = memchr::memchr_iter(b',', rest.get(..upto).unwrap_or_default()).count();
-        let mut out = Vec::with_capacity(commas.saturating_add(1));
+        // and over.
+        let mut out = Vec::with_capacity(self.items_before(b')'));
         loop {
             match self.param() {
                 Ok(p) => out.push(p),

@@ -116,8 +116,9 @@ pub(crate) struct Parser<'s> {
     pub(crate) src: &'s [u8],
     /// A stretch of `src` known to be valid UTF-8, and the offset where it
     /// starts: token texts inside it need no check of their own. It moves
-    /// along with the parser, so no part of `src` is read ahead of the
-    /// parser (a streamed check keeps only a window of a mapped file).
+    /// along with the parser (64 KB are validated at a time, not the whole
+    /// source up front), so a streamed check keeps only a window of a
+    /// mapped file resident.
     window: std::cell::Cell<(&'s str, usize)>,
     lx: Lexer<'s>,
     /// Current significant token.

@@ -102,15 +102,14 @@ impl<'s> PieceStream<'s> {
         let p = &mut self.p;
         match p.tok.kind {
             K::RBrace | K::Eof => {
+                let start = self.open.pop().unwrap_or(self.function_start);
                 if p.tok.kind == K::RBrace {
                     p.bump();
                     p.leave();
                 } else {
                     p.leave();
-                    let start = self.open.last().copied().unwrap_or(self.function_start);
                     p.block_not_closed(start);
                 }
-                let start = self.open.pop().unwrap_or(self.function_start);
                 if self.open.is_empty() {
                     let span = p.since(self.function_start);
                     self.header.see_function(span);
