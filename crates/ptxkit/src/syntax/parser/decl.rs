@@ -228,13 +228,11 @@ impl Parser<'_> {
                     })));
                 } else if self.at(K::Int)
                     && self.depth < super::MAX_DEPTH
-                    && matches!(self.peek().kind, K::Comma | K::RBrace)
+                    && self.decimal_run(&mut items)
                 {
-                    // Fast path for the long byte arrays of constant tables:
-                    // a lone integer is what `expr` would make of it (the
-                    // depth test keeps its nesting limit).
-                    let t = self.bump();
-                    items.push(Initializer::Expr(Expr::Int(self.int_lit(t))));
+                    // The long byte arrays of constant tables went by in one
+                    // run (the depth test keeps the nesting limit `expr`
+                    // would apply).
                 } else {
                     items.push(self.initializer(0)?);
                 }
@@ -250,6 +248,81 @@ impl Parser<'_> {
             items,
             span: self.since(start),
         })
+    }
+
+    /// From the current token, an integer: as many items of a list of
+    /// plain decimal literals (`202, 29, 180, …`) as follow, read from the
+    /// bytes without the lexer, each an `Expr::Int` exactly as the lexer and
+    /// `int_lit` would make it. Stops after an item, before the first
+    /// text it does not handle (a comma not followed by such a literal,
+    /// the closing brace, a comment, other notations…), and leaves the
+    /// parser there. Returns whether it read any item (if not, nothing was
+    /// consumed).
+    fn decimal_run(&mut self, items: &mut Vec<Initializer>) -> bool {
+        // A peeked token was lexed (and its errors reported) already: let
+        // the tokens take their usual way.
+        if self.has_peeked || super::runs_tests::runs_off() {
+            return false;
+        }
+        let src = self.src;
+        let byte = |i: usize| src.get(i).copied();
+        let skip_space = |mut i: usize| {
+            while matches!(byte(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
+                i = i.wrapping_add(1);
+            }
+            i
+        };
+        // The literal at `i`: its value, its end and where the text after
+        // it goes on, if it is a whole token that `plain_decimal` decodes
+        // (no leading zero, at most 19 digits), and it is the whole item:
+        // after it come only blanks, then `,` or `}`.
+        let literal = |i: usize| -> Option<(u64, usize, usize)> {
+            let digits = src
+                .get(i..)?
+                .iter()
+                .take(20)
+                .take_while(|b| b.is_ascii_digit())
+                .count();
+            let end = i.wrapping_add(digits);
+            if digits == 0 || digits > 19 || (digits > 1 && byte(i) == Some(b'0')) {
+                return None;
+            }
+            let after = skip_space(end);
+            if !matches!(byte(after), Some(b',' | b'}')) {
+                return None;
+            }
+            let value = src.get(i..end)?.iter().fold(0u64, |v, &d| {
+                v.wrapping_mul(10)
+                    .wrapping_add(u64::from(d.wrapping_sub(b'0')))
+            });
+            Some((value, end, after))
+        };
+        let mut at = self.tok.span.start as usize;
+        let Some((mut value, mut end, mut after)) = literal(at) else {
+            return false;
+        };
+        let stop = loop {
+            items.push(Initializer::Expr(Expr::Int(IntLit {
+                value,
+                radix: crate::syntax::Radix::Dec,
+                unsigned: false,
+                span: crate::source::Span::new(at as u32, end as u32),
+            })));
+            if byte(after) != Some(b',') {
+                break after;
+            }
+            let next = skip_space(after.wrapping_add(1));
+            match literal(next) {
+                Some(l) => {
+                    at = next;
+                    (value, end, after) = l;
+                }
+                None => break after,
+            }
+        };
+        self.reposition(stop);
+        self.prev_end = end as u32;
+        true
     }
 
     /// How many comma-separated items the text from the current token up

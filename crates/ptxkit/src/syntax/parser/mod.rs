@@ -11,6 +11,7 @@ mod inst;
 mod items;
 mod literal;
 mod pieces;
+mod runs_tests;
 mod split;
 mod stream;
 

@@ -1,0 +1,170 @@
+//! The byte-level path for lists of decimal literals (`decimal_run` in
+//! `decl.rs`) against the token path it shortcuts: the same tree, spans
+//! included, and the same diagnostics, for generated initializers and every
+//! corpus file with one. Outside tests, `runs_off` is a constant `false`.
+
+/// Whether the byte-level path is switched off (tests only).
+#[cfg(not(test))]
+#[inline(always)]
+pub(super) fn runs_off() -> bool {
+    false
+}
+
+#[cfg(test)]
+thread_local! {
+    static OFF: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether the byte-level path is switched off on this thread.
+#[cfg(test)]
+pub(super) fn runs_off() -> bool {
+    OFF.with(|o| o.get())
+}
+
+#[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects,
+    clippy::panic
+)]
+mod tests {
+    use super::OFF;
+    use proptest::prelude::*;
+
+    /// The module and diagnostics as JSON (`Span`'s `==` ignores
+    /// positions; the JSON has them).
+    fn parsed(src: &[u8], off: bool) -> (String, String) {
+        OFF.with(|o| o.set(off));
+        let p = crate::parse(src);
+        OFF.with(|o| o.set(false));
+        (
+            serde_json::to_string(&p.module).unwrap_or_default(),
+            serde_json::to_string(&p.diagnostics).unwrap_or_default(),
+        )
+    }
+
+    fn assert_same(src: &[u8]) {
+        let (fast, slow) = (parsed(src, false), parsed(src, true));
+        assert!(
+            fast == slow,
+            "byte-level and token paths differ on:\n{}",
+            String::from_utf8_lossy(src)
+        );
+    }
+
+    #[test]
+    fn written_cases() {
+        let lists = [
+            "{1, 2, 3}",
+            "{1,2,3}",
+            "{ 1 ,2\t,\r\n3 }",
+            "{0, 00, 012, 0x1F, 0b101, 1U, 7}",
+            "{18446744073709551615, 18446744073709551616, 99999999999999999999, 1}",
+            "{1, 1.5, 2, 1e3, 3, 0f3F800000}",
+            "{1, a, 2, generic(a), 3}",
+            "{1, -2, 3 + 4, (5), 6}",
+            "{1 /* c */, 2, 3 // c\n, 4}",
+            "{1, {2, 3}, 4}",
+            "{1, 2,, 3}",
+            "{1, 2,}",
+            "{1, 2",
+            "{1 2 3}",
+            "{1, 2; .global .u32 y;",
+            "{1,",
+            "{12abc, 3}",
+            "{3$, 4}",
+        ];
+        for l in lists {
+            for n in ["", "4", "100"] {
+                let src = format!(".version 8.0\n.target sm_80\n.global .b8 t[{n}] = {l};\n");
+                assert_same(src.as_bytes());
+            }
+        }
+    }
+
+    /// Initializer lists made of pieces the byte-level path takes, stops at
+    /// or must leave alone.
+    fn lists() -> impl Strategy<Value = String> {
+        let item = prop::sample::select(vec![
+            "0",
+            "7",
+            "202",
+            "00",
+            "012",
+            "0x1F",
+            "1U",
+            "65535",
+            "18446744073709551615",
+            "18446744073709551616",
+            "1.5",
+            "a",
+            "-1",
+            "(1)",
+            "{1, 2}",
+            "/*c*/ 3",
+            "3 // c\n",
+            "",
+            "0f3F800000",
+            "1e3",
+            "x = 1",
+        ]);
+        let sep = prop::sample::select(vec![",", ", ", " ,", ",\n\t", " , ", ",,", " ", "\r\n,"]);
+        let close = prop::sample::select(vec!["}", " }", "\n}", "", ";"]);
+        (prop::collection::vec((item, sep), 0..12), close).prop_map(|(items, close)| {
+            let mut s = String::from("{");
+            for (i, (item, sep)) in items.iter().enumerate() {
+                if i > 0 {
+                    s.push_str(sep);
+                }
+                s.push_str(item);
+            }
+            s.push_str(close);
+            s
+        })
+    }
+
+    proptest! {
+        #[test]
+        fn generated(list in lists(), n in 0u32..20) {
+            let src = format!(".version 8.0\n.target sm_80\n.global .b8 t[{n}] = {list}\n.global .u32 z;\n");
+            assert_same(src.as_bytes());
+        }
+    }
+
+    #[test]
+    fn corpus() {
+        let dir = std::env::var_os("PTXKIT_SHARED")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| {
+                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
+            })
+            .join("corpus");
+        if !dir.is_dir() {
+            eprintln!(
+                "note: {} is absent; corpus test of decimal runs skipped",
+                dir.display()
+            );
+            return;
+        }
+        let mut stack = vec![dir];
+        let mut files = 0;
+        while let Some(d) = stack.pop() {
+            for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    stack.push(path);
+                } else if path.extension().is_some_and(|x| x == "ptx") {
+                    let Ok(src) = std::fs::read(&path) else {
+                        continue;
+                    };
+                    if memchr::memmem::find(&src, b"= {").is_some() {
+                        files += 1;
+                        assert_same(&src);
+                    }
+                }
+            }
+        }
+        assert!(files > 0, "no corpus file has an initializer list");
+        eprintln!("parsed {files} corpus files with initializer lists both ways");
+    }
+}
