@@ -91,7 +91,7 @@ fn mutate(name: &str, src: &[u8], rng: &mut Rng) -> Option<Mutant> {
             if *new == m.as_str() {
                 return None;
             }
-            ("swap type", replace(src, m.span, new))
+            ("swap type", replace(src, m.span(), new))
         }
         1 => {
             let many: Vec<_> = insts.iter().filter(|i| i.operands.len() >= 2).collect();

@@ -33,7 +33,7 @@ impl Checker<'_> {
             for g in section.gates.iter().filter(|g| g.mods.contains(&m.id)) {
                 let what = || format!("`{}` on `{}`", m.as_str(), i.name());
                 let rule = || "the modifier's PTX/Target ISA notes".to_string();
-                if self.report_unmet(&g.req, m.span, what, rule) {
+                if self.report_unmet(&g.req, m.span(), what, rule) {
                     return;
                 }
             }

@@ -106,19 +106,55 @@ pub struct Guard {
     pub span: Span,
 }
 
-/// One written modifier of an instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+/// One written modifier of an instruction: 8 bytes, so that the usual
+/// modifiers of an instruction sit inside it. Equal when the ids are
+/// (positions do not count, as for [`Span`]).
+#[derive(Clone, Copy, Debug)]
 pub struct Modifier {
     /// The catalog's id for the spelling ([`ModId::UNKNOWN`] when unknown).
     pub id: ModId,
-    /// Where.
-    pub span: Span,
+    /// Length of the spelling in bytes (modifier tokens longer than
+    /// `u16::MAX` bytes are recorded at that length).
+    len: u16,
+    /// First byte.
+    start: u32,
 }
 
 impl Modifier {
+    /// The modifier `id` written at `span`.
+    pub fn new(id: ModId, span: Span) -> Modifier {
+        Modifier {
+            id,
+            len: u16::try_from(span.len()).unwrap_or(u16::MAX),
+            start: span.start,
+        }
+    }
+
+    /// Where.
+    pub fn span(&self) -> Span {
+        Span::new(self.start, self.start.saturating_add(u32::from(self.len)))
+    }
+
     /// The spelling, with its dot.
     pub fn as_str(&self) -> &'static str {
         catalog().mod_name(self.id)
+    }
+}
+
+impl PartialEq for Modifier {
+    fn eq(&self, other: &Modifier) -> bool {
+        self.id == other.id
+    }
+}
+
+/// Serialized with its span: `{"id": …, "span": …}`.
+impl Serialize for Modifier {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("Modifier", 2)?;
+        st.serialize_field("id", &self.id)?;
+        st.serialize_field("span", &self.span())?;
+        st.end()
     }
 }
 
@@ -134,7 +170,7 @@ pub struct Instruction {
     /// The catalog form the instruction matched ([`FormId::NONE`] if none).
     pub form: FormId,
     /// The modifiers in written order.
-    pub mods: SmallVec<[Modifier; 4]>,
+    pub mods: SmallVec<[Modifier; 5]>,
     /// The operands in written order.
     pub operands: Vec<Operand>,
     /// Which of the form's operand templates are present (bit `i` = template `i`).

@@ -39,8 +39,10 @@ mod size_tests {
                 "Name" => 16,
                 "Expr" => 32,
                 "Operand" => 48,
-                "Instruction" => 136,
-                "Stmt" => 136,
+                // At most 128 bytes, a statement is moved with a few vector
+                // stores instead of a call to `memcpy` (5% of a parse).
+                "Instruction" => 128,
+                "Stmt" => 128,
                 _ => 192,
             };
             assert!(s <= max, "{n} is {s} bytes, budget {max}");

@@ -158,7 +158,7 @@ impl Parser<'_> {
             self.recover_stmt();
             return Ok(Stmt::Error(self.since(start)));
         };
-        let mut mods: SmallVec<[Modifier; 4]> = SmallVec::new();
+        let mut mods: SmallVec<[Modifier; 5]> = SmallVec::new();
         let mut unknown = false;
         while self.at(K::DotWord) {
             let t = self.bump();
@@ -169,7 +169,7 @@ impl Parser<'_> {
                     ModId::UNKNOWN
                 }
             };
-            mods.push(Modifier { id, span: t.span });
+            mods.push(Modifier::new(id, t.span));
         }
         let lists = op_text == "call";
         let operands = if self.at(K::Semi) {
@@ -205,10 +205,10 @@ impl Parser<'_> {
         if unknown {
             for m in &inst.mods {
                 if m.id == ModId::UNKNOWN {
-                    let text = m.span.text(self.src).into_owned();
+                    let text = m.span().text(self.src).into_owned();
                     self.error(
                         codes::UNKNOWN_MODIFIER,
-                        m.span,
+                        m.span(),
                         format!(
                             "unknown modifier `{}` for `{}`",
                             super::truncate(&text, 40),
@@ -255,7 +255,11 @@ impl Parser<'_> {
         let ids = key.1;
         match m {
             ModMatch::Unknown(i) => {
-                let span = inst.mods.get(i).map(|m| m.span).unwrap_or(inst.opcode_span);
+                let span = inst
+                    .mods
+                    .get(i)
+                    .map(|m| m.span())
+                    .unwrap_or(inst.opcode_span);
                 let name = inst.mods.get(i).map(|m| m.as_str()).unwrap_or("?");
                 self.error(
                     codes::UNKNOWN_MODIFIER,
@@ -266,7 +270,7 @@ impl Parser<'_> {
             ModMatch::NoForm { closest, at } => {
                 let (span, msg) = match at.and_then(|i| inst.mods.get(i)) {
                     Some(m) => (
-                        m.span,
+                        m.span(),
                         format!(
                             "modifier `{}` cannot be combined with the others on `{op_text}`",
                             m.as_str()
