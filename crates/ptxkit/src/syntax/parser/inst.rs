@@ -11,7 +11,7 @@ use crate::isa::{
 };
 use crate::lex::TokenKind as K;
 use crate::source::Span;
-use crate::syntax::{Guard, Instruction, Modifier, Stmt};
+use crate::syntax::{Guard, Instruction, Modifier, Operand, Stmt};
 
 /// Cache of modifier matching: real modules repeat the same few hundred
 /// opcode/modifier combinations thousands of times.
@@ -29,21 +29,48 @@ const KEY_LEN: usize = 20;
 /// The opcode id, the modifier ids, `0xFFFF`, then the operand shape codes
 /// (all at least `0xF000`), zero-filled: the zeros after the separator can
 /// only be filling, so the key identifies the instruction's resolution.
-pub(crate) type BoundKey = [u16; KEY_LEN];
+/// The 16-bit codes are packed four to a word, and the words are filled
+/// whole: a key read back right after being built must not wait on a
+/// series of narrow stores.
+pub(crate) type BoundKey = [u64; KEY_LEN / 4];
 
 /// The [`BoundKey`] of `inst`, if it fits.
-fn bound_key(inst: &Instruction) -> Option<BoundKey> {
-    let mut key = [0u16; KEY_LEN];
-    let mut slots = key.iter_mut();
-    *slots.next()? = inst.opcode.0;
-    for m in &inst.mods {
-        *slots.next()? = m.id.0;
+fn bound_key(inst: &Parts<'_>) -> Option<BoundKey> {
+    let shapes = inst.operands.iter().map(|o| shape_code(o.written_shape()));
+    let mut codes = std::iter::once(inst.opcode.0)
+        .chain(inst.mods.iter().map(|m| m.id.0))
+        .chain(std::iter::once(0xFFFF))
+        .chain(shapes);
+    let mut key = [0u64; KEY_LEN / 4];
+    let mut left = inst
+        .mods
+        .len()
+        .saturating_add(inst.operands.len())
+        .saturating_add(2);
+    if left > KEY_LEN {
+        return None;
     }
-    *slots.next()? = 0xFFFF;
-    for o in &inst.operands {
-        *slots.next()? = shape_code(o.written_shape());
+    for word in &mut key {
+        let mut w = 0u64;
+        for shift in [0, 16, 32, 48] {
+            if left == 0 {
+                break;
+            }
+            left = left.saturating_sub(1);
+            w |= u64::from(codes.next()?) << shift;
+        }
+        *word = w;
     }
     Some(key)
+}
+
+/// What resolving an instruction's form reads of it.
+struct Parts<'a> {
+    opcode: OpcodeId,
+    opcode_span: Span,
+    mods: &'a [Modifier],
+    operands: &'a [Operand],
+    span: Span,
 }
 
 /// The matching caches of a parser. Their contents depend only on the
@@ -192,18 +219,15 @@ impl Parser<'_> {
         };
         self.expect(K::Semi, "`;` after the instruction")?;
         let span = self.since(start);
-        let mut inst = Instruction {
-            guard,
+        let parts = Parts {
             opcode,
             opcode_span: op_tok.span,
-            form: FormId::NONE,
-            mods,
-            operands,
-            present: 0,
+            mods: &mods,
+            operands: &operands,
             span,
         };
-        if unknown {
-            for m in &inst.mods {
+        let (form, present) = if unknown {
+            for m in &mods {
                 if m.id == ModId::UNKNOWN {
                     let text = m.span().text(self.src).into_owned();
                     self.error(
@@ -217,30 +241,41 @@ impl Parser<'_> {
                     );
                 }
             }
+            (FormId::NONE, 0)
         } else {
-            self.resolve_form(&mut inst, op_text);
-        }
-        Ok(Stmt::Instruction(inst))
-    }
-
-    /// Pick the form from the modifiers, then bind operands.
-    fn resolve_form(&mut self, inst: &mut Instruction, op_text: &str) {
-        let Some(key) = bound_key(inst) else {
-            self.resolve_form_slow(inst, op_text);
-            return;
+            self.resolve_form(&parts, op_text)
         };
-        if let Some(&(form, mask)) = self.caches.bound.get(&key) {
-            inst.form = form;
-            inst.present = mask;
-            return;
-        }
-        self.resolve_form_slow(inst, op_text);
-        if inst.form != FormId::NONE {
-            self.caches.bound.insert(key, (inst.form, inst.present));
-        }
+        // Built once, whole, where it is returned.
+        Ok(Stmt::Instruction(Instruction {
+            guard,
+            opcode,
+            opcode_span: op_tok.span,
+            form,
+            mods,
+            operands,
+            present,
+            span,
+        }))
     }
 
-    fn resolve_form_slow(&mut self, inst: &mut Instruction, op_text: &str) {
+    /// Pick the form from the modifiers, then bind operands: the form and
+    /// the mask of present operand templates ([`FormId::NONE`] and 0 if
+    /// none fits, reported).
+    fn resolve_form(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32) {
+        let Some(key) = bound_key(inst) else {
+            return self.resolve_form_slow(inst, op_text);
+        };
+        if let Some(&found) = self.caches.bound.get(&key) {
+            return found;
+        }
+        let found = self.resolve_form_slow(inst, op_text);
+        if found.0 != FormId::NONE {
+            self.caches.bound.insert(key, found);
+        }
+        found
+    }
+
+    fn resolve_form_slow(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32) {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);
@@ -293,9 +328,7 @@ impl Parser<'_> {
                 for &f in &forms {
                     let Some(form) = cat.form(f) else { continue };
                     if let Some(mask) = bind_operands(cat, form, &ids, &shapes) {
-                        inst.form = f;
-                        inst.present = mask;
-                        return;
+                        return (f, mask);
                     }
                 }
                 let span = operands_span(inst);
@@ -304,7 +337,7 @@ impl Parser<'_> {
                     span,
                     format!(
                         "operands do not fit any form of `{}`",
-                        inst.name_for_diag(op_text)
+                        name_for_diag(inst.mods, op_text)
                     ),
                 );
                 for f in forms.iter().take(4).filter_map(|f| cat.form(*f)) {
@@ -313,22 +346,22 @@ impl Parser<'_> {
                 self.diags.push(d);
             }
         }
+        (FormId::NONE, 0)
     }
 }
 
-fn operands_span(inst: &Instruction) -> Span {
+fn operands_span(inst: &Parts<'_>) -> Span {
     match (inst.operands.first(), inst.operands.last()) {
         (Some(a), Some(b)) => a.span().to(b.span()),
         _ => inst.span,
     }
 }
 
-impl Instruction {
-    fn name_for_diag(&self, root: &str) -> String {
-        let mut s = root.to_string();
-        for m in &self.mods {
-            s.push_str(m.as_str());
-        }
-        s
+/// The instruction's name as written (`root` and the modifiers).
+fn name_for_diag(mods: &[Modifier], root: &str) -> String {
+    let mut s = root.to_string();
+    for m in mods {
+        s.push_str(m.as_str());
     }
+    s
 }
