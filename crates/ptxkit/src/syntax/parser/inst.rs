@@ -32,7 +32,29 @@ const KEY_LEN: usize = 20;
 /// The 16-bit codes are packed four to a word, and the words are filled
 /// whole: a key read back right after being built must not wait on a
 /// series of narrow stores.
-pub(crate) type BoundKey = [u64; KEY_LEN / 4];
+#[derive(Clone, Copy, Eq)]
+pub(crate) struct BoundKey([u64; KEY_LEN / 4]);
+
+impl std::hash::Hash for BoundKey {
+    #[inline]
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        for w in self.0 {
+            h.write_u64(w);
+        }
+    }
+}
+
+/// Word by word without branches (an array's `==` calls `memcmp`).
+impl PartialEq for BoundKey {
+    #[inline]
+    fn eq(&self, other: &BoundKey) -> bool {
+        self.0
+            .iter()
+            .zip(&other.0)
+            .fold(0u64, |d, (a, b)| d | (a ^ b))
+            == 0
+    }
+}
 
 /// The [`BoundKey`] of `inst`, if it fits.
 fn bound_key(inst: &Parts<'_>) -> Option<BoundKey> {
@@ -61,7 +83,7 @@ fn bound_key(inst: &Parts<'_>) -> Option<BoundKey> {
         }
         *word = w;
     }
-    Some(key)
+    Some(BoundKey(key))
 }
 
 /// What resolving an instruction's form reads of it.

@@ -287,12 +287,15 @@ impl<'s> Parser<'s> {
     pub(crate) fn bump(&mut self) -> Token {
         let t = self.tok;
         self.prev_end = t.span.end;
+        // Field by field, here and in `peek`: a whole-token copy also moves
+        // the padding after the one-byte kind, and a load of those bytes
+        // right after the kind's one-byte store waits for the store to land
+        // (it cannot be forwarded), about 4% of a parse.
         if self.has_peeked {
             self.has_peeked = false;
-            self.tok = self.peeked;
+            self.tok.kind = self.peeked.kind;
+            self.tok.span = self.peeked.span;
         } else {
-            // Field by field: a whole-token store also copies the padding
-            // bytes, from wherever the compiler last had a token.
             let next = self.fetch();
             self.tok.kind = next.kind;
             self.tok.span = next.span;
@@ -314,7 +317,8 @@ impl<'s> Parser<'s> {
             return self.peeked;
         }
         let t = self.fetch();
-        self.peeked = t;
+        self.peeked.kind = t.kind;
+        self.peeked.span = t.span;
         self.has_peeked = true;
         t
     }
