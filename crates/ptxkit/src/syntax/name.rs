@@ -2,119 +2,125 @@
 
 use std::sync::{Mutex, OnceLock};
 
-use rustc_hash::FxHashSet;
+use rustc_hash::FxHashMap;
 use serde::{Serialize, Serializer};
 
-const INLINE: usize = 14;
+/// Longest name stored inline.
+pub(crate) const INLINE: usize = 15;
+
+/// The last byte of an interned name (inline names keep their length there).
+const INTERNED: u8 = 0xFF;
 
 /// An identifier or string. Copying and comparing are O(1).
 ///
-/// Short names (up to 14 bytes: registers such as `%rd42`, labels such as
-/// `$L__BB0_7`) are stored inline and never touch a table; longer ones
-/// (mangled symbols) are interned in one process-wide table. A given text
-/// always gets the same representation, so equality is by value and names
-/// from different modules compare correctly.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Name(Repr);
-
+/// Sixteen bytes. Short names (up to 15 bytes: registers such as `%rd42`,
+/// labels such as `$L__BB0_7`) are stored inline, zero-padded, with the
+/// length in the last byte; they never touch a table. Longer ones (mangled
+/// symbols) are interned in one process-wide table and stored as their
+/// index there, with [`INTERNED`] in the last byte. A given text always gets
+/// the same bytes, so equality is by value and names from different modules
+/// compare correctly.
+///
+/// Plain bytes, not an enum: the parser makes a short name with one wide
+/// store, and the copies of the tree nodes that hold it then read it back
+/// without waiting on a series of narrow stores.
 #[derive(Clone, Copy)]
-enum Repr {
-    Inline { len: u8, bytes: [u8; INLINE] },
-    Interned(Interned),
-}
+#[repr(align(8))]
+pub struct Name([u8; 16]);
 
-impl Repr {
-    /// An inline name as two words (length and bytes): what equality and
-    /// hashing compare, in a few instructions instead of a byte loop (names
-    /// are the keys of every symbol table).
+impl Name {
+    /// The two little-endian words of the bytes: what equality and hashing
+    /// compare (names are the keys of every symbol table).
     #[inline]
-    fn words(len: u8, bytes: &[u8; INLINE]) -> (u64, u64) {
-        let (lo, hi) = bytes.split_at(8);
-        let mut a = [0u8; 8];
-        let mut b = [0u8; 8];
-        a.copy_from_slice(lo);
-        if let Some(dst) = b.get_mut(..hi.len()) {
-            dst.copy_from_slice(hi);
-        }
-        b[7] = len;
-        (u64::from_le_bytes(a), u64::from_le_bytes(b))
+    fn words(&self) -> (u64, u64) {
+        let (lo, hi) = self.0.split_at(8);
+        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
+        (word(lo), word(hi))
     }
 }
 
-impl PartialEq for Repr {
+impl PartialEq for Name {
     #[inline]
-    fn eq(&self, other: &Repr) -> bool {
-        match (self, other) {
-            (Repr::Inline { len: la, bytes: ba }, Repr::Inline { len: lb, bytes: bb }) => {
-                Repr::words(*la, ba) == Repr::words(*lb, bb)
-            }
-            (Repr::Interned(a), Repr::Interned(b)) => a == b,
-            _ => false,
-        }
+    fn eq(&self, other: &Name) -> bool {
+        self.words() == other.words()
     }
 }
 
-impl Eq for Repr {}
+impl Eq for Name {}
 
-impl std::hash::Hash for Repr {
+impl std::hash::Hash for Name {
     #[inline]
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        match self {
-            Repr::Inline { len, bytes } => {
-                let (a, b) = Repr::words(*len, bytes);
-                state.write_u64(a);
-                state.write_u64(b);
-            }
-            Repr::Interned(i) => i.hash(state),
+        let (a, b) = self.words();
+        state.write_u64(a);
+        state.write_u64(b);
+    }
+}
+
+/// The process-wide table of long names: text to index, under a lock, and
+/// index to text in buckets that are filled once and then read without one
+/// (bucket `b` holds `2^(b+6)` entries, so 40 buckets never run out). It
+/// only grows: names live as long as the process, like the symbols of the
+/// modules that use them. (It allocates nothing until used, unlike sharded
+/// interners that reserve megabytes up front; the parser keeps a
+/// per-source cache in front of it.)
+struct Table {
+    /// Text to index.
+    index: FxHashMap<&'static str, u64>,
+}
+
+const BUCKETS: usize = 40;
+
+static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; BUCKETS] =
+    [const { OnceLock::new() }; BUCKETS];
+
+/// The bucket and the place in it of index `i`.
+#[inline]
+fn slot(i: u64) -> (usize, usize) {
+    let v = i.saturating_add(64);
+    let b = 63u32.saturating_sub(v.leading_zeros()).saturating_sub(6);
+    let first = 1u64.checked_shl(b.saturating_add(6)).unwrap_or(0);
+    (b as usize, v.saturating_sub(first) as usize)
+}
+
+/// The text of interned index `i`.
+fn text_of(i: u64) -> &'static str {
+    let (b, at) = slot(i);
+    TEXTS
+        .get(b)
+        .and_then(OnceLock::get)
+        .and_then(|bucket| bucket.get(at))
+        .and_then(OnceLock::get)
+        .copied()
+        .unwrap_or_default()
+}
+
+/// The index of `s` in the table, adding it if new.
+fn intern(s: &str) -> u64 {
+    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        Mutex::new(Table {
+            index: FxHashMap::default(),
+        })
+    });
+    let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&i) = t.index.get(s) {
+        return i;
+    }
+    let i = t.index.len() as u64;
+    let text: &'static str = Box::leak(s.into());
+    let (b, at) = slot(i);
+    if let Some(bucket) = TEXTS.get(b) {
+        let bucket = bucket.get_or_init(|| {
+            let len = 1usize.checked_shl(b.saturating_add(6) as u32).unwrap_or(0);
+            (0..len).map(|_| OnceLock::new()).collect()
+        });
+        if let Some(cell) = bucket.get(at) {
+            let _ = cell.set(text);
         }
     }
-}
-
-/// An interned text: one leaked entry per distinct text, so the address
-/// identifies the text (equality and hashing use the address).
-#[derive(Clone, Copy)]
-struct Interned(&'static Entry);
-
-impl PartialEq for Interned {
-    #[inline]
-    fn eq(&self, other: &Interned) -> bool {
-        std::ptr::eq(self.0, other.0)
-    }
-}
-
-impl Eq for Interned {}
-
-impl std::hash::Hash for Interned {
-    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        std::ptr::hash(self.0, state);
-    }
-}
-
-/// The text of an interned name. Hashes and compares as its text, so the
-/// table can be searched with a `&str`.
-#[derive(PartialEq, Eq, Hash)]
-struct Entry(Box<str>);
-
-impl std::borrow::Borrow<str> for &'static Entry {
-    fn borrow(&self) -> &str {
-        &self.0
-    }
-}
-
-/// The process-wide table of long names. It only grows: names live as long
-/// as the process, like the symbols of the modules that use them. (A plain
-/// set allocates nothing until used, unlike sharded interners that reserve
-/// megabytes up front; the parser keeps a per-source cache in front of it.)
-fn intern(s: &str) -> Interned {
-    static TABLE: OnceLock<Mutex<FxHashSet<&'static Entry>>> = OnceLock::new();
-    let table = TABLE.get_or_init(Default::default);
-    let mut set = table.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&e) = set.get(s) {
-        return Interned(e);
-    }
-    let e: &'static Entry = Box::leak(Box::new(Entry(s.into())));
-    set.insert(e);
-    Interned(e)
+    t.index.insert(text, i);
+    i
 }
 
 impl Name {
@@ -123,67 +129,66 @@ impl Name {
     pub fn new(s: &str) -> Name {
         let b = s.as_bytes();
         if b.len() <= INLINE {
-            let mut bytes = [0u8; INLINE];
+            let mut bytes = [0u8; 16];
             if let Some(dst) = bytes.get_mut(..b.len()) {
                 dst.copy_from_slice(b);
             }
-            Name(Repr::Inline {
-                len: b.len() as u8,
-                bytes,
-            })
+            bytes[INLINE] = b.len() as u8;
+            Name(bytes)
         } else {
-            Name(Repr::Interned(intern(s)))
+            let mut bytes = [0u8; 16];
+            bytes[..8].copy_from_slice(&intern(s).to_le_bytes());
+            bytes[INLINE] = INTERNED;
+            Name(bytes)
         }
     }
 
     /// A short name from its bytes packed little-endian into `word`: `len`
-    /// (at most 14) bytes of ASCII text, the rest zero (the caller's
-    /// contract). Builds the same name as [`Name::new`] without a byte-wise
-    /// copy; `None` when `len` is too long for an inline name.
+    /// (at most 15) bytes of ASCII text, the rest zero (the caller's
+    /// contract). Builds the same name as [`Name::new`] in one step; `None`
+    /// when `len` is too long for an inline name.
     #[inline]
     pub(crate) fn from_packed(word: u128, len: usize) -> Option<Name> {
         if len > INLINE {
             return None;
         }
-        let all = word.to_le_bytes();
-        debug_assert!(all.iter().skip(len).all(|&b| b == 0));
-        debug_assert!(all.iter().take(len).all(u8::is_ascii));
-        // A prefix copy (two overlapping word moves), not one move per byte.
-        let bytes = *all.first_chunk::<INLINE>()?;
-        Some(Name(Repr::Inline {
-            len: len as u8,
-            bytes,
-        }))
+        debug_assert!(word.to_le_bytes().iter().skip(len).all(|&b| b == 0));
+        debug_assert!(word.to_le_bytes().iter().take(len).all(u8::is_ascii));
+        Some(Name((word | (len as u128) << 120).to_le_bytes()))
+    }
+
+    /// The index of an interned name.
+    #[inline]
+    fn interned(&self) -> Option<u64> {
+        let (lo, hi) = self.words();
+        (hi >> 56 == u64::from(INTERNED)).then_some(lo)
     }
 
     /// The text as bytes, without the UTF-8 check [`Name::as_str`] makes:
     /// for comparisons on hot paths.
     #[inline]
     pub fn as_bytes(&self) -> &[u8] {
-        match &self.0 {
-            Repr::Inline { len, bytes } => bytes.get(..usize::from(*len)).unwrap_or_default(),
-            Repr::Interned(Interned(e)) => e.0.as_bytes(),
+        match self.interned() {
+            None => {
+                let len = usize::from(self.0[INLINE]);
+                self.0.get(..len).unwrap_or_default()
+            }
+            Some(i) => text_of(i).as_bytes(),
         }
     }
 
     /// The bytes of an interned (long) name, which live as long as the
     /// process; `None` for a name stored inline.
     pub(crate) fn interned_bytes(&self) -> Option<&'static [u8]> {
-        match self.0 {
-            Repr::Inline { .. } => None,
-            Repr::Interned(Interned(e)) => Some(e.0.as_bytes()),
-        }
+        self.interned().map(|i| text_of(i).as_bytes())
     }
 
     /// The text.
     #[inline]
     pub fn as_str(&self) -> &str {
-        match &self.0 {
-            Repr::Inline { len, bytes } => {
-                std::str::from_utf8(bytes.get(..*len as usize).unwrap_or_default())
-                    .unwrap_or_default()
-            }
-            Repr::Interned(Interned(e)) => &e.0,
+        match self.interned() {
+            None => std::str::from_utf8(self.as_bytes()).unwrap_or_default(),
+            Some(i) => text_of(i),
         }
     }
 }
@@ -237,6 +242,34 @@ mod tests {
         assert_eq!(Name::new(""), Name::new(""));
         assert!(Name::new("a") < Name::new("b"));
         assert_eq!(std::mem::size_of::<Name>(), 16);
+    }
+
+    #[test]
+    fn inline_boundary_and_many_interned() {
+        let fifteen = Name::new("%abcdefghijklmn");
+        let sixteen = Name::new("%abcdefghijklmno");
+        assert_eq!(fifteen.as_str(), "%abcdefghijklmn");
+        assert_eq!(sixteen.as_str(), "%abcdefghijklmno");
+        assert!(fifteen.interned_bytes().is_none());
+        assert_eq!(sixteen.interned_bytes(), Some(&b"%abcdefghijklmno"[..]));
+        assert_ne!(fifteen, sixteen);
+        assert_eq!(
+            Name::from_packed(u128::from_le_bytes(*b"%abcdefghijklmn\0"), 15),
+            Some(fifteen)
+        );
+        assert_eq!(Name::from_packed(0, 16), None);
+        // Enough long names to fill several buckets of the table; each
+        // comes back, and the same text gives the same name.
+        let texts: Vec<String> = (0..1000)
+            .map(|i| format!("_Z9many_names_{i:06}"))
+            .collect();
+        let names: Vec<Name> = texts.iter().map(|t| Name::new(t)).collect();
+        for (t, n) in texts.iter().zip(&names) {
+            assert_eq!(n.as_str(), t);
+            assert_eq!(Name::new(t), *n);
+        }
+        let distinct: std::collections::HashSet<Name> = names.iter().copied().collect();
+        assert_eq!(distinct.len(), texts.len());
     }
 
     #[test]

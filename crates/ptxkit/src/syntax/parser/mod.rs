@@ -434,7 +434,7 @@ impl<'s> Parser<'s> {
     fn name_slow(&mut self, t: Token) -> Name {
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
-        if bytes.len() <= 14 {
+        if bytes.len() <= crate::syntax::name::INLINE {
             return Name::new(self.text(t));
         }
         if let Some(&n) = self.names.get(bytes) {
