@@ -260,9 +260,7 @@ mod tests {
         assert_eq!(Name::from_packed(0, 16), None);
         // Enough long names to fill several buckets of the table; each
         // comes back, and the same text gives the same name.
-        let texts: Vec<String> = (0..1000)
-            .map(|i| format!("_Z9many_names_{i:06}"))
-            .collect();
+        let texts: Vec<String> = (0..1000).map(|i| format!("_Z9many_names_{i:06}")).collect();
         let names: Vec<Name> = texts.iter().map(|t| Name::new(t)).collect();
         for (t, n) in texts.iter().zip(&names) {
             assert_eq!(n.as_str(), t);
