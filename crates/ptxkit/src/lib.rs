@@ -36,6 +36,8 @@ pub mod lex;
 pub mod print;
 pub mod source;
 pub mod syntax;
+#[cfg(test)]
+mod test_corpus;
 
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};

@@ -85,39 +85,18 @@ fn every_short_string() {
 
 #[test]
 fn corpus() {
-    let dir = std::env::var_os("PTXKIT_SHARED")
-        .map(std::path::PathBuf::from)
-        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared"))
-        .join("corpus");
-    if !dir.is_dir() {
-        eprintln!(
-            "note: {} is absent; corpus differential test skipped",
-            dir.display()
-        );
+    let Some(files) = crate::test_corpus::files("corpus differential test") else {
         return;
-    }
-    let mut stack = vec![dir];
-    let mut files = 0;
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|x| x == "ptx") {
-                let Ok(src) = std::fs::read(&path) else {
-                    continue;
-                };
-                files += 1;
-                assert_same(&src, 0);
-                // A few starts inside the file, as the parser's repositioning
-                // and parallel chunks use.
-                for from in (0..src.len()).step_by(src.len() / 3 + 1).skip(1) {
-                    assert_same(&src, from);
-                }
-            }
+    };
+    for (_, src) in &files {
+        assert_same(src, 0);
+        // A few starts inside the file, as the parser's repositioning and
+        // parallel chunks use.
+        for from in (0..src.len()).step_by(src.len() / 3 + 1).skip(1) {
+            assert_same(src, from);
         }
     }
-    eprintln!("lexed {files} corpus files both ways");
+    eprintln!("lexed {} corpus files both ways", files.len());
 }
 
 /// Strings of PTX-like pieces, so that random tests reach the long runs and

@@ -133,38 +133,17 @@ mod tests {
 
     #[test]
     fn corpus() {
-        let dir = std::env::var_os("PTXKIT_SHARED")
-            .map(std::path::PathBuf::from)
-            .unwrap_or_else(|| {
-                std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared")
-            })
-            .join("corpus");
-        if !dir.is_dir() {
-            eprintln!(
-                "note: {} is absent; corpus test of decimal runs skipped",
-                dir.display()
-            );
+        let Some(files) = crate::test_corpus::files("corpus test of decimal runs") else {
             return;
-        }
-        let mut stack = vec![dir];
-        let mut files = 0;
-        while let Some(d) = stack.pop() {
-            for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-                let path = entry.path();
-                if path.is_dir() {
-                    stack.push(path);
-                } else if path.extension().is_some_and(|x| x == "ptx") {
-                    let Ok(src) = std::fs::read(&path) else {
-                        continue;
-                    };
-                    if memchr::memmem::find(&src, b"= {").is_some() {
-                        files += 1;
-                        assert_same(&src);
-                    }
-                }
+        };
+        let mut with_lists = 0;
+        for (_, src) in &files {
+            if memchr::memmem::find(src, b"= {").is_some() {
+                with_lists += 1;
+                assert_same(src);
             }
         }
-        assert!(files > 0, "no corpus file has an initializer list");
-        eprintln!("parsed {files} corpus files with initializer lists both ways");
+        assert!(with_lists > 0, "no corpus file has an initializer list");
+        eprintln!("parsed {with_lists} corpus files with initializer lists both ways");
     }
 }
