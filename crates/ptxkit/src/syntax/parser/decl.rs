@@ -266,36 +266,15 @@ impl Parser<'_> {
         }
         let src = self.src;
         let byte = |i: usize| src.get(i).copied();
-        let skip_space = |mut i: usize| {
-            while matches!(byte(i), Some(b' ' | b'\t' | b'\n' | b'\r')) {
-                i = i.wrapping_add(1);
-            }
-            i
-        };
         // The literal at `i`: its value, its end and where the text after
-        // it goes on, if it is a whole token that `plain_decimal` decodes
-        // (no leading zero, at most 19 digits), and it is the whole item:
-        // after it come only blanks, then `,` or `}`.
+        // it goes on, if its digits are a literal that `plain_decimal`
+        // decodes (as `int_lit` does) and it is the whole item: after it
+        // come only blanks, then `,` or `}`.
         let literal = |i: usize| -> Option<(u64, usize, usize)> {
-            let digits = src
-                .get(i..)?
-                .iter()
-                .take(20)
-                .take_while(|b| b.is_ascii_digit())
-                .count();
-            let end = i.wrapping_add(digits);
-            if digits == 0 || digits > 19 || (digits > 1 && byte(i) == Some(b'0')) {
-                return None;
-            }
-            let after = skip_space(end);
-            if !matches!(byte(after), Some(b',' | b'}')) {
-                return None;
-            }
-            let value = src.get(i..end)?.iter().fold(0u64, |v, &d| {
-                v.wrapping_mul(10)
-                    .wrapping_add(u64::from(d.wrapping_sub(b'0')))
-            });
-            Some((value, end, after))
+            let end = crate::lex::digits_end(src, i);
+            let value = super::literal::plain_decimal(src.get(i..end)?)?;
+            let after = crate::lex::space_end(src, end);
+            matches!(byte(after), Some(b',' | b'}')).then_some((value, end, after))
         };
         let mut at = self.tok.span.start as usize;
         let Some((mut value, mut end, mut after)) = literal(at) else {
@@ -311,7 +290,7 @@ impl Parser<'_> {
             if byte(after) != Some(b',') {
                 break after;
             }
-            let next = skip_space(after.wrapping_add(1));
+            let next = crate::lex::space_end(src, after.wrapping_add(1));
             match literal(next) {
                 Some(l) => {
                     at = next;

@@ -36,7 +36,7 @@ pub fn decode_int(text: &str) -> Option<(u64, Radix, bool)> {
 /// cannot overflow) without a leading zero; `None` for any other text.
 /// One pass: each byte is checked as it is added in.
 #[inline]
-fn plain_decimal(b: &[u8]) -> Option<u64> {
+pub(super) fn plain_decimal(b: &[u8]) -> Option<u64> {
     let (&first, rest) = b.split_first()?;
     if b.len() > 19 || (first == b'0' && !rest.is_empty()) {
         return None;

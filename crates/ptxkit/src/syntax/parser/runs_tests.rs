@@ -108,7 +108,17 @@ mod tests {
             "1e3",
             "x = 1",
         ]);
-        let sep = prop::sample::select(vec![",", ", ", " ,", ",\n\t", " , ", ",,", " ", "\r\n,"]);
+        let sep = prop::sample::select(vec![
+            ",",
+            ", ",
+            " ,",
+            ",\n\t",
+            " , ",
+            ",,",
+            " ",
+            "\r\n,",
+            "\x0b,\x0c",
+        ]);
         let close = prop::sample::select(vec!["}", " }", "\n}", "", ";"]);
         (prop::collection::vec((item, sep), 0..12), close).prop_map(|(items, close)| {
             let mut s = String::from("{");
