@@ -62,26 +62,20 @@ fn bound_key(inst: &Parts<'_>) -> Option<BoundKey> {
     let mut codes = std::iter::once(inst.opcode.0)
         .chain(inst.mods.iter().map(|m| m.id.0))
         .chain(std::iter::once(0xFFFF))
-        .chain(shapes);
+        .chain(shapes)
+        .fuse();
     let mut key = [0u64; KEY_LEN / 4];
-    let mut left = inst
-        .mods
-        .len()
-        .saturating_add(inst.operands.len())
-        .saturating_add(2);
-    if left > KEY_LEN {
-        return None;
-    }
+    // Each word made in a register, four codes to it, the first in the low
+    // bits.
     for word in &mut key {
-        let mut w = 0u64;
-        for shift in [0, 16, 32, 48] {
-            if left == 0 {
-                break;
-            }
-            left = left.saturating_sub(1);
-            w |= u64::from(codes.next()?) << shift;
-        }
-        *word = w;
+        *word = [0, 16, 32, 48]
+            .into_iter()
+            .map_while(|shift| codes.next().map(|c| u64::from(c) << shift))
+            .fold(0, |w, c| w | c);
+    }
+    // Too many codes to fit.
+    if codes.next().is_some() {
+        return None;
     }
     Some(BoundKey(key))
 }
