@@ -57,30 +57,30 @@ impl std::hash::Hash for Name {
     }
 }
 
-/// The process-wide table of long names: text to index, under a lock, and
-/// index to text in buckets that are filled once and then read without one
-/// (bucket `b` holds `2^(b+6)` entries, so 40 buckets never run out). It
-/// only grows: names live as long as the process, like the symbols of the
-/// modules that use them. (It allocates nothing until used, unlike sharded
-/// interners that reserve megabytes up front; the parser keeps a
-/// per-source cache in front of it.)
-struct Table {
-    /// Text to index.
-    index: FxHashMap<&'static str, u64>,
-}
+/// The process-wide table of long names: text to index, under a lock
+/// (see [`intern`]), and index to text in buckets that are filled once and
+/// then read without one (bucket `b` holds `2^(b+6)` entries, so 40 buckets
+/// never run out). It only grows: names live as long as the process, like
+/// the symbols of the modules that use them. (It allocates nothing until
+/// used, unlike sharded interners that reserve megabytes up front; the
+/// parser keeps a per-source cache in front of it.)
+static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; BUCKETS] =
+    [const { OnceLock::new() }; BUCKETS];
 
 const BUCKETS: usize = 40;
 
-static TEXTS: [OnceLock<Box<[OnceLock<&'static str>]>>; BUCKETS] =
-    [const { OnceLock::new() }; BUCKETS];
+/// How many entries bucket `b` holds.
+#[inline]
+fn bucket_len(b: u32) -> u64 {
+    1u64.checked_shl(b.saturating_add(6)).unwrap_or(0)
+}
 
 /// The bucket and the place in it of index `i`.
 #[inline]
 fn slot(i: u64) -> (usize, usize) {
     let v = i.saturating_add(64);
     let b = 63u32.saturating_sub(v.leading_zeros()).saturating_sub(6);
-    let first = 1u64.checked_shl(b.saturating_add(6)).unwrap_or(0);
-    (b as usize, v.saturating_sub(first) as usize)
+    (b as usize, v.saturating_sub(bucket_len(b)) as usize)
 }
 
 /// The text of interned index `i`.
@@ -97,29 +97,23 @@ fn text_of(i: u64) -> &'static str {
 
 /// The index of `s` in the table, adding it if new.
 fn intern(s: &str) -> u64 {
-    static TABLE: OnceLock<Mutex<Table>> = OnceLock::new();
-    let table = TABLE.get_or_init(|| {
-        Mutex::new(Table {
-            index: FxHashMap::default(),
-        })
-    });
-    let mut t = table.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(&i) = t.index.get(s) {
+    static INDEX: OnceLock<Mutex<FxHashMap<&'static str, u64>>> = OnceLock::new();
+    let index = INDEX.get_or_init(Default::default);
+    let mut index = index.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(&i) = index.get(s) {
         return i;
     }
-    let i = t.index.len() as u64;
+    let i = index.len() as u64;
     let text: &'static str = Box::leak(s.into());
     let (b, at) = slot(i);
     if let Some(bucket) = TEXTS.get(b) {
-        let bucket = bucket.get_or_init(|| {
-            let len = 1usize.checked_shl(b.saturating_add(6) as u32).unwrap_or(0);
-            (0..len).map(|_| OnceLock::new()).collect()
-        });
+        let bucket =
+            bucket.get_or_init(|| (0..bucket_len(b as u32)).map(|_| OnceLock::new()).collect());
         if let Some(cell) = bucket.get(at) {
             let _ = cell.set(text);
         }
     }
-    t.index.insert(text, i);
+    index.insert(text, i);
     i
 }
 
