@@ -237,48 +237,12 @@ pub struct DefUse {
 
 /// Call `f` on every name inside `e`.
 pub fn expr_names(e: &Expr, f: &mut impl FnMut(Name)) {
-    match e {
-        Expr::Name(n, _) => f(*n),
-        Expr::Int(_) | Expr::Float(_) => {}
-        Expr::Unary { expr, .. } | Expr::Paren(expr, _) | Expr::Generic(expr, _) => {
-            expr_names(expr, f)
-        }
-        Expr::Mask(m) => expr_names(&m.expr, f),
-        Expr::Cast(c) => expr_names(&c.expr, f),
-        Expr::Field(x) => expr_names(&x.base, f),
-        Expr::Binary(b) => {
-            expr_names(&b.lhs, f);
-            expr_names(&b.rhs, f);
-        }
-        Expr::Index { base, index, .. } => {
-            expr_names(base, f);
-            expr_names(index, f);
-        }
-        Expr::Cond(c) => {
-            expr_names(&c.cond, f);
-            expr_names(&c.then, f);
-            expr_names(&c.otherwise, f);
-        }
-    }
+    e.for_each_name(&mut |n, _| f(n));
 }
 
 /// Call `f` on every name inside operand `o`.
 pub fn operand_names(o: &Operand, f: &mut impl FnMut(Name)) {
-    match o {
-        Operand::Expr(e) => expr_names(e, f),
-        Operand::Pair(p) => {
-            operand_names(&p.first, f);
-            expr_names(&p.second, f);
-        }
-        Operand::Address { addr, .. } => expr_names(addr, f),
-        Operand::Tuple { items, .. }
-        | Operand::Vector { items, .. }
-        | Operand::List { items, .. } => {
-            for i in items {
-                operand_names(i, f);
-            }
-        }
-    }
+    o.for_each_name(&mut |n, _| f(n));
 }
 
 /// Roles that may stand first without being written.

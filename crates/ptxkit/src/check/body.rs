@@ -357,25 +357,7 @@ impl Checker<'_> {
     }
 
     fn operand_names(&mut self, o: &Operand, w: &mut BodyWalk, ms: &ModuleScope) {
-        match o {
-            Operand::Expr(e) => self.expr_names(e, w, ms),
-            Operand::Address { addr, .. } => self.expr_names(addr, w, ms),
-            Operand::Pair(p) => {
-                self.operand_names(&p.first, w, ms);
-                self.expr_names(&p.second, w, ms);
-            }
-            Operand::Tuple { items, .. }
-            | Operand::Vector { items, .. }
-            | Operand::List { items, .. } => {
-                for it in items {
-                    self.operand_names(it, w, ms);
-                }
-            }
-        }
-    }
-
-    fn expr_names(&mut self, e: &Expr, w: &mut BodyWalk, ms: &ModuleScope) {
-        e.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
+        o.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
     }
 
     fn name_use(&mut self, n: Name, span: Span, w: &mut BodyWalk, ms: &ModuleScope) {

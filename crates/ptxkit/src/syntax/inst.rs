@@ -86,6 +86,25 @@ impl Operand {
         }
     }
 
+    /// Call `f` with every name the operand uses as a symbol, left to right
+    /// (see [`Expr::for_each_name`]).
+    pub fn for_each_name(&self, f: &mut impl FnMut(Name, Span)) {
+        match self {
+            Operand::Expr(e) | Operand::Address { addr: e, .. } => e.for_each_name(f),
+            Operand::Pair(p) => {
+                p.first.for_each_name(f);
+                p.second.for_each_name(f);
+            }
+            Operand::Tuple { items, .. }
+            | Operand::Vector { items, .. }
+            | Operand::List { items, .. } => {
+                for o in items {
+                    o.for_each_name(f);
+                }
+            }
+        }
+    }
+
     /// The name, if the operand is a bare name.
     pub fn as_name(&self) -> Option<Name> {
         match self {
