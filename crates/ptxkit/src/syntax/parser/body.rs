@@ -35,18 +35,7 @@ impl Parser<'_> {
                 }
                 _ => {}
             }
-            let s0 = self.tok.span.start;
-            match self.stmt() {
-                Ok(s) => self.stmt_stack.push(s),
-                Err(Fail) => {
-                    self.recover_stmt();
-                    let s = Stmt::Error(self.since(s0));
-                    self.stmt_stack.push(s);
-                }
-            }
-            if self.tok.span.start == s0 && !self.at(K::Eof) && !self.at(K::RBrace) {
-                self.bump();
-            }
+            self.stmt_step_to(|p, s| p.stmt_stack.push(s));
         }
         self.leave();
         Ok(Block {
@@ -89,24 +78,41 @@ impl Parser<'_> {
     pub(crate) fn stmts_until_eof(&mut self) -> Vec<Stmt> {
         let mut stmts = Vec::new();
         while !self.at(K::Eof) {
-            let s0 = self.tok.span.start;
             if self.at(K::RBrace) {
                 let t = self.bump();
                 self.error(codes::SYNTAX, t.span, "unmatched `}`");
                 continue;
             }
-            match self.stmt() {
-                Ok(s) => stmts.push(s),
-                Err(Fail) => {
-                    self.recover_stmt();
-                    stmts.push(Stmt::Error(self.since(s0)));
-                }
-            }
-            if self.tok.span.start == s0 && !self.at(K::Eof) {
-                self.bump();
-            }
+            stmts.push(self.stmt_step());
         }
         stmts
+    }
+
+    /// The next statement of a body, or after a syntax error an
+    /// [`Stmt::Error`] over the text skipped to recover. Always moves on,
+    /// unless at a `}` or the end of input, which the caller handles.
+    #[inline]
+    pub(super) fn stmt_step(&mut self) -> Stmt {
+        self.stmt_step_to(|_, s| s)
+    }
+
+    /// [`Parser::stmt_step`], handing the statement to `put` (a body's
+    /// loop pushes it onto the statement stack straight from the result).
+    #[inline(always)]
+    fn stmt_step_to<R>(&mut self, put: impl FnOnce(&mut Self, Stmt) -> R) -> R {
+        let s0 = self.tok.span.start;
+        let r = match self.stmt() {
+            Ok(s) => put(self, s),
+            Err(Fail) => {
+                self.recover_stmt();
+                let s = Stmt::Error(self.since(s0));
+                put(self, s)
+            }
+        };
+        if self.tok.span.start == s0 && !self.at(K::Eof) && !self.at(K::RBrace) {
+            self.bump();
+        }
+        r
     }
 
     /// One statement of a body; the current token starts it.

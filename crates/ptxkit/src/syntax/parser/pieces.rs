@@ -2,7 +2,7 @@
 //! reader holds one statement of the tree at a time, whatever the size of
 //! the function (a single unrolled kernel can be tens of megabytes).
 
-use super::{Fail, Header, Parser};
+use super::{Header, Parser};
 use crate::diag::Diagnostic;
 use crate::lex::TokenKind as K;
 use crate::source::Span;
@@ -119,34 +119,18 @@ impl<'s> PieceStream<'s> {
             }
             _ => {}
         }
-        let s0 = p.tok.span.start;
-        let stmt = if p.at(K::LBrace) {
-            // A nested block, opened as `Parser::block` opens it.
-            p.bump();
-            match p.enter() {
-                Ok(()) => {
-                    self.open.push(s0);
-                    return Piece::BlockStart(s0);
-                }
-                Err(Fail) => {
-                    p.recover_stmt();
-                    Stmt::Error(p.since(s0))
-                }
-            }
-        } else {
-            match p.stmt() {
-                Ok(s) => s,
-                Err(Fail) => {
-                    p.recover_stmt();
-                    Stmt::Error(p.since(s0))
-                }
-            }
-        };
-        // Always make progress.
-        if p.tok.span.start == s0 && !p.at(K::Eof) && !p.at(K::RBrace) {
-            p.bump();
+        if !p.at(K::LBrace) {
+            return Piece::Stmt(p.stmt_step());
         }
-        Piece::Stmt(stmt)
+        // A nested block, opened as `Parser::block` opens it.
+        let s0 = p.tok.span.start;
+        p.bump();
+        if p.enter().is_ok() {
+            self.open.push(s0);
+            return Piece::BlockStart(s0);
+        }
+        p.recover_stmt();
+        Piece::Stmt(Stmt::Error(p.since(s0)))
     }
 }
 
