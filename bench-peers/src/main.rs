@@ -141,15 +141,8 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
 }
 
 fn main() {
-    // The allocator setting of the `ptx` binary and of `xtask bench`
-    // (glibc's heap grows 64 MB at a time). Process-wide, so both parsers
-    // run with it.
-    #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: no other thread exists yet; it sets one of glibc's malloc
-    // parameters.
-    unsafe {
-        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
-    }
+    // Process-wide, so both parsers run with it.
+    inputs::heap_like_ptx();
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut args = std::env::args().skip(1);
     let mut paths = Vec::new();

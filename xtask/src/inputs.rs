@@ -1,6 +1,6 @@
 //! Benchmark inputs, shared by `xtask bench` and `bench-peers` (which
 //! includes this file by path): `.ptx` files below a path, the default set,
-//! and this thread's CPU time.
+//! this thread's CPU time, and the heap setting of the `ptx` binary.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -43,4 +43,16 @@ pub fn thread_cpu() -> Option<Duration> {
     let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
     let ns: u64 = s.split_whitespace().next()?.parse().ok()?;
     Some(Duration::from_nanos(ns))
+}
+
+/// The allocator setting of the `ptx` binary (its `tune_allocator`: glibc's
+/// heap grows 64 MB at a time), so that the library is timed as `ptx` runs
+/// it. Process-wide; call before any thread starts.
+pub fn heap_like_ptx() {
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: called at start-up, before any other thread exists; it sets
+    // one of glibc's malloc parameters.
+    unsafe {
+        libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+    }
 }

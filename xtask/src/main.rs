@@ -51,14 +51,7 @@ fn main() {
             std::process::exit(catalog_check::run(o));
         }
         Some("bench") => {
-            // The allocator setting of the `ptx` binary (its
-            // `tune_allocator`), so the library is timed as `ptx` runs it.
-            #[cfg(all(target_os = "linux", target_env = "gnu"))]
-            // SAFETY: no other thread exists yet; it sets one of glibc's
-            // malloc parameters.
-            unsafe {
-                libc::mallopt(libc::M_TOP_PAD, 64 << 20);
-            }
+            inputs::heap_like_ptx();
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let mut o = bench::Opts {
                 paths: Vec::new(),
