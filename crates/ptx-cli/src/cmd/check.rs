@@ -96,8 +96,8 @@ fn check_one(f: &std::path::Path, a: &Args) -> Report {
         let opts = ptxkit::check::CheckOptions {
             target: a.target.clone(),
         };
-        // Pages of the file behind the item just checked go back to the
-        // system as the check moves on.
+        // Pages of the file behind the piece just checked (an item or one
+        // statement of a body) go back to the system as the check moves on.
         ptxkit::check::check_source_with(&inp.bytes, &opts, |done| inp.bytes.release_before(done))
     };
     let errors = diagnostics.iter().any(|d| d.is_error());
