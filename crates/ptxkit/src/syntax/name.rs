@@ -151,6 +151,18 @@ impl Name {
         Some(Name((word | (len as u128) << 120).to_le_bytes()))
     }
 
+    /// The sixteen bytes as one little-endian integer.
+    #[inline]
+    pub(crate) fn to_bits(self) -> u128 {
+        u128::from_le_bytes(self.0)
+    }
+
+    /// The name whose [`Name::to_bits`] is `bits`.
+    #[inline]
+    pub(crate) fn from_bits(bits: u128) -> Name {
+        Name(bits.to_le_bytes())
+    }
+
     /// The index of an interned name.
     #[inline]
     fn interned(&self) -> Option<u64> {

@@ -426,12 +426,18 @@ impl<'s> Parser<'s> {
                 return n;
             }
         }
-        self.name_slow(t)
+        Name::from_bits(self.name_slow(t))
     }
 
-    /// [`Parser::name`] for a long name or another kind of token.
+    /// [`Parser::name`] for a long name or another kind of token, as
+    /// [`Name::to_bits`].
     #[inline(never)]
-    fn name_slow(&mut self, t: Token) -> Name {
+    fn name_slow(&mut self, t: Token) -> u128 {
+        self.name_slow_inner(t).to_bits()
+    }
+
+    #[inline(always)]
+    fn name_slow_inner(&mut self, t: Token) -> Name {
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
         if bytes.len() <= crate::syntax::name::INLINE {
