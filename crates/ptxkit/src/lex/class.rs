@@ -32,23 +32,36 @@ static CLASS: [u8; 256] = {
     t
 };
 
-/// What a byte starts, for the lexer's fast path ([`START`]).
+/// What a byte starts, for the lexer's fast path ([`START`]). Each value
+/// is one bit, so that the lexer can test for a group of them at once (see
+/// [`Start::is`]).
 #[derive(Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 pub(super) enum Start {
     /// Whitespace.
-    Space,
+    Space = 1,
     /// A letter: always an identifier.
-    Letter,
+    Letter = 2,
     /// `%`, `$` or `_`: an identifier when an identifier character follows.
-    Sigil,
+    Sigil = 4,
     /// `.`: usually a dot word.
-    Dot,
+    Dot = 8,
     /// A decimal digit.
-    Digit,
+    Digit = 16,
     /// A one-byte token that never starts a longer one (see [`PUNCT`]).
-    Punct,
+    Punct = 32,
     /// Anything else: comments, strings, two-byte operators, unknown bytes.
-    Other,
+    Other = 64,
+}
+
+impl Start {
+    /// Whether this is one of `group` (values or-ed together). A bit test,
+    /// not a comparison: a series of these stays a series of branches,
+    /// which the compiler would otherwise merge into one jump table.
+    #[inline(always)]
+    pub(super) fn is(self, group: u8) -> bool {
+        self as u8 & group != 0
+    }
 }
 
 /// What each byte starts.
