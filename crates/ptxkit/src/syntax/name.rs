@@ -33,9 +33,8 @@ impl Name {
     /// compare (names are the keys of every symbol table).
     #[inline]
     fn words(&self) -> (u64, u64) {
-        let (lo, hi) = self.0.split_at(8);
-        let word = |b: &[u8]| u64::from_le_bytes(b.try_into().unwrap_or_default());
-        (word(lo), word(hi))
+        let bits = self.to_bits();
+        (bits as u64, (bits >> 64) as u64)
     }
 }
 
@@ -148,7 +147,7 @@ impl Name {
         }
         debug_assert!(word.to_le_bytes().iter().skip(len).all(|&b| b == 0));
         debug_assert!(word.to_le_bytes().iter().take(len).all(u8::is_ascii));
-        Some(Name((word | (len as u128) << 120).to_le_bytes()))
+        Some(Name::from_bits(word | (len as u128) << 120))
     }
 
     /// The sixteen bytes as one little-endian integer.

@@ -436,6 +436,7 @@ impl<'s> Parser<'s> {
         self.name_slow_inner(t).to_bits()
     }
 
+    /// [`Parser::name_slow`] as a [`Name`].
     #[inline(always)]
     fn name_slow_inner(&mut self, t: Token) -> Name {
         let bytes = t.span.slice(self.src);
