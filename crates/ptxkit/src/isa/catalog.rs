@@ -10,6 +10,7 @@ use rustc_hash::FxHashMap;
 use super::dsl::{Builder, DslError};
 use super::mod_sets::ModSets;
 use super::model::*;
+use super::word_table::WordTable;
 
 /// The catalog files, in load order. After adding or editing one, regenerate
 /// the built-in tables: `cargo run -p xtask -- catalog-gen`.
@@ -34,6 +35,10 @@ pub struct Catalog {
     tables: Tables,
     mod_index: FxHashMap<&'static str, ModId>,
     opcode_index: FxHashMap<&'static str, OpcodeId>,
+    /// [`Catalog::mod_index`]'s short spellings as words.
+    mod_words: WordTable,
+    /// [`Catalog::opcode_index`]'s short spellings as words.
+    opcode_words: WordTable,
     /// For each opcode, a bit set over modifier ids: the modifiers any of
     /// its forms takes.
     opcode_mods: ModSets,
@@ -114,6 +119,14 @@ impl Catalog {
             .enumerate()
             .map(|(i, o)| (o.name, OpcodeId(i as u16)))
             .collect();
+        let mod_words = WordTable::new(tables.mods.iter().enumerate().map(|(i, &m)| (m, i as u16)));
+        let opcode_words = WordTable::new(
+            tables
+                .opcodes
+                .iter()
+                .enumerate()
+                .map(|(i, o)| (o.name, i as u16)),
+        );
         let mut opcode_mods = ModSets::new(tables.opcodes.len(), tables.mods.len());
         for (i, op) in tables.opcodes.iter().enumerate() {
             let mut add = |m: ModId| opcode_mods.insert(i, m);
@@ -143,6 +156,8 @@ impl Catalog {
             tables,
             mod_index,
             opcode_index,
+            mod_words,
+            opcode_words,
             opcode_mods,
             is_type,
             errors,
@@ -170,6 +185,21 @@ impl Catalog {
     #[inline]
     pub fn mod_id(&self, spelling: &str) -> Option<ModId> {
         self.mod_index.get(spelling).copied()
+    }
+
+    /// [`Catalog::opcode_id`] of a spelling of at most
+    /// [`WORD_MAX`](super::word_table::WORD_MAX) bytes given as a word
+    /// (its bytes little-endian, zero past its end).
+    #[inline]
+    pub fn opcode_id_word(&self, word: u128) -> Option<OpcodeId> {
+        self.opcode_words.get(word).map(OpcodeId)
+    }
+
+    /// [`Catalog::mod_id`] of a spelling given as a word, as for
+    /// [`Catalog::opcode_id_word`].
+    #[inline]
+    pub fn mod_id_word(&self, word: u128) -> Option<ModId> {
+        self.mod_words.get(word).map(ModId)
     }
 
     /// The spelling of a modifier (`"?"` for [`ModId::UNKNOWN`]).

@@ -15,6 +15,7 @@ mod matcher;
 mod mod_sets;
 mod model;
 pub mod vocab;
+mod word_table;
 
 pub use catalog::{catalog, install_catalog, Catalog, Tables, SOURCES};
 pub use codegen::render as render_tables;
@@ -24,6 +25,7 @@ pub use matcher::{
 };
 pub use mod_sets::ModSets;
 pub use model::*;
+pub use word_table::{pack_word, WordTable, WORD_MAX};
 
 #[cfg(test)]
 #[allow(clippy::unwrap_used, clippy::expect_used, clippy::indexing_slicing)]

@@ -99,10 +99,6 @@ pub(crate) struct Caches {
     pub(crate) form: FormCache,
     /// See [`BoundCache`].
     pub(crate) bound: BoundCache,
-    /// Opcode words (packed, see `Parser::packed`) to their catalog ids.
-    opcodes: FxHashMap<u128, Option<OpcodeId>>,
-    /// Modifier words (packed) to their catalog ids.
-    mods: FxHashMap<u128, Option<ModId>>,
     /// By opcode id: how many operands the opcode's last instruction had
     /// (0: none seen yet), the first capacity of the next one's list.
     arity: Vec<u8>,
@@ -127,7 +123,7 @@ impl Caches {
 
     /// Leave `c` for the next parser on this thread.
     pub(crate) fn keep(c: Box<Caches>) {
-        let entries = [c.form.len(), c.bound.len(), c.opcodes.len(), c.mods.len()];
+        let entries = [c.form.len(), c.bound.len()];
         if entries.iter().fold(0usize, |a, &n| a.saturating_add(n)) <= KEEP_MAX {
             // Fails only while the thread is being torn down.
             let _ = KEPT.try_with(|k| k.set(Some(c)));
@@ -148,30 +144,20 @@ fn shape_code(s: WrittenShape) -> u16 {
 impl Parser<'_> {
     /// The catalog id of opcode token `t`.
     #[inline]
-    fn opcode_id(&mut self, t: crate::lex::Token) -> Option<OpcodeId> {
-        let Some(w) = self.packed(t) else {
-            return catalog().opcode_id(self.text(t));
-        };
-        if let Some(&id) = self.caches.opcodes.get(&w) {
-            return id;
+    fn opcode_id(&self, t: crate::lex::Token) -> Option<OpcodeId> {
+        match self.packed(t) {
+            Some(w) => catalog().opcode_id_word(w),
+            None => catalog().opcode_id(self.text(t)),
         }
-        let id = catalog().opcode_id(self.text(t));
-        self.caches.opcodes.insert(w, id);
-        id
     }
 
     /// The catalog id of modifier token `t`.
     #[inline]
-    fn mod_id(&mut self, t: crate::lex::Token) -> Option<ModId> {
-        let Some(w) = self.packed(t) else {
-            return catalog().mod_id(self.text(t));
-        };
-        if let Some(&id) = self.caches.mods.get(&w) {
-            return id;
+    fn mod_id(&self, t: crate::lex::Token) -> Option<ModId> {
+        match self.packed(t) {
+            Some(w) => catalog().mod_id_word(w),
+            None => catalog().mod_id(self.text(t)),
         }
-        let id = catalog().mod_id(self.text(t));
-        self.caches.mods.insert(w, id);
-        id
     }
 
     /// An instruction statement; the current token is `@` or the opcode.
