@@ -180,16 +180,18 @@ impl Serialize for Modifier {
 /// An instruction statement.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Instruction {
-    /// Optional guard predicate.
-    pub guard: Option<Guard>,
+    /// Optional guard predicate (boxed: few instructions have one, and
+    /// inline it would make every statement 24 bytes bigger).
+    pub guard: Option<Box<Guard>>,
     /// The opcode root (`ld`, `cp`, `mma`…).
     pub opcode: OpcodeId,
     /// Where the opcode word is.
     pub opcode_span: Span,
     /// The catalog form the instruction matched ([`FormId::NONE`] if none).
     pub form: FormId,
-    /// The modifiers in written order.
-    pub mods: SmallVec<[Modifier; 5]>,
+    /// The modifiers in written order (room for three inline: 98% of the
+    /// instructions of real modules have at most three).
+    pub mods: SmallVec<[Modifier; 3]>,
     /// The operands in written order.
     pub operands: Vec<Operand>,
     /// Which of the form's operand templates are present (bit `i` = template `i`).

@@ -167,11 +167,11 @@ impl Parser<'_> {
             self.bump();
             let negated = self.eat(K::Bang);
             let p = self.expect(K::Ident, "a predicate register after `@`")?;
-            Some(Guard {
+            Some(Box::new(Guard {
                 negated,
                 pred: self.name(p),
                 span: self.since(start),
-            })
+            }))
         } else {
             None
         };
@@ -187,7 +187,7 @@ impl Parser<'_> {
             self.recover_stmt();
             return Ok(Stmt::Error(self.since(start)));
         };
-        let mut mods: SmallVec<[Modifier; 5]> = SmallVec::new();
+        let mut mods: SmallVec<[Modifier; 3]> = SmallVec::new();
         let mut unknown = false;
         while self.at(K::DotWord) {
             let t = self.bump();
