@@ -13,8 +13,10 @@ pub enum Initializer {
     Expr(Expr),
     /// `{ a, b, { c, d } }`.
     List {
-        /// The items.
-        items: Vec<Initializer>,
+        /// The items (a boxed slice, not a `Vec`: two words less lets the
+        /// list sit beside an [`Expr`]'s tag, so an item of a long byte
+        /// array is 32 bytes, not 40).
+        items: Box<[Initializer]>,
         /// Where.
         span: Span,
     },

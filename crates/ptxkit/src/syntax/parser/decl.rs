@@ -245,7 +245,7 @@ impl Parser<'_> {
         r?;
         self.expect(K::RBrace, "`}` or `,` in the initializer")?;
         Ok(Initializer::List {
-            items,
+            items: items.into_boxed_slice(),
             span: self.since(start),
         })
     }
