@@ -504,12 +504,12 @@ impl Printer {
                 self.out.push('|');
                 self.expr(&p.second);
             }
-            Operand::Address { addr, suffix, .. } => {
+            Operand::Address { addr, at } => {
                 self.out.push('[');
                 self.expr(addr);
                 self.out.push(']');
-                if let Some(s) = suffix {
-                    self.out.push_str(catalog().mod_name(*s));
+                if let Some(s) = at.suffix() {
+                    self.out.push_str(catalog().mod_name(s));
                 }
             }
             Operand::Tuple { items, .. } => {

@@ -19,10 +19,10 @@ pub enum Operand {
     Address {
         /// The address expression.
         addr: Expr,
-        /// A suffix written after `]`, such as `.unified`.
-        suffix: Option<ModId>,
-        /// Where, brackets included.
-        span: Span,
+        /// Where, brackets included, and the suffix written after `]`
+        /// (serialized as the two fields `span` and `suffix`).
+        #[serde(flatten)]
+        at: AddressAt,
     },
     /// `[a, b, {c, d}]`: a bracketed tuple (textures, surfaces, tensor maps).
     Tuple {
@@ -47,6 +47,63 @@ pub enum Operand {
     },
 }
 
+/// Where an [`Operand::Address`] is and the suffix after its `]`
+/// (`.unified`), in eight bytes: with the 32-byte address expression that
+/// makes an address operand 40 bytes, the size of every operand. Equal when
+/// the suffixes are (positions do not count, as for [`Span`]).
+#[derive(Clone, Copy, Debug)]
+pub struct AddressAt {
+    /// First byte (the `[`).
+    start: u32,
+    /// Length in bytes, suffix included (an address longer than
+    /// `u16::MAX` bytes is recorded at that length).
+    len: u16,
+    /// The suffix's modifier id, or [`AddressAt::NO_SUFFIX`].
+    suffix: u16,
+}
+
+impl AddressAt {
+    /// The `suffix` of an address without one (no catalog has this many
+    /// modifiers; [`ModId::UNKNOWN`] is one above).
+    const NO_SUFFIX: u16 = u16::MAX - 1;
+
+    /// An address written at `span` with `suffix`.
+    pub fn new(span: Span, suffix: Option<ModId>) -> AddressAt {
+        AddressAt {
+            start: span.start,
+            len: u16::try_from(span.len()).unwrap_or(u16::MAX),
+            suffix: suffix.map_or(Self::NO_SUFFIX, |m| m.0),
+        }
+    }
+
+    /// Where, brackets and suffix included.
+    pub fn span(&self) -> Span {
+        Span::new(self.start, self.start.saturating_add(u32::from(self.len)))
+    }
+
+    /// The suffix written after `]`, such as `.unified`.
+    pub fn suffix(&self) -> Option<ModId> {
+        (self.suffix != Self::NO_SUFFIX).then_some(ModId(self.suffix))
+    }
+}
+
+impl PartialEq for AddressAt {
+    fn eq(&self, other: &AddressAt) -> bool {
+        self.suffix == other.suffix
+    }
+}
+
+/// Serialized as `{"span": …, "suffix": …}`.
+impl Serialize for AddressAt {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let mut st = s.serialize_struct("AddressAt", 2)?;
+        st.serialize_field("span", &self.span())?;
+        st.serialize_field("suffix", &self.suffix())?;
+        st.end()
+    }
+}
+
 /// The payload of [`Operand::Pair`], boxed so that the rare pair does not
 /// size every operand. (Serialized like a struct variant:
 /// `{"Pair": {"first": …, "second": …, "span": …}}`.)
@@ -66,8 +123,8 @@ impl Operand {
         match self {
             Operand::Expr(e) => e.span(),
             Operand::Pair(p) => p.span,
-            Operand::Address { span, .. }
-            | Operand::Tuple { span, .. }
+            Operand::Address { at, .. } => at.span(),
+            Operand::Tuple { span, .. }
             | Operand::Vector { span, .. }
             | Operand::List { span, .. } => *span,
         }

@@ -38,7 +38,9 @@ mod size_tests {
                 "Span" => 8,
                 "Name" => 16,
                 "Expr" => 32,
-                "Operand" => 48,
+                // An address's span and suffix are packed beside its
+                // expression (`AddressAt`) to keep every operand at 40.
+                "Operand" => 40,
                 // A statement is written once per line of a body: its size
                 // is most of the tree's (the guard is boxed and three
                 // modifiers are inline for that). At most 128 bytes, it is

@@ -283,8 +283,7 @@ impl Parser<'_> {
                         let suffix = self.address_suffix();
                         return Ok(Operand::Address {
                             addr,
-                            suffix,
-                            span: self.since(start),
+                            at: crate::syntax::AddressAt::new(self.since(start), suffix),
                         });
                     }
                     Ok(first) => self.operand_seq_after(first, K::RBracket, false, 2),
