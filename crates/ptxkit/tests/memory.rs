@@ -73,8 +73,9 @@ fn tree_and_check_memory_per_source_byte() {
     }
     let ratio = tree as f64 / src_bytes as f64;
     eprintln!("all: tree {ratio:.1}x the source; largest check peak {check_peak} bytes");
-    // Budgets with some headroom over today's figures (14.6x; 16.5x).
-    assert!(ratio < 17.0, "the tree is {ratio:.1}x the source");
+    // Budgets with some headroom over today's figures (6.6x; 270 KB). The
+    // tree's size is also its parse time: writing it is much of the work.
+    assert!(ratio < 8.0, "the tree is {ratio:.1}x the source");
     assert!(check_peak < 400_000 * 5 / 4, "check peak {check_peak}");
 }
 
@@ -108,6 +109,8 @@ fn streamed_check_of_a_large_module() {
         "streamed check peak is {:.2}x the source",
         p / n
     );
+    // 8.1x today.
+    assert!(t < 9.5 * n, "the tree is {:.1}x the source", t / n);
 }
 
 /// One function of about 2 MB: the full check (`check_source`, `ptx
