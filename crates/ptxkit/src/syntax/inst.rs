@@ -246,7 +246,7 @@ pub struct Instruction {
     pub opcode_span: Span,
     /// The catalog form the instruction matched ([`FormId::NONE`] if none).
     pub form: FormId,
-    /// The modifiers in written order (room for three inline: 98% of the
+    /// The modifiers in written order (room for three inline: 96% of the
     /// instructions of real modules have at most three).
     pub mods: SmallVec<[Modifier; 3]>,
     /// The operands in written order.
