@@ -62,6 +62,20 @@ impl Span {
         self.end.saturating_sub(self.start)
     }
 
+    /// [`Span::len`] in 16 bits, for nodes that keep a span in a few bytes
+    /// (modifiers, addresses): a span longer than `u16::MAX` bytes is
+    /// recorded at that length.
+    #[inline]
+    pub(crate) fn short_len(self) -> u16 {
+        u16::try_from(self.len()).unwrap_or(u16::MAX)
+    }
+
+    /// The span of `len` bytes from `start` ([`Span::short_len`]'s inverse).
+    #[inline]
+    pub(crate) fn from_short(start: u32, len: u16) -> Span {
+        Span::new(start, start.saturating_add(u32::from(len)))
+    }
+
     /// Whether the span covers no bytes.
     #[inline]
     pub fn is_empty(self) -> bool {

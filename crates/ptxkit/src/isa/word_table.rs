@@ -66,17 +66,14 @@ impl WordTable {
             .next_power_of_two()
             .trailing_zeros();
         let shift = 64u32.saturating_sub(bits);
-        let mut best: Option<(usize, WordTable)> = None;
-        for mul in MULTIPLIERS {
-            let (table, longest) = Self::fill(&words, bits, shift, mul);
-            if best.as_ref().is_none_or(|(l, _)| longest < *l) {
-                best = Some((longest, table));
+        let mut best = Self::fill(&words, bits, shift, MULTIPLIERS[0]);
+        for mul in MULTIPLIERS.into_iter().skip(1) {
+            let next = Self::fill(&words, bits, shift, mul);
+            if next.1 < best.1 {
+                best = next;
             }
         }
-        match best {
-            Some((_, t)) => t,
-            None => Self::fill(&words, bits, shift, MULTIPLIERS[0]).0,
-        }
+        best.0
     }
 
     /// The table with multiplier `mul`, and its longest probe run.

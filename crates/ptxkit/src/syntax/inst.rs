@@ -71,14 +71,14 @@ impl AddressAt {
     pub fn new(span: Span, suffix: Option<ModId>) -> AddressAt {
         AddressAt {
             start: span.start,
-            len: u16::try_from(span.len()).unwrap_or(u16::MAX),
+            len: span.short_len(),
             suffix: suffix.map_or(Self::NO_SUFFIX, |m| m.0),
         }
     }
 
     /// Where, brackets and suffix included.
     pub fn span(&self) -> Span {
-        Span::new(self.start, self.start.saturating_add(u32::from(self.len)))
+        Span::from_short(self.start, self.len)
     }
 
     /// The suffix written after `]`, such as `.unified`.
@@ -201,14 +201,14 @@ impl Modifier {
     pub fn new(id: ModId, span: Span) -> Modifier {
         Modifier {
             id,
-            len: u16::try_from(span.len()).unwrap_or(u16::MAX),
+            len: span.short_len(),
             start: span.start,
         }
     }
 
     /// Where.
     pub fn span(&self) -> Span {
-        Span::new(self.start, self.start.saturating_add(u32::from(self.len)))
+        Span::from_short(self.start, self.len)
     }
 
     /// The spelling, with its dot.

@@ -353,9 +353,9 @@ impl<'s> Parser<'s> {
     }
 
     /// [`Parser::text`] of a token outside the window: validate a new window
-    /// from the token on (with `simdutf8`, several times faster than the
-    /// standard library's check on this mostly-ASCII text: every byte of a
-    /// module goes through here once).
+    /// from the token on. Every byte of a module goes through here once;
+    /// `simdutf8` instead of the standard library's check made the whole
+    /// parse 2% faster on the corpus.
     #[cold]
     #[inline(never)]
     fn text_outside_window(&self, t: Token) -> &'s str {
@@ -394,25 +394,21 @@ impl<'s> Parser<'s> {
     pub(crate) fn packed(&self, t: Token) -> Option<u128> {
         debug_assert!(matches!(t.kind, TokenKind::Ident | TokenKind::DotWord));
         let len = t.span.len();
-        if len > 16 {
+        if len as usize > crate::isa::WORD_MAX {
             return None;
         }
         let start = t.span.start as usize;
-        let word = match self.src.get(start..start.saturating_add(16)) {
+        match self.src.get(start..start.saturating_add(16)) {
             // One 16-byte load, then the bytes past the token masked off.
             Some(chunk) => {
                 let chunk: [u8; 16] = chunk.try_into().ok()?;
                 let mask = u128::MAX.checked_shr(128u32.saturating_sub(len.saturating_mul(8)));
-                u128::from_le_bytes(chunk) & mask.unwrap_or(0)
+                Some(u128::from_le_bytes(chunk) & mask.unwrap_or(0))
             }
-            None => t
-                .span
-                .slice(self.src)
-                .iter()
-                .rev()
-                .fold(0u128, |w, &b| (w << 8) | u128::from(b)),
-        };
-        Some(word)
+            // Near the end of the source: byte by byte, as the catalog's
+            // tables were packed.
+            None => crate::isa::pack_word(t.span.slice(self.src)),
+        }
     }
 
     /// The name token `t` spells. Inlined for its common case, an
