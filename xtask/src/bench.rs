@@ -127,6 +127,8 @@ pub struct Opts {
     pub ptxas_only: bool,
     /// The file for it (default: the corpus's Kokkos module).
     pub ptxas_file: Option<PathBuf>,
+    /// Also time each file alone and print the spread of throughputs.
+    pub per_file: bool,
 }
 
 pub fn run(root: &Path, o: Opts) -> i32 {
@@ -142,7 +144,14 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     if o.paths.is_empty() {
         paths = default_inputs(root);
     }
-    let files: Vec<Vec<u8>> = paths.iter().filter_map(|p| std::fs::read(p).ok()).collect();
+    let read: Vec<(PathBuf, Vec<u8>)> = paths
+        .into_iter()
+        .filter_map(|p| {
+            let b = std::fs::read(&p).ok()?;
+            Some((p, b))
+        })
+        .collect();
+    let (paths, files): (Vec<PathBuf>, Vec<Vec<u8>>) = read.into_iter().unzip();
     if files.is_empty() {
         eprintln!("no input files");
         return 2;
@@ -204,6 +213,9 @@ pub fn run(root: &Path, o: Opts) -> i32 {
             insts as f64 / wall,
             "-"
         );
+    }
+    if o.per_file {
+        per_file(&paths, &files);
     }
     if !o.no_split {
         split(&files, min, o.write_big.as_deref());
@@ -296,5 +308,114 @@ fn split(files: &[Vec<u8>], min: Duration, write: Option<&Path>) {
                 "DIFFERS"
             }
         );
+    }
+}
+
+/// The rate below which a share `q` of the bytes is parsed: `rows` are
+/// (bytes, rate) sorted by rate, slowest first.
+fn byte_quantile(rows: &[(usize, f64)], q: f64) -> f64 {
+    let total: usize = rows.iter().map(|r| r.0).sum();
+    let mut seen = 0usize;
+    for &(bytes, rate) in rows {
+        seen += bytes;
+        if seen as f64 >= q * total as f64 {
+            return rate;
+        }
+    }
+    rows.last().map_or(0.0, |r| r.1)
+}
+
+/// Files smaller than this are left out of the per-file lists (their
+/// times are mostly the clock's own).
+const PER_FILE_MIN: usize = 16 * 1024;
+
+/// Parse each file alone (best of at least five runs and 10 ms, so the
+/// file is in cache: higher than a pass over all files) and print
+/// how throughput spreads over the input: percentiles weighted by bytes,
+/// and the slowest and fastest files with what they hold. Throughput
+/// depends on what a module is made of, and an average hides that.
+fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
+    struct Row<'a> {
+        path: &'a Path,
+        bytes: usize,
+        secs: f64,
+        insts: usize,
+    }
+    let mut rows: Vec<Row> = paths
+        .iter()
+        .zip(files)
+        .filter(|(_, f)| f.len() >= PER_FILE_MIN)
+        .map(|(p, f)| {
+            let mut best = f64::INFINITY;
+            let mut runs = 0u32;
+            let start = Instant::now();
+            while runs < 5 || start.elapsed() < Duration::from_millis(10) {
+                let t = Instant::now();
+                let tree = std::hint::black_box(ptxkit::parse(f));
+                best = best.min(t.elapsed().as_secs_f64());
+                drop(tree);
+                runs += 1;
+            }
+            Row {
+                path: p,
+                bytes: f.len(),
+                secs: best,
+                insts: instructions(f),
+            }
+        })
+        .collect();
+    if rows.is_empty() {
+        return;
+    }
+    let rate = |r: &Row| r.bytes as f64 / 1e6 / r.secs.max(1e-9);
+    rows.sort_by(|a, b| rate(a).total_cmp(&rate(b)));
+    let total: usize = rows.iter().map(|r| r.bytes).sum();
+    let weighted: Vec<(usize, f64)> = rows.iter().map(|r| (r.bytes, rate(r))).collect();
+    let at = |q: f64| byte_quantile(&weighted, q);
+    println!(
+        "per file (each alone and warm, to the tree in hand, one core; {} files of at least {} KB, \
+         {:.1} MB): by bytes, p10 {:.0}, p50 {:.0}, p90 {:.0} MB/s",
+        rows.len(),
+        PER_FILE_MIN / 1024,
+        total as f64 / 1e6,
+        at(0.1),
+        at(0.5),
+        at(0.9)
+    );
+    let show = |label: &str, r: &Row| {
+        let name = r
+            .path
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        println!(
+            "  {label} {:>7.1} MB/s {:>6.2} M instr/s {:>9} B {:>6.0} B/instr  {name}",
+            rate(r),
+            r.insts as f64 / 1e6 / r.secs.max(1e-9),
+            r.bytes,
+            r.bytes as f64 / r.insts.max(1) as f64,
+        );
+    };
+    for r in rows.iter().take(5) {
+        show("slowest", r);
+    }
+    for r in rows.iter().rev().take(5) {
+        show("fastest", r);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::byte_quantile;
+
+    #[test]
+    fn quantiles_are_weighted_by_bytes() {
+        // One big slow file outweighs three small fast ones.
+        let rows = [(900, 100.0), (50, 300.0), (30, 400.0), (20, 500.0)];
+        assert_eq!(byte_quantile(&rows, 0.1), 100.0);
+        assert_eq!(byte_quantile(&rows, 0.9), 100.0);
+        assert_eq!(byte_quantile(&rows, 0.95), 300.0);
+        assert_eq!(byte_quantile(&rows, 0.99), 500.0);
+        assert_eq!(byte_quantile(&[], 0.5), 0.0);
     }
 }

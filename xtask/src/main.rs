@@ -13,7 +13,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist"
     );
     std::process::exit(2)
 }
@@ -62,6 +62,7 @@ fn main() {
                 ptxas: true,
                 ptxas_only: false,
                 ptxas_file: None,
+                per_file: false,
             };
             while let Some(a) = args.next() {
                 match a.as_str() {
@@ -74,6 +75,7 @@ fn main() {
                     "--no-split" => o.no_split = true,
                     "--split-only" => o.split_only = true,
                     "--no-ptxas" => o.ptxas = false,
+                    "--per-file" => o.per_file = true,
                     "--ptxas-only" => o.ptxas_only = true,
                     "--ptxas-file" => {
                         o.ptxas_file =
