@@ -31,6 +31,8 @@ mod size_tests {
             ("Instruction", size_of::<super::Instruction>()),
             ("Stmt", size_of::<super::Stmt>()),
             ("Item", size_of::<super::Item>()),
+            ("SectionEntry", size_of::<super::SectionEntry>()),
+            ("Initializer", size_of::<super::Initializer>()),
         ];
         eprintln!("{sizes:?}");
         for (n, s) in sizes {
@@ -48,6 +50,11 @@ mod size_tests {
                 // `memcpy` (5% of a parse).
                 "Instruction" => 88,
                 "Stmt" => 88,
+                // One per data line of a debug section (`.b8 0`), its one
+                // value inline rather than in a heap list.
+                "SectionEntry" => 56,
+                // One per element of an array initializer.
+                "Initializer" => 32,
                 _ => 192,
             };
             assert!(s <= max, "{n} is {s} bytes, budget {max}");

@@ -1,6 +1,7 @@
 //! The module: top-level directives and function bodies (spec 11).
 
 use serde::Serialize;
+use smallvec::SmallVec;
 
 use super::{CallPrototype, Expr, Function, Instruction, IntLit, Name, TargetList, VarDecl};
 use crate::isa::vocab::ScalarType;
@@ -154,8 +155,9 @@ pub enum SectionEntry {
     Data {
         /// Element type.
         ty: ScalarType,
-        /// Values.
-        values: Vec<Expr>,
+        /// Values. Most data lines hold one (`.b8 0`, the bulk of nvcc's
+        /// debug sections), kept inline.
+        values: SmallVec<[Expr; 1]>,
         /// Where.
         span: Span,
     },

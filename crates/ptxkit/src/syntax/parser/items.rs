@@ -361,8 +361,8 @@ impl Parser<'_> {
                         return Err(self.expected("a data directive such as `.b8`"));
                     };
                     self.bump();
-                    // Most data lines hold one value (`.b8 0`).
-                    let mut values = Vec::with_capacity(1);
+                    // Most data lines hold one value (`.b8 0`): no heap.
+                    let mut values = smallvec::SmallVec::new();
                     loop {
                         if self.at(K::Int)
                             && self.depth < super::MAX_DEPTH
