@@ -325,12 +325,16 @@ fn byte_quantile(rows: &[(usize, f64)], q: f64) -> f64 {
     rows.last().map_or(0.0, |r| r.1)
 }
 
+/// Rounds of [`per_file`].
+const PER_FILE_ROUNDS: usize = 4;
+
 /// Files smaller than this are left out of the per-file lists (their
 /// times are mostly the clock's own).
 const PER_FILE_MIN: usize = 16 * 1024;
 
-/// Parse each file alone (best of at least five runs and 10 ms, so the
-/// file is in cache: higher than a pass over all files) and print
+/// Parse each file alone (best of [`PER_FILE_ROUNDS`] rounds over the
+/// files, each of at least three runs and 3 ms, so the file is in cache:
+/// higher than a pass over all files) and print
 /// how throughput spreads over the input: percentiles weighted by bytes,
 /// and the slowest and fastest files with what they hold. Throughput
 /// depends on what a module is made of, and an average hides that.
@@ -345,25 +349,31 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
         .iter()
         .zip(files)
         .filter(|(_, f)| f.len() >= PER_FILE_MIN)
-        .map(|(p, f)| {
-            let mut best = f64::INFINITY;
+        .map(|(p, f)| Row {
+            path: p,
+            bytes: f.len(),
+            secs: f64::INFINITY,
+            insts: instructions(f),
+        })
+        .collect();
+    // Rounds over all files, so that a slow spell of a shared machine
+    // (they last seconds) does not mark a run of files as slow.
+    for _ in 0..PER_FILE_ROUNDS {
+        for (r, f) in rows
+            .iter_mut()
+            .zip(files.iter().filter(|f| f.len() >= PER_FILE_MIN))
+        {
             let mut runs = 0u32;
             let start = Instant::now();
-            while runs < 5 || start.elapsed() < Duration::from_millis(10) {
+            while runs < 3 || start.elapsed() < Duration::from_millis(3) {
                 let t = Instant::now();
                 let tree = std::hint::black_box(ptxkit::parse(f));
-                best = best.min(t.elapsed().as_secs_f64());
+                r.secs = r.secs.min(t.elapsed().as_secs_f64());
                 drop(tree);
                 runs += 1;
             }
-            Row {
-                path: p,
-                bytes: f.len(),
-                secs: best,
-                insts: instructions(f),
-            }
-        })
-        .collect();
+        }
+    }
     if rows.is_empty() {
         return;
     }
