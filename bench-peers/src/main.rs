@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 #[path = "../../xtask/src/inputs.rs"]
 mod inputs;
-use inputs::{collect, default_inputs, thread_cpu};
+use inputs::{collect, default_inputs, read_all, thread_cpu};
 
 /// Seconds per pass over `files`, repeating for at least `min` and at
 /// least once: the mean wall time up to each tree in hand (each tree is
@@ -64,13 +64,7 @@ fn ptx_syntax_parse(src: &[u8]) -> Option<impl Sized> {
 }
 
 fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
-    let files: Vec<(PathBuf, Vec<u8>)> = paths
-        .into_iter()
-        .filter_map(|p| {
-            let b = std::fs::read(&p).ok()?;
-            Some((p, b))
-        })
-        .collect();
+    let files = read_all(paths);
     if files.is_empty() {
         eprintln!("no input files");
         return 2;

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::inputs::{collect, default_inputs, thread_cpu};
+use crate::inputs::{collect, default_inputs, read_all, thread_cpu};
 
 use rayon::prelude::*;
 
@@ -144,14 +144,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     if o.paths.is_empty() {
         paths = default_inputs(root);
     }
-    let read: Vec<(PathBuf, Vec<u8>)> = paths
-        .into_iter()
-        .filter_map(|p| {
-            let b = std::fs::read(&p).ok()?;
-            Some((p, b))
-        })
-        .collect();
-    let (paths, files): (Vec<PathBuf>, Vec<Vec<u8>>) = read.into_iter().unzip();
+    let (paths, files): (Vec<PathBuf>, Vec<Vec<u8>>) = read_all(paths).into_iter().unzip();
     if files.is_empty() {
         eprintln!("no input files");
         return 2;

@@ -1,6 +1,7 @@
 //! Benchmark inputs, shared by `xtask bench` and `bench-peers` (which
 //! includes this file by path): `.ptx` files below a path, the default set,
-//! this thread's CPU time, and the heap setting of the `ptx` binary.
+//! reading them, this thread's CPU time, and the heap setting of the `ptx`
+//! binary.
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,6 +19,18 @@ pub fn collect(p: &Path, out: &mut Vec<PathBuf>) {
     } else if p.extension().is_some_and(|x| x == "ptx") {
         out.push(p.to_path_buf());
     }
+}
+
+/// Each of `paths` with its bytes, read into memory up front (files that
+/// cannot be read are left out).
+pub fn read_all(paths: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
+    paths
+        .into_iter()
+        .filter_map(|p| {
+            let b = std::fs::read(&p).ok()?;
+            Some((p, b))
+        })
+        .collect()
 }
 
 /// The ptxas-accepted files of ../shared/corpus plus the repository's examples.
