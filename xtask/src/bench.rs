@@ -334,7 +334,7 @@ const PER_FILE_MIN: usize = 16 * 1024;
 fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
     struct Row<'a> {
         path: &'a Path,
-        bytes: usize,
+        src: &'a [u8],
         secs: f64,
         insts: usize,
     }
@@ -344,7 +344,7 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
         .filter(|(_, f)| f.len() >= PER_FILE_MIN)
         .map(|(p, f)| Row {
             path: p,
-            bytes: f.len(),
+            src: f,
             secs: f64::INFINITY,
             insts: instructions(f),
         })
@@ -352,15 +352,12 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
     // Rounds over all files, so that a slow spell of a shared machine
     // (they last seconds) does not mark a run of files as slow.
     for _ in 0..PER_FILE_ROUNDS {
-        for (r, f) in rows
-            .iter_mut()
-            .zip(files.iter().filter(|f| f.len() >= PER_FILE_MIN))
-        {
+        for r in &mut rows {
             let mut runs = 0u32;
             let start = Instant::now();
             while runs < 3 || start.elapsed() < Duration::from_millis(3) {
                 let t = Instant::now();
-                let tree = std::hint::black_box(ptxkit::parse(f));
+                let tree = std::hint::black_box(ptxkit::parse(r.src));
                 r.secs = r.secs.min(t.elapsed().as_secs_f64());
                 drop(tree);
                 runs += 1;
@@ -370,10 +367,10 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
     if rows.is_empty() {
         return;
     }
-    let rate = |r: &Row| r.bytes as f64 / 1e6 / r.secs.max(1e-9);
+    let rate = |r: &Row| r.src.len() as f64 / 1e6 / r.secs.max(1e-9);
     rows.sort_by(|a, b| rate(a).total_cmp(&rate(b)));
-    let total: usize = rows.iter().map(|r| r.bytes).sum();
-    let weighted: Vec<(usize, f64)> = rows.iter().map(|r| (r.bytes, rate(r))).collect();
+    let total: usize = rows.iter().map(|r| r.src.len()).sum();
+    let weighted: Vec<(usize, f64)> = rows.iter().map(|r| (r.src.len(), rate(r))).collect();
     let at = |q: f64| byte_quantile(&weighted, q);
     println!(
         "per file (each alone and warm, to the tree in hand, one core; {} files of at least {} KB, \
@@ -395,8 +392,8 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
             "  {label} {:>7.1} MB/s {:>6.2} M instr/s {:>9} B {:>6.0} B/instr  {name}",
             rate(r),
             r.insts as f64 / 1e6 / r.secs.max(1e-9),
-            r.bytes,
-            r.bytes as f64 / r.insts.max(1) as f64,
+            r.src.len(),
+            r.src.len() as f64 / r.insts.max(1) as f64,
         );
     };
     for r in rows.iter().take(5) {
