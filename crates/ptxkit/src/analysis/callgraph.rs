@@ -125,6 +125,7 @@ fn init_names(i: &Initializer, f: &mut impl FnMut(Name)) {
         Initializer::Expr(e) => expr_names(e, f),
         Initializer::Field(fi) => expr_names(&fi.value, f),
         Initializer::List { items, .. } => items.iter().for_each(|x| init_names(x, f)),
+        Initializer::Decimals(_) => {}
     }
 }
 

@@ -79,8 +79,8 @@ pub fn declarator_bytes(
             Some(e) => u64::try_from(eval_int(e)?).ok()?,
             // `a[] = {…}`: the initializer gives the outer length.
             None if i == 0 => match init {
-                Some(Initializer::List { items, .. }) => items.len() as u64,
-                _ => return None,
+                Some(i) => i.list_len()?,
+                None => return None,
             },
             None => return None,
         };

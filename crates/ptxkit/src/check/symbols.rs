@@ -348,8 +348,9 @@ impl Checker<'_> {
                     self.init_names(i, ms);
                 }
             }
-            // Sampler fields name enumerated values, not symbols.
-            Initializer::Field(_) => {}
+            // Sampler fields name enumerated values, not symbols; numbers
+            // name nothing.
+            Initializer::Field(_) | Initializer::Decimals(_) => {}
         }
     }
 }

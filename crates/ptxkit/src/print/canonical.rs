@@ -311,6 +311,9 @@ impl Printer {
                 self.join(items, |p, i| p.init(i));
                 self.out.push('}');
             }
+            Initializer::Decimals(run) => {
+                self.join(run, |p, d| p.expr(&crate::syntax::Expr::Int(d.lit())));
+            }
             Initializer::Field(f) => {
                 self.out.push_str(f.name.as_str());
                 self.out.push_str(" = ");

@@ -14,15 +14,130 @@ pub enum Initializer {
     /// `{ a, b, { c, d } }`.
     List {
         /// The items (a boxed slice, not a `Vec`: two words less lets the
-        /// list sit beside an [`Expr`]'s tag, so an item of a long byte
-        /// array is 32 bytes, not 40).
+        /// list sit beside an [`Expr`]'s tag, so an item is 32 bytes, not
+        /// 40). Items written as plain decimal integers come in
+        /// [`Initializer::Decimals`] runs; [`Initializer::element_count`]
+        /// counts the elements. In JSON the runs are spread out, each
+        /// element an `Expr` `Int` like any other literal.
+        #[serde(serialize_with = "spread_runs")]
         items: Box<[Initializer]>,
         /// Where.
         span: Span,
     },
+    /// Consecutive items of a list written as plain decimal integers
+    /// (`202, 29, 180`, no leading zero, no `U`): the long byte arrays of
+    /// constant tables, at 12 bytes an element rather than the 32 of an
+    /// [`Initializer::Expr`]. Only found among a list's items, and never
+    /// empty: the parser puts every such item in a run.
+    Decimals(Box<[DecimalItem]>),
     /// `field = value` inside a sampler/texture initializer (boxed: rare,
     /// and it would make every item of a long byte array bigger).
     Field(Box<FieldInit>),
+}
+
+/// One element of an [`Initializer::Decimals`] run: a plain decimal
+/// literal's value and where it starts (its text is the value's decimal
+/// digits, so that is where it ends too).
+#[derive(Clone, Copy)]
+pub struct DecimalItem {
+    start: u32,
+    /// The value in two halves, so the item aligns to 4 bytes and a run
+    /// takes 12 bytes an element.
+    value: [u32; 2],
+}
+
+impl DecimalItem {
+    /// The element of `value`, written at `start` with no leading zero.
+    #[inline]
+    pub fn new(value: u64, start: u32) -> DecimalItem {
+        DecimalItem {
+            start,
+            value: [value as u32, (value >> 32) as u32],
+        }
+    }
+
+    /// The element for `lit`, if it is written as a plain decimal (its span
+    /// is exactly the value's digits).
+    pub fn from_lit(lit: &IntLit) -> Option<DecimalItem> {
+        let plain = lit.radix == super::Radix::Dec
+            && !lit.unsigned
+            && !lit.span.is_synthetic()
+            && lit.span.len() == decimal_digits(lit.value);
+        plain.then(|| DecimalItem::new(lit.value, lit.span.start))
+    }
+
+    /// The value.
+    #[inline]
+    pub fn value(&self) -> u64 {
+        u64::from(self.value[0]) | (u64::from(self.value[1]) << 32)
+    }
+
+    /// Where.
+    pub fn span(&self) -> Span {
+        Span::new(
+            self.start,
+            self.start.saturating_add(decimal_digits(self.value())),
+        )
+    }
+
+    /// The element as the literal the token path makes of it.
+    pub fn lit(&self) -> IntLit {
+        IntLit {
+            value: self.value(),
+            radix: super::Radix::Dec,
+            unsigned: false,
+            span: self.span(),
+        }
+    }
+}
+
+impl std::fmt::Debug for DecimalItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DecimalItem")
+            .field("value", &self.value())
+            .field("span", &self.span())
+            .finish()
+    }
+}
+
+/// Like every node's, equality ignores where the element is.
+impl PartialEq for DecimalItem {
+    fn eq(&self, other: &DecimalItem) -> bool {
+        self.value == other.value
+    }
+}
+
+impl Serialize for DecimalItem {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.lit().serialize(s)
+    }
+}
+
+/// How many decimal digits `v` is written with.
+fn decimal_digits(v: u64) -> u32 {
+    v.checked_ilog10().map_or(1, |l| l.saturating_add(1))
+}
+
+/// A list's items in JSON: each element of a [`Initializer::Decimals`] run
+/// as the `Expr` `Int` item it was written as.
+fn spread_runs<S: serde::Serializer>(items: &[Initializer], s: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let n = items
+        .iter()
+        .map(Initializer::element_count)
+        .fold(0u64, u64::saturating_add);
+    let mut seq = s.serialize_seq(usize::try_from(n).ok())?;
+    for i in items {
+        match i {
+            Initializer::Decimals(run) => {
+                for d in run.iter() {
+                    seq.serialize_element(&Initializer::Expr(Expr::Int(d.lit())))?;
+                }
+            }
+            _ => seq.serialize_element(i)?,
+        }
+    }
+    seq.end()
 }
 
 /// `field = value` inside a sampler/texture initializer.
@@ -42,7 +157,34 @@ impl Initializer {
         match self {
             Initializer::Expr(e) => e.span(),
             Initializer::List { span, .. } => *span,
+            Initializer::Decimals(run) => match (run.first(), run.last()) {
+                (Some(a), Some(b)) => a.span().to(b.span()),
+                _ => Span::SYNTHETIC,
+            },
             Initializer::Field(f) => f.span,
+        }
+    }
+
+    /// How many elements this stands for in a list: a run's length, 1 for
+    /// anything else (a nested list is one element of its parent).
+    pub fn element_count(&self) -> u64 {
+        match self {
+            Initializer::Decimals(run) => run.len() as u64,
+            _ => 1,
+        }
+    }
+
+    /// A list's length in elements (runs counted by their elements); `None`
+    /// if this is not a list.
+    pub fn list_len(&self) -> Option<u64> {
+        match self {
+            Initializer::List { items, .. } => Some(
+                items
+                    .iter()
+                    .map(Initializer::element_count)
+                    .fold(0u64, u64::saturating_add),
+            ),
+            _ => None,
         }
     }
 }

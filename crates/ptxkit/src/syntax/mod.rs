@@ -33,6 +33,7 @@ mod size_tests {
             ("Item", size_of::<super::Item>()),
             ("SectionEntry", size_of::<super::SectionEntry>()),
             ("Initializer", size_of::<super::Initializer>()),
+            ("DecimalItem", size_of::<super::DecimalItem>()),
         ];
         eprintln!("{sizes:?}");
         for (n, s) in sizes {
@@ -55,6 +56,8 @@ mod size_tests {
                 "SectionEntry" => 56,
                 // One per element of an array initializer.
                 "Initializer" => 32,
+                // One per element of a table of plain decimals.
+                "DecimalItem" => 12,
                 _ => 192,
             };
             assert!(s <= max, "{n} is {s} bytes, budget {max}");

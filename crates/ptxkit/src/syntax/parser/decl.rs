@@ -5,8 +5,8 @@ use crate::diag::codes;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
-    Attribute, Declarator, Expr, FieldInit, FuncDirective, FuncKind, Function, Initializer, IntLit,
-    Param, PtrAttr, VarDecl,
+    Attribute, DecimalItem, Declarator, Expr, FieldInit, FuncDirective, FuncKind, Function,
+    Initializer, IntLit, Param, PtrAttr, VarDecl,
 };
 
 /// Return and parameter lists of a prototype.
@@ -205,11 +205,14 @@ impl Parser<'_> {
         self.bump();
         self.enter()?;
         let mut items = Vec::new();
+        // The current run of plain decimal items (see `push_item`).
+        let mut run = Vec::new();
         if hint > 1 {
             // Room for the whole array, but not more than the items the text
-            // up to the next `}` can hold.
+            // up to the next `}` can hold: a long list is a byte table, all
+            // of it one run.
             let room = self.items_before(b'}');
-            items.reserve(usize::try_from(hint).unwrap_or(usize::MAX).min(room));
+            run.reserve(usize::try_from(hint).unwrap_or(usize::MAX).min(room));
         }
         let r = (|| -> PResult<()> {
             if self.at(K::RBrace) {
@@ -221,20 +224,22 @@ impl Parser<'_> {
                     let n = self.bump();
                     self.bump();
                     let value = self.expr()?;
-                    items.push(Initializer::Field(Box::new(FieldInit {
+                    let field = Initializer::Field(Box::new(FieldInit {
                         name: self.name(n),
                         value,
                         span: self.since(s0),
-                    })));
+                    }));
+                    push_item(&mut items, &mut run, field);
                 } else if self.at(K::Int)
                     && self.depth < super::MAX_DEPTH
-                    && self.decimal_run(&mut items)
+                    && self.decimal_run(&mut run)
                 {
                     // The long byte arrays of constant tables went by in one
                     // run (the depth test keeps the nesting limit `expr`
                     // would apply).
                 } else {
-                    items.push(self.initializer(0)?);
+                    let item = self.initializer(0)?;
+                    push_item(&mut items, &mut run, item);
                 }
                 if !self.eat(K::Comma) {
                     return Ok(());
@@ -243,6 +248,7 @@ impl Parser<'_> {
         })();
         self.leave();
         r?;
+        end_run(&mut items, &mut run);
         self.expect(K::RBrace, "`}` or `,` in the initializer")?;
         Ok(Initializer::List {
             items: items.into_boxed_slice(),
@@ -252,13 +258,12 @@ impl Parser<'_> {
 
     /// From the current token, an integer: as many items of a list of
     /// plain decimal literals (`202, 29, 180, …`) as follow, read from the
-    /// bytes without the lexer, each an `Expr::Int` exactly as the lexer and
-    /// `int_lit` would make it. Stops after an item, before the first
-    /// text it does not handle (a comma not followed by such a literal,
-    /// the closing brace, a comment, other notations…), and leaves the
-    /// parser there. Returns whether it read any item (if not, nothing was
-    /// consumed).
-    fn decimal_run(&mut self, items: &mut Vec<Initializer>) -> bool {
+    /// bytes without the lexer, each the element the token path would add
+    /// to the run. Stops after an item, before the first text it does not
+    /// handle (a comma not followed by such a literal, the closing brace, a
+    /// comment, other notations…), and leaves the parser there. Returns
+    /// whether it read any item (if not, nothing was consumed).
+    fn decimal_run(&mut self, run: &mut Vec<DecimalItem>) -> bool {
         // A peeked token was lexed (and its errors reported) already: let
         // the tokens take their usual way.
         if self.has_peeked || super::runs_tests::runs_off() {
@@ -281,12 +286,9 @@ impl Parser<'_> {
             return false;
         };
         let stop = loop {
-            items.push(Initializer::Expr(Expr::Int(IntLit {
-                value,
-                radix: crate::syntax::Radix::Dec,
-                unsigned: false,
-                span: crate::source::Span::new(at as u32, end as u32),
-            })));
+            // `plain_decimal` takes no leading zero: the text is the
+            // value's digits, as `DecimalItem` assumes.
+            run.push(DecimalItem::new(value, at as u32));
             if byte(after) != Some(b',') {
                 break after;
             }
@@ -602,5 +604,28 @@ impl Parser<'_> {
             strings,
             span: self.since(start),
         })
+    }
+}
+
+/// Add `item` to a list being read: a plain decimal literal joins the
+/// current run of them, anything else ends the run and follows it. So a
+/// list has one shape whichever way its items were read.
+fn push_item(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>, item: Initializer) {
+    if let Initializer::Expr(Expr::Int(lit)) = &item {
+        if let Some(d) = DecimalItem::from_lit(lit) {
+            run.push(d);
+            return;
+        }
+    }
+    end_run(items, run);
+    items.push(item);
+}
+
+/// Move the current run, if any, into the list's items.
+fn end_run(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>) {
+    if !run.is_empty() {
+        items.push(Initializer::Decimals(
+            std::mem::take(run).into_boxed_slice(),
+        ));
     }
 }

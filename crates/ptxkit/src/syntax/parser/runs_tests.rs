@@ -82,6 +82,72 @@ mod tests {
         }
     }
 
+    /// The shape both paths give a list: plain decimal items in runs of
+    /// 12-byte elements, anything else (other notations, names, nested
+    /// lists) between the runs as items of its own.
+    #[test]
+    fn runs_shape() {
+        use crate::syntax::{Initializer, Item};
+        let src =
+            ".version 8.0\n.target sm_80\n.global .u32 t[] = {1, 22, 0x3, a, 4, {5}, 6U, 60};\n";
+        for off in [false, true] {
+            OFF.with(|o| o.set(off));
+            let p = crate::parse(src.as_bytes());
+            OFF.with(|o| o.set(false));
+            let Some(v) = p.module.items.iter().find_map(|i| match i {
+                Item::Var(v) => Some(v),
+                _ => None,
+            }) else {
+                panic!("no variable: {:?}", p.module.items);
+            };
+            let Some(init) = v.decls[0].init.as_ref() else {
+                panic!("no initializer: {v:?}");
+            };
+            let Initializer::List { items, .. } = init else {
+                panic!("not a list: {init:?}");
+            };
+            let shape: Vec<String> = items
+                .iter()
+                .map(|i| match i {
+                    Initializer::Decimals(run) => {
+                        let spans: Vec<String> = run
+                            .iter()
+                            .map(|d| format!("{}@{}", d.value(), d.span().text(src.as_bytes())))
+                            .collect();
+                        format!("run[{}]", spans.join(" "))
+                    }
+                    Initializer::Expr(e) => format!("expr {}", e.span().text(src.as_bytes())),
+                    Initializer::List { span, .. } => format!("list {}", span.text(src.as_bytes())),
+                    Initializer::Field(_) => "field".into(),
+                })
+                .collect();
+            assert_eq!(
+                shape,
+                [
+                    "run[1@1 22@22]",
+                    "expr 0x3",
+                    "expr a",
+                    "run[4@4]",
+                    "list {5}",
+                    "expr 6U",
+                    "run[60@60]"
+                ],
+                "byte path off: {off}"
+            );
+            assert_eq!(init.list_len(), Some(8));
+            assert_eq!(items[0].span().text(src.as_bytes()), "1, 22");
+            // The summary counts elements, not items: 8 words.
+            let bytes = crate::analysis::summary::declarator_bytes(v, &v.decls[0].dims, Some(init));
+            assert_eq!(bytes, Some(32));
+            // The canonical printer writes the runs back as the numbers.
+            let printed = crate::print::canonical(&p.module);
+            assert!(
+                printed.contains("t[] = {1, 22, 0x3, a, 4, {5}, 6U, 60};"),
+                "{printed}"
+            );
+        }
+    }
+
     /// Initializer lists made of pieces the byte-level path takes, stops at
     /// or must leave alone.
     fn lists() -> impl Strategy<Value = String> {
