@@ -9,68 +9,13 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[path = "../../xtask/src/inputs.rs"]
 mod inputs;
-use inputs::{collect, default_inputs, read_all, thread_cpu};
+use inputs::{collect, default_inputs, read_all, time_to_tree};
 
-/// Seconds per pass over `files`, up to each tree in hand (each tree is
-/// freed right after, off that clock) and with the freeing, as the best
-/// pass (the least disturbed by the rest of a shared machine, as
-/// `xtask bench` reports) and the mean of all passes; and the mean CPU time
-/// of this thread per pass (freeing included).
-struct Passes {
-    best_in_hand: f64,
-    mean_in_hand: f64,
-    best_freed: f64,
-    mean_freed: f64,
-    mean_cpu: f64,
-}
-
-/// Time passes of `f` over `files`: at least `MIN_PASSES`, and for at least
-/// `min`.
-fn time_pass<T>(files: &[&[u8]], min: Duration, mut f: impl FnMut(&[u8]) -> T) -> Passes {
-    const MIN_PASSES: u32 = 3;
-    let mut passes = 0u32;
-    let (mut best_in_hand, mut best_freed) = (f64::INFINITY, f64::INFINITY);
-    let (mut all_in_hand, mut all_freed) = (0.0, 0.0);
-    let cpu0 = thread_cpu();
-    let start = Instant::now();
-    loop {
-        let pass = Instant::now();
-        let mut in_hand = Duration::ZERO;
-        for src in files {
-            let t = Instant::now();
-            let tree = std::hint::black_box(f(src));
-            in_hand += t.elapsed();
-            drop(tree);
-        }
-        let freed = pass.elapsed().as_secs_f64();
-        let in_hand = in_hand.as_secs_f64();
-        best_in_hand = best_in_hand.min(in_hand);
-        best_freed = best_freed.min(freed);
-        all_in_hand += in_hand;
-        all_freed += freed;
-        passes += 1;
-        if passes >= MIN_PASSES && start.elapsed() >= min {
-            break;
-        }
-    }
-    let n = f64::from(passes);
-    let cpu = match (cpu0, thread_cpu()) {
-        (Some(a), Some(b)) => (b - a).as_secs_f64(),
-        _ => start.elapsed().as_secs_f64(),
-    };
-    Passes {
-        best_in_hand,
-        mean_in_hand: all_in_hand / n,
-        best_freed,
-        mean_freed: all_freed / n,
-        mean_cpu: cpu / n,
-    }
-}
-
+/// How ptx-syntax fares on one file: `None` if it parses, else why not.
 fn ptx_syntax_fails(src: &[u8]) -> Option<&'static str> {
     let Ok(text) = std::str::from_utf8(src) else {
         return Some("not UTF-8");
@@ -136,8 +81,8 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
         "parse to tree, one core", "MB", "ptxkit MB/s", "peer MB/s", "ratio"
     );
     for (label, set) in [("files both parse", &both), ("all files", &all)] {
-        let k = time_pass(set, min, ptxkit::parse);
-        let p = time_pass(set, min, ptx_syntax_parse);
+        let k = time_to_tree(min, set, ptxkit::parse);
+        let p = time_to_tree(min, set, ptx_syntax_parse);
         let m = mb(set);
         let rows = [
             ("tree in hand, best pass", k.best_in_hand, p.best_in_hand),

@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::inputs::{collect, default_inputs, read_all, thread_cpu};
+use crate::inputs::{collect, default_inputs, read_all, thread_cpu, time_to_tree};
 
 use rayon::prelude::*;
 
@@ -44,35 +44,6 @@ fn time(min: Duration, mut pass: impl FnMut() -> usize) -> (f64, f64) {
     };
     std::hint::black_box(sink);
     (best, cpu / f64::from(passes))
-}
-
-/// Like [`time`] for parsing each of `files` to its tree: the best pass's
-/// seconds up to the trees in hand, and the same pass's seconds freeing
-/// them. Each tree is freed as soon as it is timed (so the heap is reused
-/// as in a tool that reads file after file), outside the parse's clock.
-fn time_to_tree<T>(min: Duration, files: &[Vec<u8>], parse: impl Fn(&[u8]) -> T) -> (f64, f64) {
-    let mut passes = 0u32;
-    let mut best = (f64::INFINITY, f64::INFINITY);
-    let start = Instant::now();
-    loop {
-        let (mut parsing, mut freeing) = (Duration::ZERO, Duration::ZERO);
-        for f in files {
-            let t0 = Instant::now();
-            let tree = std::hint::black_box(parse(f));
-            let t1 = Instant::now();
-            drop(tree);
-            parsing += t1 - t0;
-            freeing += t1.elapsed();
-        }
-        if parsing.as_secs_f64() < best.0 {
-            best = (parsing.as_secs_f64(), freeing.as_secs_f64());
-        }
-        passes += 1;
-        if passes >= 3 && start.elapsed() >= min {
-            break;
-        }
-    }
-    best
 }
 
 fn lex(src: &[u8]) -> usize {
@@ -176,7 +147,8 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     );
     // Parsing proper: the clock stops with the tree in hand (as for the
     // big module below); freeing the tree is timed apart.
-    let (to_tree, freeing) = time_to_tree(min, &files, ptxkit::parse);
+    let passes = time_to_tree(min, &files, ptxkit::parse);
+    let (to_tree, freeing) = (passes.best_in_hand, passes.best_in_hand_freeing);
     println!(
         "{:<30} {:>10} {:>10.1} {:>14.0} {:>14}   (freeing the trees after: {:.1} ms more, {:.1} MB/s with it)",
         "parse to tree (in hand)",

@@ -1,10 +1,10 @@
 //! Benchmark inputs, shared by `xtask bench` and `bench-peers` (which
 //! includes this file by path): `.ptx` files below a path, the default set,
-//! reading them, this thread's CPU time, and the heap setting of the `ptx`
-//! binary.
+//! reading them, timing passes of a parser over them, this thread's CPU
+//! time, and the heap setting of the `ptx` binary.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Every `.ptx` file at or below `p`, sorted within each directory.
 pub fn collect(p: &Path, out: &mut Vec<PathBuf>) {
@@ -67,5 +67,81 @@ pub fn heap_like_ptx() {
     // one of glibc's malloc parameters.
     unsafe {
         libc::mallopt(libc::M_TOP_PAD, 64 << 20);
+    }
+}
+
+/// Seconds per pass of parsing each of a set of files to its tree; see
+/// [`time_to_tree`]. "Best" is the fastest pass: the machine may be
+/// shared, and the best pass is the one least disturbed.
+// Each of the two binaries that include this file reads only some fields.
+#[allow(dead_code)]
+pub struct Passes {
+    /// The best pass up to each tree in hand.
+    pub best_in_hand: f64,
+    /// Freeing the trees in that same pass.
+    pub best_in_hand_freeing: f64,
+    /// The mean pass up to each tree in hand.
+    pub mean_in_hand: f64,
+    /// The best pass, wall time, freeing included.
+    pub best_freed: f64,
+    /// The mean pass, wall time, freeing included.
+    pub mean_freed: f64,
+    /// This thread's mean CPU time per pass, freeing included.
+    pub mean_cpu: f64,
+}
+
+/// Parse each of `files` to its tree with `parse`, pass after pass, for at
+/// least `min` and at least three passes. Each tree is freed as soon as it
+/// is timed (so the heap is reused as in a tool that reads file after
+/// file), outside the clock of the parse.
+pub fn time_to_tree<S: AsRef<[u8]>, T>(
+    min: Duration,
+    files: &[S],
+    mut parse: impl FnMut(&[u8]) -> T,
+) -> Passes {
+    const MIN_PASSES: u32 = 3;
+    let mut passes = 0u32;
+    let (mut best_in_hand, mut best_in_hand_freeing) = (f64::INFINITY, 0.0);
+    let mut best_freed = f64::INFINITY;
+    let (mut all_in_hand, mut all_freed) = (0.0, 0.0);
+    let cpu0 = thread_cpu();
+    let start = Instant::now();
+    loop {
+        let pass = Instant::now();
+        let (mut in_hand, mut freeing) = (Duration::ZERO, Duration::ZERO);
+        for f in files {
+            let t0 = Instant::now();
+            let tree = std::hint::black_box(parse(f.as_ref()));
+            let t1 = Instant::now();
+            drop(tree);
+            in_hand += t1 - t0;
+            freeing += t1.elapsed();
+        }
+        let freed = pass.elapsed().as_secs_f64();
+        let in_hand = in_hand.as_secs_f64();
+        if in_hand < best_in_hand {
+            best_in_hand = in_hand;
+            best_in_hand_freeing = freeing.as_secs_f64();
+        }
+        best_freed = best_freed.min(freed);
+        all_in_hand += in_hand;
+        all_freed += freed;
+        passes += 1;
+        if passes >= MIN_PASSES && start.elapsed() >= min {
+            break;
+        }
+    }
+    let n = f64::from(passes);
+    let cpu = match (cpu0, thread_cpu()) {
+        (Some(a), Some(b)) => (b - a).as_secs_f64(),
+        _ => start.elapsed().as_secs_f64(),
+    };
+    Passes {
+        best_in_hand,
+        best_in_hand_freeing,
+        mean_in_hand: all_in_hand / n,
+        best_freed,
+        mean_freed: all_freed / n,
+        mean_cpu: cpu / n,
     }
 }
