@@ -78,10 +78,7 @@ pub fn declarator_bytes(
         let len = match d {
             Some(e) => u64::try_from(eval_int(e)?).ok()?,
             // `a[] = {…}`: the initializer gives the outer length.
-            None if i == 0 => match init {
-                Some(i) => i.list_len()?,
-                None => return None,
-            },
+            None if i == 0 => init?.list_len()?,
             None => return None,
         };
         n = n.saturating_mul(len);

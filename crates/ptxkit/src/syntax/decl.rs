@@ -118,15 +118,20 @@ fn decimal_digits(v: u64) -> u32 {
     v.checked_ilog10().map_or(1, |l| l.saturating_add(1))
 }
 
+/// How many elements a list's `items` stand for (runs counted by their
+/// elements).
+fn elements(items: &[Initializer]) -> u64 {
+    items
+        .iter()
+        .map(Initializer::element_count)
+        .fold(0u64, u64::saturating_add)
+}
+
 /// A list's items in JSON: each element of a [`Initializer::Decimals`] run
 /// as the `Expr` `Int` item it was written as.
 fn spread_runs<S: serde::Serializer>(items: &[Initializer], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
-    let n = items
-        .iter()
-        .map(Initializer::element_count)
-        .fold(0u64, u64::saturating_add);
-    let mut seq = s.serialize_seq(usize::try_from(n).ok())?;
+    let mut seq = s.serialize_seq(usize::try_from(elements(items)).ok())?;
     for i in items {
         match i {
             Initializer::Decimals(run) => {
@@ -178,12 +183,7 @@ impl Initializer {
     /// if this is not a list.
     pub fn list_len(&self) -> Option<u64> {
         match self {
-            Initializer::List { items, .. } => Some(
-                items
-                    .iter()
-                    .map(Initializer::element_count)
-                    .fold(0u64, u64::saturating_add),
-            ),
+            Initializer::List { items, .. } => Some(elements(items)),
             _ => None,
         }
     }
