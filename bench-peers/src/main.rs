@@ -1,6 +1,7 @@
-//! `bench-peers [--seconds S] [FILES|DIRS]`: parse the same in-memory files
-//! with ptxkit and with ptx-syntax 0.5.0 (crates.io), one core, in one
-//! process, and print both throughputs and their ratio.
+//! `bench-peers [--seconds S] [--per-file] [FILES|DIRS]`: parse the same
+//! in-memory files with ptxkit and with ptx-syntax 0.5.0 (crates.io), one
+//! core, in one process, and print both throughputs and their ratio
+//! (`--per-file`: then each file alone, and how the ratio spreads).
 //!
 //! Default input: the ptxas-accepted files of ../shared/corpus plus the
 //! repository's examples. Files ptx-syntax rejects (an error, a panic, or
@@ -13,6 +14,7 @@ use std::time::Duration;
 
 #[path = "../../xtask/src/inputs.rs"]
 mod inputs;
+mod per_file;
 use inputs::{collect, default_inputs, read_all, time_to_tree};
 
 /// How ptx-syntax fares on one file: `None` if it parses, else why not.
@@ -33,7 +35,7 @@ fn ptx_syntax_parse(src: &[u8]) -> Option<impl Sized> {
     catch_unwind(AssertUnwindSafe(|| ptx_syntax::parse_ptx(text).ok())).ok()?
 }
 
-fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
+fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     let files = read_all(paths);
     if files.is_empty() {
         eprintln!("no input files");
@@ -43,11 +45,15 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let mut both = Vec::new();
+    let mut both_named = Vec::new();
     let mut failed = Vec::new();
     let mut why = std::collections::BTreeMap::new();
     for (p, b) in &files {
         match ptx_syntax_fails(b) {
-            None => both.push(b.as_slice()),
+            None => {
+                both.push(b.as_slice());
+                both_named.push((p.as_path(), b.as_slice()));
+            }
             Some(w) => {
                 *why.entry(w).or_insert(0usize) += 1;
                 failed.push(p);
@@ -102,6 +108,9 @@ fn run(paths: Vec<PathBuf>, seconds: f64) -> i32 {
             );
         }
     }
+    if per_file {
+        per_file::report(&both_named, ptxkit::parse, ptx_syntax_parse);
+    }
     std::panic::set_hook(hook);
     0
 }
@@ -113,15 +122,17 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let mut paths = Vec::new();
     let mut seconds = 2.0;
+    let mut per_file = false;
     while let Some(a) = args.next() {
         match a.as_str() {
             "--seconds" => match args.next().and_then(|s| s.parse().ok()) {
                 Some(s) => seconds = s,
                 None => {
-                    eprintln!("usage: bench-peers [--seconds S] [FILES|DIRS]...");
+                    eprintln!("usage: bench-peers [--seconds S] [--per-file] [FILES|DIRS]...");
                     std::process::exit(2)
                 }
             },
+            "--per-file" => per_file = true,
             _ => collect(Path::new(&a), &mut paths),
         }
     }
@@ -131,7 +142,7 @@ fn main() {
     // ptx-syntax's parser combinators recurse deeply: give them room.
     let worker = std::thread::Builder::new()
         .stack_size(1 << 30)
-        .spawn(move || run(paths, seconds));
+        .spawn(move || run(paths, seconds, per_file));
     let code = match worker.map(|w| w.join()) {
         Ok(Ok(c)) => c,
         _ => 2,

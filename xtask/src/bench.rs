@@ -12,7 +12,7 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::inputs::{collect, default_inputs, read_all, thread_cpu, time_to_tree};
+use crate::inputs::{byte_quantile, collect, default_inputs, read_all, thread_cpu, time_to_tree};
 
 use rayon::prelude::*;
 
@@ -276,20 +276,6 @@ fn split(files: &[Vec<u8>], min: Duration, write: Option<&Path>) {
     }
 }
 
-/// The rate below which a share `q` of the bytes is parsed: `rows` are
-/// (bytes, rate) sorted by rate, slowest first.
-fn byte_quantile(rows: &[(usize, f64)], q: f64) -> f64 {
-    let total: usize = rows.iter().map(|r| r.0).sum();
-    let mut seen = 0usize;
-    for &(bytes, rate) in rows {
-        seen += bytes;
-        if seen as f64 >= q * total as f64 {
-            return rate;
-        }
-    }
-    rows.last().map_or(0.0, |r| r.1)
-}
-
 /// Rounds of [`per_file`].
 const PER_FILE_ROUNDS: usize = 4;
 
@@ -378,7 +364,7 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
 
 #[cfg(test)]
 mod tests {
-    use super::byte_quantile;
+    use crate::inputs::byte_quantile;
 
     #[test]
     fn quantiles_are_weighted_by_bytes() {

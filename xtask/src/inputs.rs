@@ -145,3 +145,18 @@ pub fn time_to_tree<S: AsRef<[u8]>, T>(
         mean_cpu: cpu / n,
     }
 }
+
+/// The value below which a share `q` of the bytes lies: `rows` are
+/// (bytes, value) sorted by value, lowest first (a throughput per file, or
+/// a ratio per file).
+pub fn byte_quantile(rows: &[(usize, f64)], q: f64) -> f64 {
+    let total: usize = rows.iter().map(|r| r.0).sum();
+    let mut seen = 0usize;
+    for &(bytes, rate) in rows {
+        seen += bytes;
+        if seen as f64 >= q * total as f64 {
+            return rate;
+        }
+    }
+    rows.last().map_or(0.0, |r| r.1)
+}
