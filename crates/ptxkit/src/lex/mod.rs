@@ -17,11 +17,6 @@ pub(crate) fn space_end(src: &[u8], from: usize) -> usize {
     class::run(src, from, class::SPACE)
 }
 
-/// The end of the run of decimal digits at `from`.
-#[inline]
-pub(crate) fn digits_end(src: &[u8], from: usize) -> usize {
-    class::run(src, from, class::DIGIT)
-}
 pub(crate) use lexer::{pack_token, unpack};
 pub use lexer::{tokenize, Lexer};
 pub use token::{Token, TokenKind};

@@ -270,30 +270,30 @@ impl Parser<'_> {
             return false;
         }
         let src = self.src;
-        let byte = |i: usize| src.get(i).copied();
-        // The literal at `i`: its value, its end and where the text after
-        // it goes on, if its digits are a literal that `plain_decimal`
-        // decodes (as `int_lit` does) and it is the whole item: after it
-        // come only blanks, then `,` or `}`.
-        let literal = |i: usize| -> Option<(u64, usize, usize)> {
-            let end = crate::lex::digits_end(src, i);
-            let value = super::literal::plain_decimal(src.get(i..end)?)?;
-            let after = crate::lex::space_end(src, end);
-            matches!(byte(after), Some(b',' | b'}')).then_some((value, end, after))
-        };
         let mut at = self.tok.span.start as usize;
-        let Some((mut value, mut end, mut after)) = literal(at) else {
+        let Some((mut value, mut end, mut after)) = plain_item(src, at) else {
             return false;
         };
         let stop = loop {
-            // `plain_decimal` takes no leading zero: the text is the
-            // value's digits, as `DecimalItem` assumes.
+            // `plain_item` takes no leading zero: the text is the value's
+            // digits, as `DecimalItem` assumes.
             run.push(DecimalItem::new(value, at as u32));
-            if byte(after) != Some(b',') {
+            if src.get(after) != Some(&b',') {
                 break after;
             }
-            let next = crate::lex::space_end(src, after.wrapping_add(1));
-            match literal(next) {
+            // The next item: most tables put one space after the comma.
+            let next = after.wrapping_add(1);
+            let next = match src.get(next) {
+                Some(b' ')
+                    if src
+                        .get(next.wrapping_add(1))
+                        .is_some_and(u8::is_ascii_digit) =>
+                {
+                    next.wrapping_add(1)
+                }
+                _ => crate::lex::space_end(src, next),
+            };
+            match plain_item(src, next) {
                 Some(l) => {
                     at = next;
                     (value, end, after) = l;
@@ -605,6 +605,40 @@ impl Parser<'_> {
             span: self.since(start),
         })
     }
+}
+
+/// The item of a list at `i` if it is a plain decimal literal that
+/// `plain_decimal` decodes (as `int_lit` does: 1 to 19 digits, no leading
+/// zero) and the whole item, with only blanks before the `,` or `}` after
+/// it: its value, the end of its digits and where that `,` or `}` is.
+/// Digits are added in as they are read, in one pass.
+#[inline(always)]
+fn plain_item(src: &[u8], i: usize) -> Option<(u64, usize, usize)> {
+    let first = *src.get(i)?;
+    let d = first.wrapping_sub(b'0');
+    if d > 9 {
+        return None;
+    }
+    let mut value = u64::from(d);
+    let mut end = i.wrapping_add(1);
+    while let Some(&c) = src.get(end) {
+        let d = c.wrapping_sub(b'0');
+        if d > 9 {
+            break;
+        }
+        // Wraps only past 19 digits, which are turned down below.
+        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
+        end = end.wrapping_add(1);
+    }
+    let len = end.wrapping_sub(i);
+    if len > 19 || (first == b'0' && len > 1) {
+        return None;
+    }
+    let after = match src.get(end) {
+        Some(b',' | b'}') => end,
+        _ => crate::lex::space_end(src, end),
+    };
+    matches!(src.get(after), Some(b',' | b'}')).then_some((value, end, after))
 }
 
 /// Add `item` to a list being read: a plain decimal literal joins the
