@@ -4,33 +4,13 @@
 //! where a faster ptxkit would move the total most.
 
 use std::path::Path;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use crate::inputs::byte_quantile;
+use crate::inputs::{best_run, byte_quantile, file_name, PER_FILE_MIN};
 
 /// Each file's parse is repeated at least this long (and three times),
 /// per parser, and its best run kept.
 const MIN_PER_FILE: Duration = Duration::from_millis(2);
-
-/// Files smaller than this are left out of the lowest/highest lists (their
-/// times are mostly the clock's own); they still count in the totals.
-const LIST_MIN: usize = 16 * 1024;
-
-/// The best of at least three runs of `parse` on `src`, and at least
-/// [`MIN_PER_FILE`] of them.
-fn best_run<T>(src: &[u8], mut parse: impl FnMut(&[u8]) -> T) -> f64 {
-    let mut best = f64::INFINITY;
-    let mut runs = 0u32;
-    let start = Instant::now();
-    while runs < 3 || start.elapsed() < MIN_PER_FILE {
-        let t = Instant::now();
-        let tree = std::hint::black_box(parse(src));
-        best = best.min(t.elapsed().as_secs_f64());
-        drop(tree);
-        runs += 1;
-    }
-    best
-}
 
 struct Row<'a> {
     path: &'a Path,
@@ -47,7 +27,7 @@ impl Row<'_> {
 
 /// Time both parsers on each of `files` alone and print the spread of the
 /// ratio: byte-weighted percentiles, the files and time in each band, and
-/// the files of at least 16 KB where the gap is narrowest and widest.
+/// the files of at least [`PER_FILE_MIN`] bytes where the gap is narrowest and widest.
 pub fn report<T, U>(
     files: &[(&Path, &[u8])],
     mut ptxkit: impl FnMut(&[u8]) -> T,
@@ -58,8 +38,8 @@ pub fn report<T, U>(
         .map(|&(path, src)| Row {
             path,
             bytes: src.len(),
-            ptxkit: best_run(src, &mut ptxkit),
-            peer: best_run(src, &mut peer),
+            ptxkit: best_run(MIN_PER_FILE, src, &mut ptxkit),
+            peer: best_run(MIN_PER_FILE, src, &mut peer),
         })
         .collect();
     if rows.is_empty() {
@@ -110,13 +90,9 @@ pub fn report<T, U>(
             sum(|r| r.peer, &band) * 1e3
         );
     }
-    let listed: Vec<&Row> = rows.iter().filter(|r| r.bytes >= LIST_MIN).collect();
+    let listed: Vec<&Row> = rows.iter().filter(|r| r.bytes >= PER_FILE_MIN).collect();
     let show = |label: &str, r: &Row| {
-        let name = r
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
+        let name = file_name(r.path);
         println!(
             "  {label} {:>5.0}x {:>9} B  ptxkit {:>6.0} MB/s  peer {:>5.2} MB/s  {name}",
             r.ratio(),

@@ -12,7 +12,10 @@
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use crate::inputs::{byte_quantile, collect, default_inputs, read_all, thread_cpu, time_to_tree};
+use crate::inputs::{
+    best_run, byte_quantile, collect, default_inputs, file_name, read_all, thread_cpu,
+    time_to_tree, PER_FILE_MIN,
+};
 
 use rayon::prelude::*;
 
@@ -279,10 +282,6 @@ fn split(files: &[Vec<u8>], min: Duration, write: Option<&Path>) {
 /// Rounds of [`per_file`].
 const PER_FILE_ROUNDS: usize = 4;
 
-/// Files smaller than this are left out of the per-file lists (their
-/// times are mostly the clock's own).
-const PER_FILE_MIN: usize = 16 * 1024;
-
 /// Parse each file alone (best of [`PER_FILE_ROUNDS`] rounds over the
 /// files, each of at least three runs and 3 ms, so the file is in cache:
 /// higher than a pass over all files) and print
@@ -311,15 +310,8 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
     // (they last seconds) does not mark a run of files as slow.
     for _ in 0..PER_FILE_ROUNDS {
         for r in &mut rows {
-            let mut runs = 0u32;
-            let start = Instant::now();
-            while runs < 3 || start.elapsed() < Duration::from_millis(3) {
-                let t = Instant::now();
-                let tree = std::hint::black_box(ptxkit::parse(r.src));
-                r.secs = r.secs.min(t.elapsed().as_secs_f64());
-                drop(tree);
-                runs += 1;
-            }
+            let best = best_run(Duration::from_millis(3), r.src, ptxkit::parse);
+            r.secs = r.secs.min(best);
         }
     }
     if rows.is_empty() {
@@ -341,11 +333,7 @@ fn per_file(paths: &[PathBuf], files: &[Vec<u8>]) {
         at(0.9)
     );
     let show = |label: &str, r: &Row| {
-        let name = r
-            .path
-            .file_name()
-            .map(|n| n.to_string_lossy())
-            .unwrap_or_default();
+        let name = file_name(r.path);
         println!(
             "  {label} {:>7.1} MB/s {:>6.2} M instr/s {:>9} B {:>6.0} B/instr  {name}",
             rate(r),

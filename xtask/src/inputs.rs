@@ -160,3 +160,31 @@ pub fn byte_quantile(rows: &[(usize, f64)], q: f64) -> f64 {
     }
     rows.last().map_or(0.0, |r| r.1)
 }
+
+/// Files smaller than this are left out of per-file lists (their times are
+/// mostly the clock's own).
+pub const PER_FILE_MIN: usize = 16 * 1024;
+
+/// The best of at least three runs of `parse` on `src`, and of as many as
+/// fit in `min`: one file timed alone, warm in cache (each tree is freed
+/// after its clock stops).
+pub fn best_run<T>(min: Duration, src: &[u8], mut parse: impl FnMut(&[u8]) -> T) -> f64 {
+    let mut best = f64::INFINITY;
+    let mut runs = 0u32;
+    let start = Instant::now();
+    while runs < 3 || start.elapsed() < min {
+        let t = Instant::now();
+        let tree = std::hint::black_box(parse(src));
+        best = best.min(t.elapsed().as_secs_f64());
+        drop(tree);
+        runs += 1;
+    }
+    best
+}
+
+/// The file name of `path`, for a per-file row.
+pub fn file_name(path: &Path) -> std::borrow::Cow<'_, str> {
+    path.file_name()
+        .map(|n| n.to_string_lossy())
+        .unwrap_or_default()
+}

@@ -661,30 +661,20 @@ fn eight_digits(w: u64) -> Option<(u64, usize)> {
     Some((v, n))
 }
 
-/// [`plain_item`]'s digits, a byte at a time: the value and the end of a
-/// plain decimal of 1 to 19 digits without a leading zero at `i`.
+/// [`plain_item`]'s digits, a byte at a time: the value and the end of
+/// the plain decimal at `i`, as [`plain_decimal`](super::literal::plain_decimal)
+/// decodes it (1 to 19 digits, no leading zero). Rare (an item of eight
+/// digits or more, or one in the last eight bytes), so kept out of line.
+#[cold]
+#[inline(never)]
 fn digits_from(src: &[u8], i: usize) -> Option<(u64, usize)> {
-    let first = *src.get(i)?;
-    let d = first.wrapping_sub(b'0');
-    if d > 9 {
-        return None;
-    }
-    let mut value = u64::from(d);
-    let mut end = i.wrapping_add(1);
-    while let Some(&c) = src.get(end) {
-        let d = c.wrapping_sub(b'0');
-        if d > 9 {
-            break;
-        }
-        // Wraps only past 19 digits, which are turned down below.
-        value = value.wrapping_mul(10).wrapping_add(u64::from(d));
-        end = end.wrapping_add(1);
-    }
-    let len = end.wrapping_sub(i);
-    if len > 19 || (first == b'0' && len > 1) {
-        return None;
-    }
-    Some((value, end))
+    let digits = src
+        .get(i..)?
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let end = i.wrapping_add(digits);
+    Some((super::literal::plain_decimal(src.get(i..end)?)?, end))
 }
 
 /// Add `item` to a list being read: a plain decimal literal joins the
