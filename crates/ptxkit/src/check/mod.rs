@@ -175,7 +175,7 @@ impl<'o> ModuleChecker<'o> {
                 let walk = c.body_start(f);
                 // The header is small: kept for the rules that need the
                 // function's whole span.
-                self.body = Some((f.clone(), walk));
+                self.body = Some((crate::syntax::Function::clone(f), walk));
             }
             Piece::BlockStart(_) => {
                 if let Some((_, w)) = &mut self.body {

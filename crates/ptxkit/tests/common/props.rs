@@ -77,14 +77,14 @@ pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
     for (piece, d) in &mut stream {
         diags.extend(d);
         match piece {
-            Piece::Item(item) => items.push(item),
+            Piece::Item(item) => items.push(*item),
             Piece::FunctionStart(f) => {
                 let brace = f.body.as_ref().map_or(0, |b| b.span.start);
                 assert!(
                     function.is_none() && open.is_empty(),
                     "function inside a function"
                 );
-                function = Some(f);
+                function = Some(*f);
                 open.push((brace, Vec::new()));
             }
             Piece::BlockStart(at) => open.push((at, Vec::new())),

@@ -12,12 +12,14 @@ use crate::syntax::{Function, Item, Stmt};
 #[derive(Clone, Debug)]
 pub enum Piece {
     /// A module-scope item that is not a function with a body (function
-    /// declarations and prototypes included).
-    Item(Item),
+    /// declarations and prototypes included). Boxed, as is the function
+    /// header below: items are few and large, statements many and small,
+    /// and a piece is moved by value on every step of the stream.
+    Item(Box<Item>),
     /// The header of a function with a body. The body's pieces follow, up
     /// to [`Piece::FunctionEnd`]. Meanwhile the function's `body` is an
     /// empty block at its `{`, and its span ends with the header.
-    FunctionStart(Function),
+    FunctionStart(Box<Function>),
     /// A `{` opening a nested block, at this offset.
     BlockStart(u32),
     /// A statement of the body. Never [`Stmt::Block`]: a nested block comes
@@ -151,11 +153,11 @@ impl Iterator for PieceStream<'_> {
                     let _ = self.p.enter();
                     self.function_start = f.span.start;
                     self.open.push(brace);
-                    Piece::FunctionStart(f)
+                    Piece::FunctionStart(Box::new(f))
                 }
                 (item, _) => {
                     self.header.see(&item);
-                    Piece::Item(item)
+                    Piece::Item(Box::new(item))
                 }
             }
         } else {
