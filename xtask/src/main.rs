@@ -4,6 +4,7 @@ mod bench;
 mod catalog_check;
 mod dist;
 mod inputs;
+mod layout;
 mod mutants;
 mod ptxas_roundtrip;
 mod synth;
@@ -13,7 +14,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist\n       xtask layout"
     );
     std::process::exit(2)
 }
@@ -89,6 +90,10 @@ fn main() {
                 }
             }
             std::process::exit(bench::run(&root, o));
+        }
+        Some("layout") => {
+            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+            std::process::exit(layout::run(&root))
         }
         Some("dist") => {
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");

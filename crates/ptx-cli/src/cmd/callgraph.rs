@@ -21,6 +21,7 @@ pub struct Args {
     pub json: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let l = out::load(&a.path)?;
     let g = CallGraph::build(&l.parsed.module, &l.lines);

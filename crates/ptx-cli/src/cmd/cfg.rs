@@ -25,6 +25,7 @@ pub struct Args {
     pub json: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let l = out::load(&a.path)?;
     let fs: Vec<&Function> = match &a.name {

@@ -29,6 +29,7 @@ pub struct Args {
     pub syntax_only: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let files = input::expand(&a.paths)?;
     // Files are checked in parallel (all cores); reports come out in the

@@ -18,6 +18,7 @@ pub struct Args {
     pub json: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     // Both are read (and their diagnostics printed) before either error.
     let (la, lb) = (out::load(&a.a), out::load(&a.b));

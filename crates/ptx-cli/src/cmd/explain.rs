@@ -15,6 +15,7 @@ pub struct Args {
     pub json: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> u8 {
     match explain(&a.query) {
         Ok(e) => {

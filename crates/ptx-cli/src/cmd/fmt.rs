@@ -18,6 +18,7 @@ pub struct Args {
     pub lossless: bool,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let inp = input::read(&a.path)?;
     let parsed = ptxkit::parse_parallel(&inp.bytes);

@@ -43,6 +43,7 @@ pub struct FileHits {
     pub hits: Vec<Hit>,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let pat = Pattern::parse(&a.pattern).map_err(|e| format!("bad pattern: {e}"))?;
     let files = input::expand(&a.paths)?;

@@ -1,4 +1,8 @@
 //! One module per subcommand.
+//!
+//! Each command's `run` is `#[inline(never)]`: kept out of `main`, only the
+//! command that runs is mapped in, and the link layout
+//! (`layout/hot-text.ld`) can place `check` apart from the others.
 
 pub mod ast;
 pub mod callgraph;

@@ -43,6 +43,7 @@ struct Shown<'a> {
     lines: Vec<ShownLine>,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let l = out::load(&a.path)?;
     let f = l.function(&a.name)?;

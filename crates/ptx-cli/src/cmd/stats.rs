@@ -68,6 +68,7 @@ pub struct Report {
     pub functions: Option<Vec<FnHist>>,
 }
 
+#[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let files = input::expand(&a.paths)?;
     let key = match a.by {
