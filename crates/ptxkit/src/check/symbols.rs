@@ -54,11 +54,15 @@ pub(super) struct Decl {
 /// One scope: plain names and `%r<N>` ranges.
 #[derive(Default)]
 pub(super) struct Scope {
-    pub(super) names: FxHashMap<Name, Decl>,
+    /// Declared names other than register ranges; entered through
+    /// [`Scope::insert`], which keeps `memo` right.
+    names: FxHashMap<Name, Decl>,
     pub(super) ranges: Vec<Range>,
-    /// Names already matched against `ranges`, found or not: a register is
-    /// used many times, and matching its text is the checker's most
-    /// frequent work. Cleared when a range is added.
+    /// What [`Scope::find`] answered, found or not, for names looked up
+    /// while the scope has ranges: a register is used many times, and
+    /// matching its text against the ranges is the checker's most frequent
+    /// work; one probe here replaces a probe of `names` and the match.
+    /// Cleared when a name or a range is added.
     memo: std::cell::RefCell<FxHashMap<Name, Option<Decl>>>,
 }
 
@@ -75,7 +79,7 @@ pub(super) struct Range {
 impl Scope {
     /// Enter `name`, not a register, as declared at `span`.
     fn declare(&mut self, name: Name, kind: Kind, span: Span) {
-        self.names.insert(
+        self.insert(
             name,
             Decl {
                 kind,
@@ -83,6 +87,20 @@ impl Scope {
                 ty: None,
             },
         );
+    }
+
+    /// Enter `name` as `decl`; the declaration it replaces, if any.
+    pub(super) fn insert(&mut self, name: Name, decl: Decl) -> Option<Decl> {
+        let memo = self.memo.get_mut();
+        if !memo.is_empty() {
+            memo.clear();
+        }
+        self.names.insert(name, decl)
+    }
+
+    /// Whether `name` is declared here other than by a range.
+    pub(super) fn declares(&self, name: Name) -> bool {
+        self.names.contains_key(&name)
     }
 
     pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
@@ -97,16 +115,16 @@ impl Scope {
     }
 
     pub(super) fn find(&self, n: Name) -> Option<Decl> {
-        if let Some(d) = self.names.get(&n) {
-            return Some(*d);
-        }
         if self.ranges.is_empty() {
-            return None;
+            return self.names.get(&n).copied();
         }
         if let Some(d) = self.memo.borrow().get(&n) {
             return *d;
         }
-        let d = self.find_in_ranges(n.as_bytes());
+        let d = match self.names.get(&n) {
+            Some(d) => Some(*d),
+            None => self.find_in_ranges(n.as_bytes()),
+        };
         self.memo.borrow_mut().insert(n, d);
         d
     }
@@ -131,12 +149,14 @@ impl Range {
     /// prefix, then a canonical index below the count.
     fn covers(&self, s: &[u8]) -> Option<Decl> {
         let idx = s.strip_prefix(self.prefix.as_bytes())?;
-        let canonical = !idx.is_empty()
-            && idx.iter().all(u8::is_ascii_digit)
-            && (idx == b"0" || !idx.starts_with(b"0"));
-        let value = std::str::from_utf8(idx)
-            .ok()
-            .and_then(|t| t.parse::<u64>().ok());
+        let canonical = !idx.is_empty() && (idx == b"0" || !idx.starts_with(b"0"));
+        // The index as a number; `None` if a byte is not a digit or it
+        // overflows (then it is past any count).
+        let value = idx.iter().try_fold(0u64, |v, &b| {
+            let d = b.wrapping_sub(b'0');
+            (d < 10).then_some(())?;
+            v.checked_mul(10)?.checked_add(u64::from(d))
+        });
         (canonical && value.is_some_and(|i| i < self.count)).then_some(Decl {
             kind: Kind::Reg,
             span: self.span,
@@ -382,4 +402,42 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).
 pub(super) fn reg_type(v: &crate::syntax::VarDecl) -> Option<ScalarType> {
     (v.space == crate::isa::vocab::StateSpace::Reg && v.vector.is_none()).then_some(v.ty)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_range_covers_canonical_indices_below_its_count() {
+        let mut s = Scope::default();
+        s.add_range(Name::new("%r"), 12, Span::new(0, 1), None);
+        let covered = |s: &Scope, t: &str| s.find(Name::new(t)).is_some();
+        for yes in ["%r0", "%r1", "%r9", "%r10", "%r11"] {
+            assert!(covered(&s, yes), "{yes}");
+        }
+        for no in [
+            "%r",
+            "%r12",
+            "%r01",
+            "%r00",
+            "%r+1",
+            "%r1a",
+            "%rd1",
+            "%r99999999999999999999999",
+        ] {
+            assert!(!covered(&s, no), "{no}");
+        }
+        // A name declared after a lookup is found (the memo forgets).
+        assert!(!covered(&s, "%q"));
+        s.insert(
+            Name::new("%q"),
+            Decl {
+                kind: Kind::Reg,
+                span: Span::new(2, 3),
+                ty: None,
+            },
+        );
+        assert!(covered(&s, "%q"));
+    }
 }
