@@ -117,8 +117,9 @@ pub fn run(root: &Path) -> i32 {
     0
 }
 
-/// The functions of the object whose file name is `object` in a callgrind
-/// profile, with their exclusive instruction counts.
+/// The functions of the object whose file name is `object` (or of code
+/// valgrind could not place, `???`) in a callgrind profile, with their
+/// exclusive instruction counts.
 ///
 /// The format names objects and functions once as `ob=(n) name` /
 /// `fn=(n) name` (also in the `cob=`/`cfn=` of call records) and by `(n)`
@@ -149,7 +150,10 @@ pub fn functions_of(text: &str, object: &str) -> Vec<(String, u64)> {
         }
         if let Some(rest) = line.strip_prefix("ob=") {
             let name = named(rest, &mut objects).unwrap_or("");
-            in_object = Path::new(name).file_name().is_some_and(|f| f == object);
+            // Valgrind names the object of code outside the `.text`
+            // section `???`: in a binary linked with this layout, that is
+            // the gathered region itself.
+            in_object = name == "???" || Path::new(name).file_name().is_some_and(|f| f == object);
         } else if let Some(rest) = line.strip_prefix("cob=") {
             named(rest, &mut objects);
         } else if let Some(rest) = line.strip_prefix("fn=") {
