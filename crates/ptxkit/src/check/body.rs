@@ -250,14 +250,13 @@ impl Checker<'_> {
         }
         // Each plain-name operand is looked up once, for the type check and
         // the declaration check.
-        let found: SmallVec<[Option<Found>; 8]> = i
-            .operands
-            .iter()
-            .map(|o| match o {
-                Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
-                _ => None,
-            })
-            .collect();
+        // Filled in place: a collected vector would be moved out (a call
+        // to `memcpy` per instruction).
+        let mut found: SmallVec<[Option<Found>; 8]> = SmallVec::new();
+        found.extend(i.operands.iter().map(|o| match o {
+            Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
+            _ => None,
+        }));
         self.operand_types(i, &found, w);
         let branch = class.branch;
         for (o, found) in i.operands.iter().zip(&found) {
