@@ -34,15 +34,10 @@ const CORPUS_RUNS: &[&str] = &[
 
 /// Regenerate the script; the process exit status.
 pub fn run(root: &Path) -> i32 {
-    let built = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-q", "-p", "ptx-cli"])
-        .current_dir(root)
-        .status();
-    let ptx = root.join("target/release/ptx");
-    if !built.is_ok_and(|s| s.success()) || !ptx.exists() {
+    let Some(ptx) = crate::dist::release_ptx(root) else {
         eprintln!("xtask layout: could not build target/release/ptx");
         return 1;
-    }
+    };
     let corpus = root.join("../shared/corpus");
     let mut runs: Vec<Vec<PathBuf>> = Vec::new();
     for f in CORPUS_RUNS {

@@ -69,15 +69,10 @@ pub fn run(root: &Path, file: Option<PathBuf>, min: Duration) {
         println!("ptx check vs ptxas: {} not found; skipped", file.display());
         return;
     };
-    let built = Command::new(env!("CARGO"))
-        .args(["build", "--release", "-q", "-p", "ptx-cli"])
-        .current_dir(root)
-        .status();
-    let ptx = root.join("target/release/ptx");
-    if !built.is_ok_and(|s| s.success()) || !ptx.exists() {
+    let Some(ptx) = crate::dist::release_ptx(root) else {
         println!("ptx check vs ptxas: could not build target/release/ptx; skipped");
         return;
-    }
+    };
     let size = meta.len() as f64;
     println!(
         "ptx check vs ptxas -O0 on {} ({:.0} KB):",
