@@ -54,16 +54,13 @@ pub(super) struct Decl {
 /// One scope: plain names and `%r<N>` ranges.
 #[derive(Default)]
 pub(super) struct Scope {
-    /// Declared names other than register ranges; entered through
-    /// [`Scope::insert`], which keeps `memo` right.
+    /// Declared names other than register ranges.
     names: FxHashMap<Name, Decl>,
+    /// Register ranges, matched by text. Not memoised: nvcc's registers are
+    /// each used two or three times, so a memo mostly missed, and filling
+    /// it cost more than the match (checking the corpus went from 190-208
+    /// to 171-179 ms without it).
     pub(super) ranges: Vec<Range>,
-    /// What [`Scope::find`] answered, found or not, for names looked up
-    /// while the scope has ranges: a register is used many times, and
-    /// matching its text against the ranges is the checker's most frequent
-    /// work; one probe here replaces a probe of `names` and the match.
-    /// Cleared when a name or a range is added.
-    memo: std::cell::RefCell<FxHashMap<Name, Option<Decl>>>,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -71,6 +68,10 @@ pub(super) struct Range {
     pub(super) name: Name,
     /// The name's text, kept to match register names against it.
     pub(super) prefix: Box<str>,
+    /// The text packed into a word when it has at most eight bytes
+    /// (`%r`, `%rd`, `%fd`…): matched against a register's prefix with one
+    /// comparison.
+    key: Option<u64>,
     pub(super) count: u64,
     pub(super) span: Span,
     ty: Option<ScalarType>,
@@ -91,10 +92,6 @@ impl Scope {
 
     /// Enter `name` as `decl`; the declaration it replaces, if any.
     pub(super) fn insert(&mut self, name: Name, decl: Decl) -> Option<Decl> {
-        let memo = self.memo.get_mut();
-        if !memo.is_empty() {
-            memo.clear();
-        }
         self.names.insert(name, decl)
     }
 
@@ -104,10 +101,10 @@ impl Scope {
     }
 
     pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
-        self.memo.get_mut().clear();
         self.ranges.push(Range {
             name,
             prefix: name.as_str().into(),
+            key: word(name.as_bytes()),
             count,
             span,
             ty,
@@ -115,31 +112,32 @@ impl Scope {
     }
 
     pub(super) fn find(&self, n: Name) -> Option<Decl> {
+        if let Some(d) = self.names.get(&n) {
+            return Some(*d);
+        }
         if self.ranges.is_empty() {
-            return self.names.get(&n).copied();
+            return None;
         }
-        if let Some(d) = self.memo.borrow().get(&n) {
-            return *d;
-        }
-        let d = match self.names.get(&n) {
-            Some(d) => Some(*d),
-            None => self.find_in_ranges(n.as_bytes()),
-        };
-        self.memo.borrow_mut().insert(n, d);
-        d
+        self.find_in_ranges(n.as_bytes())
     }
 
     /// The range that declares register `s`, if any.
     fn find_in_ranges(&self, s: &[u8]) -> Option<Decl> {
         // Fast path: `%r17` against a range named `%r` (the digits split off).
         let digits = s.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-        if let Some((prefix, _)) = s.split_at_checked(s.len().saturating_sub(digits)) {
-            if let Some(r) = self.ranges.iter().find(|r| r.prefix.as_bytes() == prefix) {
-                if let Some(d) = r.covers(s) {
+        if let Some((prefix, idx)) = s.split_at_checked(s.len().saturating_sub(digits)) {
+            let key = word(prefix);
+            let same = |r: &&Range| match key {
+                Some(k) => r.key == Some(k) && r.prefix.len() == prefix.len(),
+                None => r.prefix.as_bytes() == prefix,
+            };
+            if let Some(r) = self.ranges.iter().find(same) {
+                if let Some(d) = r.index(idx) {
                     return Some(d);
                 }
             }
         }
+        // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
         self.ranges.iter().find_map(|r| r.covers(s))
     }
 }
@@ -148,7 +146,12 @@ impl Range {
     /// The declaration of register `s` if this range declares it: the
     /// prefix, then a canonical index below the count.
     fn covers(&self, s: &[u8]) -> Option<Decl> {
-        let idx = s.strip_prefix(self.prefix.as_bytes())?;
+        self.index(s.strip_prefix(self.prefix.as_bytes())?)
+    }
+
+    /// The declaration of the register this range's prefix followed by
+    /// `idx` names, if it declares it.
+    fn index(&self, idx: &[u8]) -> Option<Decl> {
         let canonical = !idx.is_empty() && (idx == b"0" || !idx.starts_with(b"0"));
         // The index as a number; `None` if a byte is not a digit or it
         // overflows (then it is past any count).
@@ -163,6 +166,13 @@ impl Range {
             ty: self.ty,
         })
     }
+}
+
+/// Up to eight bytes as one little-endian word; `None` if longer.
+fn word(b: &[u8]) -> Option<u64> {
+    let mut w = [0u8; 8];
+    w.get_mut(..b.len())?.copy_from_slice(b);
+    Some(u64::from_le_bytes(w))
 }
 
 /// Special registers (spec chapter 10) and predefined constants.
@@ -428,7 +438,7 @@ mod tests {
         ] {
             assert!(!covered(&s, no), "{no}");
         }
-        // A name declared after a lookup is found (the memo forgets).
+        // A name declared after a lookup that missed it is found.
         assert!(!covered(&s, "%q"));
         s.insert(
             Name::new("%q"),
