@@ -67,8 +67,14 @@ fn print(src: &[u8]) -> usize {
     ptxkit::print::lossless(&p.module, src).len()
 }
 
-fn check(src: &[u8]) -> usize {
+/// `ptx check --syntax-only`: the streamed parse, diagnostics only.
+fn syntax_check(src: &[u8]) -> usize {
     ptxkit::syntax_check(src).len()
+}
+
+/// `ptx check`: the streamed parse and the semantic check.
+fn check(src: &[u8]) -> usize {
+    ptxkit::check::check_source(src, &ptxkit::check::CheckOptions::default()).len()
 }
 
 fn instructions(src: &[u8]) -> usize {
@@ -138,11 +144,12 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         split(&files, min, o.write_big.as_deref());
         return 0;
     }
-    let stages: [(&str, Stage); 4] = [
+    let stages: [(&str, Stage); 5] = [
         ("lex", lex),
         ("parse to tree, then free it", parse),
         ("parse + lossless print", print),
-        ("check (streamed diagnostics)", check),
+        ("syntax check (streamed)", syntax_check),
+        ("semantic check (streamed)", check),
     ];
     println!(
         "{:<30} {:>10} {:>10} {:>14} {:>14}",
