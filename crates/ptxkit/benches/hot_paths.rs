@@ -78,11 +78,20 @@ fn parser(c: &mut Criterion) {
                 .sum::<usize>()
         })
     });
-    g.bench_function("check (streamed)", |b| {
+    g.bench_function("syntax check (streamed)", |b| {
         b.iter(|| {
             files
                 .iter()
                 .map(|src| ptxkit::syntax_check(black_box(src)).len())
+                .sum::<usize>()
+        })
+    });
+    let opts = ptxkit::check::CheckOptions::default();
+    g.bench_function("semantic check (streamed)", |b| {
+        b.iter(|| {
+            files
+                .iter()
+                .map(|src| ptxkit::check::check_source(black_box(src), &opts).len())
                 .sum::<usize>()
         })
     });
