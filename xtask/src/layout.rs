@@ -49,14 +49,8 @@ pub fn run(root: &Path) -> i32 {
         runs.push(vec![p]);
     }
     let examples = root.join("examples");
-    let mut ex: Vec<PathBuf> = std::fs::read_dir(&examples)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "ptx"))
-                .collect()
-        })
-        .unwrap_or_default();
-    ex.sort();
+    let mut ex = Vec::new();
+    crate::inputs::collect(&examples, &mut ex);
     runs.extend(ex.into_iter().map(|p| vec![p]));
     runs.push(vec![examples]);
 
