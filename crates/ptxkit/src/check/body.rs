@@ -84,7 +84,7 @@ impl Checker<'_> {
             } else {
                 Kind::Var
             };
-            if let Some(first) = top.insert(
+            if let Some(first) = top.names.insert(
                 p.name,
                 Decl {
                     kind,
@@ -119,7 +119,7 @@ impl Checker<'_> {
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
         for (n, d) in w.pending {
-            if !w.labels.declares(n) {
+            if !w.labels.names.contains_key(&n) {
                 self.diags.push(d);
             }
         }
@@ -194,7 +194,7 @@ impl Checker<'_> {
     }
 
     fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
-        if let Some(first) = w.labels.insert(
+        if let Some(first) = w.labels.names.insert(
             name,
             Decl {
                 kind: Kind::Label,
@@ -226,7 +226,7 @@ impl Checker<'_> {
                 scope.add_range(d.name, r.value, d.name_span, reg_type(v));
                 continue;
             }
-            if let Some(first) = scope.insert(
+            if let Some(first) = scope.names.insert(
                 d.name,
                 Decl {
                     kind,

@@ -55,11 +55,11 @@ pub(super) struct Decl {
 #[derive(Default)]
 pub(super) struct Scope {
     /// Declared names other than register ranges.
-    names: FxHashMap<Name, Decl>,
+    pub(super) names: FxHashMap<Name, Decl>,
     /// Register ranges, matched by text. Not memoised: nvcc's registers are
     /// each used two or three times, so a memo mostly missed, and filling
-    /// it cost more than the match (checking the corpus went from 190-208
-    /// to 171-179 ms without it).
+    /// it cost more than the match (checking the corpus took 194-199 ms
+    /// with a memo, 171-179 ms without).
     pub(super) ranges: Vec<Range>,
 }
 
@@ -80,7 +80,7 @@ pub(super) struct Range {
 impl Scope {
     /// Enter `name`, not a register, as declared at `span`.
     fn declare(&mut self, name: Name, kind: Kind, span: Span) {
-        self.insert(
+        self.names.insert(
             name,
             Decl {
                 kind,
@@ -88,16 +88,6 @@ impl Scope {
                 ty: None,
             },
         );
-    }
-
-    /// Enter `name` as `decl`; the declaration it replaces, if any.
-    pub(super) fn insert(&mut self, name: Name, decl: Decl) -> Option<Decl> {
-        self.names.insert(name, decl)
-    }
-
-    /// Whether `name` is declared here other than by a range.
-    pub(super) fn declares(&self, name: Name) -> bool {
-        self.names.contains_key(&name)
     }
 
     pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
@@ -440,7 +430,7 @@ mod tests {
         }
         // A name declared after a lookup that missed it is found.
         assert!(!covered(&s, "%q"));
-        s.insert(
+        s.names.insert(
             Name::new("%q"),
             Decl {
                 kind: Kind::Reg,
