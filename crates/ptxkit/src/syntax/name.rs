@@ -17,7 +17,7 @@ const INTERNED: u8 = 0xFF;
 /// labels such as `$L__BB0_7`) are stored inline, zero-padded, with the
 /// length in the last byte; they never touch a table. Longer ones (mangled
 /// symbols) are interned in one process-wide table and stored as their
-/// index there, with [`INTERNED`] in the last byte. A given text always gets
+/// index there, with a marker byte (0xFF) last. A given text always gets
 /// the same bytes, so equality is by value and names from different modules
 /// compare correctly.
 ///
