@@ -20,16 +20,14 @@ fn usage() -> ! {
 }
 
 fn main() {
+    // The repository root: every task reads or writes relative to it.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
-        Some("catalog-gen") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-            std::process::exit(catalog_gen(
-                &root.join("crates/ptxkit/src/isa/generated.rs"),
-            ))
-        }
+        Some("catalog-gen") => std::process::exit(catalog_gen(
+            &root.join("crates/ptxkit/src/isa/generated.rs"),
+        )),
         Some("catalog-check") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let mut o = catalog_check::Opts {
                 dir: root.join("crates/ptxkit/isa"),
                 spec: root.join("../shared/spec"),
@@ -53,7 +51,6 @@ fn main() {
         }
         Some("bench") => {
             inputs::heap_like_ptx();
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let mut o = bench::Opts {
                 paths: Vec::new(),
                 seconds: 2.0,
@@ -91,19 +88,12 @@ fn main() {
             }
             std::process::exit(bench::run(&root, o));
         }
-        Some("layout") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-            std::process::exit(layout::run(&root))
-        }
-        Some("dist") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-            match dist::build(&root, false) {
-                Some(p) => println!("{}", p.display()),
-                None => std::process::exit(1),
-            }
-        }
+        Some("layout") => std::process::exit(layout::run(&root)),
+        Some("dist") => match dist::build(&root, false) {
+            Some(p) => println!("{}", p.display()),
+            None => std::process::exit(1),
+        },
         Some("mutants") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let (mut count, mut seed) = (1000usize, 1u64);
             let mut jobs = std::thread::available_parallelism()
                 .map(|n| n.get())
@@ -134,7 +124,6 @@ fn main() {
             std::process::exit(mutants::run(&root, count, seed, jobs));
         }
         Some("ptxas-roundtrip") => {
-            let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
             let mut shared = root.join("../shared");
             let mut jobs = std::thread::available_parallelism()
                 .map(|n| n.get())
