@@ -9,43 +9,16 @@
 //! that is not UTF-8) are counted and listed; each peer's throughput is
 //! given over the files it parses and over all files.
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 #[path = "../../xtask/src/inputs.rs"]
+#[allow(dead_code)]
 mod inputs;
+mod peers;
 mod per_file;
 use inputs::{collect, default_inputs, read_all, time_to_tree};
-
-/// How a peer fares on one file: `None` if it parses, else why not (an
-/// error, a panic, or text that is not UTF-8). `ok` runs the peer on the
-/// text and says whether it gave a tree.
-fn peer_fails(src: &[u8], ok: impl Fn(&str) -> bool) -> Option<&'static str> {
-    let Ok(text) = std::str::from_utf8(src) else {
-        return Some("not UTF-8");
-    };
-    match catch_unwind(AssertUnwindSafe(|| ok(text))) {
-        Ok(true) => None,
-        Ok(false) => Some("parse error"),
-        Err(_) => Some("panic"),
-    }
-}
-
-/// ptx-syntax's tree of `src` (`None` if it fails or panics).
-fn ptx_syntax_parse(src: &[u8]) -> Option<impl Sized> {
-    let text = std::str::from_utf8(src).ok()?;
-    catch_unwind(AssertUnwindSafe(|| ptx_syntax::parse_ptx(text).ok())).ok()?
-}
-
-/// singe-ptx's tree of `src` (`None` if it fails or panics).
-fn singe_ptx_parse(src: &[u8]) -> Option<impl Sized> {
-    let text = std::str::from_utf8(src).ok()?;
-    catch_unwind(AssertUnwindSafe(|| {
-        singe_ptx::parser::parse_module(text).ok()
-    }))
-    .ok()?
-}
+use peers::{peer_fails, ptx_syntax_parse, singe_ptx_parse};
 
 /// One peer's side of the comparison: which files it reads, then ptxkit
 /// and the peer timed on the same files (those it reads, then all files),
@@ -147,14 +120,14 @@ fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     let both = compare(
-        "ptx-syntax 0.5.0",
+        peers::PTX_SYNTAX,
         &files,
         min,
         |t| ptx_syntax::parse_ptx(t).is_ok(),
         ptx_syntax_parse,
     );
     compare(
-        "singe-ptx 0.1.0-alpha.7",
+        peers::SINGE_PTX,
         &files,
         min,
         |t| singe_ptx::parser::parse_module(t).is_ok(),
@@ -162,7 +135,7 @@ fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     );
     if per_file {
         println!();
-        println!("per file, ptx-syntax 0.5.0:");
+        println!("per file, {}:", peers::PTX_SYNTAX);
         per_file::report(&both, ptxkit::parse, ptx_syntax_parse);
     }
     std::panic::set_hook(hook);

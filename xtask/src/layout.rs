@@ -27,7 +27,7 @@ pub const SCRIPT: &str = "crates/ptx-cli/layout/hot-text.ld";
 
 /// Corpus modules checked while profiling, relative to `../shared/corpus`.
 const CORPUS_RUNS: &[&str] = &[
-    crate::vs_ptxas::KOKKOS,
+    crate::inputs::KOKKOS,
     // Rejected (ends in the middle of a function): the diagnostics path.
     "3upperm2n__ptxas_for_opencl_kernel/mcx_core-sm52.ptx",
 ];

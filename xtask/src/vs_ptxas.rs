@@ -7,9 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// The corpus file the speed issue names.
-pub const KOKKOS: &str =
-    "jialunzhang-psu__ptx-90-parser/tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx";
+use crate::inputs::KOKKOS;
 
 /// One run of a command: wall time, peak RSS in KiB, exit status.
 struct Run {
