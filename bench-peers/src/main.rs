@@ -18,25 +18,23 @@ mod inputs;
 mod peers;
 mod per_file;
 use inputs::{collect, default_inputs, read_all, time_to_tree};
-use peers::{peer_fails, ptx_syntax_parse, singe_ptx_parse};
 
-/// One peer's side of the comparison: which files it reads, then ptxkit
-/// and the peer timed on the same files (those it reads, then all files),
-/// one row per way of counting. Returns the files the peer reads.
+/// One peer's side of the comparison: which files `parse` (the peer) reads,
+/// then ptxkit and the peer timed on the same files (those it reads, then
+/// all files), one row per way of counting. Returns the files it reads.
 fn compare<'f, T>(
     name: &str,
     files: &'f [(PathBuf, Vec<u8>)],
     min: Duration,
-    ok: impl Fn(&str) -> bool,
-    parse: impl FnMut(&[u8]) -> T + Copy,
+    parse: impl Fn(&[u8]) -> Result<T, &'static str> + Copy,
 ) -> Vec<(&'f Path, &'f [u8])> {
     let mut both = Vec::new();
     let mut failed = Vec::new();
     let mut why = std::collections::BTreeMap::new();
     for (p, b) in files {
-        match peer_fails(b, &ok) {
-            None => both.push((p.as_path(), b.as_slice())),
-            Some(w) => {
+        match parse(b) {
+            Ok(_) => both.push((p.as_path(), b.as_slice())),
+            Err(w) => {
                 *why.entry(w).or_insert(0usize) += 1;
                 failed.push(p);
             }
@@ -119,24 +117,12 @@ fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     // Quiet the panic messages of the peers while probing.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let both = compare(
-        peers::PTX_SYNTAX,
-        &files,
-        min,
-        |t| ptx_syntax::parse_ptx(t).is_ok(),
-        ptx_syntax_parse,
-    );
-    compare(
-        peers::SINGE_PTX,
-        &files,
-        min,
-        |t| singe_ptx::parser::parse_module(t).is_ok(),
-        singe_ptx_parse,
-    );
+    let both = compare(peers::PTX_SYNTAX, &files, min, peers::ptx_syntax);
+    compare(peers::SINGE_PTX, &files, min, peers::singe_ptx);
     if per_file {
         println!();
         println!("per file, {}:", peers::PTX_SYNTAX);
-        per_file::report(&both, ptxkit::parse, ptx_syntax_parse);
+        per_file::report(&both, ptxkit::parse, peers::ptx_syntax);
     }
     std::panic::set_hook(hook);
     0
