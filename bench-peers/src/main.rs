@@ -1,8 +1,10 @@
 //! `bench-peers [--seconds S] [--per-file] [FILES|DIRS]`: parse the same
 //! in-memory files with ptxkit and with each peer from the Rust package
-//! registry (ptx-syntax 0.5.0, singe-ptx 0.1.0-alpha.7), one core, in one
-//! process, and print both throughputs and their ratio (`--per-file`: then
-//! each file alone against ptx-syntax, and how the ratio spreads).
+//! registry (ptx-syntax 0.5.0, singe-ptx 0.1.0-alpha.7), in one process,
+//! on one core and then with the files spread over all cores
+//! (`RAYON_NUM_THREADS` sets how many), and print both throughputs and their
+//! ratio (`--per-file`: then each file alone against ptx-syntax, one core,
+//! and how the ratio spreads).
 //!
 //! Default input: the ptxas-accepted files of ../shared/corpus plus the
 //! repository's examples. Files a peer rejects (an error, a panic, or text
@@ -12,6 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+mod all_cores;
 #[path = "../../xtask/src/inputs.rs"]
 #[allow(dead_code)]
 mod inputs;
@@ -21,12 +24,14 @@ use inputs::{collect, default_inputs, read_all, time_to_tree};
 
 /// One peer's side of the comparison: which files `parse` (the peer) reads,
 /// then ptxkit and the peer timed on the same files (those it reads, then
-/// all files), one row per way of counting. Returns the files it reads.
+/// all files), one row per way of counting, on one core and then, given a
+/// pool of more than one thread, on all of them. Returns the files it reads.
 fn compare<'f, T>(
     name: &str,
     files: &'f [(PathBuf, Vec<u8>)],
     min: Duration,
-    parse: impl Fn(&[u8]) -> Result<T, &'static str> + Copy,
+    pool: Option<&rayon::ThreadPool>,
+    parse: impl Fn(&[u8]) -> Result<T, &'static str> + Copy + Sync,
 ) -> Vec<(&'f Path, &'f [u8])> {
     let mut both = Vec::new();
     let mut failed = Vec::new();
@@ -70,7 +75,7 @@ fn compare<'f, T>(
         &[("files both parse", &read)]
     };
     println!(
-        "{:<44} {:>9} {:>12} {:>12} {:>8}",
+        "{:<52} {:>9} {:>12} {:>12} {:>8}",
         "parse to tree, one core", "MB", "ptxkit MB/s", "peer MB/s", "ratio"
     );
     for &(label, set) in sets {
@@ -86,7 +91,7 @@ fn compare<'f, T>(
         ];
         for (how, kt, pt) in rows {
             println!(
-                "{:<44} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
+                "{:<52} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
                 format!("{label} ({how})"),
                 m,
                 m / kt,
@@ -94,6 +99,25 @@ fn compare<'f, T>(
                 pt / kt
             );
         }
+        let Some(pool) = pool else { continue };
+        let threads = pool.current_num_threads();
+        let kc = all_cores::time(pool, min, set, ptxkit::parse);
+        let pc = all_cores::time(pool, min, set, parse);
+        for (how, kt, pt) in [("best pass", kc.0, pc.0), ("mean", kc.1, pc.1)] {
+            println!(
+                "{:<52} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
+                format!("{label} ({threads} cores, freed after, {how})"),
+                m,
+                m / kt,
+                m / pt,
+                pt / kt
+            );
+        }
+        println!(
+            "  {threads} cores over one (freed after, best pass): ptxkit {:.2}x, {name} {:.2}x",
+            k.best_freed / kc.0,
+            p.best_freed / pc.0
+        );
     }
     both
 }
@@ -117,8 +141,11 @@ fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     // Quiet the panic messages of the peers while probing.
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
-    let both = compare(peers::PTX_SYNTAX, &files, min, peers::ptx_syntax);
-    compare(peers::SINGE_PTX, &files, min, peers::singe_ptx);
+    // All cores (or RAYON_NUM_THREADS): rows of their own when more than one.
+    let pool = all_cores::pool(0).filter(|p| p.current_num_threads() > 1);
+    let pool = pool.as_ref();
+    let both = compare(peers::PTX_SYNTAX, &files, min, pool, peers::ptx_syntax);
+    compare(peers::SINGE_PTX, &files, min, pool, peers::singe_ptx);
     if per_file {
         println!();
         println!("per file, {}:", peers::PTX_SYNTAX);

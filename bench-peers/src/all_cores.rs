@@ -1,0 +1,49 @@
+//! Each parser on all cores: the files spread over the threads of one pool
+//! (as `ptx check DIR` and `xtask bench` read a corpus), each tree freed by
+//! the thread that made it. Beside the one-core rows this shows how each
+//! parser scales: one whose time goes to the allocator and to fresh pages
+//! gains less from another core than one that computes.
+
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+
+/// A pool of `threads` threads (0: rayon's default, `RAYON_NUM_THREADS`
+/// or one per core), each with the stack ptx-syntax's recursion
+/// needs (the same for every parser, so that none is favoured).
+pub fn pool(threads: usize) -> Option<rayon::ThreadPool> {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(1 << 30)
+        .build()
+        .ok()
+}
+
+/// The best and the mean wall time of a pass that parses every one of
+/// `files` with `parse` on `pool`'s threads and frees each tree right
+/// after, over at least three passes and at least `min`.
+pub fn time<T>(
+    pool: &rayon::ThreadPool,
+    min: Duration,
+    files: &[&[u8]],
+    parse: impl Fn(&[u8]) -> T + Sync,
+) -> (f64, f64) {
+    let (mut best, mut sum, mut passes) = (f64::INFINITY, 0.0, 0u32);
+    let start = Instant::now();
+    while passes < 3 || start.elapsed() < min {
+        let t = Instant::now();
+        // One job per file: called inside `install`, rayon's adaptive
+        // splitting cuts the list into a few long runs, and the second
+        // thread of a 2-thread pool then parsed a sixth of the bytes.
+        pool.install(|| {
+            files.par_iter().with_max_len(1).for_each(|f| {
+                std::hint::black_box(parse(f));
+            })
+        });
+        let pass = t.elapsed().as_secs_f64();
+        best = best.min(pass);
+        sum += pass;
+        passes += 1;
+    }
+    (best, sum / f64::from(passes))
+}
