@@ -1,19 +1,18 @@
 //! Each parser on all cores: the files spread over the threads of one pool
 //! (as `ptx check DIR` and `xtask bench` read a corpus), each tree freed by
-//! the thread that made it. Beside the one-core rows this shows how each
-//! parser scales: one whose time goes to the allocator and to fresh pages
-//! gains less from another core than one that computes.
+//! the thread that made it. Beside the one-core rows this shows how much
+//! each parser gains from the other cores, and so whether the ratio
+//! between them holds when both use the whole machine.
 
 use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
-/// A pool of `threads` threads (0: rayon's default, `RAYON_NUM_THREADS`
-/// or one per core), each with the stack ptx-syntax's recursion
-/// needs (the same for every parser, so that none is favoured).
-pub fn pool(threads: usize) -> Option<rayon::ThreadPool> {
+/// A pool of rayon's default size (`RAYON_NUM_THREADS`, or one thread per
+/// core), each thread with the stack ptx-syntax's recursion needs (the same
+/// for every parser, so that none is favoured).
+pub fn pool() -> Option<rayon::ThreadPool> {
     rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
         .stack_size(1 << 30)
         .build()
         .ok()

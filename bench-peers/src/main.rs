@@ -142,7 +142,7 @@ fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
     let hook = std::panic::take_hook();
     std::panic::set_hook(Box::new(|_| {}));
     // All cores (or RAYON_NUM_THREADS): rows of their own when more than one.
-    let pool = all_cores::pool(0).filter(|p| p.current_num_threads() > 1);
+    let pool = all_cores::pool().filter(|p| p.current_num_threads() > 1);
     let pool = pool.as_ref();
     let both = compare(peers::PTX_SYNTAX, &files, min, pool, peers::ptx_syntax);
     compare(peers::SINGE_PTX, &files, min, pool, peers::singe_ptx);
