@@ -31,7 +31,9 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static A: Counting = Counting;
 
-/// The counters are process-wide: one measurement at a time.
+/// The counters are process-wide: one test at a time, each holding this
+/// from its first line, since any allocation of another test (building its
+/// input, say) counts in a measurement.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
 /// (bytes the result of `f` holds, peak bytes while `f` ran), both above
@@ -83,6 +85,9 @@ fn tree_and_check_memory_per_source_byte() {
 /// streamed check must not hold the tree. Skips without ../shared.
 #[test]
 fn streamed_check_of_a_large_module() {
+    // First, before this test allocates anything (reading the file too):
+    // another test may be measuring.
+    let _one = ONE_AT_A_TIME.lock();
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
         "../../../shared/corpus/jialunzhang-psu__ptx-90-parser/\
          tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx",
@@ -91,7 +96,6 @@ fn streamed_check_of_a_large_module() {
         eprintln!("note: ../shared/corpus not found; large-module memory test skipped");
         return;
     };
-    let _one = ONE_AT_A_TIME.lock();
     drop(ptxkit::parse(&src));
     let (tree, _, parsed) = measure(|| ptxkit::parse(&src));
     drop(parsed);
@@ -119,6 +123,9 @@ fn streamed_check_of_a_large_module() {
 /// the function's tree alone is many times the source.
 #[test]
 fn full_check_of_one_large_function() {
+    // First, before the 2 MB source is built: its growing string would
+    // otherwise count in another test's measurement.
+    let _one = ONE_AT_A_TIME.lock();
     let mut s = String::from(
         ".version 8.0\n.target sm_90\n.address_size 64\n\
          .visible .entry k(.param .u64 p)\n{\n\t.reg .b32 %r<100>;\n\t.reg .b64 %rd<3>;\n\
@@ -134,7 +141,6 @@ fn full_check_of_one_large_function() {
     s.push_str("\tbra L_end;\nL_end:\n\tret;\n}\n");
     let src = s.as_bytes();
     let opts = ptxkit::check::CheckOptions::default();
-    let _one = ONE_AT_A_TIME.lock();
     // Warm up: the catalog and the checker's tables are built once.
     drop(ptxkit::check::check_source(
         &src[..src.len().min(4096)],
