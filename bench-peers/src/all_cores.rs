@@ -27,9 +27,8 @@ pub fn time<T>(
     files: &[&[u8]],
     parse: impl Fn(&[u8]) -> T + Sync,
 ) -> (f64, f64) {
-    let (mut best, mut sum, mut passes) = (f64::INFINITY, 0.0, 0u32);
-    let start = Instant::now();
-    while passes < 3 || start.elapsed() < min {
+    let (mut best, mut sum) = (f64::INFINITY, 0.0);
+    let passes = crate::inputs::repeat_for(min, || {
         let t = Instant::now();
         // One job per file: called inside `install`, rayon's adaptive
         // splitting cuts the list into a few long runs, and the second
@@ -42,7 +41,6 @@ pub fn time<T>(
         let pass = t.elapsed().as_secs_f64();
         best = best.min(pass);
         sum += pass;
-        passes += 1;
-    }
+    });
     (best, sum / f64::from(passes))
 }

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use crate::inputs::{
-    best_run, byte_quantile, collect, default_inputs, file_name, read_all, thread_cpu,
+    best_run, byte_quantile, collect, default_inputs, file_name, read_all, repeat_for, thread_cpu,
     time_to_tree, PER_FILE_MIN,
 };
 
@@ -26,20 +26,15 @@ use crate::synth;
 /// best pass is the one least disturbed), and the mean CPU time of this
 /// thread per pass.
 fn time(min: Duration, mut pass: impl FnMut() -> usize) -> (f64, f64) {
-    let mut passes = 0u32;
     let mut sink = 0usize;
     let mut best = f64::INFINITY;
     let cpu0 = thread_cpu();
     let start = Instant::now();
-    loop {
+    let passes = repeat_for(min, || {
         let t = Instant::now();
         sink = sink.wrapping_add(pass());
         best = best.min(t.elapsed().as_secs_f64());
-        passes += 1;
-        if passes >= 3 && start.elapsed() >= min {
-            break;
-        }
-    }
+    });
     let wall = start.elapsed().as_secs_f64();
     let cpu = match (cpu0, thread_cpu()) {
         (Some(a), Some(b)) => (b - a).as_secs_f64(),

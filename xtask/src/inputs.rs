@@ -75,6 +75,22 @@ pub fn heap_like_ptx() {
     }
 }
 
+/// Call `pass` at least three times, and again until `min` has gone by
+/// since the first call (the one repetition rule of every timing here);
+/// returns how many times it was called.
+pub fn repeat_for(min: Duration, mut pass: impl FnMut()) -> u32 {
+    const MIN_PASSES: u32 = 3;
+    let start = Instant::now();
+    let mut passes = 0u32;
+    loop {
+        pass();
+        passes += 1;
+        if passes >= MIN_PASSES && start.elapsed() >= min {
+            return passes;
+        }
+    }
+}
+
 /// Seconds per pass of parsing each of a set of files to its tree; see
 /// [`time_to_tree`]. "Best" is the fastest pass: the machine may be
 /// shared, and the best pass is the one least disturbed.
@@ -104,14 +120,12 @@ pub fn time_to_tree<S: AsRef<[u8]>, T>(
     files: &[S],
     mut parse: impl FnMut(&[u8]) -> T,
 ) -> Passes {
-    const MIN_PASSES: u32 = 3;
-    let mut passes = 0u32;
     let (mut best_in_hand, mut best_in_hand_freeing) = (f64::INFINITY, 0.0);
     let mut best_freed = f64::INFINITY;
     let (mut all_in_hand, mut all_freed) = (0.0, 0.0);
     let cpu0 = thread_cpu();
     let start = Instant::now();
-    loop {
+    let passes = repeat_for(min, || {
         let pass = Instant::now();
         let (mut in_hand, mut freeing) = (Duration::ZERO, Duration::ZERO);
         for f in files {
@@ -131,11 +145,7 @@ pub fn time_to_tree<S: AsRef<[u8]>, T>(
         best_freed = best_freed.min(freed);
         all_in_hand += in_hand;
         all_freed += freed;
-        passes += 1;
-        if passes >= MIN_PASSES && start.elapsed() >= min {
-            break;
-        }
-    }
+    });
     let n = f64::from(passes);
     let cpu = match (cpu0, thread_cpu()) {
         (Some(a), Some(b)) => (b - a).as_secs_f64(),
@@ -175,15 +185,12 @@ pub const PER_FILE_MIN: usize = 16 * 1024;
 /// after its clock stops).
 pub fn best_run<T>(min: Duration, src: &[u8], mut parse: impl FnMut(&[u8]) -> T) -> f64 {
     let mut best = f64::INFINITY;
-    let mut runs = 0u32;
-    let start = Instant::now();
-    while runs < 3 || start.elapsed() < min {
+    repeat_for(min, || {
         let t = Instant::now();
         let tree = std::hint::black_box(parse(src));
         best = best.min(t.elapsed().as_secs_f64());
         drop(tree);
-        runs += 1;
-    }
+    });
     best
 }
 
