@@ -90,27 +90,18 @@ fn compare<'f, T>(
             ("thread CPU, mean", k.mean_cpu, p.mean_cpu),
         ];
         for (how, kt, pt) in rows {
-            println!(
-                "{:<52} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
-                format!("{label} ({how})"),
-                m,
-                m / kt,
-                m / pt,
-                pt / kt
-            );
+            row(&format!("{label} ({how})"), m, kt, pt);
         }
         let Some(pool) = pool else { continue };
         let threads = pool.current_num_threads();
         let kc = all_cores::time(pool, min, set, ptxkit::parse);
         let pc = all_cores::time(pool, min, set, parse);
         for (how, kt, pt) in [("best pass", kc.0, pc.0), ("mean", kc.1, pc.1)] {
-            println!(
-                "{:<52} {:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
-                format!("{label} ({threads} cores, freed after, {how})"),
+            row(
+                &format!("{label} ({threads} cores, freed after, {how})"),
                 m,
-                m / kt,
-                m / pt,
-                pt / kt
+                kt,
+                pt,
             );
         }
         println!(
@@ -120,6 +111,17 @@ fn compare<'f, T>(
         );
     }
     both
+}
+
+/// One row of the table: `mb` megabytes parsed in `ptxkit` and in `peer`
+/// seconds, as both throughputs and their ratio.
+fn row(label: &str, mb: f64, ptxkit: f64, peer: f64) {
+    println!(
+        "{label:<52} {mb:>9.1} {:>12.1} {:>12.2} {:>7.0}x",
+        mb / ptxkit,
+        mb / peer,
+        peer / ptxkit
+    );
 }
 
 fn run(paths: Vec<PathBuf>, seconds: f64, per_file: bool) -> i32 {
