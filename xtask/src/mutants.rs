@@ -262,10 +262,17 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
                     (None, None) => true,
                     _ => false,
                 };
-                let note = format!(
+                let mut note = format!(
                     "{} on {}: ours {:?}, ptxas {:?}",
                     m.kind, m.source, us, them
                 );
+                if !agree {
+                    // Keep the mutant, so that the disagreement can be read and replayed.
+                    let kept = tmp.join(format!("disagree-{i}.ptx"));
+                    if std::fs::write(&kept, &m.text).is_ok() {
+                        note.push_str(&format!(" ({})", kept.display()));
+                    }
+                }
                 if let Ok(mut r) = results.lock() {
                     r.push((m.kind, agree, same_line, note));
                 }

@@ -9,12 +9,20 @@
 
 use smallvec::SmallVec;
 
+use super::operand_kinds::{self, Lit, Want};
 use super::symbols::{codes, compatible, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::source::Span;
 use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
+
+/// Whether `n` is a special register (`%tid`, `%clock64`; not the
+/// constant `WARP_SZ`).
+fn is_special(n: Name) -> bool {
+    let s = n.as_str();
+    s.starts_with('%') && is_predefined(s)
+}
 
 /// The state of the check of one function body.
 pub(crate) struct BodyWalk {
@@ -257,7 +265,7 @@ impl Checker<'_> {
             Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
             _ => None,
         }));
-        self.operand_types(i, &found, w);
+        self.operand_types(i, &found, w, ms);
         let branch = class.branch;
         for (o, found) in i.operands.iter().zip(&found) {
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
@@ -294,7 +302,7 @@ impl Checker<'_> {
                 other => rest.push(other),
             }
         }
-        for o in rest {
+        for o in &rest {
             self.operand_names(o, w, ms);
         }
         let Some((name, span)) = callee else { return };
@@ -348,6 +356,22 @@ impl Checker<'_> {
             return;
         }
         let found = w.lookup(ms, name);
+        if let (
+            Some(Decl {
+                kind: Kind::Reg, ..
+            }),
+            true,
+        ) = (found.decl, rest.is_empty())
+        {
+            let d = Diagnostic::error(
+                codes::CALL_PROTOTYPE,
+                span,
+                format!("the indirect call through `{name}` names no prototype"),
+            )
+            .with_note("after the arguments, name a `.callprototype` or `.calltargets` label: `call (r), %rd1, (a), proto;`");
+            self.diags.push(d);
+            return;
+        }
         if found.decl.is_none() {
             let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
                 .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
@@ -384,71 +408,229 @@ impl Checker<'_> {
         self.report(n, d, found, w);
     }
 
-    /// Register operands against the instruction type, for instructions
-    /// whose operands all share one type (`OpClass::typed`).
-    /// `found` holds the lookup of each operand that is a plain name.
-    fn operand_types(&mut self, i: &Instruction, found: &[Option<Found>], w: &mut BodyWalk) {
+    /// Operands against the types the instruction gives them
+    /// ([`operand_kinds::wants`]): a register must be of a compatible type
+    /// (a predicate exactly where a predicate is taken), an immediate of a
+    /// fitting kind. `found` holds the lookup of each operand that is a
+    /// plain name.
+    fn operand_types(
+        &mut self,
+        i: &Instruction,
+        found: &[Option<Found>],
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
         let class = super::opclass::class(i.opcode);
-        let wide = super::opclass::wide();
-        if !class.typed || i.mods.iter().any(|m| Some(m.id) == wide) {
-            return;
-        }
-        let cat = crate::isa::catalog();
-        let mut types = i.mods.iter().filter(|m| cat.is_type(m.id));
-        let (Some(only), None) = (types.next(), types.next()) else {
+        let Some(wants) = operand_kinds::wants(i, class.typing) else {
             return;
         };
-        let Some(ty) = &ScalarType::from_spelling(only.as_str()) else {
-            return;
-        };
-        if i.mods.iter().any(|m| m.as_str().starts_with(".v")) {
-            return;
-        }
-        let wider_ok = class.memory;
-        for (o, found) in i.operands.iter().zip(found) {
-            let (n, span) = match o {
-                Operand::Expr(Expr::Name(n, sp)) => (*n, *sp),
-                _ => continue,
-            };
-            let Some(
-                found @ Found {
-                    decl:
-                        Some(Decl {
-                            kind: Kind::Reg,
-                            ty: Some(reg),
-                            ..
-                        }),
-                    ..
-                },
-            ) = *found
-            else {
-                continue;
-            };
-            if reg == ScalarType::Pred || *ty == ScalarType::Pred {
-                continue;
-            }
-            if !compatible(*ty, reg, wider_ok) {
-                let d = Diagnostic::error(
-                    codes::OPERAND_TYPE,
-                    span,
-                    format!(
-                        "`{n}` is a {reg} register, which `{}` cannot use",
-                        super::inst_name(i)
-                    ),
-                )
-                .with_note(format!(
-                    "a {ty} operand takes a register of the same size: {ty} or .b{}{}",
-                    ty.bits(),
-                    if ty.is_float() {
-                        ""
-                    } else {
-                        " (or the other signedness)"
+        for ((o, found), want) in i.operands.iter().zip(found).zip(&wants.each) {
+            let Want::Ty(ty) = *want else { continue };
+            match (o, found) {
+                (Operand::Expr(Expr::Name(n, sp)), Some(f))
+                    if f.decl.is_none() && is_special(*n) =>
+                {
+                    self.special_register(i, *sp, ty);
+                }
+                (Operand::Expr(e @ Expr::Name(n, _)), Some(f))
+                    if f.decl.is_none() && n.as_str() == "WARP_SZ" =>
+                {
+                    self.immediate_type(i, e, ty);
+                }
+                (Operand::Expr(Expr::Name(n, sp)), Some(f)) => {
+                    self.register_type(i, *n, *sp, *f, (ty, wants.wider, wants.addresses), w);
+                }
+                (Operand::Expr(Expr::Field(fe)), _) if matches!(&fe.base, Expr::Name(n, _) if is_special(*n)) =>
+                {
+                    self.special_register(i, fe.span, ty);
+                }
+                (Operand::Expr(e), _) => self.immediate_type(i, e, ty),
+                (Operand::Pair(p), _) => {
+                    let first = match &p.first {
+                        Operand::Expr(e) => Some(e),
+                        _ => None,
+                    };
+                    for e in first.into_iter().chain([&p.second]) {
+                        if let Expr::Name(n, sp) = e {
+                            let f = w.lookup(ms, *n);
+                            self.register_type(i, *n, *sp, f, (ty, false, false), w);
+                        }
                     }
-                ));
-                // A module-scope register would be hidden by a later label
-                // of the same name.
-                self.report(n, d, found, w);
+                }
+                (Operand::Vector { items, .. }, _) if wants.elements => {
+                    for item in items {
+                        match item {
+                            Operand::Expr(Expr::Name(n, sp)) => {
+                                let f = w.lookup(ms, *n);
+                                self.register_type(i, *n, *sp, f, (ty, wants.wider, false), w);
+                            }
+                            Operand::Expr(e) => self.immediate_type(i, e, ty),
+                            _ => {}
+                        }
+                    }
+                }
+                _ => {}
             }
         }
+    }
+
+    /// Register `n` (looked up as `found`) as an operand of type `ty`;
+    /// `wider_ok` when the register may be wider, `addresses` when a
+    /// variable may stand for its address.
+    fn register_type(
+        &mut self,
+        i: &Instruction,
+        n: Name,
+        span: Span,
+        found: Found,
+        (ty, wider_ok, addresses): (ScalarType, bool, bool),
+        w: &mut BodyWalk,
+    ) {
+        let reg = match found.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(reg),
+                ..
+            }) => reg,
+            Some(Decl {
+                kind: Kind::Var, ..
+            }) if !addresses => return self.variable_operand(i, n, span, found, ty, w),
+            _ => return,
+        };
+        let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
+            (true, true) => true,
+            (false, false) => compatible(ty, reg, wider_ok),
+            _ => false,
+        };
+        if fits {
+            return;
+        }
+        let note = if ty == ScalarType::Pred {
+            "this operand is a predicate: it takes a .pred register".to_string()
+        } else if reg == ScalarType::Pred {
+            format!("a {ty} operand cannot be a predicate register")
+        } else if ty.as_str().starts_with(".b") {
+            format!(
+                "a {ty} operand takes a register of {} bits{}",
+                ty.bits(),
+                if wider_ok { " or more" } else { "" }
+            )
+        } else {
+            format!(
+                "a {ty} operand takes a register of the same size{}: {ty} or .b{}{}",
+                if wider_ok { " or wider" } else { "" },
+                ty.bits(),
+                if ty.is_float() {
+                    ""
+                } else {
+                    " (or the other signedness)"
+                }
+            )
+        };
+        let d = Diagnostic::error(
+            codes::OPERAND_TYPE,
+            span,
+            format!(
+                "`{n}` is a {reg} register, which `{}` cannot use here",
+                super::inst_name(i)
+            ),
+        )
+        .with_note(note);
+        // A module-scope register would be hidden by a later label of the
+        // same name.
+        self.report(n, d, found, w);
+    }
+
+    /// A special register (`%tid.x`, `%clock64`) as an operand of type
+    /// `ty`: only `mov` reads one, into an integer or bit type, and `cvt`
+    /// between integer types.
+    fn special_register(&mut self, i: &Instruction, span: Span, ty: ScalarType) {
+        let cat = crate::isa::catalog();
+        let ok = match i.opcode_name() {
+            "mov" => !ty.is_float() && ty != ScalarType::Pred,
+            "cvt" => !i.mods.iter().any(|m| {
+                cat.is_type(m.id)
+                    && ScalarType::from_spelling(m.as_str()).is_some_and(ScalarType::is_float)
+            }),
+            _ => false,
+        };
+        if ok {
+            return;
+        }
+        let name = super::inst_name(i);
+        self.diags.push(
+            Diagnostic::error(
+                codes::OPERAND_TYPE,
+                span,
+                format!("`{name}` cannot read a special register"),
+            )
+            .with_note("special registers hold integers and are read with `mov` (or `cvt` between integer types): `mov.u32 %r1, %tid.x;`, then use `%r1`"),
+        );
+    }
+
+    /// Variable `n` (its address) as an operand of type `ty`: only `mov`
+    /// takes an address, and only into an integer type.
+    fn variable_operand(
+        &mut self,
+        i: &Instruction,
+        n: Name,
+        span: Span,
+        found: Found,
+        ty: ScalarType,
+        w: &mut BodyWalk,
+    ) {
+        let mov = i.opcode_name() == "mov";
+        if mov && !ty.is_float() {
+            return;
+        }
+        let name = super::inst_name(i);
+        let d = if mov {
+            Diagnostic::error(
+                codes::OPERAND_TYPE,
+                span,
+                format!("`{name}` cannot take the address of variable `{n}`"),
+            )
+            .with_note("an address is an integer: move it with an integer or bit type (`mov.u64`)")
+        } else {
+            Diagnostic::error(
+                codes::OPERAND_TYPE,
+                span,
+                format!("`{n}` is a variable, which `{name}` cannot use as an operand"),
+            )
+            .with_note("only `mov` takes a variable's address; load its value with `ld`, or move its address into a register first")
+        };
+        self.report(n, d, found, w);
+    }
+
+    /// The constant `e` as an operand of type `ty`.
+    fn immediate_type(&mut self, i: &Instruction, e: &Expr, ty: ScalarType) {
+        let Some(kind) = operand_kinds::lit(e) else {
+            return;
+        };
+        if operand_kinds::fits(kind, ty) != Some(false) {
+            return;
+        }
+        let note = match kind {
+            Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
+            Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
+            Lit::Single | Lit::Double if ty == ScalarType::B32 => {
+                "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
+            }
+            Lit::Single | Lit::Double if ty == ScalarType::B64 => {
+                "a .b64 operand takes an integer or a double-precision literal (`1.0`, `0d…`)"
+                    .to_string()
+            }
+            _ => format!("a {ty} operand takes an integer constant"),
+        };
+        let name = super::inst_name(i);
+        let message = match kind {
+            Lit::Bad => format!("`{name}` cannot take this constant expression"),
+            _ => format!(
+                "{} cannot be a {ty} operand of `{name}`",
+                operand_kinds::describe(kind)
+            ),
+        };
+        self.diags
+            .push(Diagnostic::error(codes::IMMEDIATE_TYPE, e.span(), message).with_note(note));
     }
 }

@@ -8,6 +8,7 @@ mod body;
 pub mod gating;
 pub mod module_rules;
 mod opclass;
+mod operand_kinds;
 pub mod rules;
 pub mod symbols;
 pub mod target;

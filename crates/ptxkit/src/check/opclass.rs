@@ -4,22 +4,20 @@
 
 use std::sync::OnceLock;
 
+use super::operand_kinds::Typing;
 use crate::isa::{catalog, ModId, ModSets, OpcodeId};
 
 /// The classes an opcode belongs to.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct OpClass {
-    /// Register operands checked against the instruction type (plain ones,
-    /// `setp`, `ld`, `st`, `ldu`).
-    pub typed: bool,
+    /// How its operands take their types (see `operand_kinds`).
+    pub typing: Typing,
     /// May not discard its result into `_` (plain ones, `cvt`, `shl`, `shr`).
     pub no_discard: bool,
     /// `call`.
     pub call: bool,
     /// `bra` or `brx`.
     pub branch: bool,
-    /// `ld`, `st` or `ldu`: may use a wider register.
-    pub memory: bool,
     /// `cvt`.
     pub cvt: bool,
     /// `vote`.
@@ -42,13 +40,11 @@ fn table() -> &'static Table {
             .map(|(_, o)| {
                 let n = o.name;
                 let plain = super::plain_arithmetic(n);
-                let memory = matches!(n, "ld" | "st" | "ldu");
                 OpClass {
-                    typed: plain || memory || n == "setp",
+                    typing: Typing::of(n),
                     no_discard: plain || matches!(n, "cvt" | "shl" | "shr"),
                     call: n == "call",
                     branch: matches!(n, "bra" | "brx"),
-                    memory,
                     cvt: n == "cvt",
                     vote: n == "vote",
                 }

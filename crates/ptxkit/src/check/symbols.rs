@@ -26,8 +26,13 @@ pub mod codes {
     pub const UNDECLARED_CALLEE: &str = "E0601";
     /// A call whose argument or return count differs from the callee's.
     pub const CALL_ARITY: &str = "E0602";
+    /// An indirect call (through a register) without a prototype or targets.
+    pub const CALL_PROTOTYPE: &str = "E0603";
     /// A register whose declared type does not fit the instruction type.
     pub const OPERAND_TYPE: &str = "E0703";
+    /// An immediate of a kind the operand's type does not take (an integer
+    /// for a float, a float for an integer).
+    pub const IMMEDIATE_TYPE: &str = "E0705";
 }
 
 /// What a name denotes.
@@ -391,9 +396,11 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
             ScalarType::B8 | ScalarType::B16 | ScalarType::B32 | ScalarType::B64 | ScalarType::B128
         )
     };
-    // `ld`/`st` may use a wider register: any untyped one, or an integer one for integer types.
-    let wider =
-        wider_ok && reg.bits() > ty.bits() && (untyped(reg) || (!ty.is_float() && !reg.is_float()));
+    // `ld`/`st` may use a wider register: any register for an untyped
+    // type, an untyped one for any type, an integer one for integer types.
+    let wider = wider_ok
+        && reg.bits() > ty.bits()
+        && (untyped(reg) || untyped(ty) || (!ty.is_float() && !reg.is_float()));
     let size_ok = reg.bits() == ty.bits() || wider;
     if !size_ok {
         return false;
