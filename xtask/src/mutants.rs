@@ -1,7 +1,9 @@
 //! `xtask mutants [--count N] [--seed S]`: a differential test of the
 //! checker. Mutates the repository's own ptxas-accepted PTX (examples and
 //! `tests/data/ok`) — swap an instruction's type, drop an operand, rename a
-//! register, drop or duplicate a declaration, lower the target — and
+//! register, drop or duplicate a declaration, lower the target, put a
+//! literal of another kind, another register of the function or another
+//! `cvt` rounding in an operand's or modifier's place — and
 //! compares `ptx check`'s verdict and error line with ptxas on each mutant.
 
 use std::path::{Path, PathBuf};
@@ -10,7 +12,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use ptxkit::check::{check, CheckOptions};
-use ptxkit::syntax::{Item, Stmt};
+use ptxkit::syntax::{Expr, Item, Stmt};
 use ptxkit::{LineIndex, Span};
 
 /// A tiny deterministic generator (xorshift), so runs are reproducible.
@@ -51,12 +53,24 @@ const TYPES: &[&str] = &[
     ".pred", ".u8",
 ];
 const TARGETS: &[&str] = &["sm_75", "sm_80", "sm_90"];
+const LITERALS: &[&str] = &["1", "0", "1.0", "0f3F800000", "0d3FF0000000000000", "-1"];
+const ROUNDINGS: &[&str] = &[".rn", ".rz", ".rm", ".rp", ".rni", ".rzi", ".rmi", ".rpi"];
+
+/// A plain register operand (`%r1`) and where it is.
+fn register(o: &ptxkit::Operand) -> Option<(ptxkit::Name, Span)> {
+    match o {
+        ptxkit::Operand::Expr(Expr::Name(n, s)) if n.as_str().starts_with('%') => Some((*n, *s)),
+        _ => None,
+    }
+}
 
 /// Make one mutant of `src`, or `None` when the chosen operator has nothing to act on.
 fn mutate(name: &str, src: &[u8], rng: &mut Rng) -> Option<Mutant> {
     let parsed = ptxkit::parse(src);
     let mut insts = Vec::new();
     let mut decls = Vec::new();
+    // The registers each function's instructions name, by function.
+    let mut regs_by_fn: Vec<Vec<(ptxkit::Name, Span)>> = Vec::new();
     for item in &parsed.module.items {
         if let Item::Function(f) = item {
             if let Some(b) = &f.body {
@@ -74,11 +88,21 @@ fn mutate(name: &str, src: &[u8], rng: &mut Rng) -> Option<Mutant> {
                         }
                     }
                 }
+                let first = insts.len();
                 walk(&b.stmts, &mut insts, &mut decls);
+                regs_by_fn.push(
+                    insts
+                        .get(first..)
+                        .unwrap_or_default()
+                        .iter()
+                        .flat_map(|i| i.operands.iter())
+                        .filter_map(register)
+                        .collect(),
+                );
             }
         }
     }
-    let op = rng.below(6);
+    let op = rng.below(9);
     let (kind, text) = match op {
         0 => {
             let typed: Vec<_> = insts
@@ -106,17 +130,49 @@ fn mutate(name: &str, src: &[u8], rng: &mut Rng) -> Option<Mutant> {
             let regs: Vec<(ptxkit::Name, Span)> = insts
                 .iter()
                 .flat_map(|i| i.operands.iter())
-                .filter_map(|o| match o {
-                    ptxkit::Operand::Expr(ptxkit::syntax::Expr::Name(n, s))
-                        if n.as_str().starts_with('%') =>
-                    {
-                        Some((*n, *s))
-                    }
-                    _ => None,
-                })
+                .filter_map(register)
                 .collect();
             let (n, s) = regs.get(rng.below(regs.len()))?;
             ("rename register", replace(src, *s, &format!("{n}x")))
+        }
+        6 => {
+            // A literal replaced by one of another kind.
+            let lits: Vec<Span> = insts
+                .iter()
+                .flat_map(|i| i.operands.iter())
+                .filter_map(|o| match o {
+                    ptxkit::Operand::Expr(e @ (Expr::Int(_) | Expr::Float(_))) => Some(e.span()),
+                    _ => None,
+                })
+                .collect();
+            let s = lits.get(rng.below(lits.len()))?;
+            let new = LITERALS.get(rng.below(LITERALS.len()))?;
+            if s.text(src) == *new {
+                return None;
+            }
+            ("swap literal", replace(src, *s, new))
+        }
+        7 => {
+            // A register replaced by another one the same function uses.
+            let regs = regs_by_fn.get(rng.below(regs_by_fn.len()))?;
+            let (_, at) = regs.get(rng.below(regs.len()))?;
+            let (other, _) = regs.get(rng.below(regs.len()))?;
+            if at.text(src) == other.as_str() {
+                return None;
+            }
+            ("swap register", replace(src, *at, other.as_str()))
+        }
+        8 => {
+            // A conversion's rounding modifier replaced, or one added.
+            let cvts: Vec<_> = insts.iter().filter(|i| i.opcode_name() == "cvt").collect();
+            let i = cvts.get(rng.below(cvts.len()))?;
+            let new = ROUNDINGS.get(rng.below(ROUNDINGS.len()))?;
+            let text = match i.mods.iter().find(|m| ROUNDINGS.contains(&m.as_str())) {
+                Some(m) if m.as_str() == *new => return None,
+                Some(m) => replace(src, m.span(), new),
+                None => replace(src, Span::new(i.opcode_span.end, i.opcode_span.end), new),
+            };
+            ("swap rounding", text)
         }
         3 => {
             let d = decls.get(rng.below(decls.len()))?;

@@ -450,8 +450,10 @@ impl Checker<'_> {
                         Operand::Expr(e) => Some(e),
                         _ => None,
                     };
-                    for e in first.into_iter().chain([&p.second]) {
-                        if let Expr::Name(n, sp) = e {
+                    // `d|p`: d of the operand's type, p a predicate.
+                    let halves = [(first, ty), (Some(&p.second), ScalarType::Pred)];
+                    for (e, ty) in halves {
+                        if let Some(Expr::Name(n, sp)) = e {
                             let f = w.lookup(ms, *n);
                             self.register_type(i, *n, *sp, f, (ty, false, false), w);
                         }

@@ -51,6 +51,17 @@ pub(crate) enum Typing {
     /// `cvta`: a destination and a source of the size type; the source may
     /// be a variable (its address).
     Cvta,
+    /// `shfl`: every operand of the type (`.b32`), the destination's
+    /// optional `|p` a predicate.
+    Shfl,
+    /// `bfe`: a destination and a source of the type, then a `.u32`
+    /// position and length.
+    Extract,
+    /// `bfi`: a destination and two sources of the type, then a `.u32`
+    /// position and length.
+    Insert,
+    /// `popc`, `clz`, `bfind`: a `.u32` result of a source of the type.
+    Count,
 }
 
 impl Typing {
@@ -67,6 +78,11 @@ impl Typing {
             "red" => Typing::Red,
             "cvt" => Typing::Cvt,
             "cvta" => Typing::Cvta,
+            "shfl" => Typing::Shfl,
+            "bfe" => Typing::Extract,
+            "bfi" => Typing::Insert,
+            "popc" | "clz" | "bfind" => Typing::Count,
+            "brev" | "prmt" => Typing::Uniform,
             _ if super::plain_arithmetic(op) => Typing::Uniform,
             _ => Typing::None,
         }
@@ -105,8 +121,9 @@ fn is_vector_mod(m: &str) -> bool {
 /// checked (`.wide` products, vector forms other than loads and stores,
 /// an unexpected number of type modifiers).
 pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
-    let wide = super::opclass::wide();
-    if typing == Typing::None || i.mods.iter().any(|m| Some(m.id) == wide) {
+    let wide_mod = super::opclass::wide();
+    let wide = i.mods.iter().any(|m| Some(m.id) == wide_mod);
+    if typing == Typing::None || (wide && typing != Typing::Uniform) {
         return None;
     }
     let vector = i.mods.iter().any(|m| is_vector_mod(m.as_str()));
@@ -120,8 +137,35 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
     }
     let n = i.operands.len();
     let pred = Want::Ty(ScalarType::Pred);
+    let u32 = Want::Ty(ScalarType::U32);
     let (each, wider): (SmallVec<[Want; 6]>, bool) = match (typing, types.as_slice()) {
-        (Typing::Uniform, [t]) => ((0..n).map(|_| Want::Ty(*t)).collect(), false),
+        // `mul.wide`, `mad.wide`: d (and mad's c) twice as wide as a and b.
+        (Typing::Uniform, [t]) if wide => {
+            let w = Want::Ty(twice(*t)?);
+            (
+                [w, Want::Ty(*t), Want::Ty(*t), w]
+                    .into_iter()
+                    .take(n)
+                    .collect(),
+                false,
+            )
+        }
+        (Typing::Uniform | Typing::Shfl, [t]) => ((0..n).map(|_| Want::Ty(*t)).collect(), false),
+        (Typing::Extract, [t]) => (
+            [Want::Ty(*t), Want::Ty(*t), u32, u32]
+                .into_iter()
+                .take(n)
+                .collect(),
+            false,
+        ),
+        (Typing::Insert, [t]) => (
+            [Want::Ty(*t), Want::Ty(*t), Want::Ty(*t), u32, u32]
+                .into_iter()
+                .take(n)
+                .collect(),
+            false,
+        ),
+        (Typing::Count, [t]) => ([u32, Want::Ty(*t)].into_iter().take(n).collect(), false),
         (Typing::Setp, [t]) => (
             [pred, Want::Ty(*t), Want::Ty(*t), pred]
                 .into_iter()
@@ -186,6 +230,18 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
         wider,
         elements,
         addresses,
+    })
+}
+
+/// The integer type twice as wide as `t` (the result of `mul.wide`).
+fn twice(t: ScalarType) -> Option<ScalarType> {
+    use ScalarType::*;
+    Some(match t {
+        U16 => U32,
+        U32 => U64,
+        S16 => S32,
+        S32 => S64,
+        _ => return None,
     })
 }
 
