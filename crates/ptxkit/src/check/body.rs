@@ -9,7 +9,7 @@
 
 use smallvec::SmallVec;
 
-use super::operand_kinds::{self, Lit, Want};
+use super::operand_kinds::{self, Lit, Take, Want};
 use super::symbols::{codes, compatible, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -22,6 +22,18 @@ use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
 fn is_special(n: Name) -> bool {
     let s = n.as_str();
     s.starts_with('%') && is_predefined(s)
+}
+
+/// Where `e` is a special register, plain or with a component (`%laneid`,
+/// `%tid.x`).
+fn special(e: &Expr) -> Option<Span> {
+    match e {
+        Expr::Name(n, sp) if is_special(*n) => Some(*sp),
+        Expr::Field(fe) => {
+            matches!(&fe.base, Expr::Name(n, _) if is_special(*n)).then_some(fe.span)
+        }
+        _ => None,
+    }
 }
 
 /// The state of the check of one function body.
@@ -426,47 +438,29 @@ impl Checker<'_> {
         };
         for ((o, found), want) in i.operands.iter().zip(found).zip(&wants.each) {
             let Want::Ty(ty) = *want else { continue };
-            match (o, found) {
-                (Operand::Expr(Expr::Name(n, sp)), Some(f))
-                    if f.decl.is_none() && is_special(*n) =>
-                {
-                    self.special_register(i, *sp, ty);
-                }
-                (Operand::Expr(e @ Expr::Name(n, _)), Some(f))
-                    if f.decl.is_none() && n.as_str() == "WARP_SZ" =>
-                {
-                    self.immediate_type(i, e, ty);
-                }
-                (Operand::Expr(Expr::Name(n, sp)), Some(f)) => {
-                    self.register_type(i, *n, *sp, *f, (ty, wants.wider, wants.addresses), w);
-                }
-                (Operand::Expr(Expr::Field(fe)), _) if matches!(&fe.base, Expr::Name(n, _) if is_special(*n)) =>
-                {
-                    self.special_register(i, fe.span, ty);
-                }
-                (Operand::Expr(e), _) => self.immediate_type(i, e, ty),
-                (Operand::Pair(p), _) => {
-                    let first = match &p.first {
-                        Operand::Expr(e) => Some(e),
-                        _ => None,
-                    };
+            match o {
+                Operand::Expr(e) => self.value_operand(i, e, *found, ty, wants.take, w, ms),
+                Operand::Pair(p) => {
                     // `d|p`: d of the operand's type, p a predicate.
-                    let halves = [(first, ty), (Some(&p.second), ScalarType::Pred)];
-                    for (e, ty) in halves {
-                        if let Some(Expr::Name(n, sp)) = e {
-                            let f = w.lookup(ms, *n);
-                            self.register_type(i, *n, *sp, f, (ty, false, false), w);
-                        }
+                    if let Operand::Expr(e) = &p.first {
+                        self.value_operand(i, e, None, ty, Take::default(), w, ms);
                     }
+                    let pred = ScalarType::Pred;
+                    self.value_operand(i, &p.second, None, pred, Take::default(), w, ms);
                 }
-                (Operand::Vector { items, .. }, _) if wants.elements => {
+                Operand::Vector { items, .. } if wants.elements => {
+                    let take = Take {
+                        addresses: false,
+                        ..wants.take
+                    };
                     for item in items {
+                        // ptxas takes a special register as an element
+                        // (`st.v2.u32 [a], {%tid.x, %r1}`), not as a
+                        // scalar operand.
                         match item {
-                            Operand::Expr(Expr::Name(n, sp)) => {
-                                let f = w.lookup(ms, *n);
-                                self.register_type(i, *n, *sp, f, (ty, wants.wider, false), w);
+                            Operand::Expr(e) if special(e).is_none() => {
+                                self.value_operand(i, e, None, ty, take, w, ms);
                             }
-                            Operand::Expr(e) => self.immediate_type(i, e, ty),
                             _ => {}
                         }
                     }
@@ -476,18 +470,51 @@ impl Checker<'_> {
         }
     }
 
-    /// Register `n` (looked up as `found`) as an operand of type `ty`;
-    /// `wider_ok` when the register may be wider, `addresses` when a
-    /// variable may stand for its address.
+    /// One value operand `e` of type `ty`: a special register, a register
+    /// or variable (`found` is its lookup, if already made), or a constant.
+    #[allow(clippy::too_many_arguments)]
+    fn value_operand(
+        &mut self,
+        i: &Instruction,
+        e: &Expr,
+        found: Option<Found>,
+        ty: ScalarType,
+        take: Take,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        match e {
+            Expr::Name(n, sp) => {
+                let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+                if f.decl.is_some() {
+                    self.register_type(i, *n, *sp, f, ty, take, w);
+                } else if is_special(*n) {
+                    self.special_register(i, *sp, ty);
+                } else if n.as_str() == "WARP_SZ" {
+                    self.immediate_type(i, e, ty);
+                }
+            }
+            _ => match special(e) {
+                Some(sp) => self.special_register(i, sp, ty),
+                None => self.immediate_type(i, e, ty),
+            },
+        }
+    }
+
+    /// Register `n` (looked up as `found`) as an operand of type `ty`,
+    /// with what `take` allows beyond a register of a compatible type.
+    #[allow(clippy::too_many_arguments)]
     fn register_type(
         &mut self,
         i: &Instruction,
         n: Name,
         span: Span,
         found: Found,
-        (ty, wider_ok, addresses): (ScalarType, bool, bool),
+        ty: ScalarType,
+        take: Take,
         w: &mut BodyWalk,
     ) {
+        let wider_ok = take.wider;
         let reg = match found.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -496,7 +523,7 @@ impl Checker<'_> {
             }) => reg,
             Some(Decl {
                 kind: Kind::Var, ..
-            }) if !addresses => return self.variable_operand(i, n, span, found, ty, w),
+            }) if !take.addresses => return self.variable_operand(i, n, span, found, ty, w),
             _ => return,
         };
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {

@@ -101,14 +101,21 @@ pub(crate) enum Want {
 /// The types an instruction's operands take, by position.
 pub(crate) struct Wants {
     pub each: SmallVec<[Want; 6]>,
-    /// A register may be wider than its type (`ld`, `st` and `cvt`; not
-    /// `atom`).
-    pub wider: bool,
+    /// What the value operands may be besides a register of a compatible
+    /// type or a fitting constant.
+    pub take: Take,
     /// Each element of a vector operand takes the type (`ld`, `st`); for
     /// other instructions a vector is a packing (`mov.b32 {%h1, %h2}`).
     pub elements: bool,
-    /// A variable may stand for its address (`cvta`; `mov` into an
-    /// integer type is decided by the checker).
+}
+
+/// What a value operand may be beyond the plain case.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Take {
+    /// A register wider than the type (`ld`, `st` and `cvt`; not `atom`).
+    pub wider: bool,
+    /// A variable, standing for its address (`cvta`; `mov` into an integer
+    /// type is decided by the checker).
     pub addresses: bool,
 }
 
@@ -223,13 +230,13 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
         }
         _ => return None,
     };
-    let elements = matches!(typing, Typing::Load | Typing::Store);
-    let addresses = matches!(typing, Typing::Cvta);
     Some(Wants {
         each,
-        wider,
-        elements,
-        addresses,
+        take: Take {
+            wider,
+            addresses: typing == Typing::Cvta,
+        },
+        elements: matches!(typing, Typing::Load | Typing::Store),
     })
 }
 
