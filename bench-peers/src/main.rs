@@ -16,7 +16,7 @@ use std::time::Duration;
 
 mod all_cores;
 #[path = "../../xtask/src/inputs.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, unused_imports)]
 mod inputs;
 mod peers;
 mod per_file;

@@ -33,10 +33,12 @@ pub fn read_all(paths: Vec<PathBuf>) -> Vec<(PathBuf, Vec<u8>)> {
         .collect()
 }
 
+#[path = "../../crates/ptxkit/tests/common/files.rs"]
+mod files;
+
 /// The corpus file the speed issue names (994 KB of Kokkos kernels), under
 /// ../shared/corpus.
-pub const KOKKOS: &str =
-    "jialunzhang-psu__ptx-90-parser/tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx";
+pub use files::KOKKOS;
 
 /// The ptxas-accepted files of ../shared/corpus plus the repository's examples.
 pub fn default_inputs(root: &Path) -> Vec<PathBuf> {

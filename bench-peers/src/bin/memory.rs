@@ -9,76 +9,18 @@
 //! parse runs on a new thread, so per-thread caches start empty and count;
 //! ptxkit's process-wide name interner counts as far as the parse grows it.
 
-use std::alloc::{GlobalAlloc, Layout, System};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
+#[path = "../../../crates/ptxkit/tests/common/counting.rs"]
+mod counting;
 #[path = "../../../xtask/src/inputs.rs"]
 #[allow(dead_code)]
 mod inputs;
 #[path = "../peers.rs"]
 mod peers;
 
-/// Bytes allocated and not yet freed, and the most there have been since
-/// the last reset.
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-fn grew(n: usize) {
-    let now = LIVE.fetch_add(n, Relaxed).saturating_add(n);
-    PEAK.fetch_max(now, Relaxed);
-}
-
-fn shrank(n: usize) {
-    LIVE.fetch_sub(n, Relaxed);
-}
-
-/// The system allocator, counting.
-struct Counting;
-
-// SAFETY: every call is passed on to `System` unchanged; the counters are
-// only bookkeeping beside it.
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        // SAFETY: the caller's contract is `System`'s.
-        let p = unsafe { System.alloc(l) };
-        if !p.is_null() {
-            grew(l.size());
-        }
-        p
-    }
-
-    unsafe fn alloc_zeroed(&self, l: Layout) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let p = unsafe { System.alloc_zeroed(l) };
-        if !p.is_null() {
-            grew(l.size());
-        }
-        p
-    }
-
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        // SAFETY: as for `alloc`.
-        unsafe { System.dealloc(p, l) };
-        shrank(l.size());
-    }
-
-    unsafe fn realloc(&self, p: *mut u8, l: Layout, new: usize) -> *mut u8 {
-        // SAFETY: as for `alloc`.
-        let q = unsafe { System.realloc(p, l, new) };
-        if !q.is_null() {
-            if new >= l.size() {
-                grew(new - l.size());
-            } else {
-                shrank(l.size() - new);
-            }
-        }
-        q
-    }
-}
-
 #[global_allocator]
-static ALLOC: Counting = Counting;
+static ALLOC: counting::Counting = counting::Counting;
 
 /// What one parse of one file used.
 #[derive(Clone, Copy)]
@@ -98,11 +40,7 @@ fn measure<T>(src: &[u8], parse: fn(&[u8]) -> Result<T, &'static str>) -> Option
         let worker = std::thread::Builder::new()
             .stack_size(1 << 30)
             .spawn_scoped(s, move || {
-                let base = LIVE.load(Relaxed);
-                PEAK.store(base, Relaxed);
-                let tree = parse(src);
-                let peak = PEAK.load(Relaxed).saturating_sub(base);
-                let kept = LIVE.load(Relaxed).saturating_sub(base);
+                let (kept, peak, tree) = counting::measure(|| parse(src));
                 let ok = tree.is_ok();
                 drop(tree);
                 ok.then_some(Use { peak, kept })

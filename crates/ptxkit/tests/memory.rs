@@ -4,29 +4,11 @@
 mod common;
 
 use common::examples;
-use std::alloc::{GlobalAlloc, Layout, System};
-use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+#[path = "common/counting.rs"]
+mod counting;
+
+use counting::{measure, Counting};
 use std::sync::Mutex;
-
-struct Counting;
-
-static LIVE: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
-
-unsafe impl GlobalAlloc for Counting {
-    unsafe fn alloc(&self, l: Layout) -> *mut u8 {
-        let p = System.alloc(l);
-        if !p.is_null() {
-            let now = LIVE.fetch_add(l.size(), Relaxed) + l.size();
-            PEAK.fetch_max(now, Relaxed);
-        }
-        p
-    }
-    unsafe fn dealloc(&self, p: *mut u8, l: Layout) {
-        System.dealloc(p, l);
-        LIVE.fetch_sub(l.size(), Relaxed);
-    }
-}
 
 #[global_allocator]
 static A: Counting = Counting;
@@ -35,17 +17,6 @@ static A: Counting = Counting;
 /// from its first line, since any allocation of another test (building its
 /// input, say) counts in a measurement.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// (bytes the result of `f` holds, peak bytes while `f` ran), both above
-/// what was live before.
-fn measure<T>(f: impl FnOnce() -> T) -> (usize, usize, T) {
-    let base = LIVE.load(Relaxed);
-    PEAK.store(base, Relaxed);
-    let out = f();
-    let held = LIVE.load(Relaxed).saturating_sub(base);
-    let peak = PEAK.load(Relaxed).saturating_sub(base);
-    (held, peak, out)
-}
 
 #[test]
 fn tree_and_check_memory_per_source_byte() {
@@ -88,11 +59,8 @@ fn streamed_check_of_a_large_module() {
     // First, before this test allocates anything (reading the file too):
     // another test may be measuring.
     let _one = ONE_AT_A_TIME.lock();
-    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(
-        "../../../shared/corpus/jialunzhang-psu__ptx-90-parser/\
-         tests__sample__matrix_free_device_matrix_vector_01.1.sm_80.ptx",
-    );
-    let Ok(src) = std::fs::read(&path) else {
+    let path = common::shared_dir().map(|d| d.join("corpus").join(common::files::KOKKOS));
+    let Some(src) = path.and_then(|p| std::fs::read(p).ok()) else {
         eprintln!("note: ../shared/corpus not found; large-module memory test skipped");
         return;
     };

@@ -489,13 +489,13 @@ impl Checker<'_> {
                 if f.decl.is_some() {
                     self.register_type(i, *n, *sp, f, ty, take, w);
                 } else if is_special(*n) {
-                    self.special_register(i, *sp, ty);
+                    self.special_register(i, *sp, take);
                 } else if n.as_str() == "WARP_SZ" {
                     self.immediate_type(i, e, ty);
                 }
             }
             _ => match special(e) {
-                Some(sp) => self.special_register(i, sp, ty),
+                Some(sp) => self.special_register(i, sp, take),
                 None => self.immediate_type(i, e, ty),
             },
         }
@@ -570,20 +570,11 @@ impl Checker<'_> {
         self.report(n, d, found, w);
     }
 
-    /// A special register (`%tid.x`, `%clock64`) as an operand of type
-    /// `ty`: only `mov` reads one, into an integer or bit type, and `cvt`
-    /// between integer types.
-    fn special_register(&mut self, i: &Instruction, span: Span, ty: ScalarType) {
-        let cat = crate::isa::catalog();
-        let ok = match i.opcode_name() {
-            "mov" => !ty.is_float() && ty != ScalarType::Pred,
-            "cvt" => !i.mods.iter().any(|m| {
-                cat.is_type(m.id)
-                    && ScalarType::from_spelling(m.as_str()).is_some_and(ScalarType::is_float)
-            }),
-            _ => false,
-        };
-        if ok {
+    /// A special register (`%tid.x`, `%clock64`) as an operand: only
+    /// `mov` reads one, into an integer or bit type, and `cvt` between
+    /// integer types (`take.specials`).
+    fn special_register(&mut self, i: &Instruction, span: Span, take: Take) {
+        if take.specials {
             return;
         }
         let name = super::inst_name(i);

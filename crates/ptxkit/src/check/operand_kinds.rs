@@ -23,8 +23,11 @@ pub(crate) enum Typing {
     #[default]
     None,
     /// Every operand takes the instruction's one type (plain arithmetic,
-    /// logic, `mov`).
+    /// logic, `brev`, `prmt`).
     Uniform,
+    /// `mov`: as [`Typing::Uniform`], and the source may be a special
+    /// register when the type is an integer one.
+    Move,
     /// `setp`: predicate destination(s), two sources of the type, then an
     /// optional predicate.
     Setp,
@@ -77,6 +80,7 @@ impl Typing {
             "atom" => Typing::Atom,
             "red" => Typing::Red,
             "cvt" => Typing::Cvt,
+            "mov" => Typing::Move,
             "cvta" => Typing::Cvta,
             "shfl" => Typing::Shfl,
             "bfe" => Typing::Extract,
@@ -117,6 +121,9 @@ pub(crate) struct Take {
     /// A variable, standing for its address (`cvta`; `mov` into an integer
     /// type is decided by the checker).
     pub addresses: bool,
+    /// A special register (`%tid.x`): `mov` into an integer type, `cvt`
+    /// between integer types. Special registers hold integers.
+    pub specials: bool,
 }
 
 /// Whether `m` is a vector modifier (`.v2`, `.v4`, `.v8`).
@@ -157,7 +164,9 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
                 false,
             )
         }
-        (Typing::Uniform | Typing::Shfl, [t]) => ((0..n).map(|_| Want::Ty(*t)).collect(), false),
+        (Typing::Uniform | Typing::Move | Typing::Shfl, [t]) => {
+            ((0..n).map(|_| Want::Ty(*t)).collect(), false)
+        }
         (Typing::Extract, [t]) => (
             [Want::Ty(*t), Want::Ty(*t), u32, u32]
                 .into_iter()
@@ -230,11 +239,15 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
         }
         _ => return None,
     };
+    let integers = types
+        .iter()
+        .all(|t| !t.is_float() && *t != ScalarType::Pred);
     Some(Wants {
         each,
         take: Take {
             wider,
             addresses: typing == Typing::Cvta,
+            specials: matches!(typing, Typing::Move | Typing::Cvt) && integers,
         },
         elements: matches!(typing, Typing::Load | Typing::Store),
     })

@@ -3,6 +3,7 @@
 
 use std::path::PathBuf;
 
+pub mod files;
 pub mod spec;
 
 /// The `shared` directory beside the repository (or `$PTXKIT_SHARED`).
