@@ -127,11 +127,7 @@ fn mutate(name: &str, src: &[u8], rng: &mut Rng) -> Option<Mutant> {
             )
         }
         2 => {
-            let regs: Vec<(ptxkit::Name, Span)> = insts
-                .iter()
-                .flat_map(|i| i.operands.iter())
-                .filter_map(register)
-                .collect();
+            let regs = regs_by_fn.concat();
             let (n, s) = regs.get(rng.below(regs.len()))?;
             ("rename register", replace(src, *s, &format!("{n}x")))
         }

@@ -523,7 +523,7 @@ impl Checker<'_> {
             }) => reg,
             Some(Decl {
                 kind: Kind::Var, ..
-            }) if !take.addresses => return self.variable_operand(i, n, span, found, ty, w),
+            }) if !take.addresses => return self.variable_operand(i, n, span, found, w),
             _ => return,
         };
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
@@ -588,21 +588,18 @@ impl Checker<'_> {
         );
     }
 
-    /// Variable `n` (its address) as an operand of type `ty`: only `mov`
-    /// takes an address, and only into an integer type.
+    /// Variable `n` (its address) as an operand where no address is taken
+    /// (`take.addresses`: only `mov` into a type that is not a float, and
+    /// `cvta`, take one).
     fn variable_operand(
         &mut self,
         i: &Instruction,
         n: Name,
         span: Span,
         found: Found,
-        ty: ScalarType,
         w: &mut BodyWalk,
     ) {
         let mov = i.opcode_name() == "mov";
-        if mov && !ty.is_float() {
-            return;
-        }
         let name = super::inst_name(i);
         let d = if mov {
             Diagnostic::error(

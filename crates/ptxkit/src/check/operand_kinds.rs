@@ -26,7 +26,8 @@ pub(crate) enum Typing {
     /// logic, `brev`, `prmt`).
     Uniform,
     /// `mov`: as [`Typing::Uniform`], and the source may be a special
-    /// register when the type is an integer one.
+    /// register when the type is an integer one, or a variable (its
+    /// address) when it is not a float.
     Move,
     /// `setp`: predicate destination(s), two sources of the type, then an
     /// optional predicate.
@@ -118,8 +119,8 @@ pub(crate) struct Wants {
 pub(crate) struct Take {
     /// A register wider than the type (`ld`, `st` and `cvt`; not `atom`).
     pub wider: bool,
-    /// A variable, standing for its address (`cvta`; `mov` into an integer
-    /// type is decided by the checker).
+    /// A variable, standing for its address: `cvta`, and `mov` into a
+    /// type that is not a float.
     pub addresses: bool,
     /// A special register (`%tid.x`): `mov` into an integer type, `cvt`
     /// between integer types. Special registers hold integers.
@@ -239,14 +240,13 @@ pub(crate) fn wants(i: &Instruction, typing: Typing) -> Option<Wants> {
         }
         _ => return None,
     };
-    let integers = types
-        .iter()
-        .all(|t| !t.is_float() && *t != ScalarType::Pred);
+    let no_float = types.iter().all(|t| !t.is_float());
+    let integers = no_float && !types.contains(&ScalarType::Pred);
     Some(Wants {
         each,
         take: Take {
             wider,
-            addresses: typing == Typing::Cvta,
+            addresses: typing == Typing::Cvta || (typing == Typing::Move && no_float),
             specials: matches!(typing, Typing::Move | Typing::Cvt) && integers,
         },
         elements: matches!(typing, Typing::Load | Typing::Store),
