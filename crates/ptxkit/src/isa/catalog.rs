@@ -62,6 +62,10 @@ pub struct Tables {
     pub groups: &'static [Group],
     /// Catalog sections (one `@opcode` block each), indexed by `Form::section`.
     pub sections: &'static [Section],
+    /// Operand role descriptions, indexed by [`RoleId`].
+    pub roles: &'static [RoleSpec],
+    /// Special registers.
+    pub sregs: &'static [SpecialReg],
 }
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
@@ -101,6 +105,8 @@ impl Catalog {
             forms: Box::leak(b.forms.into_boxed_slice()),
             groups: Box::leak(b.groups.into_boxed_slice()),
             sections: Box::leak(b.sections.into_boxed_slice()),
+            roles: Box::leak(b.roles.into_boxed_slice()),
+            sregs: Box::leak(b.sregs.into_boxed_slice()),
         };
         Catalog::from_tables(tables, b.errors)
     }
@@ -274,6 +280,39 @@ impl Catalog {
     #[inline]
     pub fn is_type(&self, m: ModId) -> bool {
         self.is_type.get(m.0 as usize).copied().unwrap_or(false)
+    }
+
+    /// The description of an operand role ([`OperandTpl::spec`]).
+    #[inline]
+    pub fn role(&self, id: RoleId) -> Option<&'static RoleSpec> {
+        self.tables.roles.get(usize::from(id.0))
+    }
+
+    /// The flags of the section form `id` belongs to (none for an unknown
+    /// form).
+    #[inline]
+    pub fn flags(&self, id: FormId) -> Flags {
+        self.section_of(id).map(|s| s.flags).unwrap_or_default()
+    }
+
+    /// Every special register.
+    pub fn special_registers(&self) -> &'static [SpecialReg] {
+        self.tables.sregs
+    }
+
+    /// The special register named `name` (`%tid`, `%envreg3`), without a
+    /// component.
+    pub fn special_register(&self, name: &str) -> Option<&'static SpecialReg> {
+        self.tables.sregs.iter().find(|r| {
+            if r.count == 0 {
+                return r.name == name;
+            }
+            name.strip_prefix(r.name).is_some_and(|n| {
+                !n.is_empty()
+                    && (n == "0" || !n.starts_with('0'))
+                    && n.parse::<u32>().is_ok_and(|i| i < u32::from(r.count))
+            })
+        })
     }
 
     /// Number of modifier spellings known.

@@ -63,6 +63,10 @@ pub(crate) struct Builder {
     pub forms: Vec<Form>,
     pub groups: Vec<Group>,
     pub sections: Vec<Section>,
+    /// Operand role descriptions, indexed by [`RoleId`].
+    pub roles: Vec<RoleSpec>,
+    /// Special registers.
+    pub sregs: Vec<SpecialReg>,
     pub errors: Vec<DslError>,
 }
 
@@ -169,6 +173,9 @@ impl Builder {
                     gates: Vec::new(),
                     notes: Vec::new(),
                     mod_notes: Vec::new(),
+                    operands: Vec::new(),
+                    counts: Vec::new(),
+                    flags: Flags::default(),
                 };
                 for kv in parts {
                     match kv.split_once('=') {
@@ -182,6 +189,24 @@ impl Builder {
                     }
                 }
                 *block = Some(b);
+            }
+            "@sreg" => self.sreg(file, line, rest),
+            "@operand" | "@count" | "@flags" => {
+                let Some(b) = block.as_mut() else {
+                    return self.err(file, line, format!("`{word}` before any `@opcode`"));
+                };
+                match word {
+                    "@operand" => b.operands.push((line, rest.to_string())),
+                    "@count" => b.counts.push((line, rest.to_string())),
+                    _ => {
+                        for f in rest.split_whitespace() {
+                            match Flags::NAMES.iter().find(|(n, _)| *n == f) {
+                                Some((_, v)) => b.flags.0 |= v.0,
+                                None => self.err(file, line, format!("unknown flag `{f}`")),
+                            }
+                        }
+                    }
+                }
             }
             "@gate" | "@note" | "@mod" => {
                 let Some(b) = block.as_mut() else {
@@ -282,8 +307,9 @@ impl Builder {
                 ),
             }
         }
+        let roles = self.role_specs(file, &b, &groups);
         for (line, text, toks) in forms {
-            match FormParser::new(&toks, &groups, self).form() {
+            match FormParser::new(&toks, &groups, &roles, self).form() {
                 Ok((slots, operands, req)) => {
                     let id = FormId(self.forms.len() as u16);
                     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -336,8 +362,106 @@ impl Builder {
             mod_notes: leak_vec(mod_notes),
             operand_values: leak_vec(operand_values),
             file,
+            flags: b.flags,
         });
         let _ = b.line;
+    }
+
+    /// The block's `@operand` and `@count` lines as role descriptions,
+    /// added to [`Builder::roles`]; the map from role name to id.
+    fn role_specs(
+        &mut self,
+        file: &'static str,
+        b: &Block,
+        groups: &FxHashMap<String, GroupId>,
+    ) -> FxHashMap<String, RoleId> {
+        let mut out: FxHashMap<String, RoleId> = FxHashMap::default();
+        for (line, text) in &b.operands {
+            match parse_role(text, groups) {
+                Ok((names, spec)) => {
+                    for n in names {
+                        let id = RoleId(self.roles.len() as u16);
+                        self.roles.push(RoleSpec {
+                            role: leak(&n),
+                            ..spec
+                        });
+                        if out.insert(n.clone(), id).is_some() {
+                            self.err(file, *line, format!("role `{n}` described twice"));
+                        }
+                    }
+                }
+                Err(e) => self.err(file, *line, format!("in @operand: {e}")),
+            }
+        }
+        // `@count ROLE N .mod…`: rows of the role's arity table, in order.
+        let mut tables: FxHashMap<String, Vec<(u8, &'static [ModId])>> = FxHashMap::default();
+        for (line, text) in &b.counts {
+            let mut parts = text.split_whitespace();
+            let (Some(role), Some(n)) = (parts.next(), parts.next().and_then(|n| n.parse().ok()))
+            else {
+                self.err(file, *line, "@count needs a role and a number");
+                continue;
+            };
+            if !out.contains_key(role) {
+                self.err(file, *line, format!("@count for `{role}`, which no @operand describes"));
+                continue;
+            }
+            let mods: Vec<ModId> = parts.map(|m| self.intern_mod(m)).collect();
+            tables
+                .entry(role.to_string())
+                .or_default()
+                .push((n, leak_vec(mods)));
+        }
+        for (role, rows) in tables {
+            if let Some(r) = out
+                .get(&role)
+                .and_then(|id| self.roles.get_mut(id.0 as usize))
+            {
+                r.arity = Arity::Table(leak_vec(rows));
+            }
+        }
+        out
+    }
+
+    /// `@sreg %name[<N>] .type {.x .y .z} {ptx=X.Y} {sm=…}`
+    fn sreg(&mut self, file: &'static str, line: usize, text: &str) {
+        let mut parts = text.split_whitespace();
+        let Some(name) = parts.next().filter(|n| n.starts_with('%')) else {
+            return self.err(file, line, "@sreg needs a `%name`");
+        };
+        let (name, count) = match name.split_once('<') {
+            Some((n, c)) => match c.strip_suffix('>').and_then(|c| c.parse().ok()) {
+                Some(c) => (n, c),
+                None => return self.err(file, line, format!("bad count in `{name}`")),
+            },
+            None => (name, 0),
+        };
+        let Some(ty) = parts
+            .next()
+            .and_then(super::vocab::ScalarType::from_spelling)
+        else {
+            return self.err(file, line, "@sreg needs a type after the name");
+        };
+        let mut components = Vec::new();
+        let mut req = Requirement::default();
+        for p in parts {
+            if let Some(c) = p.strip_prefix('.') {
+                components.push(leak(c));
+            } else if let Some((k, v)) = p.split_once('=') {
+                if let Err(e) = set_req(&mut req, k, v) {
+                    self.err(file, line, e);
+                }
+            } else {
+                self.err(file, line, format!("unexpected `{p}` in @sreg"));
+            }
+        }
+        self.sregs.push(SpecialReg {
+            name: leak(name),
+            count,
+            ty,
+            components: leak_vec(components),
+            req,
+        });
     }
 
     /// `.a = .b = { .x, .y };` or `cp-size = { 4, 8, 16 };`
@@ -410,6 +534,11 @@ impl Builder {
 }
 
 struct Block {
+    /// `@operand` lines (line, text after the word).
+    operands: Vec<(usize, String)>,
+    /// `@count` lines.
+    counts: Vec<(usize, String)>,
+    flags: Flags,
     name: String,
     line: usize,
     sections: Vec<&'static str>,
@@ -449,6 +578,95 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
         }
         _ => Err(format!("unknown key `{k}`")),
     }
+}
+
+/// `ROLE{,ROLE} DIR KIND{,KIND} {TYPE{|TYPE}} {key=value}…`: the roles
+/// it names and what they take.
+fn parse_role(
+    text: &str,
+    groups: &FxHashMap<String, GroupId>,
+) -> Result<(Vec<String>, RoleSpec), String> {
+    let mut parts = text.split_whitespace();
+    let names: Vec<String> = parts
+        .next()
+        .ok_or("no role")?
+        .split(',')
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+        .collect();
+    let dir = match parts.next() {
+        Some("in") => Dir::In,
+        Some("out") => Dir::Out,
+        Some("inout") => Dir::InOut,
+        other => return Err(format!("expected in, out or inout, found {other:?}")),
+    };
+    let mut kinds = Kinds::default();
+    for k in parts.next().ok_or("no kinds")?.split(',') {
+        let (_, v) = Kinds::NAMES
+            .iter()
+            .find(|(n, _)| *n == k)
+            .ok_or_else(|| format!("unknown kind `{k}`"))?;
+        kinds = kinds.with(*v);
+    }
+    let group = |g: &str| {
+        groups
+            .get(g)
+            .copied()
+            .ok_or_else(|| format!("`{g}` is not a group of this section"))
+    };
+    let mut spec = RoleSpec {
+        role: "",
+        dir,
+        kinds,
+        types: &[],
+        arity: Arity::Scalar,
+        wider: false,
+        range: None,
+        multiple: 0,
+    };
+    for p in parts {
+        if p.starts_with('.') {
+            let mut types = Vec::new();
+            for t in p.split('|') {
+                let r = if let Some(g) = t.strip_suffix("*2") {
+                    TypeRef::Double(group(g)?)
+                } else if let Some(g) = t.strip_suffix("/2") {
+                    TypeRef::Half(group(g)?)
+                } else if let Some(&g) = groups.get(t) {
+                    TypeRef::Group(g)
+                } else if let Some(ty) = super::vocab::ScalarType::from_spelling(t) {
+                    TypeRef::Fixed(ty)
+                } else {
+                    return Err(format!("`{t}` is neither a group of this section nor a type"));
+                };
+                types.push(r);
+            }
+            spec.types = leak_vec(types);
+            continue;
+        }
+        match p.split_once('=') {
+            None if p == "wider" => spec.wider = true,
+            Some(("vec", v)) => {
+                spec.arity = match v {
+                    "any" => Arity::Any,
+                    "scalar" => Arity::Scalar,
+                    _ if v.starts_with('.') => Arity::Group(group(v)?),
+                    _ => Arity::Fixed(v.parse().map_err(|_| format!("bad vec=`{v}`"))?),
+                }
+            }
+            Some(("range", v)) => {
+                let (lo, hi) = v.split_once("..").ok_or("range=LO..HI")?;
+                let lo = lo.parse().map_err(|_| format!("bad range `{v}`"))?;
+                let hi = hi.parse().map_err(|_| format!("bad range `{v}`"))?;
+                spec.range = Some((lo, hi));
+            }
+            Some(("mult", v)) => {
+                spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
+            }
+            _ => return Err(format!("unexpected `{p}`")),
+        }
+    }
+    Ok((names, spec))
 }
 
 fn strip_hash_comment(line: &str) -> &str {
@@ -557,19 +775,31 @@ struct FormParser<'a> {
     toks: &'a [Tok],
     pos: usize,
     groups: &'a FxHashMap<String, GroupId>,
+    /// The section's role descriptions by role name.
+    roles: &'a FxHashMap<String, RoleId>,
     b: &'a mut Builder,
 }
 
 type FormParts = (Vec<Slot>, Vec<OperandTpl>, Requirement);
 
 impl<'a> FormParser<'a> {
-    fn new(toks: &'a [Tok], groups: &'a FxHashMap<String, GroupId>, b: &'a mut Builder) -> Self {
+    fn new(
+        toks: &'a [Tok],
+        groups: &'a FxHashMap<String, GroupId>,
+        roles: &'a FxHashMap<String, RoleId>,
+        b: &'a mut Builder,
+    ) -> Self {
         FormParser {
             toks,
             pos: 1,
             groups,
+            roles,
             b,
         }
+    }
+
+    fn spec(&self, role: &str) -> RoleId {
+        self.roles.get(role).copied().unwrap_or(RoleId::NONE)
     }
 
     fn peek(&self, n: usize) -> Option<&'a Tok> {
@@ -785,6 +1015,7 @@ impl<'a> FormParser<'a> {
                             Shape::Pair {
                                 second,
                                 optional: false,
+                                second_spec: self.spec(second),
                             },
                         )
                     }
@@ -800,6 +1031,7 @@ impl<'a> FormParser<'a> {
                             Shape::Pair {
                                 second,
                                 optional: true,
+                                second_spec: self.spec(second),
                             },
                         )
                     }
@@ -875,6 +1107,7 @@ impl<'a> FormParser<'a> {
             neg,
             not,
             suffixes: leak_vec(suffixes),
+            spec: self.spec(role),
         })
     }
 }

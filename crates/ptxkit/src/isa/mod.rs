@@ -9,7 +9,7 @@ mod codegen;
 mod dsl;
 // Generated from the `.ptxisa` files by `codegen`; one long line per entry.
 #[rustfmt::skip]
-#[allow(clippy::all)]
+#[allow(clippy::all, unused_imports, dead_code)]
 mod generated;
 mod matcher;
 mod mod_sets;

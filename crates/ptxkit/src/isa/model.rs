@@ -96,6 +96,8 @@ pub enum Shape {
         second: &'static str,
         /// Whether the `|b` part may be left out.
         optional: bool,
+        /// What the second role takes.
+        second_spec: RoleId,
     },
     /// `[ … ]`: an address or a bracketed tuple of operands.
     Bracket(&'static [OperandTpl]),
@@ -123,6 +125,229 @@ pub struct OperandTpl {
     pub not: bool,
     /// Operand suffix modifiers the template allows (`a{.asel}`, `[a]{.unified}`).
     pub suffixes: &'static [SlotKind],
+    /// What the role takes: an index into [`Tables::roles`](super::Tables)
+    /// ([`RoleId::NONE`] when the section says nothing of it).
+    pub spec: RoleId,
+}
+
+/// An operand role's description ([`RoleSpec`]) in the catalog's table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct RoleId(pub u16);
+
+impl RoleId {
+    /// No description: the operand is not checked beyond its shape.
+    pub const NONE: RoleId = RoleId(u16::MAX);
+}
+
+/// Which way data flows through an operand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Dir {
+    /// Read by the instruction.
+    In,
+    /// Written by the instruction.
+    Out,
+    /// Read and written.
+    InOut,
+}
+
+impl Dir {
+    /// Whether the instruction writes the operand.
+    pub fn writes(self) -> bool {
+        matches!(self, Dir::Out | Dir::InOut)
+    }
+
+    /// Whether the instruction reads the operand.
+    pub fn reads(self) -> bool {
+        matches!(self, Dir::In | Dir::InOut)
+    }
+}
+
+/// The kinds of operand a role may be, as a bit set ([`Kinds::REG`]…).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Kinds(pub u16);
+
+impl Kinds {
+    /// A register (`%r1`), of a type compatible with the role's.
+    pub const REG: Kinds = Kinds(1);
+    /// A constant: a literal or a constant expression.
+    pub const IMM: Kinds = Kinds(1 << 1);
+    /// A special register (`%tid.x`).
+    pub const SREG: Kinds = Kinds(1 << 2);
+    /// A variable, standing for its address (`mov.u64 %rd1, buf;`).
+    pub const VAR: Kinds = Kinds(1 << 3);
+    /// A label of the function.
+    pub const LABEL: Kinds = Kinds(1 << 4);
+    /// A function name.
+    pub const FUNC: Kinds = Kinds(1 << 5);
+    /// The sink `_` (the result is discarded).
+    pub const SINK: Kinds = Kinds(1 << 6);
+    /// A memory address: `[reg]`, `[var+off]`, `[imm]`.
+    pub const ADDR: Kinds = Kinds(1 << 7);
+    /// An opaque handle: a `.texref`, `.samplerref` or `.surfref` variable
+    /// or a 64-bit register holding one.
+    pub const HANDLE: Kinds = Kinds(1 << 8);
+    /// A prototype or `.calltargets` label (indirect `call`).
+    pub const PROTO: Kinds = Kinds(1 << 9);
+
+    /// The names of the kinds, as the catalog spells them.
+    pub const NAMES: &'static [(&'static str, Kinds)] = &[
+        ("reg", Kinds::REG),
+        ("imm", Kinds::IMM),
+        ("sreg", Kinds::SREG),
+        ("var", Kinds::VAR),
+        ("label", Kinds::LABEL),
+        ("func", Kinds::FUNC),
+        ("sink", Kinds::SINK),
+        ("addr", Kinds::ADDR),
+        ("handle", Kinds::HANDLE),
+        ("proto", Kinds::PROTO),
+    ];
+
+    /// Whether every kind of `k` is in the set.
+    #[inline]
+    pub fn has(self, k: Kinds) -> bool {
+        self.0 & k.0 == k.0
+    }
+
+    /// The union of two sets.
+    pub const fn with(self, k: Kinds) -> Kinds {
+        Kinds(self.0 | k.0)
+    }
+}
+
+/// Where a role's data type comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum TypeRef {
+    /// The type modifier that fills this group of the form (`.type`).
+    Group(GroupId),
+    /// Twice the width of the type filling this group (`mul.wide`'s `d`).
+    Double(GroupId),
+    /// Half the width of the type filling this group.
+    Half(GroupId),
+    /// Always this type (`.b64` for a cache policy, `.pred`).
+    Fixed(super::vocab::ScalarType),
+}
+
+/// How many elements a role's vector has.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Arity {
+    /// Not checked.
+    Any,
+    /// A scalar, never a vector.
+    Scalar,
+    /// The count the `.vN` modifier filling this group gives; a scalar
+    /// when the group is not written.
+    Group(GroupId),
+    /// Exactly this many elements.
+    Fixed(u8),
+    /// The first row whose modifiers are all written gives the count;
+    /// unchecked when none is.
+    Table(&'static [(u8, &'static [ModId])]),
+}
+
+/// What one operand role of a catalog section takes: written in the
+/// catalog as `@operand ROLE DIR KINDS TYPES key=value…`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct RoleSpec {
+    /// The role's name (`d`, `cache-policy`).
+    pub role: &'static str,
+    /// Read, written or both.
+    pub dir: Dir,
+    /// What it may be.
+    pub kinds: Kinds,
+    /// Its data type: the first of these the instruction has (a group is
+    /// had when one of its modifiers is written); untyped when none is.
+    pub types: &'static [TypeRef],
+    /// Its vector shape.
+    pub arity: Arity,
+    /// A register may be wider than the type (`ld`, `st`, `cvt`).
+    pub wider: bool,
+    /// A constant must lie in this range (inclusive).
+    pub range: Option<(i64, i64)>,
+    /// A constant must be a multiple of this (0 or 1: any).
+    pub multiple: u32,
+}
+
+/// What a catalog section's instructions do besides computing their
+/// results, as a bit set ([`Flags::BRANCH`]…): what the analyses and the
+/// checker ask instead of an opcode's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
+pub struct Flags(pub u32);
+
+impl Flags {
+    /// Transfers control to a label (`bra`, `brx.idx`).
+    pub const BRANCH: Flags = Flags(1);
+    /// Calls a function.
+    pub const CALL: Flags = Flags(1 << 1);
+    /// Returns from the function.
+    pub const RETURN: Flags = Flags(1 << 2);
+    /// Ends the thread (`exit`, `trap`).
+    pub const EXIT: Flags = Flags(1 << 3);
+    /// Waits for other threads (`bar`, `barrier`).
+    pub const BARRIER: Flags = Flags(1 << 4);
+    /// Reads memory.
+    pub const LOAD: Flags = Flags(1 << 5);
+    /// Writes memory.
+    pub const STORE: Flags = Flags(1 << 6);
+    /// An atomic read-modify-write.
+    pub const ATOMIC: Flags = Flags(1 << 7);
+    /// Starts work that completes later (`cp.async`, TMA, `wgmma`).
+    pub const ASYNC: Flags = Flags(1 << 8);
+    /// Has an effect beyond its operands (fences, `trap`, `pmevent`).
+    pub const SIDE_EFFECT: Flags = Flags(1 << 9);
+    /// A matrix (tensor-core) instruction.
+    pub const MATRIX: Flags = Flags(1 << 10);
+    /// A texture or surface access.
+    pub const TEXTURE: Flags = Flags(1 << 11);
+    /// Communicates within a warp (`shfl`, `vote`, `match`, `redux`).
+    pub const WARP: Flags = Flags(1 << 12);
+    /// A memory ordering fence.
+    pub const FENCE: Flags = Flags(1 << 13);
+    /// The result cannot be discarded into `_`.
+    pub const NO_SINK: Flags = Flags(1 << 14);
+
+    /// The names of the flags, as the catalog spells them.
+    pub const NAMES: &'static [(&'static str, Flags)] = &[
+        ("branch", Flags::BRANCH),
+        ("call", Flags::CALL),
+        ("return", Flags::RETURN),
+        ("exit", Flags::EXIT),
+        ("barrier", Flags::BARRIER),
+        ("load", Flags::LOAD),
+        ("store", Flags::STORE),
+        ("atomic", Flags::ATOMIC),
+        ("async", Flags::ASYNC),
+        ("side-effect", Flags::SIDE_EFFECT),
+        ("matrix", Flags::MATRIX),
+        ("texture", Flags::TEXTURE),
+        ("warp", Flags::WARP),
+        ("fence", Flags::FENCE),
+        ("no-sink", Flags::NO_SINK),
+    ];
+
+    /// Whether every flag of `f` is set.
+    #[inline]
+    pub fn has(self, f: Flags) -> bool {
+        self.0 & f.0 == f.0
+    }
+}
+
+/// A special register (spec chapter 10): `@sreg` in the catalog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SpecialReg {
+    /// Its name with the `%` (`%tid`, `%clock64`); for a numbered family
+    /// (`%envreg<32>`), the prefix.
+    pub name: &'static str,
+    /// For a numbered family, how many (`%envreg0` … `%envreg31`); 0 for a
+    /// single register.
+    pub count: u16,
+    /// The type of the register, or of each component.
+    pub ty: super::vocab::ScalarType,
+    /// The components it has (`.x`, `.y`, `.z`), without dots; empty for
+    /// a scalar.
+    pub components: &'static [&'static str],
+    /// The PTX version and target it needs.
+    pub req: Requirement,
 }
 
 /// One template line of the catalog.
@@ -216,6 +441,8 @@ pub struct Section {
     pub operand_values: &'static [(&'static str, &'static [&'static str])],
     /// Which file of the catalog it came from.
     pub file: &'static str,
+    /// What its instructions do besides computing results.
+    pub flags: Flags,
 }
 
 /// An opcode root and the forms filed under it.
