@@ -7,6 +7,7 @@ mod inputs;
 mod layout;
 mod mutants;
 mod ptxas_roundtrip;
+mod sweep;
 mod synth;
 mod vs_ptxas;
 
@@ -14,7 +15,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask dist\n       xtask layout"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N]\n       xtask dist\n       xtask layout"
     );
     std::process::exit(2)
 }
@@ -122,6 +123,39 @@ fn main() {
                 }
             }
             std::process::exit(mutants::run(&root, count, seed, jobs));
+        }
+        Some("sweep") => {
+            let mut o = sweep::Opts {
+                record: false,
+                limit: None,
+                jobs: std::thread::available_parallelism()
+                    .map(|n| n.get())
+                    .unwrap_or(2),
+                only: None,
+                seed: 1,
+                batch: 1000,
+                combos: 24,
+                mutate: 2,
+            };
+            let num = |args: &mut std::iter::Skip<std::env::Args>| -> usize {
+                args.next()
+                    .and_then(|s| s.parse().ok())
+                    .unwrap_or_else(|| usage())
+            };
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--record" => o.record = true,
+                    "--limit" => o.limit = Some(num(&mut args)),
+                    "--jobs" => o.jobs = num(&mut args),
+                    "--only" => o.only = Some(args.next().unwrap_or_else(|| usage())),
+                    "--seed" => o.seed = num(&mut args) as u64,
+                    "--batch" => o.batch = num(&mut args),
+                    "--combos" => o.combos = num(&mut args),
+                    "--mutate" => o.mutate = num(&mut args),
+                    _ => usage(),
+                }
+            }
+            std::process::exit(sweep::run(&root, o));
         }
         Some("ptxas-roundtrip") => {
             let mut shared = root.join("../shared");

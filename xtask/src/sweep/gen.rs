@@ -1,0 +1,1047 @@
+//! Case generation from the catalog: well-typed instances of every form over
+//! its modifier combinations, the same instances one version or one target
+//! too low, and role-wise mutations. Nothing here reads PTX from a corpus.
+
+use std::collections::BTreeSet;
+
+use ptxkit::check::target::{min_ptx_for, Sm};
+use ptxkit::isa::vocab::ScalarType;
+use ptxkit::isa::{
+    catalog, Arity, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion, Requirement,
+    RoleId, RoleSpec, Shape, SlotKind, TypeRef,
+};
+
+use super::{Case, Rng};
+
+/// The targets every instance is tried on (when it meets their
+/// requirements), each with the newest PTX version ptxas knows.
+pub const MAIN_TARGETS: &[&str] = &["sm_75", "sm_80", "sm_90a", "sm_100a", "sm_120a"];
+/// Further targets, for instances none of the main ones may use and for the
+/// "one target too low" cases. All are accepted by ptxas -arch.
+const MORE_TARGETS: &[&str] = &[
+    "sm_86", "sm_89", "sm_90", "sm_100", "sm_100f", "sm_103", "sm_103f", "sm_103a", "sm_107f",
+    "sm_107a", "sm_110", "sm_110f", "sm_110a", "sm_120", "sm_120f", "sm_121f", "sm_121a",
+];
+/// The newest PTX ISA version (ptxas 13.5 accepts it).
+pub const NEWEST: PtxVersion = PtxVersion { major: 9, minor: 4 };
+
+/// PTX ISA versions in order (spec release history), for "one below".
+const VERSIONS: &[(u8, u8)] = &[
+    (1, 0),
+    (1, 1),
+    (1, 2),
+    (1, 3),
+    (1, 4),
+    (1, 5),
+    (2, 0),
+    (2, 1),
+    (2, 2),
+    (2, 3),
+    (3, 0),
+    (3, 1),
+    (3, 2),
+    (4, 0),
+    (4, 1),
+    (4, 2),
+    (4, 3),
+    (5, 0),
+    (6, 0),
+    (6, 1),
+    (6, 2),
+    (6, 3),
+    (6, 4),
+    (6, 5),
+    (7, 0),
+    (7, 1),
+    (7, 2),
+    (7, 3),
+    (7, 4),
+    (7, 5),
+    (7, 6),
+    (7, 7),
+    (7, 8),
+    (8, 0),
+    (8, 1),
+    (8, 2),
+    (8, 3),
+    (8, 4),
+    (8, 5),
+    (8, 6),
+    (8, 7),
+    (8, 8),
+    (9, 0),
+    (9, 1),
+    (9, 2),
+    (9, 3),
+    (9, 4),
+];
+
+fn ver(v: (u8, u8)) -> PtxVersion {
+    PtxVersion {
+        major: v.0,
+        minor: v.1,
+    }
+}
+
+/// The version before `v` in the release history.
+fn version_before(v: PtxVersion) -> Option<PtxVersion> {
+    let i = VERSIONS.iter().position(|&x| ver(x) == v)?;
+    i.checked_sub(1)
+        .and_then(|j| VERSIONS.get(j))
+        .map(|&x| ver(x))
+}
+
+/// Number of registers declared per class in the prelude (`%r<N>`).
+pub const REGS: usize = 300;
+
+/// Register classes of the prelude: (prefix, declared type, min PTX).
+pub const REG_CLASSES: &[(&str, &str)] = &[
+    ("%p", ".pred"),
+    ("%c", ".b8"),
+    ("%h", ".b16"),
+    ("%uh", ".u16"),
+    ("%sh", ".s16"),
+    ("%hf", ".f16"),
+    ("%r", ".b32"),
+    ("%u", ".u32"),
+    ("%s", ".s32"),
+    ("%f", ".f32"),
+    ("%hh", ".f16x2"),
+    ("%rd", ".b64"),
+    ("%ud", ".u64"),
+    ("%sd", ".s64"),
+    ("%fd", ".f64"),
+    ("%q", ".b128"),
+];
+
+/// The lines before the cases in every file: module-scope variables and
+/// handles, a function and a kernel whose body declares registers of
+/// every class, a label and a call prototype. One instruction per line
+/// follows it, then [`EPILOGUE`].
+pub fn prelude(target: &str, version: &str) -> String {
+    let b128 = version_ge(version, (8, 3));
+    let mut s = format!(
+        ".version {version}\n.target {target}\n.address_size 64\n\
+         .global .align 16 .b8 gbuf[4096];\n\
+         .shared .align 16 .b8 sbuf[4096];\n\
+         .const .align 16 .b8 cbuf[4096];\n\
+         .global .texref tex0;\n\
+         .global .surfref surf0;\n\
+         .func sweep_f()\n{{\nret;\n}}\n\
+         .visible .entry sweep_k(.param .u64 kp)\n{{\n\
+         .local .align 16 .b8 lbuf[256];\n"
+    );
+    for (p, t) in REG_CLASSES {
+        if *t == ".b128" && !b128 {
+            continue;
+        }
+        s.push_str(&format!(".reg {t} {p}<{REGS}>;\n"));
+    }
+    s.push_str("sweep_proto: .callprototype ()_ ();\n$Lsw:\n");
+    s
+}
+
+/// The lines after the cases.
+pub const EPILOGUE: &str = "ret;\n}\n";
+
+fn version_ge(v: &str, want: (u8, u8)) -> bool {
+    let mut it = v.split('.').map(|x| x.parse::<u8>().unwrap_or(0));
+    let have = (it.next().unwrap_or(0), it.next().unwrap_or(0));
+    have >= want
+}
+
+/// One written modifier of an instance.
+#[derive(Clone, Debug)]
+struct Choice {
+    id: Option<ModId>,
+    text: String,
+}
+
+/// An operand as built, before printing.
+#[derive(Clone, Debug)]
+enum Op {
+    Text(String),
+    Bracket(Vec<Op>),
+    Vector(Vec<Op>),
+    Pair(Box<Op>, Box<Op>),
+}
+
+impl Op {
+    fn render(&self, out: &mut String) {
+        match self {
+            Op::Text(t) => out.push_str(t),
+            Op::Bracket(v) | Op::Vector(v) => {
+                out.push(if matches!(self, Op::Bracket(_)) {
+                    '['
+                } else {
+                    '{'
+                });
+                for (i, o) in v.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    o.render(out);
+                }
+                out.push(if matches!(self, Op::Bracket(_)) {
+                    ']'
+                } else {
+                    '}'
+                });
+            }
+            Op::Pair(a, b) => {
+                a.render(out);
+                out.push('|');
+                b.render(out);
+            }
+        }
+    }
+
+    fn at_mut(&mut self, path: &[usize]) -> Option<&mut Op> {
+        let Some((&first, rest)) = path.split_first() else {
+            return Some(self);
+        };
+        match self {
+            Op::Bracket(v) | Op::Vector(v) => v.get_mut(first)?.at_mut(rest),
+            Op::Pair(a, b) => {
+                if first == 0 {
+                    a.at_mut(rest)
+                } else {
+                    b.at_mut(rest)
+                }
+            }
+            Op::Text(_) => None,
+        }
+    }
+}
+
+/// A place in an instance's operands a mutation may replace.
+#[derive(Clone, Debug)]
+struct Site {
+    /// Operand index, then the path inside brackets/vectors/pairs.
+    path: Vec<usize>,
+    role: &'static str,
+    spec: &'static RoleSpec,
+    ty: Option<ScalarType>,
+    arity: usize,
+    /// Inside `[ ]` as the address.
+    addr: bool,
+}
+
+/// A well-typed instance of a form.
+struct Instance {
+    form: FormId,
+    mods: Vec<Choice>,
+    ops: Vec<Op>,
+    sites: Vec<Site>,
+    unspec: bool,
+    /// Everything it needs: section, form and gates of its modifiers.
+    reqs: Vec<Requirement>,
+}
+
+impl Instance {
+    fn text(&self, cat: &Catalog, ops: &[Op]) -> String {
+        let f = cat.form(self.form).expect("form");
+        let mut s = cat
+            .opcode(f.opcode)
+            .map(|o| o.name.to_string())
+            .unwrap_or_default();
+        for m in &self.mods {
+            s.push_str(&m.text);
+        }
+        for (i, o) in ops.iter().enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            o.render(&mut s);
+        }
+        s.push(';');
+        s
+    }
+}
+
+/// Per-instance register numbering: each operand takes fresh registers.
+struct Regs {
+    next: Vec<usize>,
+    /// Typed registers (`.s32` for an `.s32` role) rather than untyped ones.
+    exact: bool,
+}
+
+impl Regs {
+    fn take(&mut self, prefix: &str) -> String {
+        let i = REG_CLASSES
+            .iter()
+            .position(|(p, _)| *p == prefix)
+            .unwrap_or(0);
+        let n = self.next.get(i).copied().unwrap_or(1);
+        if let Some(x) = self.next.get_mut(i) {
+            *x = (n + 1).min(REGS - 1);
+        }
+        format!("{prefix}{n}")
+    }
+}
+
+/// The register class for a value of type `ty`.
+fn reg_class(ty: ScalarType, exact: bool) -> &'static str {
+    use ScalarType::*;
+    match (ty, exact) {
+        (Pred, _) => "%p",
+        (F16, true) => "%hf",
+        (U16, true) => "%uh",
+        (S16, true) => "%sh",
+        (F32, true) => "%f",
+        (F16x2, true) => "%hh",
+        (U32, true) => "%u",
+        (S32, true) => "%s",
+        (F64, true) => "%fd",
+        (U64, true) => "%ud",
+        (S64, true) => "%sd",
+        (TexRef | SamplerRef | SurfRef, _) => "%rd",
+        _ => match ty.bits() {
+            0..=8 => "%c",
+            16 => "%h",
+            32 => "%r",
+            64 => "%rd",
+            _ => "%q",
+        },
+    }
+}
+
+/// A register of another width than `ty` (half, or double for 8 bits).
+fn wrong_width_class(ty: ScalarType) -> Option<&'static str> {
+    Some(match ty.bits() {
+        8 => "%h",
+        16 => "%r",
+        32 => "%h",
+        64 => "%r",
+        128 => "%rd",
+        _ => return None,
+    })
+}
+
+fn imm_for(ty: Option<ScalarType>, spec: Option<&RoleSpec>, values: Option<&[&str]>) -> String {
+    if let Some(v) = values.and_then(|v| v.first()) {
+        return (*v).to_string();
+    }
+    if let Some(s) = spec {
+        if let Some((lo, hi)) = s.range {
+            let m = i64::from(s.multiple.max(1));
+            let mut v = lo.max(0).min(hi);
+            if v == 0 && hi >= m && lo <= m {
+                v = m.min(hi);
+            }
+            while v % m != 0 && v < hi {
+                v += 1;
+            }
+            return v.to_string();
+        }
+        if s.multiple > 1 {
+            return s.multiple.to_string();
+        }
+    }
+    match ty {
+        Some(ScalarType::F64) => "0d3FF0000000000000".into(),
+        Some(t) if t.is_float() => "0f3F800000".into(),
+        _ => "1".into(),
+    }
+}
+
+/// Whether the written modifiers include one that `k` accepts.
+fn has_kind(cat: &Catalog, mods: &[Choice], k: SlotKind) -> bool {
+    mods.iter()
+        .any(|c| c.id.is_some_and(|m| cat.slot_accepts(k, m)))
+}
+
+fn resolve_type(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> Option<ScalarType> {
+    let in_group = |g| {
+        mods.iter().find_map(|c| {
+            let m = c.id?;
+            if cat.slot_accepts(SlotKind::Group(g), m) {
+                ScalarType::from_spelling(cat.mod_name(m))
+            } else {
+                None
+            }
+        })
+    };
+    for t in spec.types {
+        let r = match *t {
+            TypeRef::Fixed(t) => Some(t),
+            TypeRef::Group(g) => in_group(g),
+            TypeRef::Double(g) => in_group(g).and_then(|t| with_bits(t, t.bits() * 2)),
+            TypeRef::Half(g) => in_group(g).and_then(|t| with_bits(t, t.bits() / 2)),
+        };
+        if r.is_some() {
+            return r;
+        }
+    }
+    None
+}
+
+/// The type of the same class as `t` with `bits` bits (what `.wide` makes).
+fn with_bits(t: ScalarType, bits: u32) -> Option<ScalarType> {
+    use ScalarType::*;
+    let class: &[ScalarType] = match t {
+        B8 | B16 | B32 | B64 | B128 => &[B8, B16, B32, B64, B128],
+        U8 | U16 | U32 | U64 => &[U8, U16, U32, U64],
+        S8 | S16 | S32 | S64 => &[S8, S16, S32, S64],
+        F16 | F32 | F64 => &[F16, F32, F64],
+        _ => &[],
+    };
+    class.iter().copied().find(|x| x.bits() == bits)
+}
+
+fn vec_count(spelling: &str) -> Option<usize> {
+    spelling
+        .strip_prefix(".v")
+        .or_else(|| spelling.strip_prefix(".x"))
+        .and_then(|n| n.parse().ok())
+}
+
+fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
+    match spec.arity {
+        Arity::Any | Arity::Scalar => 1,
+        Arity::Fixed(n) => usize::from(n),
+        Arity::Group(g) => mods
+            .iter()
+            .find_map(|c| {
+                let m = c.id?;
+                if cat.slot_accepts(SlotKind::Group(g), m) {
+                    vec_count(cat.mod_name(m))
+                } else {
+                    None
+                }
+            })
+            .unwrap_or(1),
+        Arity::Table(rows) => rows
+            .iter()
+            .find(|(_, ms)| ms.iter().all(|m| mods.iter().any(|c| c.id == Some(*m))))
+            .map(|(n, _)| usize::from(*n))
+            .unwrap_or(1),
+    }
+}
+
+/// The state space a modifier names, as the prelude variable living there.
+fn space_var(spelling: &str) -> Option<&'static str> {
+    Some(match spelling {
+        ".global" => "gbuf",
+        ".shared" | ".shared::cta" | ".shared::cluster" => "sbuf",
+        ".const" => "cbuf",
+        ".local" => "lbuf",
+        _ => return None,
+    })
+}
+
+struct Builder<'a> {
+    cat: &'a Catalog,
+    form: &'a Form,
+    section_values: &'a [(&'static str, &'static [&'static str])],
+    mods: Vec<Choice>,
+    regs: Regs,
+    sites: Vec<Site>,
+    unspec: bool,
+    /// Present/absent choice for free optional operands.
+    optional_on: bool,
+    /// Use a variable rather than a register in addresses.
+    var_addr: bool,
+    /// The variable of the instruction's state space, if it names one.
+    space: Option<&'static str>,
+}
+
+impl Builder<'_> {
+    fn values_for(&self, role: &str) -> Option<&'static [&'static str]> {
+        self.section_values
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map(|(_, v)| *v)
+    }
+
+    /// A fallback type for a role with no description: the first data type
+    /// written on the instruction.
+    fn first_type(&self) -> Option<ScalarType> {
+        self.mods.iter().find_map(|c| {
+            let m = c.id?;
+            ScalarType::from_spelling(self.cat.mod_name(m))
+        })
+    }
+
+    fn scalar(&mut self, spec: &RoleSpec, ty: Option<ScalarType>, role: &str) -> String {
+        let k = spec.kinds;
+        if k.has(Kinds::REG) {
+            let t = ty.unwrap_or(ScalarType::B32);
+            let exact = self.regs.exact;
+            return self.regs.take(reg_class(t, exact));
+        }
+        if k.has(Kinds::IMM) {
+            return imm_for(ty, Some(spec), self.values_for(role));
+        }
+        if k.has(Kinds::SREG) {
+            return "%tid.x".into();
+        }
+        if k.has(Kinds::VAR) {
+            return self.space.unwrap_or("gbuf").into();
+        }
+        if k.has(Kinds::ADDR) {
+            return self.address();
+        }
+        if k.has(Kinds::LABEL) {
+            return "$Lsw".into();
+        }
+        if k.has(Kinds::FUNC) {
+            return "sweep_f".into();
+        }
+        if k.has(Kinds::PROTO) {
+            return "sweep_proto".into();
+        }
+        if k.has(Kinds::HANDLE) {
+            return if role.contains("surf") || self.form.name.starts_with("su") {
+                "surf0".into()
+            } else {
+                "tex0".into()
+            };
+        }
+        if k.has(Kinds::SINK) {
+            return "_".into();
+        }
+        let t = ty.unwrap_or(ScalarType::B32);
+        self.regs.take(reg_class(t, false))
+    }
+
+    fn address(&mut self) -> String {
+        if self.var_addr {
+            self.space.unwrap_or("gbuf").to_string()
+        } else {
+            self.regs.take("%rd")
+        }
+    }
+
+    /// An operand for `spec` (a vector when its arity says so).
+    fn value(&mut self, tpl: &OperandTpl, spec_id: RoleId, path: Vec<usize>, addr: bool) -> Op {
+        let Some(spec) = self.cat.role(spec_id) else {
+            self.unspec = true;
+            if addr {
+                return Op::Text(self.regs.take("%rd"));
+            }
+            if let Some(v) = self.values_for(tpl.role) {
+                return Op::Text(v.first().copied().unwrap_or("1").to_string());
+            }
+            let t = self.first_type().unwrap_or(ScalarType::B32);
+            return Op::Text(self.regs.take(reg_class(t, false)));
+        };
+        let ty = resolve_type(self.cat, spec, &self.mods);
+        let arity = resolve_arity(self.cat, spec, &self.mods);
+        self.sites.push(Site {
+            path,
+            role: spec.role,
+            spec,
+            ty,
+            arity,
+            addr,
+        });
+        if addr && spec.kinds.has(Kinds::ADDR) {
+            return Op::Text(self.address());
+        }
+        if arity > 1 && !matches!(spec.arity, Arity::Scalar) {
+            let items = (0..arity)
+                .map(|_| Op::Text(self.scalar(spec, ty, tpl.role)))
+                .collect();
+            return Op::Vector(items);
+        }
+        Op::Text(self.scalar(spec, ty, tpl.role))
+    }
+
+    fn present(&self, tpl: &OperandTpl) -> bool {
+        if !tpl.optional {
+            return true;
+        }
+        match tpl.when {
+            Some(k) => has_kind(self.cat, &self.mods, k),
+            None => self.optional_on,
+        }
+    }
+
+    fn operand(&mut self, tpl: &OperandTpl, index: usize) -> Op {
+        match tpl.shape {
+            Shape::Literal(s) => Op::Text(s.to_string()),
+            Shape::Value => self.value(tpl, tpl.spec, vec![index], false),
+            Shape::Pair {
+                optional,
+                second_spec,
+                second,
+                ..
+            } => {
+                let before = self.sites.len();
+                let a = self.value(tpl, tpl.spec, vec![index, 0], false);
+                if optional && !self.optional_on {
+                    if let Some(s) = self.sites.get_mut(before) {
+                        s.path.truncate(1);
+                    }
+                    return a;
+                }
+                let t2 = OperandTpl {
+                    role: second,
+                    ..*tpl
+                };
+                let b = self.value(&t2, second_spec, vec![index, 1], false);
+                Op::Pair(Box::new(a), Box::new(b))
+            }
+            Shape::Bracket(items) => {
+                let single = items.len() == 1;
+                let mut v = Vec::new();
+                for it in items {
+                    if it.optional && !self.present(it) {
+                        continue;
+                    }
+                    let p = vec![index, v.len()];
+                    let o = match it.shape {
+                        Shape::Value => self.value(it, it.spec, p, single),
+                        _ => self.operand(it, index),
+                    };
+                    v.push(o);
+                }
+                Op::Bracket(v)
+            }
+            Shape::Vector(items) => {
+                let mut v = Vec::new();
+                for it in items {
+                    if it.optional && !self.present(it) {
+                        continue;
+                    }
+                    let p = vec![index, v.len()];
+                    let o = match it.shape {
+                        Shape::Value => self.value(it, it.spec, p, false),
+                        _ => self.operand(it, index),
+                    };
+                    v.push(o);
+                }
+                Op::Vector(v)
+            }
+            Shape::List => {
+                self.unspec = true;
+                Op::Text("()".into())
+            }
+        }
+    }
+}
+
+/// The alternatives of each slot of a form: `None` for an optional slot
+/// left out.
+fn slot_alternatives(cat: &Catalog, form: &Form) -> Vec<Vec<Option<Choice>>> {
+    form.slots
+        .iter()
+        .map(|s| {
+            let mut alts: Vec<Option<Choice>> = Vec::new();
+            if s.optional {
+                alts.push(None);
+            }
+            match s.kind {
+                SlotKind::Lit(m) => alts.push(Some(Choice {
+                    id: Some(m),
+                    text: cat.mod_name(m).to_string(),
+                })),
+                SlotKind::Group(g) => {
+                    if let Some(g) = cat.group(g) {
+                        for &m in g.alts {
+                            alts.push(Some(Choice {
+                                id: Some(m),
+                                text: cat.mod_name(m).to_string(),
+                            }));
+                        }
+                        for p in g.patterns {
+                            alts.push(Some(Choice {
+                                id: None,
+                                text: pattern_instance(p),
+                            }));
+                        }
+                    }
+                }
+            }
+            alts
+        })
+        .collect()
+}
+
+/// The first spelling a pattern matches (`.b[0-7][0-7]` → `.b00`).
+fn pattern_instance(p: &str) -> String {
+    let mut out = String::new();
+    let mut it = p.chars();
+    while let Some(c) = it.next() {
+        if c == '[' {
+            let lo = it.next().unwrap_or('0');
+            let _ = (it.next(), it.next(), it.next());
+            out.push(lo);
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Modifier combinations of a form: all of them when few, else a sample
+/// that still writes every alternative of every slot at least once.
+fn combinations(alts: &[Vec<Option<Choice>>], cap: usize, rng: &mut Rng) -> Vec<Vec<usize>> {
+    let total = alts
+        .iter()
+        .try_fold(1usize, |acc, a| acc.checked_mul(a.len().max(1)));
+    if let Some(t) = total.filter(|&t| t <= cap) {
+        let mut out = Vec::with_capacity(t);
+        for mut i in 0..t {
+            let mut c = Vec::with_capacity(alts.len());
+            for a in alts {
+                let n = a.len().max(1);
+                c.push(i % n);
+                i /= n;
+            }
+            out.push(c);
+        }
+        return out;
+    }
+    let widest = alts.iter().map(Vec::len).max().unwrap_or(1);
+    let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+    let mut out = Vec::new();
+    // Coverage: row k writes alternative k (shifted per slot) of every slot.
+    let offsets: Vec<usize> = alts.iter().map(|a| rng.below(a.len().max(1))).collect();
+    for k in 0..widest {
+        let c: Vec<usize> = alts
+            .iter()
+            .zip(&offsets)
+            .map(|(a, o)| (k + o) % a.len().max(1))
+            .collect();
+        if seen.insert(c.clone()) {
+            out.push(c);
+        }
+    }
+    let mut guard = 0;
+    while out.len() < cap.max(widest) && guard < cap * 4 {
+        guard += 1;
+        let c: Vec<usize> = alts.iter().map(|a| rng.below(a.len().max(1))).collect();
+        if seen.insert(c.clone()) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The requirements an instance must meet.
+fn requirements(cat: &Catalog, id: FormId, form: &Form, mods: &[Choice]) -> Vec<Requirement> {
+    let mut reqs = Vec::new();
+    if let Some(s) = cat.section_of(id) {
+        reqs.push(s.req);
+        for g in s.gates {
+            if mods
+                .iter()
+                .any(|c| c.id.is_some_and(|m| g.mods.contains(&m)))
+            {
+                reqs.push(g.req);
+            }
+        }
+    }
+    reqs.push(form.req);
+    reqs.retain(|r| !r.is_empty());
+    reqs
+}
+
+/// Whether target `t` at the newest version meets every requirement's
+/// target part.
+fn target_meets(t: &str, reqs: &[Requirement]) -> bool {
+    let Some(have) = Sm::parse(t) else {
+        return false;
+    };
+    reqs.iter().all(|r| match r.sm {
+        None | Some("all") => true,
+        Some(sm) => sm
+            .split('|')
+            .filter_map(Sm::parse)
+            .any(|want| have.satisfies(want)),
+    })
+}
+
+fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
+    reqs.iter().filter_map(|r| r.ptx).max()
+}
+
+fn sm_order(t: &str) -> (u32, u8) {
+    let s = Sm::parse(t);
+    (
+        s.map(|s| s.num).unwrap_or(0),
+        match s.map(|s| s.suffix) {
+            Some(ptxkit::check::target::Suffix::Family) => 1,
+            Some(ptxkit::check::target::Suffix::Arch) => 2,
+            _ => 0,
+        },
+    )
+}
+
+/// Generation knobs.
+pub struct GenOpts {
+    pub seed: u64,
+    /// Modifier combinations per form at most (coverage rows may exceed it).
+    pub combos: usize,
+    /// Instances per form that get role-wise mutations.
+    pub mutate: usize,
+    pub only: Option<String>,
+}
+
+/// Every case, in a deterministic order.
+pub fn generate(o: &GenOpts) -> Vec<Case> {
+    let cat = catalog();
+    let mut rng = Rng(o.seed.max(1));
+    let mut cases = Vec::new();
+    for (id, form) in cat.forms() {
+        let root = cat.opcode(form.opcode).map(|x| x.name).unwrap_or("");
+        if let Some(only) = &o.only {
+            if only != root && only != form.name {
+                continue;
+            }
+        }
+        let section = cat.section_of(id);
+        let values = section.map(|s| s.operand_values).unwrap_or(&[]);
+        let alts = slot_alternatives(cat, form);
+        let combos = combinations(&alts, o.combos, &mut rng);
+        for (n, combo) in combos.iter().enumerate() {
+            let mods: Vec<Choice> = combo
+                .iter()
+                .zip(&alts)
+                .filter_map(|(&i, a)| a.get(i).cloned().flatten())
+                .collect();
+            let space = mods.iter().find_map(|c| space_var(&c.text));
+            let mut b = Builder {
+                cat,
+                form,
+                section_values: values,
+                mods,
+                regs: Regs {
+                    next: vec![1; REG_CLASSES.len()],
+                    exact: n % 2 == 1,
+                },
+                sites: Vec::new(),
+                unspec: false,
+                optional_on: n % 2 == 0,
+                var_addr: n % 3 == 2,
+                space,
+            };
+            let mut ops = Vec::new();
+            for (i, tpl) in form.operands.iter().enumerate() {
+                if !b.present(tpl) {
+                    continue;
+                }
+                let idx = ops.len();
+                ops.push(b.operand(tpl, idx));
+                let _ = i;
+            }
+            let inst = Instance {
+                form: id,
+                reqs: requirements(cat, id, form, &b.mods),
+                mods: b.mods,
+                ops,
+                sites: b.sites,
+                unspec: b.unspec,
+            };
+            emit(cat, &inst, n < o.mutate, &mut rng, &mut cases);
+        }
+    }
+    cases
+}
+
+fn push(
+    cases: &mut Vec<Case>,
+    inst: &Instance,
+    target: &str,
+    version: PtxVersion,
+    kind: String,
+    text: String,
+) {
+    cases.push(Case {
+        target: target.to_string(),
+        version: version.to_string(),
+        kind,
+        unspec: inst.unspec,
+        form: inst.form.0,
+        text,
+    });
+}
+
+/// The valid, too-low and mutated cases of one instance.
+fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut Vec<Case>) {
+    let text = inst.text(cat, &inst.ops);
+    let need_ptx = max_ptx(&inst.reqs);
+    let mut targets: Vec<&str> = MAIN_TARGETS
+        .iter()
+        .copied()
+        .filter(|t| target_meets(t, &inst.reqs))
+        .collect();
+    if targets.is_empty() {
+        if let Some(t) = MORE_TARGETS
+            .iter()
+            .copied()
+            .find(|t| target_meets(t, &inst.reqs))
+        {
+            targets.push(t);
+        }
+    }
+    let newest_ok = need_ptx.is_none_or(|v| v <= NEWEST);
+    if newest_ok {
+        for t in &targets {
+            push(cases, inst, t, NEWEST, "valid".into(), text.clone());
+        }
+    }
+    // One version too low, on the lowest target that meets the instance and
+    // that the lower version still knows.
+    if let Some(low) = need_ptx.and_then(version_before) {
+        let t = targets.iter().chain(MORE_TARGETS).copied().find(|t| {
+            target_meets(t, &inst.reqs)
+                && Sm::parse(t)
+                    .and_then(min_ptx_for)
+                    .is_some_and(|min| min <= low)
+        });
+        if let Some(t) = t {
+            push(cases, inst, t, low, "version-low".into(), text.clone());
+        }
+    }
+    // One target too low: the highest target below the requirement.
+    let need_num = inst
+        .reqs
+        .iter()
+        .filter_map(|r| r.sm)
+        .flat_map(|s| s.split('|'))
+        .filter_map(Sm::parse)
+        .map(|s| s.num)
+        .max();
+    if let Some(num) = need_num {
+        let low = MAIN_TARGETS
+            .iter()
+            .chain(MORE_TARGETS)
+            .copied()
+            .filter(|t| Sm::parse(t).is_some_and(|s| s.num <= num) && !target_meets(t, &inst.reqs))
+            .max_by_key(|t| sm_order(t));
+        if let Some(t) = low {
+            push(cases, inst, t, NEWEST, "target-low".into(), text.clone());
+        }
+    }
+    if !mutate || targets.is_empty() || !newest_ok || inst.unspec {
+        return;
+    }
+    let target = targets
+        .get(rng.below(targets.len()))
+        .copied()
+        .unwrap_or("sm_90a");
+    for (name, op) in mutations(inst) {
+        let mut ops = inst.ops.clone();
+        let Some((path, with)) = op else { continue };
+        let Some((&first, rest)) = path.split_first() else {
+            continue;
+        };
+        let Some(slot) = ops.get_mut(first).and_then(|o| o.at_mut(rest)) else {
+            continue;
+        };
+        *slot = with;
+        let t = inst.text(cat, &ops);
+        if t != text {
+            push(cases, inst, target, NEWEST, name, t);
+        }
+    }
+}
+
+type Mutation = (String, Option<(Vec<usize>, Op)>);
+
+/// Role-wise mutations of an instance: each replaces one operand.
+fn mutations(inst: &Instance) -> Vec<Mutation> {
+    let mut out: Vec<Mutation> = Vec::new();
+    let mut seen_roles: BTreeSet<(&str, bool)> = BTreeSet::new();
+    let space = inst.mods.iter().find_map(|c| space_var(&c.text));
+    for s in &inst.sites {
+        // One set of mutations per role (a, b of the same description
+        // would repeat each other).
+        if !seen_roles.insert((s.role, s.addr)) {
+            continue;
+        }
+        let k = s.spec.kinds;
+        let mut m = |name: &str, text: String| {
+            out.push((
+                format!("{name}@{}", s.role),
+                Some((s.path.clone(), Op::Text(text))),
+            ));
+        };
+        if s.addr {
+            if k.has(Kinds::ADDR) {
+                if let Some(sp) = space {
+                    let other = if sp == "gbuf" { "sbuf" } else { "gbuf" };
+                    m("addr-space", other.to_string());
+                }
+                m("addr-32bit", "%r9".into());
+                m("addr-pred", "%p9".into());
+            }
+            continue;
+        }
+        let vector = s.arity > 1 && !matches!(s.spec.arity, Arity::Scalar);
+        let ty = s.ty;
+        let reg = k.has(Kinds::REG);
+        let imm = k.has(Kinds::IMM);
+        if reg {
+            if let Some(t) = ty.filter(|t| *t != ScalarType::Pred) {
+                if let Some(c) = wrong_width_class(t) {
+                    m("wrong-width", scalar_or_vec(c, s.arity, vector));
+                }
+                if t.bits() == 64 && !s.spec.wider {
+                    m("narrow64", scalar_or_vec("%r", s.arity, vector));
+                }
+                m("pred-for-value", scalar_or_vec("%p", s.arity, vector));
+                if !k.has(Kinds::VAR) {
+                    m("var-as-value", "gbuf".into());
+                }
+                if !k.has(Kinds::LABEL) {
+                    m("label-as-value", "$Lsw".into());
+                }
+                if !k.has(Kinds::SREG) && !vector {
+                    m("sreg-not-allowed", "%tid.x".into());
+                }
+            }
+            if ty == Some(ScalarType::Pred) {
+                m("value-for-pred", "%r9".into());
+            }
+            if s.spec.dir == Dir::Out && !imm {
+                m("imm-dest", "1".into());
+            }
+        }
+        if k.has(Kinds::SREG) {
+            m("sreg-unknown-component", "%tid.w".into());
+            m("sreg-unknown", "%nosuchreg".into());
+        }
+        if imm && !reg {
+            m("reg-for-imm", "%r9".into());
+            if let Some((lo, hi)) = s.spec.range {
+                m("imm-above-range", (hi + 1).to_string());
+                m("imm-below-range", (lo - 1).to_string());
+            }
+            if s.spec.multiple > 1 {
+                let base = s.spec.range.map(|r| r.0.max(0)).unwrap_or(0);
+                m("imm-not-multiple", (base + 1).to_string());
+            }
+        }
+        if imm {
+            match ty {
+                Some(t) if t.is_float() => m("imm-kind", "1".into()),
+                Some(t) if t != ScalarType::Pred => m("imm-kind", "1.5".into()),
+                _ => {}
+            }
+        }
+        if vector {
+            let c = ty.map(|t| reg_class(t, false)).unwrap_or("%r");
+            m("vec-plus-one", vec_text(c, s.arity + 1));
+            m("vec-minus-one", vec_text(c, s.arity - 1));
+        } else if reg && matches!(s.spec.arity, Arity::Scalar) {
+            let c = ty.map(|t| reg_class(t, false)).unwrap_or("%r");
+            m("vec-for-scalar", vec_text(c, 2));
+        }
+    }
+    out
+}
+
+fn vec_text(class: &str, n: usize) -> String {
+    let items: Vec<String> = (0..n).map(|i| format!("{class}{}", 200 + i)).collect();
+    format!("{{{}}}", items.join(", "))
+}
+
+fn scalar_or_vec(class: &str, n: usize, vector: bool) -> String {
+    if vector {
+        vec_text(class, n)
+    } else {
+        format!("{class}9")
+    }
+}

@@ -1,0 +1,324 @@
+//! Running ptxas on batches of cases and pinning each case's verdict.
+//!
+//! Many cases share one file (one instruction per line inside one kernel),
+//! grouped by (target, version). ptxas names the line of each error, so a
+//! rejected case is pinned at once; but some checks run only on a file that
+//! had no error before them, and a syntax error stops ptxas, so a case counts
+//! as accepted only once it was in a batch ptxas accepted as a whole. The
+//! cases of failing batches that were not pinned are batched again until
+//! every case is decided: a case whose line ptxas stopped on is re-run
+//! alone, and a batch whose error names no case is split in halves.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use rayon::prelude::*;
+
+use super::gen::{prelude, EPILOGUE};
+use super::Case;
+
+/// ptxas's verdict on one case.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not decided yet (or never: see [`MAX_ROUNDS`]).
+    Unknown,
+    /// In a batch ptxas accepted as a whole.
+    Accept,
+    /// Rejected; `on_line` when ptxas named the case's own line.
+    Reject { msg: String, on_line: bool },
+}
+
+/// One error line of ptxas.
+#[derive(Clone, Debug)]
+pub struct PtxasError {
+    pub line: Option<u32>,
+    pub fatal: bool,
+    pub msg: String,
+}
+
+/// What one ptxas run said.
+pub struct PtxasRun {
+    pub ok: bool,
+    pub errors: Vec<PtxasError>,
+}
+
+/// Parse ptxas's stderr: `ptxas F, line N; error   : msg`,
+/// `ptxas fatal   : msg`; warnings are left out, and so is the closing
+/// "Ptx assembly aborted due to errors".
+pub fn parse_stderr(err: &str) -> Vec<PtxasError> {
+    let mut out = Vec::new();
+    for l in err.lines() {
+        let Some(rest) = l.strip_prefix("ptxas") else {
+            continue;
+        };
+        let (line, rest) = match rest.find(", line ") {
+            Some(i) => {
+                let after = rest.get(i + 7..).unwrap_or("");
+                let (n, tail) = after.split_once(';').unwrap_or((after, ""));
+                (n.trim().parse::<u32>().ok(), tail)
+            }
+            None => (None, rest),
+        };
+        let rest = rest.trim_start();
+        let (sev, msg) = rest.split_once(':').unwrap_or((rest, ""));
+        let sev = sev.trim();
+        let msg = msg.trim().to_string();
+        if sev != "error" && sev != "fatal" {
+            continue;
+        }
+        if line.is_none() && msg.starts_with("Ptx assembly aborted") {
+            continue;
+        }
+        out.push(PtxasError {
+            line,
+            fatal: sev == "fatal",
+            msg,
+        });
+    }
+    out
+}
+
+/// Run ptxas on `file` for `arch`.
+pub fn run_ptxas(ptxas: &Path, arch: &str, file: &Path) -> PtxasRun {
+    let out = Command::new(ptxas)
+        .arg(format!("-arch={arch}"))
+        .arg(file)
+        .arg("-o")
+        .arg("/dev/null")
+        .output();
+    match out {
+        Ok(o) => PtxasRun {
+            ok: o.status.success(),
+            errors: parse_stderr(&String::from_utf8_lossy(&o.stderr)),
+        },
+        Err(e) => PtxasRun {
+            ok: false,
+            errors: vec![PtxasError {
+                line: None,
+                fatal: true,
+                msg: format!("could not run ptxas: {e}"),
+            }],
+        },
+    }
+}
+
+/// The text of a batch file: the prelude, one case per line, the epilogue.
+pub fn batch_text(pre: &str, lines: impl Iterator<Item = impl AsRef<str>>) -> String {
+    let mut s = String::from(pre);
+    for l in lines {
+        s.push_str(l.as_ref());
+        s.push('\n');
+    }
+    s.push_str(EPILOGUE);
+    s
+}
+
+/// A batch ptxas accepted as a whole.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    pub target: String,
+    pub version: String,
+    pub cases: Vec<usize>,
+}
+
+/// How many rounds of re-batching at most; a case still undecided after
+/// them stays [`Verdict::Unknown`].
+pub const MAX_ROUNDS: usize = 400;
+
+/// Decide every case. Returns the verdicts and the accepted batches.
+pub fn resolve(
+    cases: &[Case],
+    ptxas: &Path,
+    jobs: usize,
+    batch: usize,
+    tmp: &Path,
+) -> (Vec<Verdict>, Vec<Batch>) {
+    let n = cases.len();
+    let mut verdict = vec![Verdict::Unknown; n];
+    let mut cap = vec![batch.max(1); n];
+    let mut accepted = Vec::new();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(jobs.max(1))
+        .build()
+        .expect("thread pool");
+    let _ = std::fs::create_dir_all(tmp);
+    let mut runs = 0usize;
+    for round in 0..MAX_ROUNDS {
+        let mut groups: BTreeMap<(&str, &str, usize), Vec<usize>> = BTreeMap::new();
+        for (i, c) in cases.iter().enumerate() {
+            if verdict.get(i) == Some(&Verdict::Unknown) {
+                let k = cap.get(i).copied().unwrap_or(1);
+                groups
+                    .entry((c.target.as_str(), c.version.as_str(), k))
+                    .or_default()
+                    .push(i);
+            }
+        }
+        if groups.is_empty() {
+            break;
+        }
+        let mut batches: Vec<(&str, &str, Vec<usize>)> = Vec::new();
+        for ((t, v, k), ids) in groups {
+            for ch in ids.chunks(k) {
+                batches.push((t, v, ch.to_vec()));
+            }
+        }
+        runs += batches.len();
+        let pending = batches.iter().map(|b| b.2.len()).sum::<usize>();
+        eprintln!(
+            "sweep: round {round}: {} ptxas runs over {pending} undecided cases",
+            batches.len()
+        );
+        let results: Vec<(PtxasRun, u32)> = pool.install(|| {
+            batches
+                .par_iter()
+                .enumerate()
+                .map(|(bi, (t, v, ids))| {
+                    let pre = prelude(t, v);
+                    let pre_lines = pre.matches('\n').count() as u32;
+                    let text = batch_text(
+                        &pre,
+                        ids.iter()
+                            .filter_map(|&i| cases.get(i).map(|c| c.text.as_str())),
+                    );
+                    let path: PathBuf = tmp.join(format!("b{bi}.ptx"));
+                    if let Err(e) = std::fs::write(&path, text) {
+                        return (
+                            PtxasRun {
+                                ok: false,
+                                errors: vec![PtxasError {
+                                    line: None,
+                                    fatal: true,
+                                    msg: format!("write {}: {e}", path.display()),
+                                }],
+                            },
+                            pre_lines,
+                        );
+                    }
+                    (run_ptxas(ptxas, t, &path), pre_lines)
+                })
+                .collect()
+        });
+        for ((t, v, ids), (run, pre_lines)) in batches.into_iter().zip(results) {
+            apply(
+                &ids,
+                &run,
+                pre_lines,
+                &mut verdict,
+                &mut cap,
+                &mut accepted,
+                (t, v),
+            );
+        }
+    }
+    eprintln!("sweep: {runs} ptxas runs");
+    (verdict, accepted)
+}
+
+fn set(verdict: &mut [Verdict], i: usize, v: Verdict) {
+    if let Some(x) = verdict.get_mut(i) {
+        *x = v;
+    }
+}
+
+/// Fold one batch's ptxas run into the verdicts.
+fn apply(
+    ids: &[usize],
+    run: &PtxasRun,
+    pre_lines: u32,
+    verdict: &mut [Verdict],
+    cap: &mut [usize],
+    accepted: &mut Vec<Batch>,
+    (t, v): (&str, &str),
+) {
+    if run.ok {
+        for &i in ids {
+            set(verdict, i, Verdict::Accept);
+        }
+        accepted.push(Batch {
+            target: t.to_string(),
+            version: v.to_string(),
+            cases: ids.to_vec(),
+        });
+        return;
+    }
+    let pos = |line: Option<u32>| -> Option<usize> {
+        let l = line?;
+        let k = l.checked_sub(pre_lines + 1)? as usize;
+        (k < ids.len()).then_some(k)
+    };
+    let len = ids.len();
+    let mut on_case = false;
+    let mut first_fatal: Option<usize> = None;
+    for e in &run.errors {
+        let Some(k) = pos(e.line) else { continue };
+        on_case = true;
+        let Some(&i) = ids.get(k) else { continue };
+        if e.fatal {
+            first_fatal = Some(first_fatal.map_or(k, |f| f.min(k)));
+            if len == 1 {
+                set(
+                    verdict,
+                    i,
+                    Verdict::Reject {
+                        msg: e.msg.clone(),
+                        on_line: true,
+                    },
+                );
+            } else if let Some(c) = cap.get_mut(i) {
+                // Stopped on this line: decide it alone.
+                *c = 1;
+            }
+        } else if verdict.get(i) == Some(&Verdict::Unknown) {
+            set(
+                verdict,
+                i,
+                Verdict::Reject {
+                    msg: e.msg.clone(),
+                    on_line: true,
+                },
+            );
+        }
+    }
+    if let Some(f) = first_fatal {
+        // The cases after the line ptxas stopped on were not read: batch
+        // them about as far apart as the fatal errors seem to be, and at
+        // least half as many as before, so that a run of fatal cases takes
+        // a logarithmic number of rounds.
+        let k = f.max(len / 2).max(1);
+        for &i in ids.get(f + 1..).unwrap_or_default() {
+            if let Some(c) = cap.get_mut(i) {
+                *c = (*c).min(k);
+            }
+        }
+    }
+    if on_case {
+        return;
+    }
+    // No error names a case: the error is the file's (a line of the
+    // prelude or epilogue, or none).
+    if len == 1 {
+        let msg = run
+            .errors
+            .first()
+            .map(|e| e.msg.clone())
+            .unwrap_or_else(|| "ptxas failed without a message".into());
+        if let Some(&i) = ids.first() {
+            set(
+                verdict,
+                i,
+                Verdict::Reject {
+                    msg,
+                    on_line: false,
+                },
+            );
+        }
+    } else {
+        for &i in ids {
+            if let Some(c) = cap.get_mut(i) {
+                *c = (len / 2).max(1);
+            }
+        }
+    }
+}
