@@ -28,6 +28,7 @@ pub const SOURCES: &[(&str, &str)] = &[
     ("wgmma.ptxisa", include_str!("../../isa/wgmma.ptxisa")),
     ("tcgen05.ptxisa", include_str!("../../isa/tcgen05.ptxisa")),
     ("misc.ptxisa", include_str!("../../isa/misc.ptxisa")),
+    ("sreg.ptxisa", include_str!("../../isa/sreg.ptxisa")),
 ];
 
 /// The instruction catalog.
