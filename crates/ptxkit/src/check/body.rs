@@ -1,11 +1,13 @@
 //! Function bodies, checked one statement at a time, in source order: a
 //! register or variable is known from its declaration on, a label in the
-//! whole function. A body can therefore be checked while it is parsed,
-//! without its tree (see [`crate::PieceStream`]).
+//! whole block that defines it and in the blocks nested in it. A body can
+//! therefore be checked while it is parsed, without its tree (see
+//! [`crate::PieceStream`]).
 //!
 //! A label may be used before it is defined, so a name that is not known
 //! when it is used is not an error yet: its diagnostic waits for the end of
-//! the body and is dropped if a label of that name turned up.
+//! its block and is dropped if that block, or one around it, defines a
+//! label of that name.
 
 use smallvec::SmallVec;
 
@@ -38,14 +40,18 @@ fn special(e: &Expr) -> Option<Span> {
 
 /// The state of the check of one function body.
 pub(crate) struct BodyWalk {
-    /// The labels defined so far (all of the function's at the end).
-    labels: Scope,
+    /// The labels defined so far in each open block, parallel to `stack`
+    /// (ptxas scopes labels by block: a label is seen in its block, before
+    /// and after its definition, and in the blocks nested in it).
+    labels: Vec<Scope>,
     /// The parameters, the body's block, then one scope per open nested
     /// block.
     stack: Vec<Scope>,
     /// Diagnostics that stand unless the name turns out to be a label
     /// defined later in the function.
-    pending: Vec<(Name, Diagnostic)>,
+    /// Each with the depth of the block it was found in: it is dropped
+    /// when that block, or one around it, defines the label.
+    pending: Vec<(Name, Diagnostic, usize)>,
 }
 
 /// What a name denotes where it is used, as far as known there.
@@ -64,7 +70,7 @@ impl BodyWalk {
             .iter()
             .rev()
             .find_map(|s| s.find(n))
-            .or_else(|| self.labels.find(n));
+            .or_else(|| self.labels.iter().rev().find_map(|s| s.find(n)));
         match local {
             Some(d) => Found {
                 decl: Some(d),
@@ -116,7 +122,7 @@ impl Checker<'_> {
             }
         }
         BodyWalk {
-            labels: Scope::default(),
+            labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
             pending: Vec::new(),
         }
@@ -125,21 +131,31 @@ impl Checker<'_> {
     /// A nested block opens.
     pub(super) fn block_start(&mut self, w: &mut BodyWalk) {
         w.stack.push(Scope::default());
+        w.labels.push(Scope::default());
     }
 
     /// The innermost open block closes.
     pub(super) fn block_end(&mut self, w: &mut BodyWalk) {
         // The parameters' and the body's scopes stay until the body ends.
-        if w.stack.len() > 2 {
+        let depth = w.stack.len();
+        if depth > 2 {
             w.stack.pop();
+            let labels = w.labels.pop().unwrap_or_default();
+            // Uses in this block (or deeper) that its labels settle are
+            // gone; the others wait for the enclosing block's labels.
+            w.pending
+                .retain(|(n, _, d)| *d < depth || !labels.names.contains_key(n));
+            for p in &mut w.pending {
+                p.2 = p.2.min(depth.saturating_sub(1));
+            }
         }
     }
 
     /// The body ends: names still unknown are reported unless they are
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
-        for (n, d) in w.pending {
-            if !w.labels.names.contains_key(&n) {
+        for (n, d, _) in w.pending {
+            if !w.labels.iter().any(|s| s.names.contains_key(&n)) {
                 self.diags.push(d);
             }
         }
@@ -209,12 +225,15 @@ impl Checker<'_> {
         if found.settled {
             self.diags.push(d);
         } else {
-            w.pending.push((n, d));
+            w.pending.push((n, d, w.stack.len()));
         }
     }
 
     fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
-        if let Some(first) = w.labels.names.insert(
+        let Some(labels) = w.labels.last_mut() else {
+            return;
+        };
+        if let Some(first) = labels.names.insert(
             name,
             Decl {
                 kind: Kind::Label,

@@ -6,6 +6,7 @@
 
 mod body;
 pub mod gating;
+pub mod module_data;
 pub mod module_rules;
 mod opclass;
 mod operand_kinds;
@@ -33,6 +34,8 @@ pub(crate) struct Checker<'o> {
     pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
     /// Catalog requirements the module meets, by address (see `gating`).
     pub(crate) met: rustc_hash::FxHashSet<usize>,
+    /// The order of the header so far (see `module_rules`).
+    pub(crate) header: module_rules::HeaderState,
     opts: &'o CheckOptions,
 }
 
@@ -119,6 +122,7 @@ impl<'o> ModuleChecker<'o> {
                 diags: Vec::new(),
                 externs: Default::default(),
                 met: Default::default(),
+                header: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -129,8 +133,10 @@ impl<'o> ModuleChecker<'o> {
     /// Check the next module-scope item.
     pub fn item(&mut self, item: &Item) {
         let c = &mut self.c;
+        c.header_order(item);
         match item {
             Item::Version(v) => {
+                c.version_rules(v);
                 if c.env.ptx.is_none() {
                     c.env.ptx = u8::try_from(v.major)
                         .ok()
@@ -172,6 +178,7 @@ impl<'o> ModuleChecker<'o> {
         match piece {
             Piece::Item(item) => self.item(item),
             Piece::FunctionStart(f) => {
+                c.header.declared = true;
                 c.declare_function(f, &mut self.ms);
                 let walk = c.body_start(f);
                 // The header is small: kept for the rules that need the

@@ -1,11 +1,12 @@
 //! Rules ptxas enforces on the module as a whole: addressing mode, target
 //! versus version, declarations that cannot be allocated.
 
-use super::target::{min_ptx_for, Sm};
+use super::module_data::{data, Blame};
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::StateSpace;
-use crate::syntax::{AddressSize, Function, Target, VarDecl};
+use crate::isa::vocab::{ScalarType, StateSpace};
+use crate::source::Span;
+use crate::syntax::{AddressSize, Expr, Function, Initializer, Item, Target, VarDecl, Version};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -25,6 +26,34 @@ pub mod codes {
     pub const PARAM_SPACE: &str = "E0309";
     /// An `.extern` variable defined without external linkage.
     pub const LINKAGE: &str = "E0310";
+    /// A `.version` ptxas does not know.
+    pub const UNKNOWN_VERSION: &str = "E0311";
+    /// A `.target` ptxas does not know, or options that conflict.
+    pub const UNKNOWN_TARGET: &str = "E0312";
+    /// Header directives out of order (`.target` or `.address_size` after
+    /// a declaration, `.address_size` twice).
+    pub const HEADER_ORDER: &str = "E0313";
+    /// An `.align` that is not a power of two.
+    pub const ALIGN: &str = "E0314";
+    /// A performance directive with a value it cannot take, or removed.
+    pub const DIRECTIVE_VALUE: &str = "E0315";
+    /// More initializers than the array has elements, or a vector
+    /// initializer of the wrong length.
+    pub const INIT_COUNT: &str = "E0316";
+    /// An initializer of the wrong kind (a float for an integer, a list
+    /// for a scalar, an address for a type that cannot hold one).
+    pub const INIT_KIND: &str = "E0317";
+    /// An `.extern` function with a body.
+    pub const EXTERN_DEFINED: &str = "E0318";
+}
+
+/// What the header check has seen of the module so far.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct HeaderState {
+    /// A declaration (variable, function, anything but the header).
+    pub declared: bool,
+    /// An `.address_size`.
+    pub address_size: bool,
 }
 
 /// Where ptxas reports whole-function problems: the closing `}` (or the
@@ -39,7 +68,8 @@ pub const MAX_KERNEL_PARAM_BYTES: u64 = 0x7ffc;
 
 impl Checker<'_> {
     /// Header directives: `.func` takes only `.noreturn`, `.abi_preserve*`
-    /// and `.language`; `.maxntid` and `.reqntid` exclude each other.
+    /// and `.language`; then the values and conflicts of the kernel
+    /// performance directives ([`Checker::directive_values`]).
     fn directive_rules(&mut self, f: &crate::syntax::Function) {
         for d in &f.directives {
             let name = d.name.as_str();
@@ -55,17 +85,7 @@ impl Checker<'_> {
                 ));
             }
         }
-        if let (Some(a), Some(b)) = (f.directive(".maxntid"), f.directive(".reqntid")) {
-            let d = Diagnostic::error(
-                codes::DIRECTIVE,
-                function_end(f),
-                format!("`{}` has both `.maxntid` and `.reqntid`", f.name),
-            )
-            .with_label(a.span, "`.maxntid` is here")
-            .with_label(b.span, "`.reqntid` is here")
-            .with_note("give one of them");
-            self.diags.push(d);
-        }
+        self.directive_values(f);
         if f.is_kernel()
             && f.directive(".minnctapersm").is_some()
             && f.directive(".maxntid").is_none()
@@ -88,6 +108,99 @@ impl Checker<'_> {
                 d.span,
                 "`.maxnreg` above 255 is ignored",
             ));
+        }
+    }
+
+    /// The values of the performance directives (`module.ptxisa`): zero
+    /// where a positive value is expected, directives removed from the
+    /// module's version, pairs that exclude each other. ptxas blames a
+    /// value list (`.reqntid 1, 0`) at the token after it, a single value
+    /// at the value.
+    fn directive_values(&mut self, f: &Function) {
+        let md = data();
+        // Where each directive is blamed: its value, or the next token.
+        let blame_at = |i: usize, blame: Blame| -> Span {
+            let Some(d) = f.directives.get(i) else {
+                return function_end(f);
+            };
+            match blame {
+                Blame::Value => d.args.last().map_or(d.span, |a| a.span),
+                _ => match f.directives.get(i.saturating_add(1)) {
+                    Some(n) => Span::at(n.span.start),
+                    None => match &f.body {
+                        Some(b) => Span::new(b.span.start, b.span.start.saturating_add(1)),
+                        None => function_end(f),
+                    },
+                },
+            }
+        };
+        // Directives whose value was accepted (a rejected one takes no part
+        // in a conflict).
+        let mut good: Vec<(&str, usize)> = Vec::new();
+        for (i, d) in f.directives.iter().enumerate() {
+            let name = d.name.as_str();
+            let Some(rule) = md.directive(name) else {
+                continue;
+            };
+            let bare = name.trim_start_matches('.');
+            let mut ok = true;
+            if let (Some(removed), Some(have)) = (rule.removed, self.env.ptx) {
+                if have >= removed {
+                    ok = false;
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::DIRECTIVE_VALUE,
+                            blame_at(i, rule.blame),
+                            format!("`{name}` is not supported as of PTX ISA {removed} (the module declares {have})"),
+                        )
+                        .with_note("ptxas: deprecated feature"),
+                    );
+                }
+            }
+            if !rule.zero_ok && d.args.iter().any(|a| a.value == 0) {
+                ok = false;
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::DIRECTIVE_VALUE,
+                        blame_at(i, rule.blame),
+                        format!("`{name}` expects positive non-zero values"),
+                    )
+                    .with_note(format!(
+                        "ptxas: Positive non-zero value expected for {bare}"
+                    )),
+                );
+            }
+            if ok {
+                good.push((name, i));
+            }
+        }
+        for (a, b, how) in &md.conflicts {
+            let find = |n: &str| good.iter().find(|(g, _)| *g == n).map(|(_, i)| *i);
+            let (Some(ia), Some(ib)) = (find(a), find(b)) else {
+                continue;
+            };
+            let span = match how {
+                Blame::End => function_end(f),
+                _ => {
+                    let later = ia.max(ib);
+                    let rule = f
+                        .directives
+                        .get(later)
+                        .and_then(|d| md.directive(d.name.as_str()));
+                    blame_at(later, rule.map_or(Blame::Value, |r| r.blame))
+                }
+            };
+            let mut d = Diagnostic::error(
+                codes::DIRECTIVE,
+                span,
+                format!("`{}` has both `{a}` and `{b}`", f.name),
+            );
+            for (i, n) in [(ia, a), (ib, b)] {
+                if let Some(x) = f.directives.get(i) {
+                    d = d.with_label(x.span, format!("`{n}` is here"));
+                }
+            }
+            self.diags.push(d.with_note("give one of them"));
         }
     }
 
@@ -132,35 +245,189 @@ impl Checker<'_> {
         }
     }
 
-    /// `.target`: each architecture needs a recent enough `.version`;
-    /// `map_f64_to_f32` only below sm_13.
+    /// `.version`: one ptxas knows (`module.ptxisa`).
+    pub(super) fn version_rules(&mut self, v: &Version) {
+        let md = data();
+        // ptxas reads the number as a decimal: `8.10` is 8.1.
+        let mut minor = v.minor;
+        while minor >= 10 && minor.is_multiple_of(10) {
+            minor /= 10;
+        }
+        let known = u8::try_from(v.major)
+            .ok()
+            .zip(u8::try_from(minor).ok())
+            .is_some_and(|(major, minor)| {
+                md.knows_version(crate::isa::PtxVersion { major, minor })
+            });
+        if !known {
+            let cur = md.current().map(|c| c.to_string()).unwrap_or_default();
+            self.diags.push(
+                Diagnostic::error(
+                    codes::UNKNOWN_VERSION,
+                    v.span,
+                    format!(
+                        "unsupported `.version {}.{}`; the newest is {cur}",
+                        v.major, v.minor
+                    ),
+                )
+                .with_note("ptxas 13.5 knows PTX ISA versions 1.0 to 9.5"),
+            );
+        }
+    }
+
+    /// `.target`: an architecture first, every word a known target or
+    /// option (`module.ptxisa`), options of one group not mixed; each
+    /// architecture needs a recent enough `.version`; some options apply
+    /// only to old targets.
     pub(super) fn target_rules(&mut self, t: &Target) {
-        for (word, span) in &t.items {
-            let Some(sm) = Sm::parse(word.as_str()) else {
-                continue;
-            };
-            if let (Some(need), Some(have)) = (min_ptx_for(sm), self.env.ptx) {
-                if have < need {
-                    self.diags.push(Diagnostic::error(
-                        codes::TARGET_VERSION,
+        let md = data();
+        let arch_like = |w: &str| w.starts_with("sm_") || w.starts_with("compute_");
+        if let Some((first, span)) = t.items.first() {
+            if !arch_like(first.as_str()) {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::UNKNOWN_TARGET,
                         *span,
-                        format!("`.target {word}` requires PTX ISA .version {need} or later (the module declares {have})"),
-                    ));
+                        format!("`.target` must name an architecture first, not `{first}`"),
+                    )
+                    .with_note("ptxas: Target architecture not defined at start of file"),
+                );
+                return;
+            }
+        }
+        let mut group: Option<(&str, &str)> = None;
+        for (word, span) in &t.items {
+            let w = word.as_str();
+            if arch_like(w) {
+                match md.min_ptx_for(w) {
+                    None => self.diags.push(Diagnostic::error(
+                        codes::UNKNOWN_TARGET,
+                        *span,
+                        format!("unsupported `.target {w}`"),
+                    )),
+                    Some(need) => {
+                        if let Some(have) = self.env.ptx.filter(|h| *h < need) {
+                            self.diags.push(Diagnostic::error(
+                                codes::TARGET_VERSION,
+                                *span,
+                                format!("`.target {w}` requires PTX ISA .version {need} or later (the module declares {have})"),
+                            ));
+                        }
+                    }
+                }
+                continue;
+            }
+            match md.option(w) {
+                None => self.diags.push(Diagnostic::error(
+                    codes::UNKNOWN_TARGET,
+                    *span,
+                    format!("unsupported `.target` option `{w}`"),
+                )),
+                Some(Some(g)) => match group {
+                    Some((og, other)) if og == g && other != w => {
+                        self.diags.push(Diagnostic::error(
+                            codes::TARGET_OPTION,
+                            *span,
+                            format!("`.target` option `{w}` conflicts with `{other}`"),
+                        ));
+                    }
+                    Some(_) => {}
+                    None => group = Some((g, w)),
+                },
+                Some(None) => {}
+            }
+            let below = md.options_below.iter().find(|(o, _)| o == w);
+            if let (Some((_, limit)), Some(sm)) = (below, self.env.sm) {
+                if sm.num >= *limit {
+                    self.diags.push(
+                        Diagnostic::error(
+                            codes::TARGET_OPTION,
+                            *span,
+                            format!("`{w}` applies only to targets below sm_{limit}, not {sm}"),
+                        )
+                        .with_note("sm_13 and later have double precision"),
+                    );
                 }
             }
         }
-        let map = t.items.iter().find(|(w, _)| w.as_str() == "map_f64_to_f32");
-        if let (Some((_, span)), Some(sm)) = (map, self.env.sm) {
-            if sm.num >= 13 {
-                self.diags.push(
-                    Diagnostic::error(
-                        codes::TARGET_OPTION,
-                        *span,
-                        format!("`map_f64_to_f32` applies only to targets below sm_13, not {sm}"),
-                    )
-                    .with_note("sm_13 and later have double precision"),
-                );
+    }
+
+    /// The order of the header: `.target` and `.address_size` only before
+    /// the first declaration, one `.address_size`, no `.target` after it
+    /// (ptxas: a syntax error at the directive). `.version` first and
+    /// `.target` present are the parser's.
+    pub(super) fn header_order(&mut self, item: &Item) {
+        let (what, span) = match item {
+            Item::Version(_) => return,
+            Item::Target(t) => (".target", t.span),
+            Item::AddressSize(a) => (".address_size", a.span),
+            Item::Error(_) => return,
+            _ => {
+                self.header.declared = true;
+                return;
             }
+        };
+        let late = self.header.declared || self.header.address_size;
+        if late {
+            let why = if self.header.declared {
+                "after the first declaration"
+            } else if what == ".target" {
+                "after `.address_size`"
+            } else {
+                "twice"
+            };
+            self.diags.push(
+                Diagnostic::error(
+                    codes::HEADER_ORDER,
+                    span,
+                    format!("`{what}` cannot appear {why}"),
+                )
+                .with_note("a module starts with `.version`, then `.target` (one or more), then at most one `.address_size`, then its declarations"),
+            );
+        }
+        if what == ".address_size" {
+            self.header.address_size = true;
+        }
+    }
+
+    /// `.align N`: a power of two, at most `align-max` (`module.ptxisa`).
+    pub(super) fn align_rule(&mut self, align: Option<&crate::syntax::IntLit>) {
+        let Some(a) = align else { return };
+        if !a.value.is_power_of_two() || a.value > data().align_max {
+            self.diags.push(Diagnostic::error(
+                codes::ALIGN,
+                a.span,
+                format!("`.align {}`: alignment must be a power of two", a.value),
+            ));
+        }
+    }
+
+    /// A function: `.extern` ones have no body, and a function declared
+    /// `.extern` earlier is not defined here (ptxas blames the closing
+    /// brace).
+    pub(super) fn function_linkage(&mut self, f: &Function) {
+        use crate::isa::vocab::Linkage;
+        let extern_ = f.linkage == Some(Linkage::Extern);
+        if f.body.is_none() {
+            if extern_ {
+                self.externs.entry(f.name).or_insert(f.name_span);
+            }
+            return;
+        }
+        let earlier = self.externs.get(&f.name).copied();
+        if extern_ || earlier.is_some() {
+            let mut d = Diagnostic::error(
+                codes::EXTERN_DEFINED,
+                function_end(f),
+                format!("`{}` is defined here but declared `.extern`", f.name),
+            )
+            .with_note(
+                "an `.extern` function is defined in another module; drop `.extern` (or the body)",
+            );
+            if let Some(first) = earlier {
+                d = d.with_label(first, "declared `.extern` here");
+            }
+            self.diags.push(d);
         }
     }
 
@@ -175,9 +442,11 @@ impl Checker<'_> {
     /// (unless `.extern`), an initializer only where its space allows one.
     pub(super) fn decl_rules(&mut self, v: &VarDecl) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+        self.align_rule(v.align.as_ref());
         for d in &v.decls {
             let no_size = d.dims.first().is_some_and(Option::is_none);
-            if no_size && d.init.is_none() && !extern_ {
+            let no_init = d.init.as_ref().is_none_or(|i| i.list_len() == Some(0));
+            if no_size && no_init && !extern_ {
                 self.diags.push(
                     Diagnostic::error(
                         codes::INCOMPLETE,
@@ -198,6 +467,19 @@ impl Checker<'_> {
                     d.name_span,
                     format!("variables in {} cannot have an initial value", v.space),
                 ));
+            } else if let Some(init) = &d.init {
+                if extern_ {
+                    self.diags.push(Diagnostic::error(
+                        codes::INITIALIZER,
+                        d.name_span,
+                        format!(
+                            "`.extern` variable `{}` cannot have an initial value",
+                            d.name
+                        ),
+                    ));
+                } else {
+                    self.initializer_rules(v, d, init);
+                }
             }
         }
     }
@@ -205,6 +487,10 @@ impl Checker<'_> {
     /// A function's header: directives, and a kernel's parameter space.
     pub(super) fn function_rules(&mut self, f: &Function) {
         self.directive_rules(f);
+        self.function_linkage(f);
+        for p in f.rets.iter().flatten().chain(f.params()) {
+            self.align_rule(p.align.as_ref());
+        }
         if !f.is_kernel() {
             return;
         }
@@ -234,4 +520,248 @@ impl Checker<'_> {
             }
         }
     }
+}
+
+/// What an initializer value is, for the kind check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Int,
+    Float,
+    /// A symbol's address (`a`, `generic(a)`, `a+4`).
+    Address,
+    /// Integer and floating-point values mixed (`1.0 + 1`).
+    Mixed,
+    /// An address in a form ptxas does not parse (`-a`, `a - 4`, `(a)`).
+    BadAddress,
+    /// Something else (left to other checks).
+    Unknown,
+}
+
+/// The kind of a constant expression as ptxas types it: comparisons and
+/// logic give integers; arithmetic on a float gives a float.
+fn kind_of(e: &Expr) -> Kind {
+    use crate::syntax::{BinOp, UnOp};
+    match e {
+        Expr::Int(_) => Kind::Int,
+        Expr::Float(_) => Kind::Float,
+        Expr::Name(..) | Expr::Generic(..) => Kind::Address,
+        Expr::Paren(inner, _) => match kind_of(inner) {
+            Kind::Address => Kind::BadAddress,
+            k => k,
+        },
+        Expr::Unary { op, expr, .. } => match (op, kind_of(expr)) {
+            (_, Kind::Address | Kind::BadAddress) => Kind::BadAddress,
+            (UnOp::Neg | UnOp::Plus, k) => k,
+            (_, Kind::Int) => Kind::Int,
+            _ => Kind::Unknown,
+        },
+        Expr::Binary(b) => {
+            let (l, r) = (kind_of(&b.lhs), kind_of(&b.rhs));
+            if l == Kind::BadAddress || r == Kind::BadAddress {
+                return Kind::BadAddress;
+            }
+            match b.op {
+                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+                    if l != Kind::Address && r != Kind::Address =>
+                {
+                    Kind::Int
+                }
+                _ if l == Kind::Address || r == Kind::Address => {
+                    if b.op == BinOp::Add && (l, r) == (Kind::Address, Kind::Int) {
+                        Kind::Address
+                    } else {
+                        Kind::BadAddress
+                    }
+                }
+                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (l, r) {
+                    (Kind::Int, Kind::Int) => Kind::Int,
+                    (Kind::Float, Kind::Float) => Kind::Float,
+                    (Kind::Int | Kind::Mixed, Kind::Float | Kind::Mixed)
+                    | (Kind::Float | Kind::Mixed, Kind::Int) => Kind::Mixed,
+                    _ => Kind::Unknown,
+                },
+                _ => match (l, r) {
+                    (Kind::Int, Kind::Int) => Kind::Int,
+                    _ => Kind::Unknown,
+                },
+            }
+        }
+        _ => Kind::Unknown,
+    }
+}
+
+/// The shape an initializer must have at one nesting level.
+#[derive(Clone, Copy)]
+enum Shape<'a> {
+    /// An array dimension of this many elements (`None`: unsized), then
+    /// the rest.
+    Array(Option<u64>, &'a [Option<Expr>]),
+    /// A vector of this many elements.
+    Vector(u64),
+    /// One scalar.
+    Scalar,
+}
+
+impl Checker<'_> {
+    /// An initializer against its variable's type (ptxas 13.5): no more
+    /// elements than an array dimension holds, exactly a vector's length,
+    /// a list exactly where an array or vector is, and values of a kind
+    /// the type takes (no integer for a float, no float for an integer,
+    /// an address only for the types of `init-address`). ptxas stops at
+    /// the first such error: one per declarator.
+    fn initializer_rules(
+        &mut self,
+        v: &VarDecl,
+        d: &crate::syntax::Declarator,
+        init: &Initializer,
+    ) {
+        let md = data();
+        let ty = v.ty.as_str();
+        if md.init_none.iter().any(|t| t == ty) {
+            self.diags.push(Diagnostic::error(
+                codes::INIT_KIND,
+                init.span(),
+                format!("no initial value is allowed for a `{ty}` variable"),
+            ));
+            return;
+        }
+        // Texture and sampler initializers have fields.
+        if matches!(
+            v.ty,
+            ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
+        ) {
+            return;
+        }
+        let dims = d.dims.as_slice();
+        let shape = match dims.split_first() {
+            Some((first, rest)) => Shape::Array(dim_len(first.as_ref()), rest),
+            None => match v.vector {
+                Some(n) => Shape::Vector(u64::from(n)),
+                None => Shape::Scalar,
+            },
+        };
+        if let Some(diag) = self.init_shape(v, init, shape) {
+            self.diags.push(diag);
+        }
+    }
+
+    fn init_shape<'d>(
+        &self,
+        v: &'d VarDecl,
+        init: &Initializer,
+        shape: Shape<'d>,
+    ) -> Option<Diagnostic> {
+        fn after<'a>(v: &VarDecl, rest: &'a [Option<Expr>]) -> Shape<'a> {
+            match rest.split_first() {
+                Some((first, rest)) => Shape::Array(dim_len(first.as_ref()), rest),
+                None => match v.vector {
+                    Some(n) => Shape::Vector(u64::from(n)),
+                    None => Shape::Scalar,
+                },
+            }
+        }
+        let mismatch = |span: Span, why: &str| {
+            Some(
+                Diagnostic::error(
+                    codes::INIT_KIND,
+                    span,
+                    format!("initial value type mismatch: {why}"),
+                )
+                .with_note(format!("the variable is `{}`", v.ty)),
+            )
+        };
+        match (shape, init) {
+            (Shape::Scalar, Initializer::List { span, .. }) => {
+                mismatch(*span, "a list where one value is expected")
+            }
+            (Shape::Scalar, Initializer::Expr(e)) => self.init_value(v, e),
+            (Shape::Scalar, Initializer::Decimals(run)) => run
+                .first()
+                .and_then(|d| self.init_value(v, &Expr::Int(d.lit()))),
+            (Shape::Scalar | Shape::Vector(_) | Shape::Array(..), Initializer::Field(_)) => None,
+            (Shape::Vector(_) | Shape::Array(..), Initializer::Expr(e)) => {
+                mismatch(e.span(), "one value where a list is expected")
+            }
+            (Shape::Vector(_) | Shape::Array(..), Initializer::Decimals(run)) => {
+                let span = run.first().map_or(Span::SYNTHETIC, |d| d.span());
+                mismatch(span, "one value where a list is expected")
+            }
+            (Shape::Vector(n), Initializer::List { items, span }) => {
+                let len = init.list_len().unwrap_or(0);
+                if len != n {
+                    return Some(Diagnostic::error(
+                        codes::INIT_COUNT,
+                        *span,
+                        format!("a `.v{n}` initializer needs {n} elements, found {len}"),
+                    ));
+                }
+                items
+                    .iter()
+                    .find_map(|i| self.init_shape(v, i, Shape::Scalar))
+            }
+            (Shape::Array(n, rest), Initializer::List { items, span }) => {
+                let len = init.list_len().unwrap_or(0);
+                if let Some(n) = n.filter(|n| len > *n) {
+                    return Some(
+                        Diagnostic::error(
+                            codes::INIT_COUNT,
+                            *span,
+                            format!("{len} initializers for an array of {n} elements"),
+                        )
+                        .with_note("ptxas: Greater number of elements in array initializer"),
+                    );
+                }
+                let inner = after(v, rest);
+                items.iter().find_map(|i| self.init_shape(v, i, inner))
+            }
+        }
+    }
+
+    /// One value against the variable's element type.
+    fn init_value(&self, v: &VarDecl, e: &Expr) -> Option<Diagnostic> {
+        let int = matches!(
+            v.ty,
+            ScalarType::U8
+                | ScalarType::U16
+                | ScalarType::U32
+                | ScalarType::U64
+                | ScalarType::S8
+                | ScalarType::S16
+                | ScalarType::S32
+                | ScalarType::S64
+        );
+        let float = matches!(v.ty, ScalarType::F32 | ScalarType::F64);
+        let bits = matches!(
+            v.ty,
+            ScalarType::B8 | ScalarType::B16 | ScalarType::B32 | ScalarType::B64
+        );
+        let md = data();
+        let address_ok = md.init_address.iter().any(|t| t == v.ty.as_str());
+        let never = md.init_never.iter().any(|t| t == v.ty.as_str());
+        let bad = match kind_of(e) {
+            _ if never => "this type takes no initial value of any kind",
+            Kind::Mixed => "the constant expression mixes integer and floating-point values",
+            Kind::BadAddress => "an address must be `name`, `generic(name)` or `name + offset`",
+            Kind::Float if int => "a floating-point value for an integer type",
+            Kind::Int if float => "an integer value for a floating-point type",
+            Kind::Address if (int || float || bits) && !address_ok => {
+                "an address for a type that cannot hold one"
+            }
+            _ => return None,
+        };
+        Some(
+            Diagnostic::error(
+                codes::INIT_KIND,
+                e.span(),
+                format!("initial value type mismatch: {bad}"),
+            )
+            .with_note(format!("the variable is `{}`", v.ty)),
+        )
+    }
+}
+
+/// An array dimension's length, if a constant.
+fn dim_len(e: Option<&Expr>) -> Option<u64> {
+    e.and_then(crate::syntax::consteval::eval_int)
+        .and_then(|n| u64::try_from(n).ok())
 }

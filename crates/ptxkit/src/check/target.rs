@@ -76,42 +76,11 @@ impl std::fmt::Display for Sm {
     }
 }
 
-/// The first PTX ISA version that accepts `.target sm` (release history,
-/// spec chapter 13). `None` for targets the history does not list.
+/// The first PTX ISA version that accepts `.target sm` (the release
+/// history and what ptxas 13.5 knows beyond it: `isa/module.ptxisa`).
+/// `None` for targets ptxas does not know.
 pub fn min_ptx_for(sm: Sm) -> Option<PtxVersion> {
-    let v = |major, minor| Some(PtxVersion { major, minor });
-    let a = sm.suffix == Suffix::Arch;
-    let f = sm.suffix == Suffix::Family;
-    match sm.num {
-        10 | 11 => v(1, 0),
-        12 | 13 => v(1, 2),
-        20 => v(2, 0),
-        30 => v(3, 0),
-        35 => v(3, 1),
-        32 | 50 => v(4, 0),
-        37 | 52 => v(4, 1),
-        53 => v(4, 2),
-        60..=62 => v(5, 0),
-        70 => v(6, 0),
-        72 => v(6, 1),
-        75 => v(6, 3),
-        80 => v(7, 0),
-        86 => v(7, 1),
-        87 => v(7, 4),
-        88 => v(9, 0),
-        89 => v(7, 8),
-        90 if a => v(8, 0),
-        90 => v(7, 8),
-        100 | 101 if f => v(8, 8),
-        100 | 101 => v(8, 6),
-        103 => v(8, 8),
-        107 => v(9, 4),
-        110 => v(9, 0),
-        120 if f => v(8, 8),
-        120 => v(8, 7),
-        121 => v(8, 8),
-        _ => None,
-    }
+    super::module_data::data().min_ptx_for(&sm.to_string())
 }
 
 /// What a module is compiled for.

@@ -199,13 +199,8 @@ impl<'s> RefLexer<'s> {
                             self.pos = q.saturating_add(1);
                             return Str;
                         }
-                        b'\\'
-                            if self.more(q.saturating_add(1))
-                                && self.byte(q.saturating_add(1)) != b'\n' =>
-                        {
-                            q = q.saturating_add(2)
-                        }
-                        b'\n' => break,
+                        // As in ptxas, a string runs to the next `"`,
+                        // over line ends, without escapes.
                         _ => q = q.saturating_add(1),
                     }
                 }

@@ -1,0 +1,212 @@
+//! The module and directive facts of `isa/module.ptxisa` (known versions
+//! and targets, `.target` options, `.align` and performance-directive
+//! limits, initializer types), read once. The format is described in the
+//! file's header and in `docs/catalog.md`.
+
+use crate::isa::PtxVersion;
+use std::sync::OnceLock;
+
+const SOURCE: &str = include_str!("../../isa/module.ptxisa");
+
+/// Where ptxas blames a bad directive value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blame {
+    /// The value itself.
+    Value,
+    /// The token after the directive's value list.
+    Next,
+    /// The function's closing brace (conflicts only).
+    End,
+    /// Where the later of the two directives is blamed (conflicts only).
+    Later,
+}
+
+/// A kernel performance directive.
+#[derive(Clone, Debug)]
+pub struct DirectiveRule {
+    /// Spelling, with the dot.
+    pub name: String,
+    /// Where a bad value is blamed.
+    pub blame: Blame,
+    /// Whether 0 is a valid value.
+    pub zero_ok: bool,
+    /// The first `.version` where the directive is an error.
+    pub removed: Option<PtxVersion>,
+}
+
+/// The facts of `module.ptxisa`.
+#[derive(Debug, Default)]
+pub struct ModuleData {
+    /// Known `.version`s.
+    pub versions: Vec<PtxVersion>,
+    /// Known targets (`sm_` spelling) with the first version allowing each.
+    pub targets: Vec<(String, PtxVersion)>,
+    /// `.target` options with their exclusion group.
+    pub options: Vec<(String, Option<String>)>,
+    /// Options that apply only below an sm number.
+    pub options_below: Vec<(String, u32)>,
+    /// Largest `.align`.
+    pub align_max: u64,
+    /// Performance directives.
+    pub directives: Vec<DirectiveRule>,
+    /// Directive pairs that exclude each other, and where the conflict is
+    /// blamed.
+    pub conflicts: Vec<(String, String, Blame)>,
+    /// Types a symbol's address may initialize.
+    pub init_address: Vec<String>,
+    /// Types that take no initializer.
+    pub init_none: Vec<String>,
+    /// Types no initial value fits (any is a type mismatch).
+    pub init_never: Vec<String>,
+}
+
+fn version(s: &str) -> Option<PtxVersion> {
+    let (a, b) = s.split_once('.')?;
+    Some(PtxVersion {
+        major: a.parse().ok()?,
+        minor: b.parse().ok()?,
+    })
+}
+
+fn blame(s: &str) -> Option<Blame> {
+    Some(match s {
+        "value" => Blame::Value,
+        "next" => Blame::Next,
+        "end" => Blame::End,
+        "later" => Blame::Later,
+        _ => return None,
+    })
+}
+
+/// Parse the data; `Err` names the first bad line.
+pub fn parse(src: &str) -> Result<ModuleData, String> {
+    let mut d = ModuleData::default();
+    for (n, raw) in src.lines().enumerate() {
+        let line = raw.split('#').next().unwrap_or_default();
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let bad = || format!("module.ptxisa line {}: `{}`", n.saturating_add(1), raw.trim());
+        let Some((&key, args)) = w.split_first() else {
+            continue;
+        };
+        match (key, args) {
+            ("version", vs) if !vs.is_empty() => {
+                for v in vs {
+                    d.versions.push(version(v).ok_or_else(bad)?);
+                }
+            }
+            ("target", [name, v]) => d
+                .targets
+                .push((name.to_string(), version(v).ok_or_else(bad)?)),
+            ("option", [name]) => d.options.push((name.to_string(), None)),
+            ("option", [name, group]) => {
+                d.options.push((name.to_string(), Some(group.to_string())))
+            }
+            ("option-below", [name, sm]) => d
+                .options_below
+                .push((name.to_string(), sm.parse().map_err(|_| bad())?)),
+            ("align-max", [v]) => d.align_max = v.parse().map_err(|_| bad())?,
+            ("directive", [name, b, zero]) => d.directives.push(DirectiveRule {
+                name: name.to_string(),
+                blame: blame(b).ok_or_else(bad)?,
+                zero_ok: match *zero {
+                    "zero-ok" => true,
+                    "nonzero" => false,
+                    _ => return Err(bad()),
+                },
+                removed: None,
+            }),
+            ("directive-removed", [name, v]) => {
+                let v = version(v).ok_or_else(bad)?;
+                let r = d
+                    .directives
+                    .iter_mut()
+                    .find(|r| r.name == *name)
+                    .ok_or_else(bad)?;
+                r.removed = Some(v);
+            }
+            ("conflict", [a, b, how]) => {
+                d.conflicts
+                    .push((a.to_string(), b.to_string(), blame(how).ok_or_else(bad)?));
+            }
+            ("init-address", ts) => d.init_address.extend(ts.iter().map(|t| t.to_string())),
+            ("init-none", ts) => d.init_none.extend(ts.iter().map(|t| t.to_string())),
+            ("init-never", ts) => d.init_never.extend(ts.iter().map(|t| t.to_string())),
+            _ => return Err(bad()),
+        }
+    }
+    Ok(d)
+}
+
+/// The facts, parsed on first use (the file is part of the crate: a bad
+/// line is a bug, caught by the unit test below, and yields empty data).
+pub fn data() -> &'static ModuleData {
+    static DATA: OnceLock<ModuleData> = OnceLock::new();
+    DATA.get_or_init(|| parse(SOURCE).unwrap_or_default())
+}
+
+impl ModuleData {
+    /// The newest known version.
+    pub fn current(&self) -> Option<PtxVersion> {
+        self.versions.iter().copied().max()
+    }
+
+    /// Whether `v` is a version ptxas knows.
+    pub fn knows_version(&self, v: PtxVersion) -> bool {
+        self.versions.contains(&v)
+    }
+
+    /// The first version that allows `.target name` (`sm_90a`,
+    /// `compute_90a`); `None` for a target ptxas does not know.
+    pub fn min_ptx_for(&self, name: &str) -> Option<PtxVersion> {
+        let rest = name
+            .strip_prefix("sm_")
+            .or_else(|| name.strip_prefix("compute_"))?;
+        // `sm_090` is `sm_90`.
+        let digits = rest.trim_end_matches(|c: char| c.is_ascii_alphabetic());
+        let suffix = &rest[digits.len()..];
+        let num: u32 = digits.parse().ok()?;
+        let canon = format!("sm_{num}{suffix}");
+        self.targets
+            .iter()
+            .find(|(t, _)| *t == canon)
+            .map(|(_, v)| *v)
+    }
+
+    /// The rule of a performance directive.
+    pub fn directive(&self, name: &str) -> Option<&DirectiveRule> {
+        self.directives.iter().find(|d| d.name == name)
+    }
+
+    /// The exclusion group of a `.target` option; `None` if unknown.
+    pub fn option(&self, name: &str) -> Option<Option<&str>> {
+        self.options
+            .iter()
+            .find(|(o, _)| o == name)
+            .map(|(_, g)| g.as_deref())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_data_parses() {
+        let d = parse(SOURCE);
+        assert!(d.is_ok(), "{d:?}");
+        let d = d.unwrap_or_default();
+        assert!(d.versions.len() > 40);
+        let v = |major, minor| Some(PtxVersion { major, minor });
+        assert_eq!(d.current(), v(9, 5));
+        assert_eq!(d.min_ptx_for("sm_90a"), v(8, 0));
+        assert_eq!(d.min_ptx_for("compute_90"), v(7, 8));
+        assert_eq!(d.min_ptx_for("sm_090"), v(7, 8));
+        assert_eq!(d.min_ptx_for("sm_999"), None);
+        assert_eq!(d.min_ptx_for("sm_90f"), None);
+        assert_eq!(d.min_ptx_for("gfx90a"), None);
+        assert_eq!(d.option("texmode_unified"), Some(Some("texmode")));
+        assert!(d.directive(".reqntid").is_some_and(|r| !r.zero_ok));
+        assert!(parse("bogus line").is_err());
+        assert!(parse("target sm_90").is_err());
+    }
+}
