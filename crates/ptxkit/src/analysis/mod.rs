@@ -1,10 +1,11 @@
-//! Analyses over the tree: constant evaluation, module summary, control
+//! Analyses over the tree: module summary, control
 //! flow, dominators, loops, liveness, call graph, resources, statistics,
 //! instruction search, module diff and catalog explanations.
 
 pub mod callgraph;
 pub mod cfg;
-pub mod consteval;
+/// Constant evaluation lives with the tree ([`crate::syntax::consteval`]); kept here for existing callers.
+pub use crate::syntax::consteval;
 pub mod diff;
 pub mod dom;
 pub mod dot;

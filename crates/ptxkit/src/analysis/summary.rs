@@ -4,8 +4,8 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::consteval::eval_int;
 use crate::isa::vocab::StateSpace;
+use crate::syntax::consteval::eval_int;
 use crate::syntax::{Block, Function, Initializer, Module, Param, Stmt, VarDecl};
 
 /// Summary of a module.

@@ -11,32 +11,12 @@
 
 use smallvec::SmallVec;
 
-use super::operand_kinds::{self, Lit, Take, Want};
-use super::symbols::{codes, compatible, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::symbols::{codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::{ScalarType, StateSpace};
+use crate::isa::vocab::StateSpace;
 use crate::source::Span;
 use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
-
-/// Whether `n` is a special register (`%tid`, `%clock64`; not the
-/// constant `WARP_SZ`).
-fn is_special(n: Name) -> bool {
-    let s = n.as_str();
-    s.starts_with('%') && is_predefined(s)
-}
-
-/// Where `e` is a special register, plain or with a component (`%laneid`,
-/// `%tid.x`).
-fn special(e: &Expr) -> Option<Span> {
-    match e {
-        Expr::Name(n, sp) if is_special(*n) => Some(*sp),
-        Expr::Field(fe) => {
-            matches!(&fe.base, Expr::Name(n, _) if is_special(*n)).then_some(fe.span)
-        }
-        _ => None,
-    }
-}
 
 /// The state of the check of one function body.
 pub(crate) struct BodyWalk {
@@ -56,15 +36,15 @@ pub(crate) struct BodyWalk {
 
 /// What a name denotes where it is used, as far as known there.
 #[derive(Clone, Copy)]
-struct Found {
-    decl: Option<Decl>,
+pub(super) struct Found {
+    pub(super) decl: Option<Decl>,
     /// Whether found in the function (its blocks, parameters or labels so
     /// far), which a later label cannot change.
     settled: bool,
 }
 
 impl BodyWalk {
-    fn lookup(&self, ms: &ModuleScope, n: Name) -> Found {
+    pub(super) fn lookup(&self, ms: &ModuleScope, n: Name) -> Found {
         let local = self
             .stack
             .iter()
@@ -219,6 +199,11 @@ impl Checker<'_> {
         }
     }
 
+    /// [`Checker::report`], for the operand checks.
+    pub(super) fn report_found(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
+        self.report(n, d, found, w);
+    }
+
     /// Report `d` about the use of `n` now, or at the end of the body if a
     /// later label of that name would make the use correct.
     fn report(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
@@ -282,6 +267,7 @@ impl Checker<'_> {
     fn instruction(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
         if let Some(g) = &i.guard {
             self.name_use(g.pred, g.span, w, ms);
+            self.guard(g, w, ms);
         }
         let class = super::opclass::class(i.opcode);
         if class.call {
@@ -296,7 +282,7 @@ impl Checker<'_> {
             Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
             _ => None,
         }));
-        self.operand_types(i, &found, w, ms);
+        self.operands(i, &found, w, ms);
         let branch = class.branch;
         for (o, found) in i.operands.iter().zip(&found) {
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
@@ -437,236 +423,5 @@ impl Checker<'_> {
         });
         let d = beyond.unwrap_or_else(|| super::symbols::undeclared(n, span));
         self.report(n, d, found, w);
-    }
-
-    /// Operands against the types the instruction gives them
-    /// ([`operand_kinds::wants`]): a register must be of a compatible type
-    /// (a predicate exactly where a predicate is taken), an immediate of a
-    /// fitting kind. `found` holds the lookup of each operand that is a
-    /// plain name.
-    fn operand_types(
-        &mut self,
-        i: &Instruction,
-        found: &[Option<Found>],
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
-    ) {
-        let class = super::opclass::class(i.opcode);
-        let Some(wants) = operand_kinds::wants(i, class.typing) else {
-            return;
-        };
-        for ((o, found), want) in i.operands.iter().zip(found).zip(&wants.each) {
-            let Want::Ty(ty) = *want else { continue };
-            match o {
-                Operand::Expr(e) => self.value_operand(i, e, *found, ty, wants.take, w, ms),
-                Operand::Pair(p) => {
-                    // `d|p`: d of the operand's type, p a predicate.
-                    if let Operand::Expr(e) = &p.first {
-                        self.value_operand(i, e, None, ty, Take::default(), w, ms);
-                    }
-                    let pred = ScalarType::Pred;
-                    self.value_operand(i, &p.second, None, pred, Take::default(), w, ms);
-                }
-                Operand::Vector { items, .. } if wants.elements => {
-                    let take = Take {
-                        addresses: false,
-                        ..wants.take
-                    };
-                    for item in items {
-                        // ptxas takes a special register as an element
-                        // (`st.v2.u32 [a], {%tid.x, %r1}`), not as a
-                        // scalar operand.
-                        match item {
-                            Operand::Expr(e) if special(e).is_none() => {
-                                self.value_operand(i, e, None, ty, take, w, ms);
-                            }
-                            _ => {}
-                        }
-                    }
-                }
-                _ => {}
-            }
-        }
-    }
-
-    /// One value operand `e` of type `ty`: a special register, a register
-    /// or variable (`found` is its lookup, if already made), or a constant.
-    #[allow(clippy::too_many_arguments)]
-    fn value_operand(
-        &mut self,
-        i: &Instruction,
-        e: &Expr,
-        found: Option<Found>,
-        ty: ScalarType,
-        take: Take,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
-    ) {
-        match e {
-            Expr::Name(n, sp) => {
-                let f = found.unwrap_or_else(|| w.lookup(ms, *n));
-                if f.decl.is_some() {
-                    self.register_type(i, *n, *sp, f, ty, take, w);
-                } else if is_special(*n) {
-                    self.special_register(i, *sp, take);
-                } else if n.as_str() == "WARP_SZ" {
-                    self.immediate_type(i, e, ty);
-                }
-            }
-            _ => match special(e) {
-                Some(sp) => self.special_register(i, sp, take),
-                None => self.immediate_type(i, e, ty),
-            },
-        }
-    }
-
-    /// Register `n` (looked up as `found`) as an operand of type `ty`,
-    /// with what `take` allows beyond a register of a compatible type.
-    #[allow(clippy::too_many_arguments)]
-    fn register_type(
-        &mut self,
-        i: &Instruction,
-        n: Name,
-        span: Span,
-        found: Found,
-        ty: ScalarType,
-        take: Take,
-        w: &mut BodyWalk,
-    ) {
-        let wider_ok = take.wider;
-        let reg = match found.decl {
-            Some(Decl {
-                kind: Kind::Reg,
-                ty: Some(reg),
-                ..
-            }) => reg,
-            Some(Decl {
-                kind: Kind::Var, ..
-            }) if !take.addresses => return self.variable_operand(i, n, span, found, w),
-            _ => return,
-        };
-        let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
-            (true, true) => true,
-            (false, false) => compatible(ty, reg, wider_ok),
-            _ => false,
-        };
-        if fits {
-            return;
-        }
-        let note = if ty == ScalarType::Pred {
-            "this operand is a predicate: it takes a .pred register".to_string()
-        } else if reg == ScalarType::Pred {
-            format!("a {ty} operand cannot be a predicate register")
-        } else if ty.as_str().starts_with(".b") {
-            format!(
-                "a {ty} operand takes a register of {} bits{}",
-                ty.bits(),
-                if wider_ok { " or more" } else { "" }
-            )
-        } else {
-            format!(
-                "a {ty} operand takes a register of the same size{}: {ty} or .b{}{}",
-                if wider_ok { " or wider" } else { "" },
-                ty.bits(),
-                if ty.is_float() {
-                    ""
-                } else {
-                    " (or the other signedness)"
-                }
-            )
-        };
-        let d = Diagnostic::error(
-            codes::OPERAND_TYPE,
-            span,
-            format!(
-                "`{n}` is a {reg} register, which `{}` cannot use here",
-                super::inst_name(i)
-            ),
-        )
-        .with_note(note);
-        // A module-scope register would be hidden by a later label of the
-        // same name.
-        self.report(n, d, found, w);
-    }
-
-    /// A special register (`%tid.x`, `%clock64`) as an operand: only
-    /// `mov` reads one, into an integer or bit type, and `cvt` between
-    /// integer types (`take.specials`).
-    fn special_register(&mut self, i: &Instruction, span: Span, take: Take) {
-        if take.specials {
-            return;
-        }
-        let name = super::inst_name(i);
-        self.diags.push(
-            Diagnostic::error(
-                codes::OPERAND_TYPE,
-                span,
-                format!("`{name}` cannot read a special register"),
-            )
-            .with_note("special registers hold integers and are read with `mov` (or `cvt` between integer types): `mov.u32 %r1, %tid.x;`, then use `%r1`"),
-        );
-    }
-
-    /// Variable `n` (its address) as an operand where no address is taken
-    /// (`take.addresses`: only `mov` into a type that is not a float, and
-    /// `cvta`, take one).
-    fn variable_operand(
-        &mut self,
-        i: &Instruction,
-        n: Name,
-        span: Span,
-        found: Found,
-        w: &mut BodyWalk,
-    ) {
-        let mov = i.opcode_name() == "mov";
-        let name = super::inst_name(i);
-        let d = if mov {
-            Diagnostic::error(
-                codes::OPERAND_TYPE,
-                span,
-                format!("`{name}` cannot take the address of variable `{n}`"),
-            )
-            .with_note("an address is an integer: move it with an integer or bit type (`mov.u64`)")
-        } else {
-            Diagnostic::error(
-                codes::OPERAND_TYPE,
-                span,
-                format!("`{n}` is a variable, which `{name}` cannot use as an operand"),
-            )
-            .with_note("only `mov` takes a variable's address; load its value with `ld`, or move its address into a register first")
-        };
-        self.report(n, d, found, w);
-    }
-
-    /// The constant `e` as an operand of type `ty`.
-    fn immediate_type(&mut self, i: &Instruction, e: &Expr, ty: ScalarType) {
-        let Some(kind) = operand_kinds::lit(e) else {
-            return;
-        };
-        if operand_kinds::fits(kind, ty) != Some(false) {
-            return;
-        }
-        let note = match kind {
-            Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
-            Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
-            Lit::Single | Lit::Double if ty == ScalarType::B32 => {
-                "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
-            }
-            Lit::Single | Lit::Double if ty == ScalarType::B64 => {
-                "a .b64 operand takes an integer or a double-precision literal (`1.0`, `0d…`)"
-                    .to_string()
-            }
-            _ => format!("a {ty} operand takes an integer constant"),
-        };
-        let name = super::inst_name(i);
-        let message = match kind {
-            Lit::Bad => format!("`{name}` cannot take this constant expression"),
-            _ => format!(
-                "{} cannot be a {ty} operand of `{name}`",
-                operand_kinds::describe(kind)
-            ),
-        };
-        self.diags
-            .push(Diagnostic::error(codes::IMMEDIATE_TYPE, e.span(), message).with_note(note));
     }
 }

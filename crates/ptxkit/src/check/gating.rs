@@ -50,7 +50,7 @@ impl Checker<'_> {
 
     /// Report `req` if the module does not meet it; returns whether it did.
     /// `what` and `rule` describe it, built only when it is not met.
-    fn report_unmet(
+    pub(super) fn report_unmet(
         &mut self,
         req: &Requirement,
         span: Span,

@@ -10,6 +10,7 @@ pub mod module_data;
 pub mod module_rules;
 mod opclass;
 mod operand_kinds;
+mod operands;
 pub mod rules;
 pub mod symbols;
 pub mod target;

@@ -4,14 +4,11 @@
 
 use std::sync::OnceLock;
 
-use super::operand_kinds::Typing;
 use crate::isa::{catalog, ModId, ModSets, OpcodeId};
 
 /// The classes an opcode belongs to.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct OpClass {
-    /// How its operands take their types (see `operand_kinds`).
-    pub typing: Typing,
     /// May not discard its result into `_` (plain ones, `cvt`, `shl`, `shr`).
     pub no_discard: bool,
     /// `call`.
@@ -26,7 +23,6 @@ pub(crate) struct OpClass {
 
 struct Table {
     classes: Vec<OpClass>,
-    wide: Option<ModId>,
     /// Per catalog section, the modifiers some `@gate` of the section names.
     gated: ModSets,
 }
@@ -41,7 +37,6 @@ fn table() -> &'static Table {
                 let n = o.name;
                 let plain = super::plain_arithmetic(n);
                 OpClass {
-                    typing: Typing::of(n),
                     no_discard: plain || matches!(n, "cvt" | "shl" | "shr"),
                     call: n == "call",
                     branch: matches!(n, "bra" | "brx"),
@@ -56,11 +51,7 @@ fn table() -> &'static Table {
                 gated.insert(i, m);
             }
         }
-        Table {
-            classes,
-            wide: cat.mod_id(".wide"),
-            gated,
-        }
+        Table { classes, gated }
     })
 }
 
@@ -72,11 +63,6 @@ pub(crate) fn class(op: OpcodeId) -> OpClass {
         .get(usize::from(op.0))
         .copied()
         .unwrap_or_default()
-}
-
-/// The `.wide` modifier.
-pub(crate) fn wide() -> Option<ModId> {
-    table().wide
 }
 
 /// Whether some `@gate` of catalog section `section` names modifier `m`.

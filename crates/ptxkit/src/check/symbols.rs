@@ -33,6 +33,16 @@ pub mod codes {
     /// An immediate of a kind the operand's type does not take (an integer
     /// for a float, a float for an integer).
     pub const IMMEDIATE_TYPE: &str = "E0705";
+    /// An operand of a kind its role does not take (a constant written
+    /// to, a register where a constant is required, a label as a value).
+    pub const OPERAND_KIND: &str = "E0707";
+    /// A vector where a scalar goes, a scalar where a vector goes, or a
+    /// vector of the wrong length.
+    pub const OPERAND_SHAPE: &str = "E0708";
+    /// A constant outside the range its role allows.
+    pub const IMMEDIATE_VALUE: &str = "E0709";
+    /// A special register that does not exist, or a component it lacks.
+    pub const SPECIAL_REGISTER: &str = "E0405";
 }
 
 /// What a name denotes.
@@ -172,65 +182,10 @@ fn word(b: &[u8]) -> Option<u64> {
     Some(u64::from_le_bytes(w))
 }
 
-/// Special registers (spec chapter 10) and predefined constants.
+/// Special registers (the catalog's `@sreg` entries, spec chapter 10) and
+/// the predefined names `WARP_SZ` and `_`.
 pub fn is_predefined(name: &str) -> bool {
-    const FIXED: &[&str] = &[
-        "%tid",
-        "%ntid",
-        "%laneid",
-        "%warpid",
-        "%nwarpid",
-        "%ctaid",
-        "%nctaid",
-        "%smid",
-        "%nsmid",
-        "%gridid",
-        "%is_explicit_cluster",
-        "%clusterid",
-        "%nclusterid",
-        "%cluster_ctaid",
-        "%cluster_nctaid",
-        "%cluster_ctarank",
-        "%cluster_nctarank",
-        "%lanemask_eq",
-        "%lanemask_le",
-        "%lanemask_lt",
-        "%lanemask_ge",
-        "%lanemask_gt",
-        "%clock",
-        "%clock_hi",
-        "%clock64",
-        "%globaltimer",
-        "%globaltimer_lo",
-        "%globaltimer_hi",
-        "%reserved_smem_offset_begin",
-        "%reserved_smem_offset_end",
-        "%reserved_smem_offset_cap",
-        "%total_smem_size",
-        "%aggr_smem_size",
-        "%dynamic_smem_size",
-        "%current_graph_exec",
-        "%perctamemoryoffset",
-        "%perctamemorysize",
-        "WARP_SZ",
-        "_",
-    ];
-    if FIXED.contains(&name) {
-        return true;
-    }
-    let numbered = |prefix: &str, max: u32| {
-        name.strip_prefix(prefix)
-            .and_then(|d| d.parse::<u32>().ok())
-            .is_some_and(|d| d < max)
-    };
-    numbered("%envreg", 32)
-        || numbered("%pm", 8)
-        || name
-            .strip_prefix("%pm")
-            .and_then(|r| r.strip_suffix("_64"))
-            .and_then(|d| d.parse::<u32>().ok())
-            .is_some_and(|d| d < 8)
-        || numbered("%reserved_smem_offset_", 2)
+    matches!(name, "WARP_SZ" | "_") || crate::isa::catalog().special_register(name).is_some()
 }
 
 /// What a call needs to know of a function declared earlier.

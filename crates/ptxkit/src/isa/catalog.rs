@@ -43,8 +43,8 @@ pub struct Catalog {
     /// For each opcode, a bit set over modifier ids: the modifiers any of
     /// its forms takes.
     opcode_mods: ModSets,
-    /// Per modifier: whether it spells a data type (`.u32`, `.f16x2`…).
-    is_type: Vec<bool>,
+    /// Per modifier: the data type it spells (`.u32`, `.f16x2`…), if any.
+    mod_types: Vec<Option<super::vocab::ScalarType>>,
     errors: Vec<DslError>,
 }
 
@@ -154,10 +154,10 @@ impl Catalog {
                 }
             }
         }
-        let is_type = tables
+        let mod_types = tables
             .mods
             .iter()
-            .map(|m| super::vocab::ScalarType::from_spelling(m).is_some())
+            .map(|m| super::vocab::ScalarType::from_spelling(m))
             .collect();
         Catalog {
             tables,
@@ -166,7 +166,7 @@ impl Catalog {
             mod_words,
             opcode_words,
             opcode_mods,
-            is_type,
+            mod_types,
             errors,
         }
     }
@@ -280,7 +280,13 @@ impl Catalog {
     /// Whether modifier `m` spells a data type.
     #[inline]
     pub fn is_type(&self, m: ModId) -> bool {
-        self.is_type.get(m.0 as usize).copied().unwrap_or(false)
+        self.mod_type(m).is_some()
+    }
+
+    /// The data type modifier `m` spells, if it spells one.
+    #[inline]
+    pub fn mod_type(&self, m: ModId) -> Option<super::vocab::ScalarType> {
+        self.mod_types.get(m.0 as usize).copied().flatten()
     }
 
     /// The description of an operand role ([`OperandTpl::spec`]).

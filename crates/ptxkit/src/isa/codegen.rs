@@ -185,7 +185,7 @@ pub fn render(t: &Tables) -> String {
         });
         o.push_str("], req: ");
         req(&mut o, &r.req);
-        o.push_str(" },\n");
+        let _ = writeln!(o, ", widths: {} }},", r.widths);
     }
     o.push_str("];\n");
     o

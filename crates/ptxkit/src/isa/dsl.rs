@@ -403,7 +403,11 @@ impl Builder {
                 continue;
             };
             if !out.contains_key(role) {
-                self.err(file, *line, format!("@count for `{role}`, which no @operand describes"));
+                self.err(
+                    file,
+                    *line,
+                    format!("@count for `{role}`, which no @operand describes"),
+                );
                 continue;
             }
             let mods: Vec<ModId> = parts.map(|m| self.intern_mod(m)).collect();
@@ -423,7 +427,7 @@ impl Builder {
         out
     }
 
-    /// `@sreg %name[<N>] .type {.x .y .z} {ptx=X.Y} {sm=…}`
+    /// `@sreg %name[<N>] .type {.x .y .z} {widths=16,…} {ptx=X.Y} {sm=…}`
     fn sreg(&mut self, file: &'static str, line: usize, text: &str) {
         let mut parts = text.split_whitespace();
         let Some(name) = parts.next().filter(|n| n.starts_with('%')) else {
@@ -444,9 +448,20 @@ impl Builder {
         };
         let mut components = Vec::new();
         let mut req = Requirement::default();
+        let mut widths = 0u8;
         for p in parts {
             if let Some(c) = p.strip_prefix('.') {
                 components.push(leak(c));
+            } else if let Some(v) = p.strip_prefix("widths=") {
+                for w in v.split(',') {
+                    match w {
+                        "8" => widths |= 1,
+                        "16" => widths |= 2,
+                        "32" => widths |= 4,
+                        "64" => widths |= 8,
+                        _ => self.err(file, line, format!("bad width `{w}`")),
+                    }
+                }
             } else if let Some((k, v)) = p.split_once('=') {
                 if let Err(e) = set_req(&mut req, k, v) {
                     self.err(file, line, e);
@@ -461,6 +476,7 @@ impl Builder {
             ty,
             components: leak_vec(components),
             req,
+            widths,
         });
     }
 
@@ -637,7 +653,9 @@ fn parse_role(
                 } else if let Some(ty) = super::vocab::ScalarType::from_spelling(t) {
                     TypeRef::Fixed(ty)
                 } else {
-                    return Err(format!("`{t}` is neither a group of this section nor a type"));
+                    return Err(format!(
+                        "`{t}` is neither a group of this section nor a type"
+                    ));
                 };
                 types.push(r);
             }

@@ -348,6 +348,10 @@ pub struct SpecialReg {
     pub components: &'static [&'static str],
     /// The PTX version and target it needs.
     pub req: Requirement,
+    /// Widths in bits a `mov` may read it at besides its own, as a bit
+    /// set (bit `n` for `8 << n`: 1 = 16 bits): `widths=16,32` in the
+    /// catalog.
+    pub widths: u8,
 }
 
 /// One template line of the catalog.

@@ -155,6 +155,20 @@ impl ScalarType {
         )
     }
 
+    /// The type of the same class (untyped, unsigned, signed, float) with
+    /// `bits` bits, if there is one: what `.wide` makes of a type.
+    pub fn with_bits(self, bits: u32) -> Option<ScalarType> {
+        use ScalarType::*;
+        let class: &[ScalarType] = match self {
+            B8 | B16 | B32 | B64 | B128 => &[B8, B16, B32, B64, B128],
+            U8 | U16 | U32 | U64 => &[U8, U16, U32, U64],
+            S8 | S16 | S32 | S64 => &[S8, S16, S32, S64],
+            F16 | F32 | F64 => &[F16, F32, F64],
+            _ => &[],
+        };
+        class.iter().copied().find(|t| t.bits() == bits)
+    }
+
     /// Whether a signed integer type.
     pub fn is_signed(self) -> bool {
         matches!(

@@ -184,31 +184,50 @@ pub struct Guard {
 
 /// One written modifier of an instruction: 8 bytes, so that the usual
 /// modifiers of an instruction sit inside it. Equal when the ids are
-/// (positions do not count, as for [`Span`]).
+/// (positions and slots do not count, as for [`Span`]).
 #[derive(Clone, Copy, Debug)]
 pub struct Modifier {
     /// The catalog's id for the spelling ([`ModId::UNKNOWN`] when unknown).
     pub id: ModId,
     /// Length of the spelling in bytes (modifier tokens longer than
-    /// `u16::MAX` bytes are recorded at that length).
-    len: u16,
+    /// `u8::MAX` bytes, which no catalog spelling is, are recorded at that
+    /// length).
+    len: u8,
+    /// The slot of the matched form it fills ([`Modifier::NO_SLOT`] while
+    /// unknown).
+    slot: u8,
     /// First byte.
     start: u32,
 }
 
 impl Modifier {
+    /// The `slot` of a modifier not placed in a form.
+    const NO_SLOT: u8 = u8::MAX;
+
     /// The modifier `id` written at `span`.
     pub fn new(id: ModId, span: Span) -> Modifier {
         Modifier {
             id,
-            len: span.short_len(),
+            len: u8::try_from(span.len()).unwrap_or(u8::MAX),
+            slot: Self::NO_SLOT,
             start: span.start,
         }
     }
 
     /// Where.
     pub fn span(&self) -> Span {
-        Span::from_short(self.start, self.len)
+        Span::new(self.start, self.start.saturating_add(u32::from(self.len)))
+    }
+
+    /// The index of the slot of the instruction's form that this modifier
+    /// fills (`Form::slots`), once the form is known.
+    pub fn slot(&self) -> Option<usize> {
+        (self.slot != Self::NO_SLOT).then_some(usize::from(self.slot))
+    }
+
+    /// Record the slot the modifier fills.
+    pub(crate) fn set_slot(&mut self, slot: Option<u8>) {
+        self.slot = slot.unwrap_or(Self::NO_SLOT);
     }
 
     /// The spelling, with its dot.
@@ -287,17 +306,55 @@ impl Instruction {
     pub fn group(&self, group: &str) -> Option<Modifier> {
         let cat = catalog();
         let form = self.form()?;
-        let mods: SmallVec<[ModId; 8]> = self.mods.iter().map(|m| m.id).collect();
-        let slots = crate::isa::assign_slots(cat, form, &mods).ok()?;
-        for (i, &slot) in slots.iter().enumerate() {
-            let s = form.slots.get(slot as usize)?;
-            if let crate::isa::SlotKind::Group(g) = s.kind {
-                if cat.group(g).is_some_and(|g| g.name == group) {
-                    return self.mods.get(i).copied();
-                }
-            }
+        self.mods.iter().copied().find(|m| {
+            m.slot()
+                .and_then(|s| form.slots.get(s))
+                .is_some_and(|s| match s.kind {
+                    crate::isa::SlotKind::Group(g) => cat.group(g).is_some_and(|g| g.name == group),
+                    crate::isa::SlotKind::Lit(_) => false,
+                })
+        })
+    }
+
+    /// The modifier that fills group `g` of the instruction's form, if one
+    /// is written. In a form without a slot of that group, the first
+    /// written modifier that is one of its alternatives fills it (a form
+    /// that spells `atom.add.f32` literally, or through another group, in a
+    /// section whose roles say `.type`).
+    #[inline]
+    pub fn group_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
+        use crate::isa::SlotKind;
+        let form = self.form()?;
+        let slot_of = |m: &Modifier| m.slot().and_then(|s| form.slots.get(s));
+        if let Some(m) = self
+            .mods
+            .iter()
+            .find(|m| slot_of(m).is_some_and(|s| s.kind == SlotKind::Group(g)))
+        {
+            return Some(*m);
         }
-        None
+        if form.slots.iter().any(|s| s.kind == SlotKind::Group(g)) {
+            return None;
+        }
+        // Groups defined together (`.dtype = .atype = { … }`) take the
+        // written alternatives in their order.
+        let cat = catalog();
+        let alts = cat.group(g)?.alts;
+        let rank = (0..g.0)
+            .rev()
+            .take_while(|&p| {
+                cat.group(crate::isa::GroupId(p))
+                    .is_some_and(|x| x.alts == alts)
+            })
+            .count();
+        let nth = if alts.iter().any(|&a| cat.is_type(a)) {
+            // A type group: the rank-th written data type, if one of its
+            // alternatives.
+            self.mods.iter().filter(|m| cat.is_type(m.id)).nth(rank)
+        } else {
+            self.mods.iter().filter(|m| alts.contains(&m.id)).nth(rank)
+        };
+        nth.filter(|m| alts.contains(&m.id)).copied()
     }
 
     /// The operands paired with their templates (role names), in order.

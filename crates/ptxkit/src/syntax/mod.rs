@@ -3,6 +3,7 @@
 //! Every node carries a [`Span`](crate::source::Span); equality ignores spans
 //! (see [`Span`](crate::source::Span)), so trees compare by content.
 
+pub mod consteval;
 mod decl;
 mod expr;
 mod inst;

@@ -429,7 +429,7 @@ fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
             t => {
                 let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
                 *first = false;
-                if !base_ok && crate::analysis::consteval::eval_int(t).is_none() {
+                if !base_ok && super::super::consteval::eval_int(t).is_none() {
                     return Some(t.span());
                 }
                 None

@@ -20,7 +20,7 @@ pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch
 /// Cache of successful resolutions: opcode, modifiers and operand shapes
 /// (as one key) to the form and operand mask. Most instructions of a module
 /// hit it, skipping matching and binding altogether.
-pub(crate) type BoundCache = FxHashMap<BoundKey, (FormId, u32)>;
+pub(crate) type BoundCache = FxHashMap<BoundKey, (FormId, u32, u64)>;
 
 /// Longest [`BoundKey`]: opcode, modifiers, separator and operand shapes
 /// of any real instruction fit; longer ones are resolved without the cache.
@@ -228,7 +228,7 @@ impl Parser<'_> {
             operands: &operands,
             span,
         };
-        let (form, present) = if unknown {
+        let (form, present, slots) = if unknown {
             for m in &mods {
                 if m.id == ModId::UNKNOWN {
                     let text = m.span().text(self.src).into_owned();
@@ -243,10 +243,16 @@ impl Parser<'_> {
                     );
                 }
             }
-            (FormId::NONE, 0)
+            (FormId::NONE, 0, NO_SLOTS)
         } else {
             self.resolve_form(&parts, op_text)
         };
+        if slots != NO_SLOTS {
+            for (i, m) in mods.iter_mut().enumerate() {
+                let s = u8::try_from((slots >> (8 * i.min(7))) & 0xFF).ok();
+                m.set_slot(s.filter(|&s| s != u8::MAX && i < 8));
+            }
+        }
         // Built once, whole, where it is returned.
         Ok(Stmt::Instruction(Instruction {
             guard,
@@ -263,7 +269,7 @@ impl Parser<'_> {
     /// Pick the form from the modifiers, then bind operands: the form and
     /// the mask of present operand templates ([`FormId::NONE`] and 0 if
     /// none fits, reported).
-    fn resolve_form(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32) {
+    fn resolve_form(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u64) {
         let Some(key) = bound_key(inst) else {
             return self.resolve_form_slow(inst, op_text);
         };
@@ -277,7 +283,7 @@ impl Parser<'_> {
         found
     }
 
-    fn resolve_form_slow(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32) {
+    fn resolve_form_slow(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u64) {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);
@@ -330,7 +336,7 @@ impl Parser<'_> {
                 for &f in &forms {
                     let Some(form) = cat.form(f) else { continue };
                     if let Some(mask) = bind_operands(cat, form, &ids, &shapes) {
-                        return (f, mask);
+                        return (f, mask, packed_slots(cat, form, &ids));
                     }
                 }
                 let span = operands_span(inst);
@@ -348,8 +354,25 @@ impl Parser<'_> {
                 self.diags.push(d);
             }
         }
-        (FormId::NONE, 0)
+        (FormId::NONE, 0, NO_SLOTS)
     }
+}
+
+/// No slot known for any modifier.
+const NO_SLOTS: u64 = u64::MAX;
+
+/// The slots `mods` fill in `form`, a byte each (the first modifier in the
+/// low byte; `0xFF` for none, and for every modifier past the eighth).
+fn packed_slots(cat: &crate::isa::Catalog, form: &crate::isa::Form, mods: &[ModId]) -> u64 {
+    let Ok(slots) = crate::isa::assign_slots(cat, form, mods) else {
+        return NO_SLOTS;
+    };
+    let mut packed = NO_SLOTS;
+    for (i, &s) in slots.iter().enumerate().take(8) {
+        packed &= !(0xFFu64 << (8 * i));
+        packed |= u64::from(s) << (8 * i);
+    }
+    packed
 }
 
 fn operands_span(inst: &Parts<'_>) -> Span {

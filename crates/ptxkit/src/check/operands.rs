@@ -1,0 +1,761 @@
+//! Operands against the catalog's description of their roles
+//! (`@operand` lines, [`RoleSpec`]): what kind each may be (register,
+//! constant, special register, variable, label, sink), of which type, as a
+//! scalar or a vector of how many, and in which range. Nothing here knows
+//! an instruction by name: a role the catalog does not describe is checked
+//! only for its shape (by the parser).
+
+use super::body::{BodyWalk, Found};
+use super::operand_kinds::{self, Lit};
+use super::symbols::{codes, compatible, Decl, Kind, ModuleScope};
+use super::Checker;
+use crate::diag::Diagnostic;
+use crate::isa::vocab::ScalarType;
+use crate::isa::{catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpecialReg, TypeRef};
+use crate::source::Span;
+use crate::syntax::{Expr, Instruction, Name, Operand};
+
+/// The data type `spec` gives its operand on `i`: the first of its
+/// alternatives that applies (`None`: untyped).
+pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> {
+    let cat = catalog();
+    let filled = |g| i.group_mod(g).and_then(|m| cat.mod_type(m.id));
+    for t in spec.types {
+        let ty = match *t {
+            TypeRef::Fixed(ty) => Some(ty),
+            TypeRef::Group(g) => filled(g),
+            TypeRef::Double(g) => filled(g).and_then(|t| t.with_bits(t.bits().saturating_mul(2))),
+            TypeRef::Half(g) => filled(g).and_then(|t| t.with_bits(t.bits() / 2)),
+        };
+        if ty.is_some() {
+            return ty;
+        }
+    }
+    None
+}
+
+/// How many elements `spec`'s operand has on `i`: `Some(0)` for a scalar,
+/// `None` when not checked.
+pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
+    match spec.arity {
+        Arity::Any => None,
+        Arity::Scalar => Some(0),
+        Arity::Fixed(n) => Some(usize::from(n)),
+        Arity::Group(g) => match i.group_mod(g) {
+            Some(m) => m.as_str().strip_prefix(".v")?.parse().ok(),
+            None => Some(0),
+        },
+        Arity::Table(rows) => rows
+            .iter()
+            .find(|(_, mods)| mods.iter().all(|m| i.mods.iter().any(|x| x.id == *m)))
+            .map(|(n, _)| usize::from(*n)),
+    }
+}
+
+/// The special register `e` names, with its component, if it names one.
+fn special_of(e: &Expr) -> Option<(&'static SpecialReg, Option<&str>, Span)> {
+    match e {
+        Expr::Name(n, sp) => {
+            let s = n.as_str();
+            if !s.starts_with('%') {
+                return None;
+            }
+            catalog().special_register(s).map(|r| (r, None, *sp))
+        }
+        Expr::Field(fe) => match &fe.base {
+            Expr::Name(n, _) if n.as_str().starts_with('%') => catalog()
+                .special_register(n.as_str())
+                .map(|r| (r, Some(fe.field.as_str().trim_start_matches('.')), fe.span)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Where `e` is a constant, its kind.
+fn constant(e: &Expr) -> Option<Lit> {
+    operand_kinds::lit(e)
+}
+
+impl Checker<'_> {
+    /// Every operand of `i` against its role. `found` holds the lookup of
+    /// each top-level operand that is a plain name.
+    pub(super) fn operands(
+        &mut self,
+        i: &Instruction,
+        found: &[Option<Found>],
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        let Some(form) = i.form() else { return };
+        let mut written = i.operands.iter().zip(found);
+        for (k, tpl) in form.operands.iter().enumerate() {
+            if k >= 32 || i.present & (1 << k) == 0 {
+                continue;
+            }
+            let Some((o, f)) = written.next() else { break };
+            self.templated(i, tpl, o, *f, w, ms);
+        }
+    }
+
+    /// The guard `@p` of an instruction: a predicate register.
+    pub(super) fn guard(&mut self, g: &crate::syntax::Guard, w: &mut BodyWalk, ms: &ModuleScope) {
+        let f = w.lookup(ms, g.pred);
+        let ty = match f.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(ty),
+                ..
+            }) if ty != ScalarType::Pred => ty.to_string(),
+            Some(Decl {
+                kind: Kind::Var | Kind::Label | Kind::Func,
+                ..
+            }) => "not a register".to_string(),
+            None => match catalog().special_register(g.pred.as_str()) {
+                Some(r) if r.ty != ScalarType::Pred => format!("a {} special register", r.ty),
+                _ => return,
+            },
+            _ => return,
+        };
+        let span = Span::new(
+            g.span.end.saturating_sub(g.pred.as_str().len() as u32),
+            g.span.end,
+        );
+        let d = Diagnostic::error(
+            codes::OPERAND_TYPE,
+            span,
+            format!(
+                "the guard `{}` is {}; a guard must be a .pred register",
+                g.pred,
+                if ty.starts_with('.') {
+                    format!("a {ty} register")
+                } else {
+                    ty.clone()
+                }
+            ),
+        );
+        self.report_found(g.pred, d, f, w);
+    }
+
+    /// Operand `o` written for template `tpl`.
+    fn templated(
+        &mut self,
+        i: &Instruction,
+        tpl: &OperandTpl,
+        o: &Operand,
+        found: Option<Found>,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        match (&tpl.shape, o) {
+            (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
+                self.role_operand(i, tpl.spec, &p.first, None, w, ms);
+                if let Some(spec) = catalog().role(*second_spec) {
+                    let ty = role_type(i, spec);
+                    self.value(i, spec, ty, &p.second, None, w, ms);
+                }
+            }
+            (Shape::Bracket(inner), Operand::Tuple { items, .. }) => {
+                // `[a, {b,} c]`: leave out optional items when fewer are
+                // written.
+                let mut skip = inner.len().saturating_sub(items.len());
+                let mut items = items.iter();
+                for t in inner.iter() {
+                    if t.optional && skip > 0 {
+                        skip -= 1;
+                        continue;
+                    }
+                    let Some(item) = items.next() else { break };
+                    self.templated(i, t, item, None, w, ms);
+                }
+            }
+            (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
+                if let Some(spec) = inner.first().and_then(|t| catalog().role(t.spec)) {
+                    self.address(i, spec, addr, w, ms);
+                }
+            }
+            (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
+                for (t, item) in inner.iter().zip(items) {
+                    self.templated(i, t, item, None, w, ms);
+                }
+            }
+            (Shape::Value | Shape::Literal(_) | Shape::Pair { .. }, _) => {
+                self.role_operand(i, tpl.spec, o, found, w, ms);
+            }
+            _ => {}
+        }
+    }
+
+    /// Operand `o` of role `id`: its vector shape, then each value.
+    fn role_operand(
+        &mut self,
+        i: &Instruction,
+        id: RoleId,
+        o: &Operand,
+        found: Option<Found>,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        let Some(spec) = catalog().role(id) else {
+            return;
+        };
+        let ty = role_type(i, spec);
+        let arity = role_arity(i, spec);
+        match o {
+            Operand::Vector { items, span } => {
+                match arity {
+                    Some(0) => {
+                        return self.diags.push(
+                            Diagnostic::error(
+                                codes::OPERAND_SHAPE,
+                                *span,
+                                format!(
+                                    "`{}` takes a single value as `{}`, not a vector",
+                                    super::inst_name(i),
+                                    spec.role
+                                ),
+                            )
+                            .with_note("a vector operand goes with a `.v2`/`.v4` modifier, where the instruction has one"),
+                        );
+                    }
+                    Some(n) if n != items.len() => {
+                        return self.diags.push(Diagnostic::error(
+                            codes::OPERAND_SHAPE,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of {n} as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                    }
+                    _ => {}
+                }
+                // Unchecked arity: a vector packs the value (`mov.b32 %r1,
+                // {%h1, %h2}`), each element an equal share of its bits.
+                let ty = match (arity, ty) {
+                    (None, Some(t)) if !items.is_empty() => {
+                        let n = u32::try_from(items.len()).unwrap_or(u32::MAX);
+                        if t.bits() % n != 0 {
+                            return;
+                        }
+                        ScalarType::B8.with_bits(t.bits() / n)
+                    }
+                    _ => ty,
+                };
+                for item in items {
+                    if let Operand::Expr(e) = item {
+                        self.element(i, spec, ty, e, w, ms);
+                    }
+                }
+            }
+            Operand::Expr(e) => {
+                if let Some(n) = arity.filter(|&n| n > 1) {
+                    // A register declared as a vector, or a sink, may
+                    // stand for the whole vector in some places; only a
+                    // scalar register or constant is certainly wrong.
+                    let scalar = match e {
+                        Expr::Name(name, _) => matches!(
+                            found
+                                .or_else(|| Some(w.lookup(ms, *name)))
+                                .and_then(|f| f.decl),
+                            Some(Decl {
+                                kind: Kind::Reg,
+                                ty: Some(_),
+                                ..
+                            })
+                        ),
+                        _ => constant(e).is_some(),
+                    };
+                    if scalar {
+                        return self.diags.push(Diagnostic::error(
+                            codes::OPERAND_SHAPE,
+                            e.span(),
+                            format!(
+                                "`{}` takes a vector of {n} as `{}`, not a single value",
+                                super::inst_name(i),
+                                spec.role
+                            ),
+                        ));
+                    }
+                }
+                self.value(i, spec, ty, e, found, w, ms);
+            }
+            _ => {}
+        }
+    }
+
+    /// The inside of `[ ]` for role `spec`: a register holding an address
+    /// must be an integer of 32 or 64 bits.
+    fn address(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        addr: &Expr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        if !spec.kinds.has(Kinds::ADDR) {
+            return;
+        }
+        let base = match addr {
+            Expr::Binary(b) => &b.lhs,
+            e => e,
+        };
+        let Expr::Name(n, sp) = base else { return };
+        let f = w.lookup(ms, *n);
+        if let Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(reg),
+            ..
+        }) = f.decl
+        {
+            if reg == ScalarType::Pred || reg.is_float() || !matches!(reg.bits(), 32 | 64) {
+                let d = Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    *sp,
+                    format!(
+                        "`{n}` is a {reg} register, which cannot hold an address for `{}`",
+                        super::inst_name(i)
+                    ),
+                )
+                .with_note(
+                    "an address register is a 32- or 64-bit integer (`.u64`, `.b64`, `.u32`…)",
+                );
+                self.report_found(*n, d, f, w);
+            }
+        }
+    }
+
+    /// One element of a vector operand: as a value, except that ptxas
+    /// takes a special register of any kind there (`{%tid.x, %r1}`).
+    fn element(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        ty: Option<ScalarType>,
+        e: &Expr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        if let Some((r, component, span)) = special_of(e) {
+            if w.lookup(ms, Name::new(r.name)).decl.is_none() {
+                if self.component(r, component, span) {
+                    self.gate_special(r, span);
+                }
+                return;
+            }
+        }
+        self.value(i, spec, ty, e, None, w, ms);
+    }
+
+    /// Whether `component` is one `r` has; reports it if not.
+    fn component(&mut self, r: &SpecialReg, component: Option<&str>, span: Span) -> bool {
+        let Some(c) = component else { return true };
+        if r.components.contains(&c) {
+            return true;
+        }
+        let has = if r.components.is_empty() {
+            "it has no components".to_string()
+        } else {
+            format!(
+                "its components are {}",
+                r.components
+                    .iter()
+                    .map(|c| format!("`.{c}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        };
+        self.diags.push(
+            Diagnostic::error(
+                codes::SPECIAL_REGISTER,
+                span,
+                format!("`{}` has no component `.{c}`", r.name),
+            )
+            .with_note(has),
+        );
+        false
+    }
+
+    /// One value `e` (a whole operand or a vector element) of role `spec`
+    /// and type `ty`; `found` is its lookup if already made.
+    #[allow(clippy::too_many_arguments)]
+    fn value(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        ty: Option<ScalarType>,
+        e: &Expr,
+        found: Option<Found>,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        if e.is_sink() {
+            if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
+                self.diags.push(Diagnostic::error(
+                    super::rules::codes::SINK,
+                    e.span(),
+                    format!(
+                        "`{}` cannot discard `{}` into `_`",
+                        super::inst_name(i),
+                        spec.role
+                    ),
+                ));
+            }
+            return;
+        }
+        if let Expr::Name(n, sp) = e {
+            let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+            match f.decl {
+                Some(Decl {
+                    kind: Kind::Reg,
+                    ty: reg,
+                    ..
+                }) => {
+                    if !spec.kinds.has(Kinds::REG) {
+                        let d = self.not_allowed(i, spec, *sp, format!("register `{n}`"));
+                        return self.report_found(*n, d, f, w);
+                    }
+                    if let (Some(reg), Some(ty)) = (reg, ty) {
+                        self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+                    }
+                    return;
+                }
+                Some(Decl {
+                    kind: Kind::Var, ..
+                }) => {
+                    if !spec.kinds.has(Kinds::VAR)
+                        && !spec.kinds.has(Kinds::HANDLE)
+                        && !spec.kinds.has(Kinds::ADDR)
+                    {
+                        let d = self.variable_operand(i, spec, *n, *sp, ty);
+                        self.report_found(*n, d, f, w);
+                    }
+                    return;
+                }
+                Some(Decl {
+                    kind: Kind::Label, ..
+                }) => {
+                    if !spec.kinds.has(Kinds::LABEL) && !spec.kinds.has(Kinds::PROTO) {
+                        let d = self.not_allowed(i, spec, *sp, format!("label `{n}`"));
+                        self.report_found(*n, d, f, w);
+                    }
+                    return;
+                }
+                Some(Decl {
+                    kind: Kind::Func, ..
+                }) => {
+                    if !spec.kinds.has(Kinds::FUNC) {
+                        let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
+                        self.report_found(*n, d, f, w);
+                    }
+                    return;
+                }
+                None => {}
+            }
+        }
+        if let Some((r, component, span)) = special_of(e) {
+            return self.special_register(i, spec, ty, r, component, span);
+        }
+        if let Some(kind) = constant(e) {
+            if !spec.kinds.has(Kinds::IMM) {
+                let what = if spec.dir.writes() {
+                    format!(
+                        "a constant cannot be `{}`, which `{}` writes",
+                        spec.role,
+                        super::inst_name(i)
+                    )
+                } else {
+                    format!(
+                        "`{}` takes a register as `{}`, not a constant",
+                        super::inst_name(i),
+                        spec.role
+                    )
+                };
+                return self
+                    .diags
+                    .push(Diagnostic::error(codes::OPERAND_KIND, e.span(), what));
+            }
+            if let Some(ty) = ty {
+                self.immediate_type(i, e, kind, ty);
+            }
+            self.immediate_value(i, spec, e);
+        }
+    }
+
+    /// A diagnostic: `what` cannot be operand `spec` of `i`.
+    fn not_allowed(
+        &self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        span: Span,
+        what: String,
+    ) -> Diagnostic {
+        let takes = describe_kinds(spec.kinds);
+        Diagnostic::error(
+            codes::OPERAND_KIND,
+            span,
+            format!(
+                "{what} cannot be `{}` of `{}`",
+                spec.role,
+                super::inst_name(i)
+            ),
+        )
+        .with_note(format!("`{}` takes {takes}", spec.role))
+    }
+
+    /// Register `n` of type `reg` as an operand of type `ty`.
+    #[allow(clippy::too_many_arguments)]
+    fn register_type(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        n: Name,
+        span: Span,
+        found: Found,
+        reg: ScalarType,
+        ty: ScalarType,
+        w: &mut BodyWalk,
+    ) {
+        let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
+            (true, true) => true,
+            (false, false) => compatible(ty, reg, spec.wider),
+            _ => false,
+        };
+        if fits {
+            return;
+        }
+        let wider = spec.wider;
+        let note = if ty == ScalarType::Pred {
+            "this operand is a predicate: it takes a .pred register".to_string()
+        } else if reg == ScalarType::Pred {
+            format!("a {ty} operand cannot be a predicate register")
+        } else if ty.as_str().starts_with(".b") {
+            format!(
+                "a {ty} operand takes a register of {} bits{}",
+                ty.bits(),
+                if wider { " or more" } else { "" }
+            )
+        } else {
+            format!(
+                "a {ty} operand takes a register of the same size{}: {ty} or .b{}{}",
+                if wider { " or wider" } else { "" },
+                ty.bits(),
+                if ty.is_float() {
+                    ""
+                } else {
+                    " (or the other signedness)"
+                }
+            )
+        };
+        let d = Diagnostic::error(
+            codes::OPERAND_TYPE,
+            span,
+            format!(
+                "`{n}` is a {reg} register, which `{}` cannot use as `{}`",
+                super::inst_name(i),
+                spec.role
+            ),
+        )
+        .with_note(note);
+        self.report_found(n, d, found, w);
+    }
+
+    /// Variable `n` (its address) where the role takes no variable.
+    fn variable_operand(
+        &self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        n: Name,
+        span: Span,
+        ty: Option<ScalarType>,
+    ) -> Diagnostic {
+        let name = super::inst_name(i);
+        if ty.is_some_and(|t| t.is_float())
+            && spec.kinds.has(Kinds::REG)
+            && spec.kinds.has(Kinds::IMM)
+        {
+            if let Some(t) = ty {
+                return Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    span,
+                    format!("`{name}` cannot take the address of variable `{n}` as a {t} value"),
+                )
+                .with_note(
+                    "an address is an integer: move it with an integer or bit type (`mov.u64`)",
+                );
+            }
+        }
+        Diagnostic::error(
+            codes::OPERAND_TYPE,
+            span,
+            format!("`{n}` is a variable, which `{name}` cannot use as `{}`", spec.role),
+        )
+        .with_note("load its value with `ld`, or move its address into a register first (`mov.u64 %rd1, name;`)")
+    }
+
+    /// A special register `r` (with `component`) as operand `spec`.
+    fn special_register(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        ty: Option<ScalarType>,
+        r: &'static SpecialReg,
+        component: Option<&str>,
+        span: Span,
+    ) {
+        let name = super::inst_name(i);
+        if !self.component(r, component, span) {
+            return;
+        }
+        if !spec.kinds.has(Kinds::SREG) || spec.dir.writes() {
+            return self.diags.push(
+                Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    span,
+                    format!("`{name}` cannot read a special register as `{}`", spec.role),
+                )
+                .with_note("read special registers with `mov` (or `cvt` between integer types): `mov.u32 %r1, %tid.x;`, then use `%r1`"),
+            );
+        }
+        let Some(ty) = ty else {
+            return self.gate_special(r, span);
+        };
+        if !sreg_fits(r, ty, spec.wider) {
+            self.diags.push(
+                Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    span,
+                    format!(
+                        "`{}` is a {} special register, which `{name}` cannot read as {ty}",
+                        r.name, r.ty
+                    ),
+                )
+                .with_note(format!(
+                    "read it with an integer type of {} bits",
+                    r.ty.bits()
+                )),
+            );
+            return;
+        }
+        self.gate_special(r, span);
+    }
+
+    /// The version and target special register `r` needs.
+    fn gate_special(&mut self, r: &'static SpecialReg, span: Span) {
+        let what = || format!("special register `{}`", r.name);
+        let rule = || "the register's PTX/Target ISA notes (spec chapter 10)".to_string();
+        self.report_unmet(&r.req, span, what, rule);
+    }
+
+    /// The constant `e` (of kind `kind`) as an operand of type `ty`.
+    fn immediate_type(&mut self, i: &Instruction, e: &Expr, kind: Lit, ty: ScalarType) {
+        if operand_kinds::fits(kind, ty) != Some(false) {
+            return;
+        }
+        let note = match kind {
+            Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
+            Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
+            Lit::Single | Lit::Double if ty == ScalarType::B32 => {
+                "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
+            }
+            Lit::Single | Lit::Double if ty == ScalarType::B64 => {
+                "a .b64 operand takes an integer or a double-precision literal (`1.0`, `0d…`)"
+                    .to_string()
+            }
+            _ => format!("a {ty} operand takes an integer constant"),
+        };
+        let name = super::inst_name(i);
+        let message = match kind {
+            Lit::Bad => format!("`{name}` cannot take this constant expression"),
+            _ => format!(
+                "{} cannot be a {ty} operand of `{name}`",
+                operand_kinds::describe(kind)
+            ),
+        };
+        self.diags
+            .push(Diagnostic::error(codes::IMMEDIATE_TYPE, e.span(), message).with_note(note));
+    }
+
+    /// The value of constant `e` against the role's range and multiple.
+    fn immediate_value(&mut self, i: &Instruction, spec: &RoleSpec, e: &Expr) {
+        if spec.range.is_none() && spec.multiple <= 1 {
+            return;
+        }
+        let Some(v) = crate::syntax::consteval::eval_int(e) else {
+            return;
+        };
+        let out_of_range = spec.range.is_some_and(|(lo, hi)| v < lo || v > hi);
+        let not_multiple = spec.multiple > 1 && v.rem_euclid(i64::from(spec.multiple)) != 0;
+        if !(out_of_range || not_multiple) {
+            return;
+        }
+        let mut want = Vec::new();
+        if let Some((lo, hi)) = spec.range {
+            want.push(format!("from {lo} to {hi}"));
+        }
+        if spec.multiple > 1 {
+            want.push(format!("a multiple of {}", spec.multiple));
+        }
+        self.diags.push(Diagnostic::error(
+            codes::IMMEDIATE_VALUE,
+            e.span(),
+            format!(
+                "{v} is out of range for `{}` of `{}`: it must be {}",
+                spec.role,
+                super::inst_name(i),
+                want.join(" and ")
+            ),
+        ));
+    }
+}
+
+/// Whether special register `r` can be read as type `ty`: a predicate as
+/// a predicate; any other as an integer type of its own width (or one of
+/// the widths the catalog lists for it), or, where the role takes a
+/// narrower type than its register (`cvt`'s source), of that width or
+/// less.
+fn sreg_fits(r: &SpecialReg, ty: ScalarType, narrower_ok: bool) -> bool {
+    match (r.ty == ScalarType::Pred, ty == ScalarType::Pred) {
+        (true, true) => true,
+        (false, false) if !ty.is_float() => {
+            let (have, want) = (r.ty.bits(), ty.bits());
+            let listed = match want {
+                8 => r.widths & 1 != 0,
+                16 => r.widths & 2 != 0,
+                32 => r.widths & 4 != 0,
+                64 => r.widths & 8 != 0,
+                _ => false,
+            };
+            want == have || listed || (narrower_ok && want < have)
+        }
+        _ => false,
+    }
+}
+
+/// The kinds of a role, for a note.
+fn describe_kinds(k: Kinds) -> String {
+    let names: Vec<&str> = [
+        (Kinds::REG, "a register"),
+        (Kinds::IMM, "a constant"),
+        (Kinds::SREG, "a special register"),
+        (Kinds::VAR, "a variable"),
+        (Kinds::LABEL, "a label"),
+        (Kinds::FUNC, "a function"),
+        (Kinds::ADDR, "an address"),
+        (Kinds::HANDLE, "a texture, sampler or surface"),
+        (Kinds::PROTO, "a prototype label"),
+        (Kinds::SINK, "the sink `_`"),
+    ]
+    .iter()
+    .filter(|(x, _)| k.has(*x))
+    .map(|(_, n)| *n)
+    .collect();
+    match names.as_slice() {
+        [] => "nothing".to_string(),
+        [one] => one.to_string(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
