@@ -15,7 +15,7 @@ use std::path::PathBuf;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N]\n       xtask dist\n       xtask layout"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout"
     );
     std::process::exit(2)
 }
@@ -134,8 +134,9 @@ fn main() {
                 only: None,
                 seed: 1,
                 batch: 1000,
-                combos: 24,
-                mutate: 2,
+                combos: 40,
+                mutate: 3,
+                fresh: false,
             };
             let num = |args: &mut std::iter::Skip<std::env::Args>| -> usize {
                 args.next()
@@ -152,6 +153,7 @@ fn main() {
                     "--batch" => o.batch = num(&mut args),
                     "--combos" => o.combos = num(&mut args),
                     "--mutate" => o.mutate = num(&mut args),
+                    "--fresh" => o.fresh = true,
                     _ => usage(),
                 }
             }

@@ -461,6 +461,13 @@ impl Builder<'_> {
         })
     }
 
+    fn last_type(&self) -> Option<ScalarType> {
+        self.mods.iter().rev().find_map(|c| {
+            let m = c.id?;
+            ScalarType::from_spelling(self.cat.mod_name(m))
+        })
+    }
+
     fn scalar(&mut self, spec: &RoleSpec, ty: Option<ScalarType>, role: &str) -> String {
         let k = spec.kinds;
         if k.has(Kinds::REG) {
@@ -524,7 +531,19 @@ impl Builder<'_> {
             let t = self.first_type().unwrap_or(ScalarType::B32);
             return Op::Text(self.regs.take(reg_class(t, false)));
         };
-        let ty = resolve_type(self.cat, spec, &self.mods);
+        // A role whose types the written modifiers do not settle (`cvt`'s
+        // `a` on a form writing `.f16.f32` as literals) takes the last
+        // written data type when read, the first when written: the order
+        // of `cvt.dtype.atype`.
+        let ty = resolve_type(self.cat, spec, &self.mods).or_else(|| {
+            if spec.types.is_empty() {
+                None
+            } else if spec.dir == Dir::Out {
+                self.first_type()
+            } else {
+                self.last_type()
+            }
+        });
         let arity = resolve_arity(self.cat, spec, &self.mods);
         self.sites.push(Site {
             path,

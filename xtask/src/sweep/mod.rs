@@ -10,6 +10,7 @@
 //! text. `--record` writes the verdicts to `crates/ptxkit/tests/data/sweep/`,
 //! which `tests/sweep.rs` replays without ptxas.
 
+mod cache;
 mod gen;
 mod ptxas;
 mod record;
@@ -79,6 +80,8 @@ pub struct Opts {
     pub batch: usize,
     pub combos: usize,
     pub mutate: usize,
+    /// Ignore the verdicts cached by earlier runs.
+    pub fresh: bool,
 }
 
 /// Errors (line, code, message) of parse + check on `src`.
@@ -204,6 +207,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         mutate: o.mutate,
         only: o.only.clone(),
     });
+    eprintln!("sweep: {} cases generated", cases.len());
     if let Some(limit) = o.limit.filter(|&l| l > 0 && l < cases.len()) {
         // Evenly spaced, so every part of the catalog keeps some cases.
         let n = cases.len();
@@ -211,10 +215,31 @@ pub fn run(root: &Path, o: Opts) -> i32 {
             .filter_map(|k| cases.get(k * n / limit).cloned())
             .collect();
     }
-    eprintln!("sweep: {} cases generated", cases.len());
+    eprintln!("sweep: {} cases to run", cases.len());
     let tmp: PathBuf = std::env::temp_dir().join(format!("ptxkit-sweep-{}", std::process::id()));
     let t0 = std::time::Instant::now();
-    let (verdicts, batches) = ptxas::resolve(&cases, &ptxas, o.jobs, o.batch, &tmp);
+    let cache_path = root.join("target/sweep-cache.tsv");
+    let cache = if o.fresh {
+        cache::Cache::default()
+    } else {
+        cache::Cache::load(&cache_path)
+    };
+    let known: Vec<Option<Verdict>> = cases.iter().map(|c| cache.get(c)).collect();
+    eprintln!(
+        "sweep: {} cases known from {}",
+        known.iter().filter(|k| k.is_some()).count(),
+        cache_path.display()
+    );
+    let mut cache = cache;
+    let (verdicts, batches) = ptxas::resolve(&cases, &known, &ptxas, o.jobs, o.batch, &tmp, |v| {
+        // Keep what is decided, should the run be stopped.
+        cache.update(&cases, v);
+        let _ = cache.save(&cache_path);
+    });
+    cache.update(&cases, &verdicts);
+    if let Err(e) = cache.save(&cache_path) {
+        eprintln!("sweep: {}: {e}", cache_path.display());
+    }
     let _ = std::fs::remove_dir_all(&tmp);
     eprintln!(
         "sweep: ptxas verdicts in {:.1}s",

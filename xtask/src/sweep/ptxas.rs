@@ -29,6 +29,10 @@ pub enum Verdict {
     Reject { msg: String, on_line: bool },
 }
 
+/// How a ptxas crash is reported: such a case is neither accepted nor
+/// rejected, and is left out of the agreement and the recorded data.
+pub const CRASH: &str = "ptxas crashed";
+
 /// One error line of ptxas.
 #[derive(Clone, Debug)]
 pub struct PtxasError {
@@ -79,6 +83,11 @@ pub fn parse_stderr(err: &str) -> Vec<PtxasError> {
     out
 }
 
+/// Whether a verdict is a ptxas crash.
+pub fn is_crash(v: &Verdict) -> bool {
+    matches!(v, Verdict::Reject { msg, .. } if msg.starts_with(CRASH))
+}
+
 /// Run ptxas on `file` for `arch`.
 pub fn run_ptxas(ptxas: &Path, arch: &str, file: &Path) -> PtxasRun {
     let out = Command::new(ptxas)
@@ -88,10 +97,23 @@ pub fn run_ptxas(ptxas: &Path, arch: &str, file: &Path) -> PtxasRun {
         .arg("/dev/null")
         .output();
     match out {
-        Ok(o) => PtxasRun {
-            ok: o.status.success(),
-            errors: parse_stderr(&String::from_utf8_lossy(&o.stderr)),
-        },
+        Ok(o) => {
+            let mut errors = parse_stderr(&String::from_utf8_lossy(&o.stderr));
+            {
+                use std::os::unix::process::ExitStatusExt;
+                if let Some(sig) = o.status.signal() {
+                    errors.push(PtxasError {
+                        line: None,
+                        fatal: true,
+                        msg: format!("{CRASH} (signal {sig})"),
+                    });
+                }
+            }
+            PtxasRun {
+                ok: o.status.success(),
+                errors,
+            }
+        }
         Err(e) => PtxasRun {
             ok: false,
             errors: vec![PtxasError {
@@ -127,15 +149,27 @@ pub struct Batch {
 pub const MAX_ROUNDS: usize = 400;
 
 /// Decide every case. Returns the verdicts and the accepted batches.
+///
+/// `known` holds verdicts of earlier runs (the cache): a rejection is taken
+/// as it is; a case accepted before is batched with other such cases, so
+/// that their batches pass at once and still prove the batch accepted.
 pub fn resolve(
     cases: &[Case],
+    known: &[Option<Verdict>],
     ptxas: &Path,
     jobs: usize,
     batch: usize,
     tmp: &Path,
+    mut progress: impl FnMut(&[Verdict]),
 ) -> (Vec<Verdict>, Vec<Batch>) {
     let n = cases.len();
     let mut verdict = vec![Verdict::Unknown; n];
+    for (v, k) in verdict.iter_mut().zip(known) {
+        if let Some(r @ Verdict::Reject { .. }) = k {
+            *v = r.clone();
+        }
+    }
+    let likely = |i: usize| matches!(known.get(i), Some(Some(Verdict::Accept)));
     let mut cap = vec![batch.max(1); n];
     let mut accepted = Vec::new();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -145,12 +179,15 @@ pub fn resolve(
     let _ = std::fs::create_dir_all(tmp);
     let mut runs = 0usize;
     for round in 0..MAX_ROUNDS {
-        let mut groups: BTreeMap<(&str, &str, usize), Vec<usize>> = BTreeMap::new();
+        if round % 4 == 3 {
+            progress(&verdict);
+        }
+        let mut groups: BTreeMap<(&str, &str, bool, usize), Vec<usize>> = BTreeMap::new();
         for (i, c) in cases.iter().enumerate() {
             if verdict.get(i) == Some(&Verdict::Unknown) {
                 let k = cap.get(i).copied().unwrap_or(1);
                 groups
-                    .entry((c.target.as_str(), c.version.as_str(), k))
+                    .entry((c.target.as_str(), c.version.as_str(), !likely(i), k))
                     .or_default()
                     .push(i);
             }
@@ -159,7 +196,7 @@ pub fn resolve(
             break;
         }
         let mut batches: Vec<(&str, &str, Vec<usize>)> = Vec::new();
-        for ((t, v, k), ids) in groups {
+        for ((t, v, _, k), ids) in groups {
             for ch in ids.chunks(k) {
                 batches.push((t, v, ch.to_vec()));
             }
@@ -293,7 +330,17 @@ fn apply(
             }
         }
     }
+    let off_case = run.errors.is_empty() || run.errors.iter().any(|e| pos(e.line).is_none());
     if on_case {
+        if off_case {
+            // Besides the cases it named, an error of the file's own (a
+            // crash, a line of the epilogue): split what is left.
+            for &i in ids {
+                if let Some(c) = cap.get_mut(i) {
+                    *c = (*c).min((len / 2).max(1));
+                }
+            }
+        }
         return;
     }
     // No error names a case: the error is the file's (a line of the

@@ -48,7 +48,8 @@ pub fn write(
             .push(b);
     }
     for (i, c) in cases.iter().enumerate() {
-        if matches!(verdicts.get(i), Some(Verdict::Reject { .. })) {
+        if matches!(verdicts.get(i), Some(v @ Verdict::Reject { .. }) if !super::ptxas::is_crash(v))
+        {
             files
                 .entry((c.target.clone(), c.version.clone()))
                 .or_default()

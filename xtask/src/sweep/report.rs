@@ -121,8 +121,13 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
     let mut cat_vlow = Groups::default();
     let mut cat_tlow = Groups::default();
     let mut mut_accepted = Groups::default();
+    let mut crashes = Groups::default();
     let (mut shared, mut shared_line, mut shared_theirs_elsewhere) = (0, 0, 0);
     for ((c, v), o) in cases.iter().zip(verdicts).zip(ours) {
+        if super::ptxas::is_crash(v) {
+            crashes.add(form_text(c), &example(c));
+            continue;
+        }
         let theirs = match v {
             Verdict::Unknown => {
                 undecided += 1;
@@ -210,8 +215,9 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
     let all = rows.get("~all").copied().unwrap_or_default();
     let _ = writeln!(
         head,
-        "sweep: {} cases decided by ptxas, {undecided} undecided",
-        all.n
+        "sweep: {} cases decided by ptxas, {undecided} undecided, {} crash ptxas (left out)",
+        all.n,
+        crashes.total()
     );
     let _ = writeln!(
         head,
@@ -244,7 +250,12 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
     );
     let mut short = head.clone();
     let mut full = head;
-    let sections: [(&Groups, &str, usize); 11] = [
+    let sections: [(&Groups, &str, usize); 12] = [
+        (
+            &crashes,
+            "ptxas CRASHES (left out of the agreement and the record), by form",
+            10,
+        ),
         (
             &fr_form,
             "FALSE REJECTIONS (described) by opcode | form",

