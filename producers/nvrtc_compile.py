@@ -3,7 +3,7 @@
 Usage: python nvrtc_compile.py OUTDIR
 Each .cu file names the architectures it is meant for on its first line ("// archs: 75 80 90a ...").
 NVRTC 13.x comes from the nvidia-cuda-nvrtc wheel (with the nvidia-cuda-runtime / nvidia-cuda-cccl headers),
-NVRTC 12.x from nvidia-cuda-nvrtc-cu12 (header-free sources only).
+NVRTC 12.x from nvidia-cuda-nvrtc-cu12 (headers from nvidia-cuda-runtime-cu12 and nvidia-cuda-cccl-cu12).
 Writes OUTDIR/<source>.<nvrtcMAJOR>.<arch>.ptx and prints "<file>\t<producer version>\t<note>".
 """
 import ctypes
@@ -68,8 +68,7 @@ def archs_of(path):
 # (library glob, include dirs glob, which sources (None = all), arch filter)
 TOOLCHAINS = [
     ("cu13/lib/libnvrtc.so.13", ["cu13/include", "cu13/include/cccl"], None, None),
-    ("cuda_nvrtc/lib/libnvrtc.so.12", [], {"inline_asm", "math", "grid_constant", "misc_calls", "texture"},
-     {"75", "80", "90"}),
+    ("cuda_nvrtc/lib/libnvrtc.so.12", ["cuda_runtime/include", "cuda_cccl/include"], None, {"80", "90a", "100a"}),
 ]
 
 

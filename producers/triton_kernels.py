@@ -240,6 +240,106 @@ def transpose(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(y + rn[None, :] * M + rm[:, None], t, mask=m)
 
 
+@triton.jit
+def attention_fwd(Q, K, V, O, seqlen, scale, D: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr):
+    pm = tl.program_id(0)
+    bh = tl.program_id(1)
+    base = bh * seqlen * D
+    rm = pm * BM + tl.arange(0, BM)
+    rd = tl.arange(0, D)
+    q = tl.load(Q + base + rm[:, None] * D + rd[None, :], mask=rm[:, None] < seqlen, other=0.0)
+    m_i = tl.full([BM], float("-inf"), tl.float32)
+    l_i = tl.zeros([BM], tl.float32)
+    acc = tl.zeros([BM, D], tl.float32)
+    for start in range(0, seqlen, BN):
+        rn = start + tl.arange(0, BN)
+        k = tl.load(K + base + rn[None, :] * D + rd[:, None], mask=rn[None, :] < seqlen, other=0.0)
+        s = tl.dot(q, k) * scale
+        s = tl.where(rn[None, :] < seqlen, s, float("-inf"))
+        m_new = tl.maximum(m_i, tl.max(s, 1))
+        p = tl.math.exp2(s - m_new[:, None])
+        alpha = tl.math.exp2(m_i - m_new)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        v = tl.load(V + base + rn[:, None] * D + rd[None, :], mask=rn[:, None] < seqlen, other=0.0)
+        acc = acc * alpha[:, None] + tl.dot(p.to(v.dtype), v)
+        m_i = m_new
+    tl.store(O + base + rm[:, None] * D + rd[None, :], (acc / l_i[:, None]).to(O.dtype.element_ty),
+             mask=rm[:, None] < seqlen)
+
+
+@triton.jit
+def persistent_matmul(a, b, c, M, N, K, NUM_SMS: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr,
+                      BK: tl.constexpr):
+    start = tl.program_id(0)
+    tiles_n = tl.cdiv(N, BN)
+    ntiles = tl.cdiv(M, BM) * tiles_n
+    for tile in tl.range(start, ntiles, NUM_SMS, flatten=True):
+        pm = tile // tiles_n
+        pn = tile % tiles_n
+        rm = pm * BM + tl.arange(0, BM)
+        rn = pn * BN + tl.arange(0, BN)
+        acc = tl.zeros((BM, BN), tl.float32)
+        for k in range(0, K, BK):
+            rk = k + tl.arange(0, BK)
+            x = tl.load(a + rm[:, None] * K + rk[None, :], mask=(rm[:, None] < M) & (rk[None, :] < K), other=0.0)
+            y = tl.load(b + rk[:, None] * N + rn[None, :], mask=(rk[:, None] < K) & (rn[None, :] < N), other=0.0)
+            acc = tl.dot(x, y, acc)
+        tl.store(c + rm[:, None] * N + rn[None, :], acc.to(tl.float16), mask=(rm[:, None] < M) & (rn[None, :] < N))
+
+
+@triton.jit
+def debug_print(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, mask=offs < n, other=0.0)
+    tl.device_print("v", v)
+    tl.debug_barrier()
+    tl.store(x + offs, v * 2, mask=offs < n)
+
+
+@triton.jit
+def shapes(x, y, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + offs)
+    a, b = tl.split(tl.reshape(v, (BLOCK // 2, 2)))
+    j = tl.join(b, a)
+    t = tl.permute(tl.reshape(j, (BLOCK // 16, 8, 2)), (1, 0, 2))
+    s = tl.sort(tl.reshape(t, (BLOCK,)))
+    tl.store(y + offs, s + tl.flip(s, 0))
+
+
+@triton.jit
+def gather_hist(x, idx, y, h, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    v = tl.load(x + offs)
+    i = tl.load(idx + offs) % BLOCK
+    tl.store(y + offs, tl.gather(v, i, 0))
+    tl.store(h + tl.arange(0, 16), tl.histogram(i % 16, 16))
+
+
+@triton.jit
+def int_math(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    m = offs < n
+    v = tl.load(x + offs, mask=m, other=1)
+    r = tl.umulhi(v, 0x9E3779B9) ^ (v >> 3) ^ (v << 5)
+    r = r // (v | 1) + r % 7 + tl.minimum(v, 100) + tl.clamp(v, 2, 50)
+    tl.store(y + offs, r.to(tl.int64) * v.to(tl.int64), mask=m)
+
+
+@triton.jit
+def dot_scaled_mx(a, a_scale, b, b_scale, c, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rm = tl.arange(0, BM)
+    rn = tl.arange(0, BN)
+    rk = tl.arange(0, BK)
+    rs = tl.arange(0, BK // 32)
+    x = tl.load(a + rm[:, None] * BK + rk[None, :])
+    y = tl.load(b + rk[:, None] * BN + rn[None, :])
+    xs = tl.load(a_scale + rm[:, None] * (BK // 32) + rs[None, :])
+    ys = tl.load(b_scale + rn[:, None] * (BK // 32) + rs[None, :])
+    acc = tl.dot_scaled(x, xs, "e4m3", y, ys, "e4m3")
+    tl.store(c + rm[:, None] * BN + rn[None, :], acc)
+
+
 P32, P16, PI = "*fp32", "*fp16", "*i32"
 MM = dict(M="i32", N="i32", K="i32", sam="i32", sak="i32", sbk="i32", sbn="i32", scm="i32", scn="i32")
 
@@ -273,6 +373,16 @@ KERNELS = [
     ("cumsum", cumsum, dict(x=PI, y=PI, n="i32"), dict(BLOCK=1024), {}, (80, 90)),
     ("fp8_convert", fp8_convert, dict(x=P32, y=P16, n="i32"), dict(BLOCK=256), {}, (90, 100, 120)),
     ("dropout", dropout, dict(x=P32, y=P32, n="i32", p="fp32", seed="i32"), dict(BLOCK=512), {}, (80, 100)),
+    ("attention_fwd", attention_fwd, dict(Q=P16, K=P16, V=P16, O=P16, seqlen="i32", scale="fp32"),
+     dict(D=64, BM=64, BN=64), dict(num_warps=4, num_stages=2), (80, 90, 100, 120)),
+    ("persistent_matmul", persistent_matmul, dict(a=P16, b=P16, c=P16, M="i32", N="i32", K="i32"),
+     dict(NUM_SMS=132, BM=128, BN=128, BK=64), dict(num_warps=8, num_stages=3), (90, 100)),
+    ("debug_print", debug_print, dict(x=P32, n="i32"), dict(BLOCK=128), {}, (80, 90)),
+    ("shapes", shapes, dict(x=P32, y=P32), dict(BLOCK=256), {}, (75, 100)),
+    ("gather_hist", gather_hist, dict(x=P32, idx=PI, y=P32, h=PI, n="i32"), dict(BLOCK=128), {}, (80, 120)),
+    ("int_math", int_math, dict(x="*u32", y="*i64", n="i32"), dict(BLOCK=256), {}, (75, 90)),
+    ("dot_scaled_mx", dot_scaled_mx, dict(a="*fp8e4nv", a_scale="*u8", b="*fp8e4nv", b_scale="*u8", c=P32),
+     dict(BM=128, BN=128, BK=128), dict(num_warps=4), (90, 100, 120)),
     ("transpose", transpose, dict(x=P16, y=P16, M="i32", N="i32"), dict(BM=64, BN=64), {}, (75, 90)),
 ]
 
