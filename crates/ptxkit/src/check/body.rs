@@ -269,8 +269,8 @@ impl Checker<'_> {
             self.name_use(g.pred, g.span, w, ms);
             self.guard(g, w, ms);
         }
-        let class = super::opclass::class(i.opcode);
-        if class.call {
+        let flags = crate::isa::catalog().flags(i.form);
+        if flags.has(crate::isa::Flags::CALL) {
             return self.call(i, w, ms);
         }
         // Each plain-name operand is looked up once, for the type check and
@@ -283,7 +283,7 @@ impl Checker<'_> {
             _ => None,
         }));
         self.operands(i, &found, w, ms);
-        let branch = class.branch;
+        let branch = flags.has(crate::isa::Flags::BRANCH);
         for (o, found) in i.operands.iter().zip(&found) {
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
                 self.operand_names(o, w, ms);

@@ -227,37 +227,3 @@ pub(crate) fn inst_name(i: &Instruction) -> String {
     }
     s
 }
-
-/// Arithmetic, logic and move instructions with one data type for all
-/// operands and a destination that must be a real register.
-pub(crate) fn plain_arithmetic(op: &str) -> bool {
-    matches!(
-        op,
-        "add"
-            | "sub"
-            | "mul"
-            | "mad"
-            | "div"
-            | "rem"
-            | "abs"
-            | "neg"
-            | "min"
-            | "max"
-            | "fma"
-            | "rcp"
-            | "sqrt"
-            | "rsqrt"
-            | "sin"
-            | "cos"
-            | "lg2"
-            | "ex2"
-            | "and"
-            | "or"
-            | "xor"
-            | "not"
-            | "cnot"
-            | "selp"
-            | "mov"
-            | "copysign"
-    )
-}

@@ -9,12 +9,6 @@ use crate::isa::{catalog, ModId, ModSets, OpcodeId};
 /// The classes an opcode belongs to.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct OpClass {
-    /// May not discard its result into `_` (plain ones, `cvt`, `shl`, `shr`).
-    pub no_discard: bool,
-    /// `call`.
-    pub call: bool,
-    /// `bra` or `brx`.
-    pub branch: bool,
     /// `cvt`.
     pub cvt: bool,
     /// `vote`.
@@ -35,11 +29,7 @@ fn table() -> &'static Table {
             .opcodes()
             .map(|(_, o)| {
                 let n = o.name;
-                let plain = super::plain_arithmetic(n);
                 OpClass {
-                    no_discard: plain || matches!(n, "cvt" | "shl" | "shr"),
-                    call: n == "call",
-                    branch: matches!(n, "bra" | "brx"),
                     cvt: n == "cvt",
                     vote: n == "vote",
                 }

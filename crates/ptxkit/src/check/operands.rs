@@ -16,10 +16,22 @@ use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name, Operand};
 
 /// The data type `spec` gives its operand on `i`: the first of its
-/// alternatives that applies (`None`: untyped).
+/// alternatives that applies (`None`: untyped). A group applies when a
+/// modifier fills a slot of it; only when none of the alternatives does is
+/// a group taken to stand for a type the form spells otherwise
+/// ([`Instruction::implied_mod`]).
 pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> {
+    resolve_type(spec, |g| i.slot_mod(g)).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
+}
+
+/// The first of `spec`'s types that applies when `fill` gives the modifier
+/// filling each group.
+fn resolve_type(
+    spec: &RoleSpec,
+    fill: impl Fn(crate::isa::GroupId) -> Option<crate::syntax::Modifier>,
+) -> Option<ScalarType> {
     let cat = catalog();
-    let filled = |g| i.group_mod(g).and_then(|m| cat.mod_type(m.id));
+    let filled = |g| fill(g).and_then(|m| cat.mod_type(m.id));
     for t in spec.types {
         let ty = match *t {
             TypeRef::Fixed(ty) => Some(ty),
@@ -426,10 +438,12 @@ impl Checker<'_> {
                 Some(Decl {
                     kind: Kind::Var, ..
                 }) => {
-                    if !spec.kinds.has(Kinds::VAR)
-                        && !spec.kinds.has(Kinds::HANDLE)
-                        && !spec.kinds.has(Kinds::ADDR)
-                    {
+                    // A variable stands for its address, an integer.
+                    let typed_ok = ty.is_none_or(|t| !t.is_float() && t != ScalarType::Pred);
+                    let kind_ok = spec.kinds.has(Kinds::VAR)
+                        || spec.kinds.has(Kinds::HANDLE)
+                        || spec.kinds.has(Kinds::ADDR);
+                    if !(kind_ok && (typed_ok || !spec.kinds.has(Kinds::VAR))) {
                         let d = self.variable_operand(i, spec, *n, *sp, ty);
                         self.report_found(*n, d, f, w);
                     }
@@ -573,10 +587,7 @@ impl Checker<'_> {
         ty: Option<ScalarType>,
     ) -> Diagnostic {
         let name = super::inst_name(i);
-        if ty.is_some_and(|t| t.is_float())
-            && spec.kinds.has(Kinds::REG)
-            && spec.kinds.has(Kinds::IMM)
-        {
+        if ty.is_some_and(|t| t.is_float()) && spec.kinds.has(Kinds::VAR) {
             if let Some(t) = ty {
                 return Diagnostic::error(
                     codes::OPERAND_TYPE,
@@ -618,6 +629,24 @@ impl Checker<'_> {
                     format!("`{name}` cannot read a special register as `{}`", spec.role),
                 )
                 .with_note("read special registers with `mov` (or `cvt` between integer types): `mov.u32 %r1, %tid.x;`, then use `%r1`"),
+            );
+        }
+        // Special registers hold integers: no operand of the instruction
+        // may be a float (`cvt.rn.f32.u32 %f1, %tid.x` is refused).
+        let float = i.roles().iter().find_map(|(t, _)| {
+            catalog()
+                .role(t.spec)
+                .and_then(|s| role_type(i, s))
+                .filter(|t| t.is_float())
+        });
+        if let Some(f) = float {
+            return self.diags.push(
+                Diagnostic::error(
+                    codes::OPERAND_TYPE,
+                    span,
+                    format!("`{name}` cannot read a special register: its {f} operand is not an integer"),
+                )
+                .with_note("special registers hold integers; read one with an integer `mov` or `cvt` first"),
             );
         }
         let Some(ty) = ty else {

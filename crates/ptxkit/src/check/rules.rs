@@ -39,7 +39,7 @@ impl Checker<'_> {
     /// Rules on one instruction.
     pub(super) fn instruction_rules(&mut self, i: &Instruction) {
         let class = super::opclass::class(i.opcode);
-        self.sink_rules(i, class);
+        self.sink_rules(i);
         if class.cvt {
             self.cvt_rounding(i);
         } else if class.vote {
@@ -47,10 +47,13 @@ impl Checker<'_> {
         }
     }
 
-    /// `_` only receives results: never a source, and not the whole
-    /// destination of plain arithmetic, moves and conversions.
-    fn sink_rules(&mut self, i: &Instruction, class: super::opclass::OpClass) {
-        if class.call {
+    /// `_` only receives results: never a source. (Which destinations may
+    /// be `_` is the catalog's: the `sink` kind of a role.)
+    fn sink_rules(&mut self, i: &Instruction) {
+        if crate::isa::catalog()
+            .flags(i.form)
+            .has(crate::isa::Flags::CALL)
+        {
             return;
         }
         for o in i.operands.iter().skip(1) {
@@ -61,15 +64,6 @@ impl Checker<'_> {
                     "the sink `_` cannot be a source operand",
                 ));
                 return;
-            }
-        }
-        if let (true, Some(Operand::Expr(e))) = (class.no_discard, i.operands.first()) {
-            if e.is_sink() {
-                self.diags.push(Diagnostic::error(
-                    codes::SINK,
-                    e.span(),
-                    format!("`{}` cannot discard its result into `_`", i.name()),
-                ));
             }
         }
     }
