@@ -216,6 +216,8 @@ impl Checker<'_> {
         match o {
             Operand::Vector { items, span } => {
                 match arity {
+                    // `{%r1}` stands for `%r1` (ptxas takes it).
+                    Some(0) if items.len() == 1 => {}
                     Some(0) => {
                         return self.diags.push(
                             Diagnostic::error(
@@ -244,10 +246,11 @@ impl Checker<'_> {
                     }
                     _ => {}
                 }
-                // Unchecked arity: a vector packs the value (`mov.b32 %r1,
-                // {%h1, %h2}`), each element an equal share of its bits.
+                // Unchecked arity with an untyped (`.bN`) type: a vector
+                // packs the value (`mov.b32 %r1, {%h1, %h2}`), each
+                // element an equal share of its bits.
                 let ty = match (arity, ty) {
-                    (None, Some(t)) if !items.is_empty() => {
+                    (None, Some(t)) if !items.is_empty() && t.as_str().starts_with(".b") => {
                         let n = u32::try_from(items.len()).unwrap_or(u32::MAX);
                         if t.bits() % n != 0 {
                             return;
@@ -535,6 +538,7 @@ impl Checker<'_> {
     ) {
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
             (true, true) => true,
+            (false, true) if spec.kinds.has(Kinds::PRED) => true,
             (false, false) => compatible(ty, reg, spec.wider),
             _ => false,
         };

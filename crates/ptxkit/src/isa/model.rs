@@ -188,6 +188,10 @@ impl Kinds {
     pub const HANDLE: Kinds = Kinds(1 << 8);
     /// A prototype or `.calltargets` label (indirect `call`).
     pub const PROTO: Kinds = Kinds(1 << 9);
+    /// A predicate register besides registers of the role's type: for an
+    /// optional operand whose forms differ only in it (`cp.async`'s
+    /// `src-size` or `ignore-src`), which the parser cannot tell apart.
+    pub const PRED: Kinds = Kinds(1 << 10);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -201,6 +205,7 @@ impl Kinds {
         ("addr", Kinds::ADDR),
         ("handle", Kinds::HANDLE),
         ("proto", Kinds::PROTO),
+        ("pred", Kinds::PRED),
     ];
 
     /// Whether every kind of `k` is in the set.

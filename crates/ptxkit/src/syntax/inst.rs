@@ -253,6 +253,20 @@ impl Serialize for Modifier {
     }
 }
 
+/// Whether `s` is spelled like a data type (`.s32`, `.bf16x2`, `.e2m1x4`,
+/// `.s2f6x2`), including the narrow float formats that no register or
+/// declaration has and the vocabulary therefore leaves out.
+fn spells_type(s: &str) -> bool {
+    let Some(rest) = s.strip_prefix('.') else {
+        return false;
+    };
+    let prefix_len = rest.bytes().take_while(u8::is_ascii_lowercase).count();
+    let (prefix, tail) = rest.split_at(prefix_len);
+    matches!(prefix, "b" | "u" | "s" | "f" | "e" | "ue" | "bf" | "tf")
+        && tail.starts_with(|c: char| c.is_ascii_digit())
+        && tail.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'x' | b'm' | b'f'))
+}
+
 /// An instruction statement.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Instruction {
@@ -317,27 +331,39 @@ impl Instruction {
     }
 
     /// The modifier that fills group `g` of the instruction's form, if one
-    /// is written. In a form without a slot of that group, the first
-    /// written modifier that is one of its alternatives fills it (a form
-    /// that spells `atom.add.f32` literally, or through another group, in a
-    /// section whose roles say `.type`).
+    /// is written: the one in a slot of that group ([`Instruction::slot_mod`])
+    /// or, in a form without such a slot, the one that stands for it
+    /// ([`Instruction::implied_mod`]).
     #[inline]
     pub fn group_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
+        self.slot_mod(g).or_else(|| self.implied_mod(g))
+    }
+
+    /// The modifier written in a slot of group `g` of the instruction's form.
+    #[inline]
+    pub fn slot_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
+        let form = self.form()?;
+        self.mods.iter().copied().find(|m| {
+            m.slot()
+                .and_then(|s| form.slots.get(s))
+                .is_some_and(|s| s.kind == crate::isa::SlotKind::Group(g))
+        })
+    }
+
+    /// In a form without a slot of group `g`, the written modifier that
+    /// stands for it: a form that spells `atom.add.f32` literally, or
+    /// through another group, in a section whose roles say `.type`. For a
+    /// group of types defined together with others (`.dtype = .atype = {
+    /// … }`), the written data type at the group's rank among them (the
+    /// first for `.dtype`, the second for `.atype`); for a lone group of
+    /// types, the instruction's only data type. Either must be one of the
+    /// group's alternatives.
+    pub fn implied_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
         use crate::isa::SlotKind;
         let form = self.form()?;
-        let slot_of = |m: &Modifier| m.slot().and_then(|s| form.slots.get(s));
-        if let Some(m) = self
-            .mods
-            .iter()
-            .find(|m| slot_of(m).is_some_and(|s| s.kind == SlotKind::Group(g)))
-        {
-            return Some(*m);
-        }
         if form.slots.iter().any(|s| s.kind == SlotKind::Group(g)) {
             return None;
         }
-        // Groups defined together (`.dtype = .atype = { … }`) take the
-        // written alternatives in their order.
         let cat = catalog();
         let alts = cat.group(g)?.alts;
         let rank = (0..g.0)
@@ -347,10 +373,24 @@ impl Instruction {
                     .is_some_and(|x| x.alts == alts)
             })
             .count();
+        let chained = rank > 0
+            || cat
+                .group(crate::isa::GroupId(g.0.saturating_add(1)))
+                .is_some_and(|x| x.alts == alts);
         let nth = if alts.iter().any(|&a| cat.is_type(a)) {
-            // A type group: the rank-th written data type, if one of its
-            // alternatives.
-            self.mods.iter().filter(|m| cat.is_type(m.id)).nth(rank)
+            let mut types = self
+                .mods
+                .iter()
+                .filter(|m| cat.is_type(m.id) || spells_type(m.as_str()));
+            if chained {
+                types.nth(rank)
+            } else {
+                // A lone group stands for the instruction's only type.
+                match (types.next(), types.next()) {
+                    (Some(m), None) => Some(m),
+                    _ => None,
+                }
+            }
         } else {
             self.mods.iter().filter(|m| alts.contains(&m.id)).nth(rank)
         };
