@@ -17,12 +17,18 @@ use ptxkit::LineIndex;
 /// Agreement with ptxas over all recorded cases, in percent, must not fall
 /// below this. The checker's figure when the sweep was first recorded; raise
 /// it as the checker improves (the test prints the current figure).
-const AGREEMENT_FLOOR: f64 = 0.0;
+const AGREEMENT_FLOOR: f64 = 83.8;
 
 /// False rejections (we reject what ptxas accepts) known when the sweep was
 /// recorded. The target is zero; this number may only go down. The classes
 /// are printed by the test and listed in docs/sweep.md.
-const KNOWN_FALSE_REJECTIONS: usize = usize::MAX;
+/// At recording (checker of e82d8ac): 604, mostly a predicate register
+/// ptxas takes for a value (`cp.async … %p1` as ignore-src, `mma.sp` d),
+/// vector operands ptxas takes for a scalar (`{%r200, %r201}` for a 32-bit
+/// or 64-bit role), a float constant in a 16-bit vector element, `.s32`
+/// texture results, `%tid.w` (ptxas reads it), and gates of
+/// `cp.async.bulk .weak` / `fabric` / `st…v8` (see docs/sweep.md).
+const KNOWN_FALSE_REJECTIONS: usize = 604;
 
 struct File {
     name: String,
@@ -139,7 +145,7 @@ struct Tally {
     false_rejections: usize,
     rejected: usize,
     misses: usize,
-    /// False rejections by (opcode, our code and message shape).
+    /// False rejections by (opcode root, our code and message shape).
     fr_classes: BTreeMap<String, (usize, String)>,
     /// Misses by (case kind, ptxas message).
     miss_classes: BTreeMap<String, (usize, String)>,
@@ -195,7 +201,7 @@ fn replay(f: &File) -> Tally {
                 None => t.agree += 1,
                 Some((code, msg)) => {
                     t.false_rejections += 1;
-                    let op = inst.split_whitespace().next().unwrap_or("");
+                    let op = inst.split(['.', ' ']).next().unwrap_or("");
                     let key = format!("{op}: {code} {}", shape(&msg));
                     t.fr_classes
                         .entry(key)

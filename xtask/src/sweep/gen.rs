@@ -852,7 +852,12 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
                 sites: b.sites,
                 unspec: b.unspec,
             };
-            emit(cat, &inst, n < o.mutate, &mut rng, &mut cases);
+            // Long instructions (matrix fragments of 64 and more registers)
+            // are mutated on their first instance only, to keep the record
+            // small.
+            let long = inst.text(cat, &inst.ops).len() > 300;
+            let mutate = n < o.mutate && (n == 0 || !long);
+            emit(cat, &inst, mutate, &mut rng, &mut cases);
         }
     }
     cases

@@ -25,6 +25,9 @@ fn kind(c: &Case) -> String {
     }
 }
 
+/// One file's accepted batches and rejected cases.
+type FileCases<'a> = (Vec<&'a Batch>, Vec<usize>);
+
 /// Write the files; returns the number of cases recorded.
 pub fn write(
     dir: &Path,
@@ -39,7 +42,7 @@ pub fn write(
             std::fs::remove_file(p)?;
         }
     }
-    let mut files: BTreeMap<(String, String), (Vec<&Batch>, Vec<usize>)> = BTreeMap::new();
+    let mut files: BTreeMap<(String, String), FileCases> = BTreeMap::new();
     for b in batches {
         files
             .entry((b.target.clone(), b.version.clone()))
