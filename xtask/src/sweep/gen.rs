@@ -155,6 +155,8 @@ fn version_ge(v: &str, want: (u8, u8)) -> bool {
 struct Choice {
     id: Option<ModId>,
     text: String,
+    /// The group whose slot it fills.
+    group: Option<ptxkit::isa::GroupId>,
 }
 
 /// An operand as built, before printing.
@@ -350,14 +352,26 @@ fn has_kind(cat: &Catalog, mods: &[Choice], k: SlotKind) -> bool {
 }
 
 fn resolve_type(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> Option<ScalarType> {
+    // The modifier filling the group's slot; else one of the group's
+    // written elsewhere (a literal `.f32` of the form).
     let in_group = |g| {
-        mods.iter().find_map(|c| {
+        let by_slot = mods.iter().find_map(|c| {
             let m = c.id?;
-            if cat.slot_accepts(SlotKind::Group(g), m) {
+            if c.group == Some(g) {
                 ScalarType::from_spelling(cat.mod_name(m))
             } else {
                 None
             }
+        });
+        by_slot.or_else(|| {
+            mods.iter().filter(|c| c.group.is_none()).find_map(|c| {
+                let m = c.id?;
+                if cat.slot_accepts(SlotKind::Group(g), m) {
+                    ScalarType::from_spelling(cat.mod_name(m))
+                } else {
+                    None
+                }
+            })
         })
     };
     for t in spec.types {
@@ -653,19 +667,22 @@ fn slot_alternatives(cat: &Catalog, form: &Form) -> Vec<Vec<Option<Choice>>> {
                 SlotKind::Lit(m) => alts.push(Some(Choice {
                     id: Some(m),
                     text: cat.mod_name(m).to_string(),
+                    group: None,
                 })),
-                SlotKind::Group(g) => {
-                    if let Some(g) = cat.group(g) {
+                SlotKind::Group(gid) => {
+                    if let Some(g) = cat.group(gid) {
                         for &m in g.alts {
                             alts.push(Some(Choice {
                                 id: Some(m),
                                 text: cat.mod_name(m).to_string(),
+                                group: Some(gid),
                             }));
                         }
                         for p in g.patterns {
                             alts.push(Some(Choice {
                                 id: None,
                                 text: pattern_instance(p),
+                                group: Some(gid),
                             }));
                         }
                     }
