@@ -22,30 +22,6 @@ const KNOWN_FALSE_REJECTIONS: &[&str] = &[
     // ptxas 13.5 accepts on sm_90 and later: "`cvt.bf16.f16` needs a rounding
     // modifier" (256 times in this file).
     "triton/dot_scaled_mx.sm90.ptx",
-];`:
-    // "`ld.global.b8` takes a single value as `d`, not a vector" (12 files)
-    "triton/dot_scaled_mx.sm100.ptx",
-    "triton/dot_scaled_mx.sm120.ptx",
-    "triton/dot_scaled_mx.sm90.ptx",
-    "triton/inline_asm_packed.sm120.ptx",
-    "triton/inline_asm_packed.sm80.ptx",
-    "triton/matmul_fp8.sm100.ptx",
-    "triton/matmul_fp8.sm120.ptx",
-    "triton/matmul_fp8.sm90.ptx",
-    "triton/matmul_int8.sm100.ptx",
-    "triton/matmul_int8.sm120.ptx",
-    "triton/matmul_int8.sm80.ptx",
-    "triton/matmul_int8.sm90.ptx",
-    // texture/surface coordinate vectors: "`%f6` is a .f32 register, which `tex.2d.v4.f32.f32`
-    // cannot use as `c`" (also tld4, tex.level, suld.b/sust.b `b`) (8 files)
-    "nvcc/texture.sm75.g.ptx",
-    "nvcc/texture.sm86.ptx",
-    "nvrtc/texture.nvrtc12.sm100a.ptx",
-    "nvrtc/texture.nvrtc12.sm80.ptx",
-    "nvrtc/texture.nvrtc13.sm100a.ptx",
-    "nvrtc/texture.nvrtc13.sm75.ptx",
-    "nvrtc/texture.nvrtc13.sm80.ptx",
-    "nvrtc/texture.nvrtc13.sm90.ptx",
 ];
 
 /// One row of `tests/data/producers/MANIFEST.tsv`.
