@@ -17,12 +17,7 @@ use ptxkit::LineIndex;
 
 /// ptxas-accepted files on which the checker reports an error today, by
 /// manifest path. Remove an entry once the checker accepts the file.
-const KNOWN_FALSE_REJECTIONS: &[&str] = &[
-    // Triton's inline `cvt.bf16.f16 b0, a0;` with no rounding modifier, which
-    // ptxas 13.5 accepts on sm_90 and later: "`cvt.bf16.f16` needs a rounding
-    // modifier" (256 times in this file).
-    "triton/dot_scaled_mx.sm90.ptx",
-];
+const KNOWN_FALSE_REJECTIONS: &[&str] = &[];
 
 /// One row of `tests/data/producers/MANIFEST.tsv`.
 struct Row {

@@ -123,8 +123,7 @@ impl Checker<'_> {
         }
         let needs = (int(d) && scalar_float(a))
             || (scalar_float(d) && int(a))
-            || (scalar_float(d) && scalar_float(a) && d.bits() < a.bits())
-            || (*d == ScalarType::Bf16 && *a == ScalarType::F16);
+            || (scalar_float(d) && scalar_float(a) && d.bits() < a.bits());
         if needs && !rounding {
             self.diags.push(
                 Diagnostic::error(codes::ROUNDING_REQUIRED, i.opcode_span, format!("`{}` needs a rounding modifier", super::inst_name(i)))
