@@ -14,8 +14,10 @@
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
+use super::facts;
+use super::params::param_summary;
 use super::regs::{expr_names, operand_names};
-use super::summary::param_summary;
+use crate::isa::{Flags, Kinds};
 use crate::source::LineIndex;
 use crate::syntax::{
     Block, CallPrototype, Function, Initializer, Instruction, Item, Module, Name, Param, Stmt,
@@ -106,7 +108,7 @@ struct Scope<'a> {
 fn scan<'a>(b: &'a Block, s: &mut Scope<'a>) {
     for st in &b.stmts {
         match st {
-            Stmt::Instruction(i) if i.opcode_name() == "call" => s.calls.push(i),
+            Stmt::Instruction(i) if facts::flags(i).has(Flags::CALL) => s.calls.push(i),
             Stmt::CallTargets(t) => {
                 s.targets
                     .insert(t.label, t.targets.iter().map(|(n, _)| *n).collect());
@@ -188,8 +190,7 @@ impl CallGraph {
                     scan(b, &mut s);
                     // Address-taken: function names used outside call targets.
                     for i in b.instructions() {
-                        let skip = i.opcode_name() == "call";
-                        if skip {
+                        if facts::flags(i).has(Flags::CALL) {
                             continue;
                         }
                         for o in &i.operands {
@@ -243,13 +244,16 @@ impl CallGraph {
                     }
                 };
                 let roles = call.roles();
-                let named = |role: &str| {
+                // The operand of the role that takes this kind: a function
+                // name (direct call), or a `.calltargets` / `.callprototype`
+                // label (indirect call through a register).
+                let taking = |kind: Kinds| {
                     roles
                         .iter()
-                        .find(|(t, _)| t.role == role)
+                        .find(|(t, _)| facts::spec(t.spec).is_some_and(|s| s.kinds.has(kind)))
                         .and_then(|(_, o)| o.as_name())
                 };
-                if let Some(f) = named("func") {
+                if let Some(f) = taking(Kinds::FUNC) {
                     match index.get(&f) {
                         Some(&to) => add(to, CallKind::Direct, None),
                         None => unresolved.push(UnresolvedCall {
@@ -260,7 +264,7 @@ impl CallGraph {
                     }
                     continue;
                 }
-                let list = named("flist").or_else(|| named("fproto"));
+                let list = taking(Kinds::PROTO);
                 let via = list.map(|n| n.to_string());
                 let targets: Vec<usize> = match list {
                     Some(l) if s.targets.contains_key(&l) => s

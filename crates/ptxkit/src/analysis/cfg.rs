@@ -1,8 +1,9 @@
 //! The control-flow graph of a function body: basic blocks and typed edges.
 //!
 //! A block starts at the first instruction, at every label, and after every
-//! instruction that transfers control (`bra`, `brx.idx`, `ret`, `exit`,
-//! `trap`). Consecutive labels share a block. Nested `{ }` scopes are
+//! instruction that transfers control: one whose catalog section is flagged
+//! `branch` (`bra`, `brx.idx`), `return` (`ret`) or `exit` (`exit`, `trap`).
+//! Consecutive labels share a block. Nested `{ }` scopes are
 //! flattened. A guarded transfer (`@p bra L`, `@p ret`) ends its block with
 //! two edges: the taken one and a fall-through. Edges that leave the function
 //! (`ret`, `exit`, `trap`, or running off the end of the body) have no target
@@ -11,6 +12,8 @@
 use rustc_hash::FxHashMap;
 use serde::Serialize;
 
+use super::facts;
+use crate::isa::{Flags, Kinds, OpcodeId};
 use crate::source::{LineIndex, Span};
 use crate::syntax::{Block, Function, Instruction, Name, Stmt};
 
@@ -146,21 +149,55 @@ pub enum Transfer {
     Trap,
 }
 
-/// The transfer an instruction makes (`None` for ordinary instructions and calls).
+/// The flags that make an instruction end its block.
+const TRANSFERS: Flags = Flags(Flags::BRANCH.0 | Flags::RETURN.0 | Flags::EXIT.0);
+
+/// The transfer an instruction makes (`None` for ordinary instructions and
+/// calls), from its catalog flags: `branch` is a jump, indirect when the
+/// branch also reads a register (`brx.idx`'s index picks the target from a
+/// list) and direct when it takes only its label (`bra`); `return` leaves
+/// the function; `exit` ends the thread.
 pub fn transfer(i: &Instruction) -> Option<Transfer> {
-    match i.opcode_name() {
-        "bra" => Some(Transfer::Branch),
-        "brx" => Some(Transfer::Indirect),
-        "ret" => Some(Transfer::Return),
-        "exit" => Some(Transfer::Exit),
-        "trap" => Some(Transfer::Trap),
-        _ => None,
+    let f = facts::flags(i);
+    if f.0 & TRANSFERS.0 == 0 {
+        return None;
     }
+    if f.has(Flags::BRANCH) {
+        let reads_register = facts::templates(i)
+            .iter()
+            .any(|(t, _)| facts::spec(t.spec).is_some_and(|s| s.kinds.has(Kinds::REG)));
+        return Some(if reads_register {
+            Transfer::Indirect
+        } else {
+            Transfer::Branch
+        });
+    }
+    if f.has(Flags::RETURN) {
+        return Some(Transfer::Return);
+    }
+    Some(if is_trap(i) {
+        Transfer::Trap
+    } else {
+        Transfer::Exit
+    })
 }
 
-/// The first operand's name (the label of `bra`).
-fn operand_name(i: &Instruction, idx: usize) -> Option<Name> {
-    i.operands.get(idx).and_then(|o| o.as_name())
+/// Whether an `exit`-flagged instruction is `trap`. The catalog flags `exit`
+/// and `trap` alike (both end the thread, which is all the graph needs);
+/// only the edge's label tells an abort from a normal end, and no catalog
+/// data separates them, so this one name is looked up, once.
+fn is_trap(i: &Instruction) -> bool {
+    static TRAP: std::sync::OnceLock<Option<OpcodeId>> = std::sync::OnceLock::new();
+    *TRAP.get_or_init(|| crate::isa::catalog().opcode_id("trap")) == Some(i.opcode)
+}
+
+/// The name written for the role of `i` that takes a label: the target of
+/// `bra`, the `.branchtargets` list of `brx.idx`.
+fn label_operand(i: &Instruction) -> Option<Name> {
+    facts::templates(i)
+        .into_iter()
+        .find(|(t, _)| facts::spec(t.spec).is_some_and(|s| s.kinds.has(Kinds::LABEL)))
+        .and_then(|(_, o)| o.as_name())
 }
 
 impl<'a> Cfg<'a> {
@@ -274,7 +311,7 @@ impl<'a> Cfg<'a> {
             match transfer(last) {
                 None => {}
                 Some(Transfer::Branch) => {
-                    if let Some(t) = operand_name(last, 0).and_then(|l| label_block.get(&l)) {
+                    if let Some(t) = label_operand(last).and_then(|l| label_block.get(&l)) {
                         let kind = if guarded {
                             EdgeKind::Conditional
                         } else {
@@ -289,7 +326,7 @@ impl<'a> Cfg<'a> {
                     falls = guarded;
                 }
                 Some(Transfer::Indirect) => {
-                    let list = operand_name(last, 1).and_then(|t| tables.get(&t));
+                    let list = label_operand(last).and_then(|t| tables.get(&t));
                     let mut seen = Vec::new();
                     for (l, _) in list.map(|l| l.iter()).into_iter().flatten() {
                         match label_block.get(l) {

@@ -3,9 +3,10 @@
 use serde::Serialize;
 
 use super::callgraph::{CallGraph, CallKind};
-use super::summary::{param_summary, ParamSummary};
+pub use super::params::directive_text;
+use super::params::{param_summary, ParamSummary};
 use crate::source::LineIndex;
-use crate::syntax::{FuncDirective, Function, Module};
+use crate::syntax::{Function, Module};
 
 /// One call made by a function.
 #[derive(Clone, Debug, Serialize)]
@@ -45,22 +46,6 @@ pub struct FunctionInfo {
     pub unresolved_calls: usize,
     /// Whether it may call itself.
     pub recursive: bool,
-}
-
-/// A directive as text: `.maxntid 128, 1, 1`.
-pub fn directive_text(d: &FuncDirective) -> String {
-    let mut s = d.name.to_string();
-    let args: Vec<String> = d
-        .args
-        .iter()
-        .map(|a| a.value.to_string())
-        .chain(d.strings.iter().map(|s| s.to_string()))
-        .collect();
-    if !args.is_empty() {
-        s.push(' ');
-        s.push_str(&args.join(", "));
-    }
-    s
 }
 
 /// Describe every function of `m` (declarations included), in module order.

@@ -1,15 +1,18 @@
 //! Registers of a function: what is declared, which registers each
 //! instruction reads and writes, and peak register pressure from liveness.
 //!
-//! **Reads and writes.** An operand in brackets (an address) is read. Of the
-//! other operands, the first one is written when it is a value, a vector
-//! `{a, b}` or a pair `p|q` (both halves), unless the catalog names its role
-//! as an input (`bar.sync a`, `bra tgt`, `brx.idx index`, `call fptr`,
-//! `nanosleep t`, `tcgen05.dealloc taddr`, …); the return list of `call` is
-//! written; everything else is read. The accumulator of `wgmma.mma_async`
-//! is both read and written. The guard predicate is read. Only names
-//! declared with `.reg` (or `.reg` parameters) count; special registers,
-//! variables, labels and functions do not.
+//! **Reads and writes.** Each operand goes the way the catalog's role
+//! description says (`@operand ROLE in|out|inout …`): an `out` operand is
+//! written, an `in` one read, an `inout` one (the accumulator of
+//! `wgmma.mma_async`) both. The two halves of a pair `p|q` and the items of
+//! a vector the template spells out (`{xdim, ydim, zdim}`) each follow
+//! their own role. Registers inside brackets (an address) are always read.
+//! A role the catalog does not describe (the parenthesised lists of
+//! `call`, `mbarrier.arrive`'s `_`) is written when it is the first
+//! operand (the return list of `call`) and read otherwise. An instruction
+//! that matched no form reads all its operands. The guard predicate is
+//! read. Only names declared with `.reg` (or `.reg` parameters) count;
+//! special registers, variables, labels and functions do not.
 //!
 //! **Guarded writes** (`@p mov …`) do not end the life of the old value:
 //! threads whose guard is false keep it.
@@ -30,9 +33,10 @@ use serde::Serialize;
 use smallvec::SmallVec;
 
 use super::cfg::Cfg;
+use super::facts;
 use super::liveness::{solve, Liveness};
 use crate::isa::vocab::{ScalarType, StateSpace};
-use crate::isa::Shape;
+use crate::isa::{Dir, Shape};
 use crate::syntax::{Block, Expr, Function, Instruction, Name, Operand, Stmt};
 
 /// The declared type of a register.
@@ -245,20 +249,21 @@ pub fn operand_names(o: &Operand, f: &mut impl FnMut(Name)) {
     o.for_each_name(&mut |n, _| f(n));
 }
 
-/// Roles that may stand first without being written.
-const INPUT_FIRST: &[&str] = &[
-    "a",
-    "N",
-    "_",
-    "fptr",
-    "func",
-    "imm-reg-count",
-    "index",
-    "membermask",
-    "t",
-    "taddr",
-    "tgt",
-];
+/// Record the registers `visit` names as written and/or read, as `d` says.
+fn flow(
+    d: Dir,
+    ids: &mut RegIds,
+    defs: &mut SmallVec<[u32; 4]>,
+    uses: &mut SmallVec<[u32; 8]>,
+    visit: impl Fn(&mut dyn FnMut(Name)),
+) {
+    if d.writes() {
+        visit(&mut |n| defs.extend(ids.id(n)));
+    }
+    if d.reads() {
+        visit(&mut |n| uses.extend(ids.id(n)));
+    }
+}
 
 /// The registers `i` reads and writes.
 pub fn def_use(i: &Instruction, ids: &mut RegIds) -> DefUse {
@@ -274,25 +279,42 @@ pub fn def_use(i: &Instruction, ids: &mut RegIds) -> DefUse {
         }
     }
     let roles = i.roles();
-    let accumulate = i.name() == "wgmma.mma_async";
     if roles.is_empty() {
         for o in &i.operands {
             operand_names(o, &mut |n| uses.extend(ids.id(n)));
         }
     }
     for (k, (tpl, o)) in roles.into_iter().enumerate() {
-        let written = match (&tpl.shape, o) {
-            (Shape::Bracket(_), _) | (_, Operand::Address { .. } | Operand::Tuple { .. }) => false,
-            (_, Operand::List { .. }) => tpl.role == "ret-param",
-            _ => k == 0 && !INPUT_FIRST.contains(&tpl.role),
-        };
-        if written {
-            operand_names(o, &mut |n| defs.extend(ids.id(n)));
-            if accumulate && tpl.role == "d" {
-                operand_names(o, &mut |n| uses.extend(ids.id(n)));
+        let (defs, uses) = (&mut defs, &mut uses);
+        match (&tpl.shape, o) {
+            (Shape::Bracket(_), _) | (_, Operand::Address { .. } | Operand::Tuple { .. }) => {
+                flow(Dir::In, ids, defs, uses, |mut f| operand_names(o, &mut f));
             }
-        } else {
-            operand_names(o, &mut |n| uses.extend(ids.id(n)));
+            (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
+                let first = facts::dir(tpl.spec, k);
+                flow(first, ids, defs, uses, |mut f| {
+                    operand_names(&p.first, &mut f)
+                });
+                let second = facts::dir(*second_spec, k);
+                flow(second, ids, defs, uses, |mut f| {
+                    expr_names(&p.second, &mut f)
+                });
+            }
+            (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
+                for (t, item) in inner.iter().zip(items) {
+                    let spec = if facts::spec(t.spec).is_some() {
+                        t.spec
+                    } else {
+                        tpl.spec
+                    };
+                    flow(facts::dir(spec, k), ids, defs, uses, |mut f| {
+                        operand_names(item, &mut f)
+                    });
+                }
+            }
+            _ => flow(facts::dir(tpl.spec, k), ids, defs, uses, |mut f| {
+                operand_names(o, &mut f)
+            }),
         }
     }
     for d in defs {

@@ -13,12 +13,12 @@ use serde::Serialize;
 
 use super::callgraph::CallGraph;
 use super::cfg::Cfg;
-use super::functions::directive_text;
+use super::params::{declarator_bytes, directive_text, param_summary};
 use super::regs::{analyze, operand_names};
-use super::summary::declarator_bytes;
 use crate::isa::vocab::{Linkage, StateSpace};
+use crate::isa::{catalog, Flags};
 use crate::source::LineIndex;
-use crate::syntax::{Block, Expr, Function, Module, Name, Operand, Param, Stmt};
+use crate::syntax::{Block, Expr, Function, Instruction, Module, Name, Operand, Param, Stmt};
 
 /// Registers of a function.
 #[derive(Clone, Debug, Default, Serialize)]
@@ -133,7 +133,7 @@ struct Global {
 pub fn params_bytes(ps: &[Param]) -> u64 {
     let mut off = 0u64;
     for p in ps {
-        let s = super::summary::param_summary(p).bytes;
+        let s = param_summary(p).bytes;
         let elem = p.ty.size_bytes().max(1);
         let align = p.align.map(|a| a.value).unwrap_or(elem).max(1);
         off = off.div_ceil(align).saturating_mul(align).saturating_add(s);
@@ -323,15 +323,16 @@ fn function_resources(
     constant.variables.sort();
     let mut barriers = BarrierUse::default();
     let mut dynamic_stack = false;
+    let const_space = catalog().mod_id(StateSpace::Const.as_str());
     for i in &cfg.insts {
-        let name = i.name();
-        if i.mods.iter().any(|m| m.as_str() == ".const") {
+        if const_space.is_some_and(|c| i.mods.iter().any(|m| m.id == c)) {
             constant.accesses = constant.accesses.saturating_add(1);
         }
-        match name {
-            "alloca" | "stacksave" => dynamic_stack = true,
-            "bar.warp.sync" => barriers.warp_syncs = barriers.warp_syncs.saturating_add(1),
-            "bar" | "barrier" => {
+        match kind_of(i) {
+            SectionKind::Other => {}
+            SectionKind::Stack => dynamic_stack = true,
+            SectionKind::WarpSync => barriers.warp_syncs = barriers.warp_syncs.saturating_add(1),
+            SectionKind::CtaBarrier => {
                 barriers.cta_barriers = barriers.cta_barriers.saturating_add(1);
                 match i.operand("a") {
                     Some(Operand::Expr(Expr::Int(l))) if !barriers.ids.contains(&l.value) => {
@@ -342,13 +343,12 @@ fn function_resources(
                     None => {}
                 }
             }
-            n if n.starts_with("barrier.cluster") => {
+            SectionKind::ClusterBarrier => {
                 barriers.cluster_barriers = barriers.cluster_barriers.saturating_add(1)
             }
-            n if n.starts_with("mbarrier") || n == "cp.async.mbarrier.arrive" => {
+            SectionKind::Mbarrier => {
                 barriers.mbarrier_ops = barriers.mbarrier_ops.saturating_add(1)
             }
-            _ => {}
         }
     }
     barriers.ids.sort_unstable();
@@ -368,6 +368,88 @@ fn function_resources(
         barriers,
         directives: f.directives.iter().map(directive_text).collect(),
     }
+}
+
+/// What the resource report counts an instruction as, by catalog section.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SectionKind {
+    /// Nothing the report counts.
+    Other,
+    /// Allocates stack dynamically (`alloca`, `stacksave`).
+    Stack,
+    /// `bar.warp.sync`: a barrier within the warp (flagged `barrier warp`).
+    WarpSync,
+    /// A named CTA barrier (`bar`, `barrier`).
+    CtaBarrier,
+    /// `barrier.cluster.*`.
+    ClusterBarrier,
+    /// An `mbarrier.*` operation (and `cp.async.mbarrier.arrive`).
+    Mbarrier,
+}
+
+/// What the report counts an instruction named `name` (a catalog section,
+/// or the opcode root of an instruction that matched no form) as. A warp
+/// barrier is known by its flags (`barrier` with `warp`). The catalog has
+/// nothing that tells a CTA barrier from a cluster barrier or an mbarrier
+/// operation (all three are `barrier` or `side-effect`), nor a dynamic
+/// stack allocation from other side effects, so those are still known by
+/// name; [`kinds`] compares the names once per process, never per
+/// instruction.
+fn classify(name: &str, flags: Flags) -> SectionKind {
+    if flags.has(Flags(Flags::BARRIER.0 | Flags::WARP.0)) {
+        SectionKind::WarpSync
+    } else if matches!(name, "alloca" | "stacksave") {
+        SectionKind::Stack
+    } else if matches!(name, "bar" | "barrier") {
+        SectionKind::CtaBarrier
+    } else if name.starts_with("barrier.cluster") {
+        SectionKind::ClusterBarrier
+    } else if name.starts_with("mbarrier") || name == "cp.async.mbarrier.arrive" {
+        SectionKind::Mbarrier
+    } else {
+        SectionKind::Other
+    }
+}
+
+/// The kind of every catalog section (by section index) and of every
+/// opcode root (by opcode id, for instructions that matched no form).
+struct Kinds {
+    sections: Vec<SectionKind>,
+    opcodes: Vec<SectionKind>,
+}
+
+fn kinds() -> &'static Kinds {
+    static KINDS: std::sync::OnceLock<Kinds> = std::sync::OnceLock::new();
+    KINDS.get_or_init(|| {
+        let cat = catalog();
+        let sections = cat
+            .sections()
+            .iter()
+            .map(|s| classify(s.name, s.flags))
+            .collect();
+        let mut opcodes = Vec::new();
+        for (id, op) in cat.opcodes() {
+            let k = usize::from(id.0);
+            if opcodes.len() <= k {
+                opcodes.resize(k.saturating_add(1), SectionKind::Other);
+            }
+            if let Some(slot) = opcodes.get_mut(k) {
+                *slot = classify(op.name, Flags::default());
+            }
+        }
+        Kinds { sections, opcodes }
+    })
+}
+
+/// The kind of instruction `i`.
+fn kind_of(i: &Instruction) -> SectionKind {
+    let k = kinds();
+    match catalog().form(i.form) {
+        Some(f) => k.sections.get(usize::from(f.section)),
+        None => k.opcodes.get(usize::from(i.opcode.0)),
+    }
+    .copied()
+    .unwrap_or(SectionKind::Other)
 }
 
 /// Largest sum of frames along a call chain from `node` (`None` if a chain

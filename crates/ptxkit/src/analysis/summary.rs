@@ -4,9 +4,10 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::params::directive_text;
+pub use super::params::{declarator_bytes, param_bytes, param_summary, ParamSummary};
 use crate::isa::vocab::StateSpace;
-use crate::syntax::consteval::eval_int;
-use crate::syntax::{Block, Function, Initializer, Module, Param, Stmt, VarDecl};
+use crate::syntax::{Block, Function, Module, Stmt};
 
 /// Summary of a module.
 #[derive(Clone, Debug, Serialize)]
@@ -52,90 +53,6 @@ pub struct FunctionSummary {
     pub shared_bytes: u64,
     /// Performance directives, as written.
     pub directives: Vec<String>,
-}
-
-/// One parameter.
-#[derive(Clone, Debug, Serialize)]
-pub struct ParamSummary {
-    /// The name.
-    pub name: String,
-    /// State space and type, e.g. `.param .u64`.
-    pub ty: String,
-    /// Size in bytes.
-    pub bytes: u64,
-}
-
-/// Bytes of one declarator of `v` (`None` when a dimension is unsized or not constant).
-pub fn declarator_bytes(
-    v: &VarDecl,
-    dims: &[Option<crate::syntax::Expr>],
-    init: Option<&Initializer>,
-) -> Option<u64> {
-    let mut n =
-        v.ty.size_bytes()
-            .saturating_mul(u64::from(v.vector.unwrap_or(1)));
-    for (i, d) in dims.iter().enumerate() {
-        let len = match d {
-            Some(e) => u64::try_from(eval_int(e)?).ok()?,
-            // `a[] = {…}`: the initializer gives the outer length.
-            None if i == 0 => init?.list_len()?,
-            None => return None,
-        };
-        n = n.saturating_mul(len);
-    }
-    Some(n)
-}
-
-/// Bytes of a parameter: element size × vector length × array lengths (an
-/// unsized or non-constant dimension counts as 0).
-pub fn param_bytes(p: &Param) -> u64 {
-    let mut n =
-        p.ty.size_bytes()
-            .saturating_mul(u64::from(p.vector.unwrap_or(1)));
-    for d in &p.dims {
-        n = n.saturating_mul(
-            d.as_ref()
-                .and_then(eval_int)
-                .and_then(|v| u64::try_from(v).ok())
-                .unwrap_or(0),
-        );
-    }
-    n
-}
-
-/// Size and type text of one parameter.
-pub fn param_summary(p: &Param) -> ParamSummary {
-    let n = param_bytes(p);
-    let mut ty = format!("{}", p.space);
-    if let Some(a) = &p.align {
-        ty.push_str(&format!(" .align {}", a.value));
-    }
-    if let Some(v) = p.vector {
-        ty.push_str(&format!(" .v{v}"));
-    }
-    ty.push(' ');
-    ty.push_str(p.ty.as_str());
-    if let Some(ptr) = &p.ptr {
-        ty.push_str(" .ptr");
-        if let Some(s) = ptr.space {
-            ty.push(' ');
-            ty.push_str(s.as_str());
-        }
-        if let Some(a) = &ptr.align {
-            ty.push_str(&format!(" .align {}", a.value));
-        }
-    }
-    for d in &p.dims {
-        ty.push_str(&match d.as_ref().and_then(eval_int) {
-            Some(v) => format!("[{v}]"),
-            None => "[]".into(),
-        });
-    }
-    ParamSummary {
-        name: p.name.to_string(),
-        ty,
-        bytes: n,
-    }
 }
 
 #[derive(Default)]
@@ -207,11 +124,7 @@ fn function_summary(f: &Function) -> FunctionSummary {
         instructions: st.instructions,
         local_bytes: st.local,
         shared_bytes: st.shared,
-        directives: f
-            .directives
-            .iter()
-            .map(super::functions::directive_text)
-            .collect(),
+        directives: f.directives.iter().map(directive_text).collect(),
     }
 }
 
