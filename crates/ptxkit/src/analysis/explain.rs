@@ -115,13 +115,14 @@ pub fn common_meaning(m: &str) -> Option<String> {
         return Some(fixed.to_string());
     }
     let t = crate::isa::vocab::ScalarType::from_spelling(m)?;
-    let kind = if m.starts_with(".b") {
+    use crate::isa::vocab::ScalarType as T;
+    let kind = if matches!(t, T::B8 | T::B16 | T::B32 | T::B64 | T::B128) {
         "untyped bits"
     } else if t.is_signed() {
         "signed integer"
     } else if t.is_float() {
         "floating point"
-    } else if m.starts_with(".u") {
+    } else if matches!(t, T::U8 | T::U16 | T::U32 | T::U64 | T::U16x2) {
         "unsigned integer"
     } else {
         return None;

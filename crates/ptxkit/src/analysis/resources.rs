@@ -334,7 +334,14 @@ fn function_resources(
             SectionKind::WarpSync => barriers.warp_syncs = barriers.warp_syncs.saturating_add(1),
             SectionKind::CtaBarrier => {
                 barriers.cta_barriers = barriers.cta_barriers.saturating_add(1);
-                match i.operand("a") {
+                // The barrier id: the role whose constants the catalog
+                // bounds (`@operand a … range=0..15`).
+                let id = i
+                    .roles()
+                    .into_iter()
+                    .find(|(t, _)| catalog().role(t.spec).is_some_and(|r| r.range.is_some()))
+                    .map(|(_, o)| o);
+                match id {
                     Some(Operand::Expr(Expr::Int(l))) if !barriers.ids.contains(&l.value) => {
                         barriers.ids.push(l.value);
                     }
