@@ -84,7 +84,13 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
     for (n, raw) in src.lines().enumerate() {
         let line = raw.split('#').next().unwrap_or_default();
         let w: Vec<&str> = line.split_whitespace().collect();
-        let bad = || format!("module.ptxisa line {}: `{}`", n.saturating_add(1), raw.trim());
+        let bad = || {
+            format!(
+                "module.ptxisa line {}: `{}`",
+                n.saturating_add(1),
+                raw.trim()
+            )
+        };
         let Some((&key, args)) = w.split_first() else {
             continue;
         };

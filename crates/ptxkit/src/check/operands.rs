@@ -174,7 +174,7 @@ impl Checker<'_> {
                 let mut items = items.iter();
                 for t in inner.iter() {
                     if t.optional && skip > 0 {
-                        skip -= 1;
+                        skip = skip.saturating_sub(1);
                         continue;
                     }
                     let Some(item) = items.next() else { break };
@@ -252,10 +252,10 @@ impl Checker<'_> {
                 let ty = match (arity, ty) {
                     (None, Some(t)) if !items.is_empty() && t.as_str().starts_with(".b") => {
                         let n = u32::try_from(items.len()).unwrap_or(u32::MAX);
-                        if t.bits() % n != 0 {
+                        if t.bits().checked_rem(n) != Some(0) {
                             return;
                         }
-                        ScalarType::B8.with_bits(t.bits() / n)
+                        ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0))
                     }
                     _ => ty,
                 };

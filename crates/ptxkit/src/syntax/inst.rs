@@ -264,7 +264,9 @@ fn spells_type(s: &str) -> bool {
     let (prefix, tail) = rest.split_at(prefix_len);
     matches!(prefix, "b" | "u" | "s" | "f" | "e" | "ue" | "bf" | "tf")
         && tail.starts_with(|c: char| c.is_ascii_digit())
-        && tail.bytes().all(|c| c.is_ascii_digit() || matches!(c, b'x' | b'm' | b'f'))
+        && tail
+            .bytes()
+            .all(|c| c.is_ascii_digit() || matches!(c, b'x' | b'm' | b'f'))
 }
 
 /// An instruction statement.

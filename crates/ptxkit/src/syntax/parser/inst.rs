@@ -249,7 +249,8 @@ impl Parser<'_> {
         };
         if slots != NO_SLOTS {
             for (i, m) in mods.iter_mut().enumerate() {
-                let s = u8::try_from((slots >> (8 * i.min(7))) & 0xFF).ok();
+                let shift = 8u32.saturating_mul(u32::try_from(i.min(7)).unwrap_or(7));
+                let s = u8::try_from(slots.checked_shr(shift).unwrap_or(0) & 0xFF).ok();
                 m.set_slot(s.filter(|&s| s != u8::MAX && i < 8));
             }
         }
@@ -369,8 +370,9 @@ fn packed_slots(cat: &crate::isa::Catalog, form: &crate::isa::Form, mods: &[ModI
     };
     let mut packed = NO_SLOTS;
     for (i, &s) in slots.iter().enumerate().take(8) {
-        packed &= !(0xFFu64 << (8 * i));
-        packed |= u64::from(s) << (8 * i);
+        let shift = 8u32.saturating_mul(u32::try_from(i).unwrap_or(7));
+        packed &= !0xFFu64.checked_shl(shift).unwrap_or(0);
+        packed |= u64::from(s).checked_shl(shift).unwrap_or(0);
     }
     packed
 }
