@@ -60,6 +60,9 @@ fn checker_agrees_with_ptxas_on_the_corpus() {
         }
     }
     eprintln!("checker: {in_scope} rejected files in scope, {rejected} rejected, {at_line} at ptxas's line; {} false rejections", false_rejects.len());
+    for m in &missed {
+        eprintln!("  missed: {m}");
+    }
     assert!(
         false_rejects.is_empty(),
         "errors on ptxas-accepted files:\n{}",
@@ -70,12 +73,12 @@ fn checker_agrees_with_ptxas_on_the_corpus() {
         "expected about 214 in-scope rejects, found {in_scope}"
     );
     assert!(
-        rejected * 100 >= in_scope * 95,
-        "rejected {rejected} of {in_scope} (< 95%); missed:\n{}",
+        rejected * 100 >= in_scope * 98,
+        "rejected {rejected} of {in_scope} (< 98%); missed:\n{}",
         missed.join("\n")
     );
     assert!(
-        at_line * 100 >= rejected * 90,
-        "at ptxas's line for {at_line} of {rejected} (< 90%)"
+        at_line * 100 >= in_scope * 95,
+        "at ptxas's line for {at_line} of {in_scope} (< 95%)"
     );
 }
