@@ -32,7 +32,17 @@ pub(crate) struct BodyWalk {
     /// Each with the depth of the block it was found in: it is dropped
     /// when that block, or one around it, defines the label.
     pending: Vec<(Name, Diagnostic, usize)>,
+    /// Recent lookups, direct-mapped by name: an instruction's registers
+    /// recur in the next ones, and a scope search (hash maps and `%r<N>`
+    /// ranges, block by block) was the checker's largest cost. An entry is
+    /// good while its generation is [`BodyWalk::generation`].
+    memo: Box<[std::cell::Cell<(Name, u32, Found)>; MEMO]>,
+    /// Bumped whenever a name is declared or a block opens or closes.
+    generation: u32,
 }
+
+/// Entries of [`BodyWalk::memo`] (a power of two).
+const MEMO: usize = 256;
 
 /// What a name denotes where it is used, as far as known there.
 #[derive(Clone, Copy)]
@@ -45,6 +55,33 @@ pub(super) struct Found {
 
 impl BodyWalk {
     pub(super) fn lookup(&self, ms: &ModuleScope, n: Name) -> Found {
+        let slot = self.memo.get(n.memo_index(MEMO));
+        if let Some((m, g, f)) = slot.map(std::cell::Cell::get) {
+            if g == self.generation && m == n {
+                return f;
+            }
+        }
+        let found = self.search(ms, n);
+        if let Some(c) = slot {
+            c.set((n, self.generation, found));
+        }
+        found
+    }
+
+    /// Something was declared or a block opened or closed: forget the
+    /// lookups made so far.
+    fn changed(&mut self) {
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == u32::MAX {
+            // Never equal to a fresh entry's mark.
+            self.generation = 0;
+            self.memo
+                .iter()
+                .for_each(|c| c.set((c.get().0, u32::MAX, c.get().2)));
+        }
+    }
+
+    fn search(&self, ms: &ModuleScope, n: Name) -> Found {
         let local = self
             .stack
             .iter()
@@ -105,17 +142,30 @@ impl Checker<'_> {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
             pending: Vec::new(),
+            memo: Box::new(std::array::from_fn(|_| {
+                std::cell::Cell::new((
+                    Name::new(""),
+                    u32::MAX,
+                    Found {
+                        decl: None,
+                        settled: false,
+                    },
+                ))
+            })),
+            generation: 0,
         }
     }
 
     /// A nested block opens.
     pub(super) fn block_start(&mut self, w: &mut BodyWalk) {
+        w.changed();
         w.stack.push(Scope::default());
         w.labels.push(Scope::default());
     }
 
     /// The innermost open block closes.
     pub(super) fn block_end(&mut self, w: &mut BodyWalk) {
+        w.changed();
         // The parameters' and the body's scopes stay until the body ends.
         let depth = w.stack.len();
         if depth > 2 {
@@ -179,6 +229,7 @@ impl Checker<'_> {
                 }
             }
             Stmt::Var(v) => {
+                w.changed();
                 if let Some(scope) = w.stack.last_mut() {
                     self.declare_vars(v, scope);
                 }
@@ -215,6 +266,7 @@ impl Checker<'_> {
     }
 
     fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
+        w.changed();
         let Some(labels) = w.labels.last_mut() else {
             return;
         };
@@ -266,8 +318,9 @@ impl Checker<'_> {
 
     fn instruction(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
         if let Some(g) = &i.guard {
-            self.name_use(g.pred, g.span, w, ms);
-            self.guard(g, w, ms);
+            let found = w.lookup(ms, g.pred);
+            self.name_found(g.pred, g.span, found, w);
+            self.guard(g, found, w);
         }
         let flags = crate::isa::catalog().flags(i.form);
         if flags.has(crate::isa::Flags::CALL) {

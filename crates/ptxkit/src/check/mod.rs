@@ -37,6 +37,9 @@ pub(crate) struct Checker<'o> {
     pub(crate) met: rustc_hash::FxHashSet<usize>,
     /// The order of the header so far (see `module_rules`).
     pub(crate) header: module_rules::HeaderState,
+    /// Role types and vector sizes already worked out, by instruction
+    /// shape (see `operands`).
+    pub(crate) resolved: operands::Resolved,
     opts: &'o CheckOptions,
 }
 
@@ -123,6 +126,7 @@ impl<'o> ModuleChecker<'o> {
                 diags: Vec::new(),
                 externs: Default::default(),
                 met: Default::default(),
+                resolved: Default::default(),
                 header: Default::default(),
                 opts,
             },

@@ -21,7 +21,21 @@ use crate::syntax::{Expr, Instruction, Name, Operand};
 /// a group taken to stand for a type the form spells otherwise
 /// ([`Instruction::implied_mod`]).
 pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> {
-    resolve_type(spec, |g| i.slot_mod(g)).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
+    if spec.types.is_empty() {
+        return None;
+    }
+    if let [TypeRef::Fixed(t), ..] = spec.types {
+        return Some(*t);
+    }
+    let form = i.form()?;
+    let slot_mod = |g| {
+        i.mods.iter().copied().find(|m| {
+            m.slot()
+                .and_then(|s| form.slots.get(s))
+                .is_some_and(|s| s.kind == crate::isa::SlotKind::Group(g))
+        })
+    };
+    resolve_type(spec, slot_mod).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
 }
 
 /// The first of `spec`'s types that applies when `fill` gives the modifier
@@ -64,6 +78,64 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
     }
 }
 
+/// A role's type and vector size on one instruction.
+pub(crate) type RoleFacts = (RoleId, Option<ScalarType>, Option<usize>);
+
+/// The facts of `id` among `roles`.
+#[inline]
+fn facts(roles: &[RoleFacts], id: RoleId) -> Option<&RoleFacts> {
+    roles.iter().find(|f| f.0 == id)
+}
+
+/// Role types and vector sizes by instruction shape: the form and its
+/// written modifiers decide them, and few shapes recur through a module.
+#[derive(Default)]
+pub(crate) struct Resolved {
+    map: rustc_hash::FxHashMap<u128, std::rc::Rc<[RoleFacts]>>,
+}
+
+impl Resolved {
+    /// The facts of every described role of `i`'s form.
+    fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<[RoleFacts]> {
+        // The form and up to seven modifiers, 16 bits each.
+        let key = (i.mods.len() <= 7).then(|| {
+            i.mods
+                .iter()
+                .fold(u128::from(i.form.0), |k, m| (k << 16) | u128::from(m.id.0))
+                | (i.mods.len() as u128) << 124
+        });
+        if let Some(r) = key.and_then(|k| self.map.get(&k)) {
+            return r.clone();
+        }
+        let mut out: Vec<RoleFacts> = Vec::new();
+        let mut add = |id: RoleId| {
+            if let Some(spec) = catalog().role(id) {
+                if !out.iter().any(|f| f.0 == id) {
+                    out.push((id, role_type(i, spec), role_arity(i, spec)));
+                }
+            }
+        };
+        fn walk(tpls: &[OperandTpl], add: &mut impl FnMut(RoleId)) {
+            for t in tpls {
+                add(t.spec);
+                match t.shape {
+                    Shape::Pair { second_spec, .. } => add(second_spec),
+                    Shape::Bracket(inner) | Shape::Vector(inner) => walk(inner, add),
+                    _ => {}
+                }
+            }
+        }
+        walk(form.operands, &mut add);
+        let r: std::rc::Rc<[RoleFacts]> = out.into();
+        if let Some(k) = key {
+            if self.map.len() < 1 << 14 {
+                self.map.insert(k, r.clone());
+            }
+        }
+        r
+    }
+}
+
 /// The special register `e` names, with its component, if it names one.
 fn special_of(e: &Expr) -> Option<(&'static SpecialReg, Option<&str>, Span)> {
     match e {
@@ -100,19 +172,19 @@ impl Checker<'_> {
         ms: &ModuleScope,
     ) {
         let Some(form) = i.form() else { return };
+        let roles = self.resolved.of(i, form);
         let mut written = i.operands.iter().zip(found);
         for (k, tpl) in form.operands.iter().enumerate() {
             if k >= 32 || i.present & (1 << k) == 0 {
                 continue;
             }
             let Some((o, f)) = written.next() else { break };
-            self.templated(i, tpl, o, *f, w, ms);
+            self.templated(i, &roles, tpl, o, *f, w, ms);
         }
     }
 
     /// The guard `@p` of an instruction: a predicate register.
-    pub(super) fn guard(&mut self, g: &crate::syntax::Guard, w: &mut BodyWalk, ms: &ModuleScope) {
-        let f = w.lookup(ms, g.pred);
+    pub(super) fn guard(&mut self, g: &crate::syntax::Guard, f: Found, w: &mut BodyWalk) {
         let ty = match f.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -150,9 +222,11 @@ impl Checker<'_> {
     }
 
     /// Operand `o` written for template `tpl`.
+    #[allow(clippy::too_many_arguments)]
     fn templated(
         &mut self,
         i: &Instruction,
+        roles: &[RoleFacts],
         tpl: &OperandTpl,
         o: &Operand,
         found: Option<Found>,
@@ -161,9 +235,9 @@ impl Checker<'_> {
     ) {
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
-                self.role_operand(i, tpl.spec, &p.first, None, w, ms);
+                self.role_operand(i, roles, tpl.spec, &p.first, None, w, ms);
                 if let Some(spec) = catalog().role(*second_spec) {
-                    let ty = role_type(i, spec);
+                    let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
                     self.value(i, spec, ty, &p.second, None, w, ms);
                 }
             }
@@ -178,30 +252,31 @@ impl Checker<'_> {
                         continue;
                     }
                     let Some(item) = items.next() else { break };
-                    self.templated(i, t, item, None, w, ms);
+                    self.templated(i, roles, t, item, None, w, ms);
                 }
             }
-            (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
-                if let Some(spec) = inner.first().and_then(|t| catalog().role(t.spec)) {
-                    self.address(i, spec, addr, w, ms);
-                }
-            }
+            // An address's names are checked with the others (`body`); what
+            // registers ptxas takes there (even a predicate in
+            // `fence.proxy.tensormap`) is not pinned down, so no more.
+            (Shape::Bracket(_), Operand::Address { .. }) => {}
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
-                    self.templated(i, t, item, None, w, ms);
+                    self.templated(i, roles, t, item, None, w, ms);
                 }
             }
             (Shape::Value | Shape::Literal(_) | Shape::Pair { .. }, _) => {
-                self.role_operand(i, tpl.spec, o, found, w, ms);
+                self.role_operand(i, roles, tpl.spec, o, found, w, ms);
             }
             _ => {}
         }
     }
 
     /// Operand `o` of role `id`: its vector shape, then each value.
+    #[allow(clippy::too_many_arguments)]
     fn role_operand(
         &mut self,
         i: &Instruction,
+        roles: &[RoleFacts],
         id: RoleId,
         o: &Operand,
         found: Option<Found>,
@@ -211,8 +286,10 @@ impl Checker<'_> {
         let Some(spec) = catalog().role(id) else {
             return;
         };
-        let ty = role_type(i, spec);
-        let arity = role_arity(i, spec);
+        let (ty, arity) = match facts(roles, id) {
+            Some(f) => (f.1, f.2),
+            None => (role_type(i, spec), role_arity(i, spec)),
+        };
         match o {
             Operand::Vector { items, span } => {
                 match arity {
@@ -301,48 +378,6 @@ impl Checker<'_> {
         }
     }
 
-    /// The inside of `[ ]` for role `spec`: a register holding an address
-    /// must be an integer of 32 or 64 bits.
-    fn address(
-        &mut self,
-        i: &Instruction,
-        spec: &RoleSpec,
-        addr: &Expr,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
-    ) {
-        if !spec.kinds.has(Kinds::ADDR) {
-            return;
-        }
-        let base = match addr {
-            Expr::Binary(b) => &b.lhs,
-            e => e,
-        };
-        let Expr::Name(n, sp) = base else { return };
-        let f = w.lookup(ms, *n);
-        if let Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(reg),
-            ..
-        }) = f.decl
-        {
-            if reg == ScalarType::Pred || reg.is_float() || !matches!(reg.bits(), 32 | 64) {
-                let d = Diagnostic::error(
-                    codes::OPERAND_TYPE,
-                    *sp,
-                    format!(
-                        "`{n}` is a {reg} register, which cannot hold an address for `{}`",
-                        super::inst_name(i)
-                    ),
-                )
-                .with_note(
-                    "an address register is a 32- or 64-bit integer (`.u64`, `.b64`, `.u32`…)",
-                );
-                self.report_found(*n, d, f, w);
-            }
-        }
-    }
-
     /// One element of a vector operand: as a value, except that ptxas
     /// takes a special register of any kind there (`{%tid.x, %r1}`).
     fn element(
@@ -354,15 +389,19 @@ impl Checker<'_> {
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
-        if let Some((r, component, span)) = special_of(e) {
-            if w.lookup(ms, Name::new(r.name)).decl.is_none() {
+        let found = match e {
+            Expr::Name(n, _) => Some(w.lookup(ms, *n)),
+            _ => None,
+        };
+        if found.is_none_or(|f| f.decl.is_none()) {
+            if let Some((r, component, span)) = special_of(e) {
                 if self.component(r, component, span) {
                     self.gate_special(r, span);
                 }
                 return;
             }
         }
-        self.value(i, spec, ty, e, None, w, ms);
+        self.value(i, spec, ty, e, found, w, ms);
     }
 
     /// Whether `component` is one `r` has; reports it if not.

@@ -77,11 +77,9 @@ impl Checker<'_> {
     /// integral value (to an integer type, or to a float of its own size);
     /// none between integers or to a wider float.
     fn cvt_rounding(&mut self, i: &Instruction) {
-        let types: Vec<ScalarType> = i
-            .mods
-            .iter()
-            .filter_map(|m| ScalarType::from_spelling(m.as_str()))
-            .collect();
+        let cat = crate::isa::catalog();
+        let types: smallvec::SmallVec<[ScalarType; 2]> =
+            i.mods.iter().filter_map(|m| cat.mod_type(m.id)).collect();
         let [d, a] = types.as_slice() else { return };
         let float_rounding = i
             .mods

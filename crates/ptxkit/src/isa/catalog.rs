@@ -45,6 +45,8 @@ pub struct Catalog {
     opcode_mods: ModSets,
     /// Per modifier: the data type it spells (`.u32`, `.f16x2`…), if any.
     mod_types: Vec<Option<super::vocab::ScalarType>>,
+    /// Special registers that are not numbered families, by name.
+    sreg_index: FxHashMap<&'static str, usize>,
     errors: Vec<DslError>,
 }
 
@@ -167,6 +169,13 @@ impl Catalog {
             opcode_words,
             opcode_mods,
             mod_types,
+            sreg_index: tables
+                .sregs
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.count == 0)
+                .map(|(i, r)| (r.name, i))
+                .collect(),
             errors,
         }
     }
@@ -310,7 +319,11 @@ impl Catalog {
     /// The special register named `name` (`%tid`, `%envreg3`), without a
     /// component.
     pub fn special_register(&self, name: &str) -> Option<&'static SpecialReg> {
-        self.tables.sregs.iter().find(|r| {
+        if let Some(&i) = self.sreg_index.get(name) {
+            return self.tables.sregs.get(i);
+        }
+        // Numbered families (`%envreg3`): few, tried in turn.
+        self.tables.sregs.iter().filter(|r| r.count > 0).find(|r| {
             if r.count == 0 {
                 return r.name == name;
             }

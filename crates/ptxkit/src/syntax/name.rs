@@ -38,6 +38,17 @@ impl Name {
     }
 }
 
+impl Name {
+    /// A slot in a direct-mapped table of `len` entries (a power of two)
+    /// for this name: a cheap mix of its bytes.
+    #[inline]
+    pub(crate) fn memo_index(&self, len: usize) -> usize {
+        let (a, b) = self.words();
+        let h = (a ^ b.rotate_left(29)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (h >> 40) as usize & len.wrapping_sub(1)
+    }
+}
+
 impl PartialEq for Name {
     #[inline]
     fn eq(&self, other: &Name) -> bool {
