@@ -335,10 +335,18 @@ impl Checker<'_> {
             Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
             _ => None,
         }));
-        self.operands(i, &found, w, ms);
+        // Vector operands whose names the operand check looked up and
+        // reported itself.
+        let handled = self.operands(i, &found, w, ms);
         let branch = flags.has(crate::isa::Flags::BRANCH);
-        for (o, found) in i.operands.iter().zip(&found) {
+        for (k, (o, found)) in i.operands.iter().zip(&found).enumerate() {
+            if k < 32 && handled & (1 << k) != 0 {
+                continue;
+            }
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
+                if let Operand::Address { addr, .. } = o {
+                    self.address_base(i, addr, w, ms);
+                }
                 self.operand_names(o, w, ms);
                 continue;
             };
@@ -453,14 +461,14 @@ impl Checker<'_> {
         o.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
     }
 
-    fn name_use(&mut self, n: Name, span: Span, w: &mut BodyWalk, ms: &ModuleScope) {
+    pub(super) fn name_use(&mut self, n: Name, span: Span, w: &mut BodyWalk, ms: &ModuleScope) {
         let found = w.lookup(ms, n);
         self.name_found(n, span, found, w);
     }
 
     /// Report the use of `n` if its lookup found nothing and it is not a
     /// special register.
-    fn name_found(&mut self, n: Name, span: Span, found: Found, w: &mut BodyWalk) {
+    pub(super) fn name_found(&mut self, n: Name, span: Span, found: Found, w: &mut BodyWalk) {
         if found.decl.is_some() || is_predefined(n.as_str()) {
             return;
         }

@@ -68,7 +68,7 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
         Arity::Scalar => Some(0),
         Arity::Fixed(n) => Some(usize::from(n)),
         Arity::Group(g) => match i.group_mod(g) {
-            Some(m) => m.as_str().strip_prefix(".v")?.parse().ok(),
+            Some(m) => catalog().mod_lanes(m.id).map(usize::from),
             None => Some(0),
         },
         Arity::Table(rows) => rows
@@ -163,24 +163,32 @@ fn constant(e: &Expr) -> Option<Lit> {
 
 impl Checker<'_> {
     /// Every operand of `i` against its role. `found` holds the lookup of
-    /// each top-level operand that is a plain name.
+    /// each top-level operand that is a plain name. Returns the written
+    /// operands (bit `k` for the `k`th) that are vectors whose names were
+    /// looked up and reported here.
     pub(super) fn operands(
         &mut self,
         i: &Instruction,
         found: &[Option<Found>],
         w: &mut BodyWalk,
         ms: &ModuleScope,
-    ) {
-        let Some(form) = i.form() else { return };
+    ) -> u32 {
+        let Some(form) = i.form() else { return 0 };
         let roles = self.resolved.of(i, form);
-        let mut written = i.operands.iter().zip(found);
+        let mut written = i.operands.iter().zip(found).enumerate();
+        let mut handled = 0u32;
         for (k, tpl) in form.operands.iter().enumerate() {
             if k >= 32 || i.present & (1 << k) == 0 {
                 continue;
             }
-            let Some((o, f)) = written.next() else { break };
-            self.templated(i, &roles, tpl, o, *f, w, ms);
+            let Some((at, (o, f))) = written.next() else {
+                break;
+            };
+            if self.templated(i, &roles, tpl, o, *f, true, w, ms) && at < 32 {
+                handled |= 1 << at;
+            }
         }
+        handled
     }
 
     /// The guard `@p` of an instruction: a predicate register.
@@ -230,12 +238,13 @@ impl Checker<'_> {
         tpl: &OperandTpl,
         o: &Operand,
         found: Option<Found>,
+        top: bool,
         w: &mut BodyWalk,
         ms: &ModuleScope,
-    ) {
+    ) -> bool {
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
-                self.role_operand(i, roles, tpl.spec, &p.first, None, w, ms);
+                self.role_operand(i, roles, tpl.spec, &p.first, None, false, w, ms);
                 if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
                     self.value(i, spec, ty, &p.second, None, w, ms);
@@ -252,7 +261,7 @@ impl Checker<'_> {
                         continue;
                     }
                     let Some(item) = items.next() else { break };
-                    self.templated(i, roles, t, item, None, w, ms);
+                    self.templated(i, roles, t, item, None, false, w, ms);
                 }
             }
             // An address's names are checked with the others (`body`); what
@@ -261,14 +270,15 @@ impl Checker<'_> {
             (Shape::Bracket(_), Operand::Address { .. }) => {}
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
-                    self.templated(i, roles, t, item, None, w, ms);
+                    self.templated(i, roles, t, item, None, false, w, ms);
                 }
             }
             (Shape::Value | Shape::Literal(_) | Shape::Pair { .. }, _) => {
-                self.role_operand(i, roles, tpl.spec, o, found, w, ms);
+                return self.role_operand(i, roles, tpl.spec, o, found, top, w, ms);
             }
             _ => {}
         }
+        false
     }
 
     /// Operand `o` of role `id`: its vector shape, then each value.
@@ -280,11 +290,12 @@ impl Checker<'_> {
         id: RoleId,
         o: &Operand,
         found: Option<Found>,
+        top: bool,
         w: &mut BodyWalk,
         ms: &ModuleScope,
-    ) {
+    ) -> bool {
         let Some(spec) = catalog().role(id) else {
-            return;
+            return false;
         };
         let (ty, arity) = match facts(roles, id) {
             Some(f) => (f.1, f.2),
@@ -296,7 +307,7 @@ impl Checker<'_> {
                     // `{%r1}` stands for `%r1` (ptxas takes it).
                     Some(0) if items.len() == 1 => {}
                     Some(0) => {
-                        return self.diags.push(
+                        self.diags.push(
                             Diagnostic::error(
                                 codes::OPERAND_SHAPE,
                                 *span,
@@ -308,9 +319,10 @@ impl Checker<'_> {
                             )
                             .with_note("a vector operand goes with a `.v2`/`.v4` modifier, where the instruction has one"),
                         );
+                        return false;
                     }
                     Some(n) if n != items.len() => {
-                        return self.diags.push(Diagnostic::error(
+                        self.diags.push(Diagnostic::error(
                             codes::OPERAND_SHAPE,
                             *span,
                             format!(
@@ -320,6 +332,7 @@ impl Checker<'_> {
                                 items.len()
                             ),
                         ));
+                        return false;
                     }
                     _ => {}
                 }
@@ -327,20 +340,24 @@ impl Checker<'_> {
                 // packs the value (`mov.b32 %r1, {%h1, %h2}`), each
                 // element an equal share of its bits.
                 let ty = match (arity, ty) {
-                    (None, Some(t)) if !items.is_empty() && t.as_str().starts_with(".b") => {
+                    (None, Some(t)) if !items.is_empty() && t.is_untyped() => {
                         let n = u32::try_from(items.len()).unwrap_or(u32::MAX);
                         if t.bits().checked_rem(n) != Some(0) {
-                            return;
+                            return false;
                         }
                         ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0))
                     }
                     _ => ty,
                 };
+                // At the top level, the names of the elements are reported
+                // here, with the lookup made for their check.
+                let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
                 for item in items {
                     if let Operand::Expr(e) = item {
-                        self.element(i, spec, ty, e, w, ms);
+                        self.element(i, spec, ty, e, top && all, w, ms);
                     }
                 }
+                return top && all;
             }
             Operand::Expr(e) => {
                 if let Some(n) = arity.filter(|&n| n > 1) {
@@ -361,7 +378,7 @@ impl Checker<'_> {
                         _ => constant(e).is_some(),
                     };
                     if scalar {
-                        return self.diags.push(Diagnostic::error(
+                        self.diags.push(Diagnostic::error(
                             codes::OPERAND_SHAPE,
                             e.span(),
                             format!(
@@ -370,12 +387,64 @@ impl Checker<'_> {
                                 spec.role
                             ),
                         ));
+                        return false;
                     }
                 }
                 self.value(i, spec, ty, e, found, w, ms);
             }
             _ => {}
         }
+        false
+    }
+
+    /// The register an address is based on (`[%rd1]`, `[%rd1+8]`): ptxas
+    /// refuses a predicate there, unless the role takes one
+    /// (`fence.proxy.tensormap`). Which other registers it takes depends
+    /// on the state space and the address size, and is not checked.
+    pub(super) fn address_base(
+        &mut self,
+        i: &Instruction,
+        addr: &Expr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        let base = match addr {
+            Expr::Binary(b) => &b.lhs,
+            e => e,
+        };
+        let Expr::Name(n, sp) = base else { return };
+        let f = w.lookup(ms, *n);
+        let Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(ScalarType::Pred),
+            ..
+        }) = f.decl
+        else {
+            return;
+        };
+        let takes_pred = i.form().is_some_and(|form| {
+            form.operands.iter().any(|t| match t.shape {
+                Shape::Bracket(inner) => inner.iter().any(|x| {
+                    catalog()
+                        .role(x.spec)
+                        .is_some_and(|r| r.kinds.has(Kinds::PRED))
+                }),
+                _ => false,
+            })
+        });
+        if takes_pred {
+            return;
+        }
+        let d = Diagnostic::error(
+            codes::OPERAND_TYPE,
+            *sp,
+            format!(
+                "`{n}` is a predicate register, which cannot hold an address for `{}`",
+                super::inst_name(i)
+            ),
+        )
+        .with_note("an address register is a 32- or 64-bit integer (`.u64`, `.b64`, `.u32`…)");
+        self.report_found(*n, d, f, w);
     }
 
     /// One element of a vector operand: as a value, except that ptxas
@@ -386,6 +455,7 @@ impl Checker<'_> {
         spec: &RoleSpec,
         ty: Option<ScalarType>,
         e: &Expr,
+        names: bool,
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
@@ -393,6 +463,12 @@ impl Checker<'_> {
             Expr::Name(n, _) => Some(w.lookup(ms, *n)),
             _ => None,
         };
+        if names {
+            match (e, found) {
+                (Expr::Name(n, sp), Some(f)) => self.name_found(*n, *sp, f, w),
+                _ => e.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms)),
+            }
+        }
         if found.is_none_or(|f| f.decl.is_none()) {
             if let Some((r, component, span)) = special_of(e) {
                 if self.component(r, component, span) {
@@ -589,7 +665,7 @@ impl Checker<'_> {
             "this operand is a predicate: it takes a .pred register".to_string()
         } else if reg == ScalarType::Pred {
             format!("a {ty} operand cannot be a predicate register")
-        } else if ty.as_str().starts_with(".b") {
+        } else if ty.is_untyped() {
             format!(
                 "a {ty} operand takes a register of {} bits{}",
                 ty.bits(),

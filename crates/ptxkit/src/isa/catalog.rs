@@ -45,6 +45,8 @@ pub struct Catalog {
     opcode_mods: ModSets,
     /// Per modifier: the data type it spells (`.u32`, `.f16x2`…), if any.
     mod_types: Vec<Option<super::vocab::ScalarType>>,
+    /// Per modifier: the element count of a vector modifier (`.v4`: 4).
+    mod_lanes: Vec<Option<u8>>,
     /// Special registers that are not numbered families, by name.
     sreg_index: FxHashMap<&'static str, usize>,
     errors: Vec<DslError>,
@@ -169,6 +171,11 @@ impl Catalog {
             opcode_words,
             opcode_mods,
             mod_types,
+            mod_lanes: tables
+                .mods
+                .iter()
+                .map(|m| m.strip_prefix(".v").and_then(|n| n.parse().ok()))
+                .collect(),
             sreg_index: tables
                 .sregs
                 .iter()
@@ -290,6 +297,12 @@ impl Catalog {
     #[inline]
     pub fn is_type(&self, m: ModId) -> bool {
         self.mod_type(m).is_some()
+    }
+
+    /// How many elements vector modifier `m` (`.v2`, `.v4`, `.v8`) gives.
+    #[inline]
+    pub fn mod_lanes(&self, m: ModId) -> Option<u8> {
+        self.mod_lanes.get(usize::from(m.0)).copied().flatten()
     }
 
     /// The data type modifier `m` spells, if it spells one.

@@ -3626,7 +3626,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "p", dir: Dir::Out, kinds: Kinds(1), types: &[TypeRef::Fixed(ScalarType::Pred)], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },
     RoleSpec { role: "c", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::Pred)], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },
     RoleSpec { role: "membermask", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },
-    RoleSpec { role: "addr", dir: Dir::In, kinds: Kinds(128), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },
+    RoleSpec { role: "addr", dir: Dir::In, kinds: Kinds(1152), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },
     RoleSpec { role: "size", dir: Dir::In, kinds: Kinds(2), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: Some((128, 128)), multiple: 0 },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(65), types: &[TypeRef::Group(GroupId(437))], arity: Arity::Group(GroupId(438)), wider: false, range: None, multiple: 0 },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(128), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0 },

@@ -169,6 +169,12 @@ impl ScalarType {
         class.iter().copied().find(|t| t.bits() == bits)
     }
 
+    /// Whether an untyped bit type (`.b8` … `.b128`).
+    pub fn is_untyped(self) -> bool {
+        use ScalarType::*;
+        matches!(self, B8 | B16 | B32 | B64 | B128)
+    }
+
     /// Whether a signed integer type.
     pub fn is_signed(self) -> bool {
         matches!(
