@@ -449,6 +449,7 @@ impl Checker<'_> {
 
     /// One element of a vector operand: as a value, except that ptxas
     /// takes a special register of any kind there (`{%tid.x, %r1}`).
+    #[allow(clippy::too_many_arguments)]
     fn element(
         &mut self,
         i: &Instruction,
