@@ -28,7 +28,7 @@ const AGREEMENT_FLOOR: f64 = 85.3;
 /// or 64-bit role), a float constant in a 16-bit vector element, `.s32`
 /// texture results, `%tid.w` (ptxas reads it), and gates of
 /// `cp.async.bulk .weak` / `fabric` / `st…v8` (see docs/sweep.md).
-const KNOWN_FALSE_REJECTIONS: usize = 240;
+const KNOWN_FALSE_REJECTIONS: usize = 124;
 
 struct File {
     name: String,

@@ -410,7 +410,7 @@ fn vec_count(spelling: &str) -> Option<usize> {
 
 fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
     match spec.arity {
-        Arity::Any | Arity::Scalar => 1,
+        Arity::Any | Arity::List | Arity::Scalar => 1,
         Arity::Fixed(n) => usize::from(n),
         Arity::Group(g) => mods
             .iter()

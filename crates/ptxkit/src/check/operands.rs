@@ -64,7 +64,7 @@ fn resolve_type(
 /// `None` when not checked.
 pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
     match spec.arity {
-        Arity::Any => None,
+        Arity::Any | Arity::List => None,
         Arity::Scalar => Some(0),
         Arity::Fixed(n) => Some(usize::from(n)),
         Arity::Group(g) => match i.group_mod(g) {
@@ -340,7 +340,9 @@ impl Checker<'_> {
                 // packs the value (`mov.b32 %r1, {%h1, %h2}`), each
                 // element an equal share of its bits.
                 let ty = match (arity, ty) {
-                    (None, Some(t)) if !items.is_empty() && t.is_untyped() => {
+                    (None, Some(t))
+                        if !items.is_empty() && t.is_untyped() && spec.arity != Arity::List =>
+                    {
                         let n = u32::try_from(items.len()).unwrap_or(u32::MAX);
                         if t.bits().checked_rem(n) != Some(0) {
                             return false;

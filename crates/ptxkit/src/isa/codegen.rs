@@ -152,6 +152,7 @@ pub fn render(t: &Tables) -> String {
         o.push_str("], arity: ");
         let _ = match r.arity {
             Arity::Any => write!(o, "Arity::Any"),
+            Arity::List => write!(o, "Arity::List"),
             Arity::Scalar => write!(o, "Arity::Scalar"),
             Arity::Group(g) => write!(o, "Arity::Group(GroupId({}))", g.0),
             Arity::Fixed(n) => write!(o, "Arity::Fixed({n})"),

@@ -667,6 +667,7 @@ fn parse_role(
             Some(("vec", v)) => {
                 spec.arity = match v {
                     "any" => Arity::Any,
+                    "list" => Arity::List,
                     "scalar" => Arity::Scalar,
                     _ if v.starts_with('.') => Arity::Group(group(v)?),
                     _ => Arity::Fixed(v.parse().map_err(|_| format!("bad vec=`{v}`"))?),

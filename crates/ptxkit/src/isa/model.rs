@@ -238,6 +238,9 @@ pub enum TypeRef {
 pub enum Arity {
     /// Not checked.
     Any,
+    /// A scalar, or a brace list of any length whose elements each take
+    /// the role's type (ptxas's leniency on some scalar operands).
+    List,
     /// A scalar, never a vector.
     Scalar,
     /// The count the `.vN` modifier filling this group gives; a scalar
