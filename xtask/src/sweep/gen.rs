@@ -378,27 +378,14 @@ fn resolve_type(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> Option<Scala
         let r = match *t {
             TypeRef::Fixed(t) => Some(t),
             TypeRef::Group(g) => in_group(g),
-            TypeRef::Double(g) => in_group(g).and_then(|t| with_bits(t, t.bits() * 2)),
-            TypeRef::Half(g) => in_group(g).and_then(|t| with_bits(t, t.bits() / 2)),
+            TypeRef::Double(g) => in_group(g).and_then(|t| t.with_bits(t.bits() * 2)),
+            TypeRef::Half(g) => in_group(g).and_then(|t| t.with_bits(t.bits() / 2)),
         };
         if r.is_some() {
             return r;
         }
     }
     None
-}
-
-/// The type of the same class as `t` with `bits` bits (what `.wide` makes).
-fn with_bits(t: ScalarType, bits: u32) -> Option<ScalarType> {
-    use ScalarType::*;
-    let class: &[ScalarType] = match t {
-        B8 | B16 | B32 | B64 | B128 => &[B8, B16, B32, B64, B128],
-        U8 | U16 | U32 | U64 => &[U8, U16, U32, U64],
-        S8 | S16 | S32 | S64 => &[S8, S16, S32, S64],
-        F16 | F32 | F64 => &[F16, F32, F64],
-        _ => &[],
-    };
-    class.iter().copied().find(|x| x.bits() == bits)
 }
 
 fn vec_count(spelling: &str) -> Option<usize> {

@@ -719,17 +719,7 @@ impl Checker<'_> {
 
     /// One value against the variable's element type.
     fn init_value(&self, v: &VarDecl, e: &Expr) -> Option<Diagnostic> {
-        let int = matches!(
-            v.ty,
-            ScalarType::U8
-                | ScalarType::U16
-                | ScalarType::U32
-                | ScalarType::U64
-                | ScalarType::S8
-                | ScalarType::S16
-                | ScalarType::S32
-                | ScalarType::S64
-        );
+        let int = v.ty.is_integer();
         let float = matches!(v.ty, ScalarType::F32 | ScalarType::F64);
         let bits = matches!(
             v.ty,

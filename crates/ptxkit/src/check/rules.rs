@@ -92,19 +92,7 @@ impl Checker<'_> {
         let rounding = float_rounding.is_some()
             || int_rounding.is_some()
             || i.mods.iter().any(|m| matches!(m.as_str(), ".rna" | ".rs"));
-        let int = |t: &ScalarType| {
-            matches!(
-                t,
-                ScalarType::U8
-                    | ScalarType::U16
-                    | ScalarType::U32
-                    | ScalarType::U64
-                    | ScalarType::S8
-                    | ScalarType::S16
-                    | ScalarType::S32
-                    | ScalarType::S64
-            )
-        };
+        let int = |t: &ScalarType| t.is_integer();
         let scalar_float = |t: &ScalarType| {
             matches!(
                 t,

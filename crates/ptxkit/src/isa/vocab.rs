@@ -169,6 +169,12 @@ impl ScalarType {
         class.iter().copied().find(|t| t.bits() == bits)
     }
 
+    /// Whether a signed or unsigned integer type (`.u8` … `.s64`).
+    pub fn is_integer(self) -> bool {
+        use ScalarType::*;
+        matches!(self, U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64)
+    }
+
     /// Whether an untyped bit type (`.b8` … `.b128`).
     pub fn is_untyped(self) -> bool {
         use ScalarType::*;
