@@ -576,6 +576,24 @@ impl Builder<'_> {
         }
     }
 
+    /// The written items of a bracket or vector template (optional ones
+    /// only when present); `addr` when the bracket holds one address.
+    fn items(&mut self, items: &[OperandTpl], index: usize, addr: bool) -> Vec<Op> {
+        let mut v = Vec::new();
+        for it in items {
+            if it.optional && !self.present(it) {
+                continue;
+            }
+            let p = vec![index, v.len()];
+            let o = match it.shape {
+                Shape::Value => self.value(it, it.spec, p, addr),
+                _ => self.operand(it, index),
+            };
+            v.push(o);
+        }
+        v
+    }
+
     fn operand(&mut self, tpl: &OperandTpl, index: usize) -> Op {
         match tpl.shape {
             Shape::Literal(s) => Op::Text(s.to_string()),
@@ -601,37 +619,8 @@ impl Builder<'_> {
                 let b = self.value(&t2, second_spec, vec![index, 1], false);
                 Op::Pair(Box::new(a), Box::new(b))
             }
-            Shape::Bracket(items) => {
-                let single = items.len() == 1;
-                let mut v = Vec::new();
-                for it in items {
-                    if it.optional && !self.present(it) {
-                        continue;
-                    }
-                    let p = vec![index, v.len()];
-                    let o = match it.shape {
-                        Shape::Value => self.value(it, it.spec, p, single),
-                        _ => self.operand(it, index),
-                    };
-                    v.push(o);
-                }
-                Op::Bracket(v)
-            }
-            Shape::Vector(items) => {
-                let mut v = Vec::new();
-                for it in items {
-                    if it.optional && !self.present(it) {
-                        continue;
-                    }
-                    let p = vec![index, v.len()];
-                    let o = match it.shape {
-                        Shape::Value => self.value(it, it.spec, p, false),
-                        _ => self.operand(it, index),
-                    };
-                    v.push(o);
-                }
-                Op::Vector(v)
-            }
+            Shape::Bracket(items) => Op::Bracket(self.items(items, index, items.len() == 1)),
+            Shape::Vector(items) => Op::Vector(self.items(items, index, false)),
             Shape::List => {
                 self.unspec = true;
                 Op::Text("()".into())

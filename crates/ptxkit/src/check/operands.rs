@@ -27,15 +27,7 @@ pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> 
     if let [TypeRef::Fixed(t), ..] = spec.types {
         return Some(*t);
     }
-    let form = i.form()?;
-    let slot_mod = |g| {
-        i.mods.iter().copied().find(|m| {
-            m.slot()
-                .and_then(|s| form.slots.get(s))
-                .is_some_and(|s| s.kind == crate::isa::SlotKind::Group(g))
-        })
-    };
-    resolve_type(spec, slot_mod).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
+    resolve_type(spec, |g| i.slot_mod(g)).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
 }
 
 /// The first of `spec`'s types that applies when `fill` gives the modifier
@@ -264,9 +256,10 @@ impl Checker<'_> {
                     self.templated(i, roles, t, item, None, false, w, ms);
                 }
             }
-            // An address's names are checked with the others (`body`); what
-            // registers ptxas takes there (even a predicate in
-            // `fence.proxy.tensormap`) is not pinned down, so no more.
+            // An address is checked with its names (`body`, then
+            // `address_base`): which registers ptxas takes there beyond
+            // refusing a predicate depends on the state space and the
+            // address size, and is not checked.
             (Shape::Bracket(_), Operand::Address { .. }) => {}
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
@@ -873,14 +866,7 @@ fn sreg_fits(r: &SpecialReg, ty: ScalarType, narrower_ok: bool) -> bool {
         (true, true) => true,
         (false, false) if !ty.is_float() => {
             let (have, want) = (r.ty.bits(), ty.bits());
-            let listed = match want {
-                8 => r.widths & 1 != 0,
-                16 => r.widths & 2 != 0,
-                32 => r.widths & 4 != 0,
-                64 => r.widths & 8 != 0,
-                _ => false,
-            };
-            want == have || listed || (narrower_ok && want < have)
+            want == have || r.listed_width(want) || (narrower_ok && want < have)
         }
         _ => false,
     }

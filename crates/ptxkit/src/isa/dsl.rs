@@ -454,12 +454,9 @@ impl Builder {
                 components.push(leak(c));
             } else if let Some(v) = p.strip_prefix("widths=") {
                 for w in v.split(',') {
-                    match w {
-                        "8" => widths |= 1,
-                        "16" => widths |= 2,
-                        "32" => widths |= 4,
-                        "64" => widths |= 8,
-                        _ => self.err(file, line, format!("bad width `{w}`")),
+                    match w.parse().ok().and_then(SpecialReg::width_bit) {
+                        Some(b) => widths |= b,
+                        None => self.err(file, line, format!("bad width `{w}`")),
                     }
                 }
             } else if let Some((k, v)) = p.split_once('=') {

@@ -357,9 +357,28 @@ pub struct SpecialReg {
     /// The PTX version and target it needs.
     pub req: Requirement,
     /// Widths in bits a `mov` may read it at besides its own, as a bit
-    /// set (bit `n` for `8 << n`: 1 = 16 bits): `widths=16,32` in the
-    /// catalog.
+    /// set ([`SpecialReg::width_bit`]): `widths=16,32` in the catalog.
     pub widths: u8,
+}
+
+impl SpecialReg {
+    /// The bit of [`SpecialReg::widths`] that stands for `bits` (8, 16, 32
+    /// or 64; `None` for any other width).
+    pub fn width_bit(bits: u32) -> Option<u8> {
+        match bits {
+            8 => Some(1),
+            16 => Some(2),
+            32 => Some(4),
+            64 => Some(8),
+            _ => None,
+        }
+    }
+
+    /// Whether the catalog lists `bits` among the widths a `mov` may read
+    /// the register at besides its own.
+    pub fn listed_width(&self, bits: u32) -> bool {
+        Self::width_bit(bits).is_some_and(|b| self.widths & b != 0)
+    }
 }
 
 /// One template line of the catalog.
