@@ -733,6 +733,20 @@ impl Checker<'_> {
                 self.immediate_type(i, e, kind, ty);
             }
             self.immediate_value(i, spec, e);
+        } else if spec.dir.writes()
+            && matches!(e, Expr::Binary(..) | Expr::Unary { .. } | Expr::Cond(..))
+        {
+            // `1|%p2` is no pair but an expression: nothing can be
+            // written to one.
+            self.diags.push(Diagnostic::error(
+                codes::OPERAND_KIND,
+                e.span(),
+                format!(
+                    "`{}` writes `{}`, which must be a register, not an expression",
+                    super::inst_name(i),
+                    spec.role
+                ),
+            ));
         }
     }
 
@@ -922,8 +936,12 @@ impl Checker<'_> {
         if operand_kinds::fits(kind, ty) != Some(false) {
             return;
         }
+        let takes_none = [Lit::Int, Lit::Single, Lit::Double]
+            .iter()
+            .all(|k| operand_kinds::fits(*k, ty) == Some(false));
         let note = match kind {
             Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
+            _ if takes_none => format!("a {ty} operand takes a register, never a constant: move the bits into a register first"),
             Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
             Lit::Single | Lit::Double if ty == ScalarType::B32 => {
                 "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
