@@ -261,6 +261,13 @@ impl Checker<'_> {
             // refusing a predicate depends on the state space and the
             // address size, and is not checked.
             (Shape::Bracket(_), Operand::Address { .. }) => {}
+            // `{a}` with one role: the braces are the role's own vector
+            // (a register fragment), checked as a whole.
+            (Shape::Vector(inner), Operand::Vector { .. })
+                if inner.len() == 1 && matches!(inner[0].shape, Shape::Value) =>
+            {
+                return self.role_operand(i, roles, inner[0].spec, o, found, top, w, ms);
+            }
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
                     self.templated(i, roles, t, item, None, false, w, ms);
@@ -355,7 +362,9 @@ impl Checker<'_> {
                 return top && all;
             }
             Operand::Expr(e) => {
-                if let Some(n) = arity.filter(|&n| n > 1) {
+                // A count of one (a fixed `vec=1` or a `@count` row) is a
+                // brace vector `{%r1}` too: ptxas refuses a bare register.
+                if let Some(n) = arity.filter(|&n| n >= 1) {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -370,7 +379,11 @@ impl Checker<'_> {
                                 ..
                             })
                         ),
-                        _ => constant(e).is_some(),
+                        // so is a constant or one component of a special
+                        // register (`%tid.x`)
+                        _ => {
+                            constant(e).is_some() || matches!(special_of(e), Some((_, Some(_), _)))
+                        }
                     };
                     if scalar {
                         self.diags.push(Diagnostic::error(
