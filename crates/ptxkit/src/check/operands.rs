@@ -379,10 +379,14 @@ impl Checker<'_> {
                                 ..
                             })
                         ),
-                        // so is a constant or one component of a special
-                        // register (`%tid.x`)
+                        // A component of a special register is one value
+                        // where the count is the role's own (a fragment),
+                        // though it may stand for a `.vN` vector (ptxas
+                        // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
                         _ => {
-                            constant(e).is_some() || matches!(special_of(e), Some((_, Some(_), _)))
+                            constant(e).is_some()
+                                || (matches!(spec.arity, Arity::Fixed(_) | Arity::Table(_))
+                                    && matches!(special_of(e), Some((_, Some(_), _))))
                         }
                     };
                     if scalar {
@@ -601,6 +605,11 @@ impl Checker<'_> {
             return self.special_register(i, spec, ty, r, component, span);
         }
         if let Some(kind) = constant(e) {
+            // `fimm`: any floating-point constant, whatever the role's
+            // type and range.
+            if spec.kinds.has(Kinds::FIMM) && matches!(kind, Lit::Single | Lit::Double) {
+                return;
+            }
             if !spec.kinds.has(Kinds::IMM) {
                 let what = if spec.dir.writes() {
                     format!(

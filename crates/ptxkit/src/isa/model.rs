@@ -192,6 +192,10 @@ impl Kinds {
     /// optional operand whose forms differ only in it (`cp.async`'s
     /// `src-size` or `ignore-src`), which the parser cannot tell apart.
     pub const PRED: Kinds = Kinds(1 << 10);
+    /// Any floating-point constant besides what `imm` takes, its value
+    /// unchecked: ptxas's leniency on some integer selectors (the
+    /// block-scale byte and thread ids of `mma`).
+    pub const FIMM: Kinds = Kinds(1 << 11);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -206,6 +210,7 @@ impl Kinds {
         ("handle", Kinds::HANDLE),
         ("proto", Kinds::PROTO),
         ("pred", Kinds::PRED),
+        ("fimm", Kinds::FIMM),
     ];
 
     /// Whether every kind of `k` is in the set.
