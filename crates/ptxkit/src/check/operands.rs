@@ -380,12 +380,12 @@ impl Checker<'_> {
                             })
                         ),
                         // A component of a special register is one value
-                        // where the count is the role's own (a fragment),
-                        // though it may stand for a `.vN` vector (ptxas
+                        // where a matrix instruction wants a fragment,
+                        // though it may stand for a vector elsewhere (ptxas
                         // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
                         _ => {
                             constant(e).is_some()
-                                || (matches!(spec.arity, Arity::Fixed(_) | Arity::Table(_))
+                                || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
                                     && matches!(special_of(e), Some((_, Some(_), _))))
                         }
                     };
