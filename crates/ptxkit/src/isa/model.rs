@@ -195,7 +195,7 @@ impl Kinds {
     /// Any floating-point constant besides what `imm` takes, its value
     /// unchecked: ptxas's leniency on some integer selectors (the
     /// block-scale byte and thread ids of `mma`).
-    pub const FIMM: Kinds = Kinds(1 << 11);
+    pub const FIMM: Kinds = Kinds(1 << 12);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
