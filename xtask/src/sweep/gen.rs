@@ -225,6 +225,9 @@ struct Site {
     spec: &'static RoleSpec,
     ty: Option<ScalarType>,
     arity: usize,
+    /// Written as a brace vector (even of one element: a fixed count or a
+    /// `@count` row gives its size).
+    vector: bool,
     /// Inside `[ ]` as the address.
     addr: bool,
 }
@@ -395,6 +398,20 @@ fn vec_count(spelling: &str) -> Option<usize> {
         .and_then(|n| n.parse().ok())
 }
 
+/// Whether the role is a brace vector on this instance: a count of one
+/// from `vec=N` or a `@count` row is still written `{%r1}` (ptxas wants
+/// the braces there), a scalar role never is.
+fn resolve_vector(spec: &RoleSpec, mods: &[Choice], arity: usize) -> bool {
+    match spec.arity {
+        Arity::Scalar => false,
+        Arity::Fixed(_) => true,
+        Arity::Table(rows) => rows
+            .iter()
+            .any(|(_, ms)| ms.iter().all(|m| mods.iter().any(|c| c.id == Some(*m)))),
+        _ => arity > 1,
+    }
+}
+
 fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
     match spec.arity {
         Arity::Any | Arity::List | Arity::Scalar => 1,
@@ -546,18 +563,20 @@ impl Builder<'_> {
             }
         });
         let arity = resolve_arity(self.cat, spec, &self.mods);
+        let vector = resolve_vector(spec, &self.mods, arity);
         self.sites.push(Site {
             path,
             role: spec.role,
             spec,
             ty,
             arity,
+            vector,
             addr,
         });
         if addr && spec.kinds.has(Kinds::ADDR) {
             return Op::Text(self.address());
         }
-        if arity > 1 && !matches!(spec.arity, Arity::Scalar) {
+        if vector {
             let items = (0..arity)
                 .map(|_| Op::Text(self.scalar(spec, ty, tpl.role)))
                 .collect();
@@ -620,6 +639,11 @@ impl Builder<'_> {
                 Op::Pair(Box::new(a), Box::new(b))
             }
             Shape::Bracket(items) => Op::Bracket(self.items(items, index, items.len() == 1)),
+            // `{a}`: the braces are the one role's vector (`a` with its
+            // `@count`), not a vector around it.
+            Shape::Vector([only]) if matches!(only.shape, Shape::Value) && !only.optional => {
+                self.value(only, only.spec, vec![index], false)
+            }
             Shape::Vector(items) => Op::Vector(self.items(items, index, false)),
             Shape::List => {
                 self.unspec = true;
@@ -1061,7 +1085,7 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
             }
             continue;
         }
-        let vector = s.arity > 1 && !matches!(s.spec.arity, Arity::Scalar);
+        let vector = s.vector;
         let ty = s.ty;
         let reg = k.has(Kinds::REG);
         let imm = k.has(Kinds::IMM);
@@ -1116,7 +1140,9 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
         if vector {
             let c = ty.map(|t| reg_class(t, false)).unwrap_or("%r");
             m("vec-plus-one", vec_text(c, s.arity + 1));
-            m("vec-minus-one", vec_text(c, s.arity - 1));
+            if s.arity > 1 {
+                m("vec-minus-one", vec_text(c, s.arity - 1));
+            }
         } else if reg && matches!(s.spec.arity, Arity::Scalar) {
             let c = ty.map(|t| reg_class(t, false)).unwrap_or("%r");
             m("vec-for-scalar", vec_text(c, 2));

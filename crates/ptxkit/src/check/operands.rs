@@ -307,6 +307,13 @@ impl Checker<'_> {
             // refusing a predicate depends on the state space and the
             // address size, and is not checked.
             (Shape::Bracket(_), Operand::Address { .. }) => {}
+            // `{a}` with one role: the braces are the role's own vector
+            // (a register fragment), checked as a whole.
+            (Shape::Vector(inner), Operand::Vector { .. })
+                if inner.len() == 1 && matches!(inner[0].shape, Shape::Value) =>
+            {
+                return self.role_operand(i, roles, inner[0].spec, o, found, top, w, ms);
+            }
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
                     self.templated(i, roles, t, item, None, false, w, ms);
@@ -401,7 +408,9 @@ impl Checker<'_> {
                 return top && all;
             }
             Operand::Expr(e) => {
-                if let Some(n) = arity.filter(|&n| n > 1) {
+                // A count of one (a fixed `vec=1` or a `@count` row) is a
+                // brace vector `{%r1}` too: ptxas refuses a bare register.
+                if let Some(n) = arity.filter(|&n| n >= 1) {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -416,7 +425,15 @@ impl Checker<'_> {
                                 ..
                             })
                         ),
-                        _ => constant(e).is_some(),
+                        // A component of a special register is one value
+                        // where a matrix instruction wants a fragment,
+                        // though it may stand for a vector elsewhere (ptxas
+                        // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
+                        _ => {
+                            constant(e).is_some()
+                                || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                                    && matches!(special_of(e), Some((_, Some(_), _))))
+                        }
                     };
                     if scalar {
                         self.diags.push(Diagnostic::error(
@@ -711,6 +728,11 @@ impl Checker<'_> {
             return self.special_register(i, spec, ty, r, component, span);
         }
         if let Some(kind) = constant(e) {
+            // `fimm`: any floating-point constant, whatever the role's
+            // type and range.
+            if spec.kinds.has(Kinds::FIMM) && matches!(kind, Lit::Single | Lit::Double) {
+                return;
+            }
             if !spec.kinds.has(Kinds::IMM) {
                 let what = if spec.dir.writes() {
                     format!(

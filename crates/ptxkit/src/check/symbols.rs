@@ -370,7 +370,12 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     if !size_ok {
         return false;
     }
-    untyped(ty) || untyped(reg) || ty.is_float() == reg.is_float()
+    // A float register fits only its own float type: ptxas refuses an
+    // .f32 register for .f16x2, .bf16x2 or .tf32 and an .f16x2 one for
+    // .f32 ("Arguments mismatch"); .bN registers fit any type of their size.
+    untyped(ty)
+        || untyped(reg)
+        || (ty.is_float() == reg.is_float() && (!ty.is_float() || ty == reg))
 }
 
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).

@@ -196,6 +196,10 @@ impl Kinds {
     /// 32-bit window (`.shared`, `.local`, `.const`, `.param`): a 32-bit
     /// register cannot hold a generic or `.global` address here.
     pub const ADDR64: Kinds = Kinds(1 << 11);
+    /// Any floating-point constant besides what `imm` takes, its value
+    /// unchecked: ptxas's leniency on some integer selectors (the
+    /// block-scale byte and thread ids of `mma`).
+    pub const FIMM: Kinds = Kinds(1 << 12);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -211,6 +215,7 @@ impl Kinds {
         ("proto", Kinds::PROTO),
         ("pred", Kinds::PRED),
         ("addr64", Kinds::ADDR64),
+        ("fimm", Kinds::FIMM),
     ];
 
     /// Whether every kind of `k` is in the set.
