@@ -307,7 +307,11 @@ impl Checker<'_> {
                 Decl {
                     kind,
                     span: d.name_span,
-                    ty: reg_type(v),
+                    ty: if kind == Kind::Var {
+                        Some(v.ty)
+                    } else {
+                        reg_type(v)
+                    },
                 },
             ) {
                 self.duplicate(d.name, d.name_span, first.span);

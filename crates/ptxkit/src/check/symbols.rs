@@ -62,7 +62,7 @@ pub(super) enum Kind {
 pub(super) struct Decl {
     pub kind: Kind,
     pub span: Span,
-    /// Declared type of a register (scalar, not vector).
+    /// Declared type of a register (scalar, not vector), or of a variable.
     pub ty: Option<ScalarType>,
 }
 
@@ -260,6 +260,9 @@ impl Checker<'_> {
                         }
                     }
                     scope.declare(d.name, Kind::Var, d.name_span);
+                    if let Some(x) = scope.names.get_mut(&d.name) {
+                        x.ty = Some(v.ty);
+                    }
                 }
             }
             Item::Function(f) => self.declare_function(f, ms),
