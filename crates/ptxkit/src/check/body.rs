@@ -308,7 +308,7 @@ impl Checker<'_> {
                     kind,
                     span: d.name_span,
                     ty: if kind == Kind::Var {
-                        Some(v.ty)
+                        (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty)
                     } else {
                         reg_type(v)
                     },

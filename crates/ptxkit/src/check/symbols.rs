@@ -260,8 +260,11 @@ impl Checker<'_> {
                         }
                     }
                     scope.declare(d.name, Kind::Var, d.name_span);
+                    // A variable's type tells a texture handle from other
+                    // data; old `.tex` variables (`.tex .u32 t;`) are handles
+                    // of any type, so theirs is left unknown.
                     if let Some(x) = scope.names.get_mut(&d.name) {
-                        x.ty = Some(v.ty);
+                        x.ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
                     }
                 }
             }
