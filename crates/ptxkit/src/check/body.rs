@@ -325,7 +325,11 @@ impl Checker<'_> {
                 Decl {
                     kind,
                     span: d.name_span,
-                    ty: reg_type(v),
+                    ty: if kind == Kind::Var {
+                        (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty)
+                    } else {
+                        reg_type(v)
+                    },
                     space: Some(v.space),
                 },
             ) {

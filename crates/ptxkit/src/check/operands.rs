@@ -316,7 +316,26 @@ impl Checker<'_> {
             }
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {
+                    // An item of a role that takes special registers is an
+                    // element of a written vector: ptxas takes one of any
+                    // kind there, as in the vectors of a single role
+                    // (`element`).
+                    let spec = catalog().role(t.spec).filter(|s| s.kinds.has(Kinds::SREG));
+                    if let (Shape::Value, Operand::Expr(e), Some(spec)) = (&t.shape, item, spec) {
+                        let ty = facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
+                        self.element(i, spec, ty, e, false, w, ms);
+                        continue;
+                    }
                     self.templated(i, roles, t, item, None, false, w, ms);
+                }
+            }
+            // A lone value in the place of a spelled-out vector inside
+            // brackets (`[t, %f1]` for `[a, {x, y}]`): ptxas takes one of
+            // the type of the vector's last item (a coordinate), and nothing
+            // else, so it is checked as that item.
+            (Shape::Vector(inner), Operand::Expr(_)) => {
+                if let Some(last) = inner.last() {
+                    return self.templated(i, roles, last, o, found, top, w, ms);
                 }
             }
             (Shape::Value | Shape::Literal(_) | Shape::Pair { .. }, _) => {
@@ -690,13 +709,23 @@ impl Checker<'_> {
                     return;
                 }
                 Some(Decl {
-                    kind: Kind::Var, ..
+                    kind: Kind::Var,
+                    ty: var_ty,
+                    ..
                 }) => {
                     // A variable stands for its address, an integer.
                     let typed_ok = ty.is_none_or(|t| !t.is_float() && t != ScalarType::Pred);
-                    let kind_ok = spec.kinds.has(Kinds::VAR)
-                        || spec.kinds.has(Kinds::HANDLE)
-                        || spec.kinds.has(Kinds::ADDR);
+                    // A handle is a texture, sampler or surface reference:
+                    // ptxas refuses a variable of another type there.
+                    let handle_ok = spec.kinds.has(Kinds::HANDLE)
+                        && var_ty.is_none_or(|t| {
+                            matches!(
+                                t,
+                                ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
+                            )
+                        });
+                    let kind_ok =
+                        spec.kinds.has(Kinds::VAR) || handle_ok || spec.kinds.has(Kinds::ADDR);
                     if !(kind_ok && (typed_ok || !spec.kinds.has(Kinds::VAR))) {
                         let d = self.variable_operand(i, spec, *n, *sp, ty);
                         self.report_found(*n, d, f, w);

@@ -62,7 +62,7 @@ pub(super) enum Kind {
 pub(super) struct Decl {
     pub kind: Kind,
     pub span: Span,
-    /// Declared type of a register (scalar, not vector).
+    /// Declared type of a register (scalar, not vector), or of a variable.
     pub ty: Option<ScalarType>,
     /// The state space of a variable.
     pub space: Option<crate::isa::vocab::StateSpace>,
@@ -270,6 +270,12 @@ impl Checker<'_> {
                         }
                     }
                     scope.declare(d.name, Kind::Var, d.name_span, Some(v.space));
+                    // A variable's type tells a texture handle from other
+                    // data; old `.tex` variables (`.tex .u32 t;`) are handles
+                    // of any type, so theirs is left unknown.
+                    if let Some(x) = scope.names.get_mut(&d.name) {
+                        x.ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
+                    }
                 }
             }
             Item::Function(f) => self.declare_function(f, ms),
