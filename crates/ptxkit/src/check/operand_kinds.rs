@@ -81,6 +81,9 @@ pub(crate) fn fits(k: Lit, t: ScalarType) -> Option<bool> {
     use ScalarType::*;
     let int = matches!(t, U8 | U16 | U32 | U64 | S8 | S16 | S32 | S64);
     let narrow_float = matches!(t, F16 | Bf16);
+    if takes_no_constant(t) {
+        return Some(false);
+    }
     Some(match k {
         Lit::Bad => false,
         Lit::Int => {
@@ -103,6 +106,15 @@ pub(crate) fn fits(k: Lit, t: ScalarType) -> Option<bool> {
             }
         }
     })
+}
+
+/// Whether operands of type `t` take no constant of any kind: the packed
+/// pairs of 16-bit integers and of singles (ptxas 13.5 refuses every
+/// constant for add/min/max .u16x2/.s16x2, set .u16x2, add/fma .f32x2 and
+/// the mixed-precision .f32x2 addend). Packed halves are not among them:
+/// mma takes constants in its .f16x2 fragments.
+pub(crate) fn takes_no_constant(t: ScalarType) -> bool {
+    matches!(t, ScalarType::U16x2 | ScalarType::S16x2 | ScalarType::F32x2)
 }
 
 /// How a kind of constant is named in a diagnostic.

@@ -801,6 +801,9 @@ impl Checker<'_> {
         }
         let note = match kind {
             Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
+            _ if operand_kinds::takes_no_constant(ty) => {
+                format!("a packed {ty} operand takes a register, not a constant")
+            }
             Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
             Lit::Single | Lit::Double if ty == ScalarType::B32 => {
                 "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
