@@ -199,7 +199,10 @@ mod tests {
             (Lit::Single, S32, Some(false)),
             (Lit::Bad, F64, Some(false)),
             (Lit::Int, F16x2, None),
-            (Lit::Double, F32x2, None),
+            (Lit::Double, F32x2, Some(false)),
+            (Lit::Int, F32x2, Some(false)),
+            (Lit::Int, U16x2, Some(false)),
+            (Lit::Single, S16x2, Some(false)),
         ] {
             assert_eq!(fits(k, t), want, "{k:?} as {t}");
         }
