@@ -270,6 +270,24 @@ impl Checker<'_> {
                     self.value(i, spec, ty, &p.second, None, w, ms);
                 }
             }
+            // `p|q` whose halves are not both names stays an expression
+            // (`1|%p2`): ptxas reads no such pair (a syntax error).
+            (Shape::Pair { .. }, Operand::Expr(Expr::Binary(b)))
+                if b.op == crate::syntax::BinOp::BitOr =>
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::OPERAND_SHAPE,
+                        b.span,
+                        format!(
+                            "`{}` takes a pair of registers as `{}`",
+                            super::inst_name(i),
+                            tpl.role
+                        ),
+                    )
+                    .with_note("each half of `a|b` must be a register (or `_`), not a constant or an expression"),
+                );
+            }
             (Shape::Bracket(inner), Operand::Tuple { items, .. }) => {
                 // `[a, {b,} c]`: leave out optional items when fewer are
                 // written.
