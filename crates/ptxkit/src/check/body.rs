@@ -346,9 +346,6 @@ impl Checker<'_> {
             self.guard(g, found, w);
         }
         let flags = crate::isa::catalog().flags(i.form);
-        if flags.has(crate::isa::Flags::CALL) {
-            return self.call(i, w, ms);
-        }
         // Each plain-name operand is looked up once, for the type check and
         // the declaration check.
         // Filled in place: a collected vector would be moved out (a call
@@ -358,6 +355,12 @@ impl Checker<'_> {
             Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
             _ => None,
         }));
+        if flags.has(crate::isa::Flags::CALL) {
+            // The roles first (what the callee or function pointer may be),
+            // then the call's own checks (callee, argument counts).
+            self.operands(i, &found, w, ms);
+            return self.call(i, w, ms);
+        }
         // Vector operands whose names the operand check looked up and
         // reported itself.
         let handled = self.operands(i, &found, w, ms);

@@ -31,14 +31,21 @@ fn group_filled(i: &Instruction, g: crate::isa::GroupId) -> Option<crate::isa::M
         return Some(m.id);
     }
     let form = i.form()?;
+    let alts = catalog().group(g)?.alts;
     if form
         .slots
         .iter()
         .any(|s| s.kind == crate::isa::SlotKind::Group(g))
     {
-        return None;
+        // The parser records the slots of the first eight modifiers only:
+        // a later one of the group's alternatives has none but fills it.
+        return i
+            .mods
+            .iter()
+            .filter(|m| m.slot().is_none())
+            .map(|m| m.id)
+            .find(|m| alts.contains(m));
     }
-    let alts = catalog().group(g)?.alts;
     i.mods.iter().map(|m| m.id).find(|m| alts.contains(m))
 }
 

@@ -288,6 +288,24 @@ impl Checker<'_> {
                     self.value(i, spec, ty, &p.second, None, w, ms);
                 }
             }
+            // `p|q` whose halves are not both names stays an expression
+            // (`1|%p2`): ptxas reads no such pair (a syntax error).
+            (Shape::Pair { .. }, Operand::Expr(Expr::Binary(b)))
+                if b.op == crate::syntax::BinOp::BitOr =>
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::OPERAND_SHAPE,
+                        b.span,
+                        format!(
+                            "`{}` takes a pair of registers as `{}`",
+                            super::inst_name(i),
+                            tpl.role
+                        ),
+                    )
+                    .with_note("each half of `a|b` must be a register (or `_`), not a constant or an expression"),
+                );
+            }
             (Shape::Bracket(inner), Operand::Tuple { items, .. }) => {
                 // `[a, {b,} c]`: leave out optional items when fewer are
                 // written.
@@ -987,12 +1005,11 @@ impl Checker<'_> {
         if operand_kinds::fits(kind, ty) != Some(false) {
             return;
         }
-        let takes_none = [Lit::Int, Lit::Single, Lit::Double]
-            .iter()
-            .all(|k| operand_kinds::fits(*k, ty) == Some(false));
         let note = match kind {
             Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
-            _ if takes_none => format!("a {ty} operand takes a register, never a constant: move the bits into a register first"),
+            _ if operand_kinds::takes_no_constant(ty) => {
+                format!("a packed {ty} operand takes a register, not a constant")
+            }
             Lit::Int if ty.is_float() => format!("write a floating-point literal for a {ty} operand (`1.0`, or `0f3F800000` for its exact bits)"),
             Lit::Single | Lit::Double if ty == ScalarType::B32 => {
                 "a .b32 operand takes an integer or a single-precision `0f` literal".to_string()
