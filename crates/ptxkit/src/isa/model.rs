@@ -196,6 +196,10 @@ impl Kinds {
     /// 32-bit window (`.shared`, `.local`, `.const`, `.param`): a 32-bit
     /// register cannot hold a generic or `.global` address here.
     pub const ADDR64: Kinds = Kinds(1 << 11);
+    /// With `addr`: the address is in shared memory even when no state
+    /// space is written, so a variable named there must be `.shared`
+    /// (`mbarrier.*`).
+    pub const SHARED: Kinds = Kinds(1 << 12);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -211,6 +215,7 @@ impl Kinds {
         ("proto", Kinds::PROTO),
         ("pred", Kinds::PRED),
         ("addr64", Kinds::ADDR64),
+        ("shared", Kinds::SHARED),
     ];
 
     /// Whether every kind of `k` is in the set.
