@@ -498,7 +498,8 @@ impl Checker<'_> {
     /// (the catalog writes them in operand order: `cp.async.ca.shared.global
     /// [dst], [src]`); when there is one, a variable must live in it. Where
     /// the role says `addr64`, a 32-bit register cannot hold a generic or
-    /// `.global` address. ptxas refuses a predicate register there unless
+    /// `.global` address; where it says `shared`, a generic address is in
+    /// `.shared` all the same. ptxas refuses a predicate register there unless
     /// the role takes one (`fence.proxy.tensormap`).
     pub(super) fn address_base(
         &mut self,
@@ -520,6 +521,21 @@ impl Checker<'_> {
                 .filter_map(|m| catalog().mod_space(m.id))
                 .nth(ordinal)
         };
+        // The kinds of this address's role (`addr64`, `shared`).
+        let role_has = |k: Kinds| {
+            i.form()
+                .and_then(|f| {
+                    f.operands
+                        .iter()
+                        .filter_map(|t| match t.shape {
+                            Shape::Bracket(inner) => inner.first(),
+                            _ => None,
+                        })
+                        .nth(ordinal)
+                })
+                .and_then(|t| catalog().role(t.spec))
+                .is_some_and(|r| r.kinds.has(k))
+        };
         match f.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -531,7 +547,10 @@ impl Checker<'_> {
                 space: Some(v),
                 ..
             }) => {
-                if let Some(s) = space().filter(|s| !holds_variable(*s, v, w.entry)) {
+                // A generic address of a `shared` role is still in shared memory.
+                let written = space();
+                let s = written.or_else(|| role_has(Kinds::SHARED).then_some(StateSpace::Shared));
+                if let Some(s) = s.filter(|s| !holds_variable(*s, v, w.entry)) {
                     let d = Diagnostic::error(
                         codes::OPERAND_KIND,
                         *sp,
@@ -540,7 +559,11 @@ impl Checker<'_> {
                             super::inst_name(i)
                         ),
                     )
-                    .with_note("an address names memory of the instruction's state space; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables");
+                    .with_note(if written.is_some() {
+                        "an address names memory of the instruction's state space; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables"
+                    } else {
+                        "this instruction's address is in shared memory even when no state space is written"
+                    });
                     self.report_found(*n, d, f, w);
                 }
                 return;
@@ -550,20 +573,6 @@ impl Checker<'_> {
                 ty: Some(t),
                 ..
             }) => {
-                let wide = || {
-                    i.form()
-                        .and_then(|f| {
-                            f.operands
-                                .iter()
-                                .filter_map(|t| match t.shape {
-                                    Shape::Bracket(inner) => inner.first(),
-                                    _ => None,
-                                })
-                                .nth(ordinal)
-                        })
-                        .and_then(|t| catalog().role(t.spec))
-                        .is_some_and(|r| r.kinds.has(Kinds::ADDR64))
-                };
                 let s = space();
                 if w.entry && s == Some(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
@@ -578,7 +587,10 @@ impl Checker<'_> {
                     self.report_found(*n, d, f, w);
                     return;
                 }
-                if t.bits() == 32 && matches!(s, None | Some(StateSpace::Global)) && wide() {
+                if t.bits() == 32
+                    && matches!(s, None | Some(StateSpace::Global))
+                    && role_has(Kinds::ADDR64)
+                {
                     let d = Diagnostic::error(
                         codes::OPERAND_TYPE,
                         *sp,

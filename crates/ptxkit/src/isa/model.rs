@@ -200,6 +200,10 @@ impl Kinds {
     /// unchecked: ptxas's leniency on some integer selectors (the
     /// block-scale byte and thread ids of `mma`).
     pub const FIMM: Kinds = Kinds(1 << 12);
+    /// With `addr`: the address is in shared memory even when no state
+    /// space is written, so a variable named there must be `.shared`
+    /// (`mbarrier.*`).
+    pub const SHARED: Kinds = Kinds(1 << 13);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -216,6 +220,7 @@ impl Kinds {
         ("pred", Kinds::PRED),
         ("addr64", Kinds::ADDR64),
         ("fimm", Kinds::FIMM),
+        ("shared", Kinds::SHARED),
     ];
 
     /// Whether every kind of `k` is in the set.
