@@ -418,6 +418,19 @@ fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
     }
 }
 
+/// Whether `spec` is a vector of exactly one element on an instance with
+/// `mods` (`vec=1`, or a matching `@count` row of 1): written `{%r1}`.
+fn explicit_one(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> bool {
+    match spec.arity {
+        Arity::Fixed(n) => n == 1,
+        Arity::Table(rows) => rows
+            .iter()
+            .find(|(_, ms)| ms.iter().all(|m| mods.iter().any(|c| c.id == Some(*m))))
+            .is_some_and(|(n, _)| *n == 1),
+        _ => false,
+    }
+}
+
 /// The state space a modifier names, as the prelude variable living there.
 fn space_var(spelling: &str) -> Option<&'static str> {
     Some(match spelling {
@@ -486,7 +499,7 @@ impl Builder<'_> {
             return self.space.unwrap_or("gbuf").into();
         }
         if k.has(Kinds::ADDR) {
-            return self.address();
+            return self.address(None);
         }
         if k.has(Kinds::LABEL) {
             return "$Lsw".into();
@@ -511,8 +524,14 @@ impl Builder<'_> {
         self.regs.take(reg_class(t, false))
     }
 
-    fn address(&mut self) -> String {
-        if self.var_addr {
+    /// An address: a variable or a 64-bit register, or, when the role
+    /// gives addresses a type (`@operand taddr in addr .u32`), a register
+    /// of that type.
+    fn address(&mut self, ty: Option<ScalarType>) -> String {
+        if let Some(t) = ty {
+            let exact = self.regs.exact;
+            self.regs.take(reg_class(t, exact))
+        } else if self.var_addr {
             self.space.unwrap_or("gbuf").to_string()
         } else {
             self.regs.take("%rd")
@@ -555,9 +574,11 @@ impl Builder<'_> {
             addr,
         });
         if addr && spec.kinds.has(Kinds::ADDR) {
-            return Op::Text(self.address());
+            return Op::Text(self.address(ty));
         }
-        if arity > 1 && !matches!(spec.arity, Arity::Scalar) {
+        if (arity > 1 && !matches!(spec.arity, Arity::Scalar))
+            || explicit_one(self.cat, spec, &self.mods)
+        {
             let items = (0..arity)
                 .map(|_| Op::Text(self.scalar(spec, ty, tpl.role)))
                 .collect();
@@ -620,7 +641,19 @@ impl Builder<'_> {
                 Op::Pair(Box::new(a), Box::new(b))
             }
             Shape::Bracket(items) => Op::Bracket(self.items(items, index, items.len() == 1)),
-            Shape::Vector(items) => Op::Vector(self.items(items, index, false)),
+            Shape::Vector(items) => {
+                let before = self.sites.len();
+                let mut v = self.items(items, index, false);
+                // `{a}` where role `a` is itself a vector (`vec=4`,
+                // `@count`): the role's vector is the whole operand.
+                if let [Op::Vector(_)] = v.as_slice() {
+                    if let Some(s) = self.sites.get_mut(before) {
+                        s.path.truncate(1);
+                    }
+                    return v.pop().unwrap_or(Op::Vector(Vec::new()));
+                }
+                Op::Vector(v)
+            }
             Shape::List => {
                 self.unspec = true;
                 Op::Text("()".into())
@@ -981,7 +1014,13 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
                     let other = if sp == "gbuf" { "sbuf" } else { "gbuf" };
                     m("addr-space", other.to_string());
                 }
-                m("addr-32bit", "%r9".into());
+                // A typed address (a 32-bit Tensor Memory address) gets a
+                // 64-bit register instead.
+                if s.ty.is_some_and(|t| t.bits() == 32) {
+                    m("addr-64bit", "%rd9".into());
+                } else {
+                    m("addr-32bit", "%r9".into());
+                }
                 m("addr-pred", "%p9".into());
             }
             continue;
