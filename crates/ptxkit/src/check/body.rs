@@ -133,6 +133,7 @@ impl Checker<'_> {
                     kind,
                     span: p.name_span,
                     ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
+                    space: Some(p.space),
                 },
             ) {
                 self.duplicate(p.name, p.name_span, first.span);
@@ -276,6 +277,7 @@ impl Checker<'_> {
                 kind: Kind::Label,
                 span,
                 ty: None,
+                space: None,
             },
         ) {
             self.duplicate(name, span, first.span);
@@ -308,6 +310,7 @@ impl Checker<'_> {
                     kind,
                     span: d.name_span,
                     ty: reg_type(v),
+                    space: Some(v.space),
                 },
             ) {
                 self.duplicate(d.name, d.name_span, first.span);
@@ -339,13 +342,20 @@ impl Checker<'_> {
         // reported itself.
         let handled = self.operands(i, &found, w, ms);
         let branch = flags.has(crate::isa::Flags::BRANCH);
+        // Bracketed operands so far: the `k`th goes with the `k`th state
+        // space written on the instruction.
+        let mut brackets = 0usize;
         for (k, (o, found)) in i.operands.iter().zip(&found).enumerate() {
+            let ordinal = brackets;
+            if matches!(o, Operand::Tuple { .. } | Operand::Address { .. }) {
+                brackets = brackets.saturating_add(1);
+            }
             if k < 32 && handled & (1 << k) != 0 {
                 continue;
             }
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
                 if let Operand::Address { addr, .. } = o {
-                    self.address_base(i, addr, w, ms);
+                    self.address_base(i, addr, ordinal, w, ms);
                 }
                 self.operand_names(o, w, ms);
                 continue;

@@ -10,7 +10,7 @@ use super::operand_kinds::{self, Lit};
 use super::symbols::{codes, compatible, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::ScalarType;
+use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpecialReg, TypeRef};
 use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name, Operand};
@@ -84,18 +84,46 @@ fn facts(roles: &[RoleFacts], id: RoleId) -> Option<&RoleFacts> {
 #[derive(Default)]
 pub(crate) struct Resolved {
     map: rustc_hash::FxHashMap<u128, std::rc::Rc<[RoleFacts]>>,
+    /// The modifier rule each shape breaks (rule, clause), if any.
+    broken: rustc_hash::FxHashMap<u128, Option<(u16, u16)>>,
+}
+
+/// The shape of an instruction as a key: the form and up to seven
+/// modifiers, 16 bits each.
+fn shape_key(i: &Instruction) -> Option<u128> {
+    (i.mods.len() <= 7).then(|| {
+        i.mods
+            .iter()
+            .fold(u128::from(i.form.0), |k, m| (k << 16) | u128::from(m.id.0))
+            | (i.mods.len() as u128) << 124
+    })
 }
 
 impl Resolved {
+    /// The catalog `@rule` of `i`'s section that its modifiers break.
+    pub(crate) fn broken_rule(&mut self, i: &Instruction) -> Option<(u16, u16)> {
+        if catalog()
+            .section_of(i.form)
+            .is_none_or(|s| s.rules.is_empty())
+        {
+            return None;
+        }
+        let key = shape_key(i);
+        if let Some(r) = key.and_then(|k| self.broken.get(&k)) {
+            return *r;
+        }
+        let r = super::mod_rules::broken_rule(i);
+        if let Some(k) = key {
+            if self.broken.len() < 1 << 14 {
+                self.broken.insert(k, r);
+            }
+        }
+        r
+    }
+
     /// The facts of every described role of `i`'s form.
     fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<[RoleFacts]> {
-        // The form and up to seven modifiers, 16 bits each.
-        let key = (i.mods.len() <= 7).then(|| {
-            i.mods
-                .iter()
-                .fold(u128::from(i.form.0), |k, m| (k << 16) | u128::from(m.id.0))
-                | (i.mods.len() as u128) << 124
-        });
+        let key = shape_key(i);
         if let Some(r) = key.and_then(|k| self.map.get(&k)) {
             return r.clone();
         }
@@ -125,6 +153,17 @@ impl Resolved {
             }
         }
         r
+    }
+}
+
+/// Whether an address in state space `s` may name a variable of space `v`.
+fn holds_variable(s: StateSpace, v: StateSpace) -> bool {
+    use StateSpace::*;
+    match s {
+        Shared | SharedCta | SharedCluster => v == Shared,
+        Param | ParamEntry | ParamFunc => v == Param,
+        Global | Local | Const => v == s,
+        Reg | Sreg | Tex => true,
     }
 }
 
@@ -467,14 +506,19 @@ impl Checker<'_> {
         }
     }
 
-    /// The register an address is based on (`[%rd1]`, `[%rd1+8]`): ptxas
-    /// refuses a predicate there, unless the role takes one
-    /// (`fence.proxy.tensormap`). Which other registers it takes depends
-    /// on the state space and the address size, and is not checked.
+    /// The register or variable an address is based on (`[%rd1]`,
+    /// `[buf+8]`), the `ordinal`th bracketed operand of `i`. Its state
+    /// space is the `ordinal`th state space written on the instruction
+    /// (the catalog writes them in operand order: `cp.async.ca.shared.global
+    /// [dst], [src]`); when there is one, a variable must live in it. Where
+    /// the role says `addr64`, a 32-bit register cannot hold a generic or
+    /// `.global` address. ptxas refuses a predicate register there unless
+    /// the role takes one (`fence.proxy.tensormap`).
     pub(super) fn address_base(
         &mut self,
         i: &Instruction,
         addr: &Expr,
+        ordinal: usize,
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
@@ -484,14 +528,72 @@ impl Checker<'_> {
         };
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
-        let Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(ScalarType::Pred),
-            ..
-        }) = f.decl
-        else {
-            return;
+        let space = || {
+            i.mods
+                .iter()
+                .filter_map(|m| catalog().mod_space(m.id))
+                .nth(ordinal)
         };
+        match f.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(ScalarType::Pred),
+                ..
+            }) => {}
+            Some(Decl {
+                kind: Kind::Var,
+                space: Some(v),
+                ..
+            }) => {
+                if let Some(s) = space().filter(|s| !holds_variable(*s, v)) {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_KIND,
+                        *sp,
+                        format!(
+                            "`{n}` is a `{v}` variable, but this address of `{}` is in `{s}`",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("an address names memory of the instruction's state space; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables");
+                    self.report_found(*n, d, f, w);
+                }
+                return;
+            }
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(t),
+                ..
+            }) => {
+                let wide = || {
+                    i.form()
+                        .and_then(|f| {
+                            f.operands
+                                .iter()
+                                .filter_map(|t| match t.shape {
+                                    Shape::Bracket(inner) => inner.first(),
+                                    _ => None,
+                                })
+                                .nth(ordinal)
+                        })
+                        .and_then(|t| catalog().role(t.spec))
+                        .is_some_and(|r| r.kinds.has(Kinds::ADDR64))
+                };
+                if t.bits() == 32 && matches!(space(), None | Some(StateSpace::Global)) && wide() {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        *sp,
+                        format!(
+                            "`{n}` is a 32-bit register, which cannot hold a generic or `.global` address for `{}`",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("global addresses are 64-bit (`.address_size 64`): use a `.u64`/`.b64` register");
+                    self.report_found(*n, d, f, w);
+                }
+                return;
+            }
+            _ => return,
+        }
         let takes_pred = i.form().is_some_and(|form| {
             form.operands.iter().any(|t| match t.shape {
                 Shape::Bracket(inner) => inner.iter().any(|x| {
