@@ -39,6 +39,8 @@ pub(crate) struct BodyWalk {
     memo: Box<[std::cell::Cell<(Name, u32, Found)>; MEMO]>,
     /// Bumped whenever a name is declared or a block opens or closes.
     generation: u32,
+    /// Whether the body is a kernel's (`.entry`).
+    pub(super) entry: bool,
 }
 
 /// Entries of [`BodyWalk::memo`] (a power of two).
@@ -121,6 +123,15 @@ impl Checker<'_> {
     /// own block is open.
     pub(super) fn body_start(&mut self, f: &Function) -> BodyWalk {
         let mut top = Scope::default();
+        let entry = f.kind == crate::syntax::FuncKind::Entry;
+        // A parameter's space says whose it is: `.param::entry` for a
+        // kernel's, `.param::func` for a function's (a `.param` declared in
+        // a body stays `.param`).
+        let param_space = if entry {
+            StateSpace::ParamEntry
+        } else {
+            StateSpace::ParamFunc
+        };
         for p in f.rets.iter().flatten().chain(f.params()) {
             let kind = if p.space == StateSpace::Reg {
                 Kind::Reg
@@ -133,7 +144,11 @@ impl Checker<'_> {
                     kind,
                     span: p.name_span,
                     ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
-                    space: Some(p.space),
+                    space: Some(if p.space == StateSpace::Param {
+                        param_space
+                    } else {
+                        p.space
+                    }),
                 },
             ) {
                 self.duplicate(p.name, p.name_span, first.span);
@@ -154,6 +169,7 @@ impl Checker<'_> {
                 ))
             })),
             generation: 0,
+            entry,
         }
     }
 

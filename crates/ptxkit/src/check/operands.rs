@@ -156,12 +156,19 @@ impl Resolved {
     }
 }
 
-/// Whether an address in state space `s` may name a variable of space `v`.
-fn holds_variable(s: StateSpace, v: StateSpace) -> bool {
+/// Whether an address in state space `s` may name a variable of space `v`
+/// (a parameter's space is `.param::entry` for a kernel's and
+/// `.param::func` for a function's; [`super::body`]). In a kernel, a
+/// `.param::func` address names only `.param` variables of the body, and
+/// a `.param::entry` address never does (proven against ptxas 13.5).
+fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
     use StateSpace::*;
+    let param = matches!(v, Param | ParamEntry | ParamFunc);
     match s {
         Shared | SharedCta | SharedCluster => v == Shared,
-        Param | ParamEntry | ParamFunc => v == Param,
+        Param => param,
+        ParamEntry => param && v != Param,
+        ParamFunc => param && (v != ParamEntry || !in_entry),
         Global | Local | Const => v == s,
         Reg | Sreg | Tex => true,
     }
@@ -545,7 +552,7 @@ impl Checker<'_> {
                 space: Some(v),
                 ..
             }) => {
-                if let Some(s) = space().filter(|s| !holds_variable(*s, v)) {
+                if let Some(s) = space().filter(|s| !holds_variable(*s, v, w.entry)) {
                     let d = Diagnostic::error(
                         codes::OPERAND_KIND,
                         *sp,
@@ -578,7 +585,21 @@ impl Checker<'_> {
                         .and_then(|t| catalog().role(t.spec))
                         .is_some_and(|r| r.kinds.has(Kinds::ADDR64))
                 };
-                if t.bits() == 32 && matches!(space(), None | Some(StateSpace::Global)) && wide() {
+                let s = space();
+                if w.entry && s == Some(StateSpace::ParamFunc) {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_KIND,
+                        *sp,
+                        format!(
+                            "`{}` in a kernel addresses only `.param` variables declared in its body, not a register",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("a kernel's own parameters are `.param::entry`; `.param::func` is for the parameters of calls it makes");
+                    self.report_found(*n, d, f, w);
+                    return;
+                }
+                if t.bits() == 32 && matches!(s, None | Some(StateSpace::Global)) && wide() {
                     let d = Diagnostic::error(
                         codes::OPERAND_TYPE,
                         *sp,
