@@ -503,7 +503,7 @@ impl Builder<'_> {
             return self.space.unwrap_or("gbuf").into();
         }
         if k.has(Kinds::ADDR) {
-            return self.address();
+            return self.address(None);
         }
         if k.has(Kinds::LABEL) {
             return "$Lsw".into();
@@ -528,8 +528,14 @@ impl Builder<'_> {
         self.regs.take(reg_class(t, false))
     }
 
-    fn address(&mut self) -> String {
-        if self.var_addr {
+    /// An address: a variable or a 64-bit register, or, when the role
+    /// gives addresses a type (`@operand taddr in addr .u32`), a register
+    /// of that type.
+    fn address(&mut self, ty: Option<ScalarType>) -> String {
+        if let Some(t) = ty {
+            let exact = self.regs.exact;
+            self.regs.take(reg_class(t, exact))
+        } else if self.var_addr {
             self.space.unwrap_or("gbuf").to_string()
         } else {
             self.regs.take("%rd")
@@ -574,7 +580,7 @@ impl Builder<'_> {
             addr,
         });
         if addr && spec.kinds.has(Kinds::ADDR) {
-            return Op::Text(self.address());
+            return Op::Text(self.address(ty));
         }
         if vector {
             let items = (0..arity)
@@ -1080,7 +1086,13 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
                     let other = if sp == "gbuf" { "sbuf" } else { "gbuf" };
                     m("addr-space", other.to_string());
                 }
-                m("addr-32bit", "%r9".into());
+                // A typed address (a 32-bit Tensor Memory address) gets a
+                // 64-bit register instead.
+                if s.ty.is_some_and(|t| t.bits() == 32) {
+                    m("addr-64bit", "%rd9".into());
+                } else {
+                    m("addr-32bit", "%r9".into());
+                }
                 m("addr-pred", "%p9".into());
             }
             continue;

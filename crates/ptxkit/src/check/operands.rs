@@ -323,8 +323,15 @@ impl Checker<'_> {
             // An address is checked with its names (`body`, then
             // `address_base`): which registers ptxas takes there beyond
             // refusing a predicate depends on the state space and the
-            // address size, and is not checked.
-            (Shape::Bracket(_), Operand::Address { .. }) => {}
+            // address size, and is not checked, unless the role gives
+            // the address a type (`@operand taddr in addr .u32`: a
+            // 32-bit Tensor Memory address): then its base register must
+            // be of that type.
+            (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
+                if let [t] = &inner[..] {
+                    self.typed_address(i, roles, t.spec, addr, w, ms);
+                }
+            }
             // `{a}` with one role: the braces are the role's own vector
             // (a register fragment), checked as a whole.
             (Shape::Vector(inner), Operand::Vector { .. })
@@ -490,6 +497,67 @@ impl Checker<'_> {
             _ => {}
         }
         false
+    }
+
+    /// The base register of address `addr` of role `id` when the role
+    /// gives addresses a type: a register of another type is an error
+    /// (a predicate is left to `address_base`).
+    fn typed_address(
+        &mut self,
+        i: &Instruction,
+        roles: &[RoleFacts],
+        id: RoleId,
+        addr: &Expr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        let Some(spec) = catalog().role(id) else {
+            return;
+        };
+        if spec.types.is_empty() || !spec.kinds.has(Kinds::ADDR) {
+            return;
+        }
+        let ty = match facts(roles, id) {
+            Some(f) => f.1,
+            None => role_type(i, spec),
+        };
+        let Some(ty) = ty else { return };
+        let base = match addr {
+            Expr::Binary(b) => &b.lhs,
+            e => e,
+        };
+        let Expr::Name(n, sp) = base else { return };
+        let f = w.lookup(ms, *n);
+        match f.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(reg),
+                ..
+            }) if reg != ScalarType::Pred => {
+                self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+            }
+            // A typed address is held in a register: a variable's address
+            // is not one of that memory's addresses (ptxas refuses it).
+            Some(Decl {
+                kind: Kind::Var, ..
+            }) => {
+                let d = Diagnostic::error(
+                    codes::OPERAND_KIND,
+                    *sp,
+                    format!(
+                        "variable `{n}` cannot be the address `{}` of `{}`",
+                        spec.role,
+                        super::inst_name(i)
+                    ),
+                )
+                .with_note(format!(
+                    "`{}` takes a {ty} register (plus an offset)",
+                    spec.role
+                ));
+                self.report_found(*n, d, f, w);
+            }
+            _ => {}
+        }
     }
 
     /// The register or variable an address is based on (`[%rd1]`,
