@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use ptxkit::check::target::{min_ptx_for, Sm};
 use ptxkit::isa::vocab::ScalarType;
 use ptxkit::isa::{
-    catalog, Arity, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion, Requirement,
-    RoleId, RoleSpec, Shape, SlotKind, TypeRef,
+    catalog, Arity, AtomKind, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion,
+    Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind, TypeRef,
 };
 
 use super::{Case, Rng};
@@ -804,14 +804,41 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
         }
         let section = cat.section_of(id);
         let values = section.map(|s| s.operand_values).unwrap_or(&[]);
+        let rules = section.map(|s| s.rules).unwrap_or(&[]);
         let alts = slot_alternatives(cat, form);
-        let combos = combinations(&alts, o.combos, &mut rng);
-        for (n, combo) in combos.iter().enumerate() {
-            let mods: Vec<Choice> = combo
+        let chosen = |combo: &[usize]| -> Vec<Choice> {
+            combo
                 .iter()
                 .zip(&alts)
                 .filter_map(|(&i, a)| a.get(i).cloned().flatten())
-                .collect();
+                .collect()
+        };
+        // Valid instances keep inside the section's `@rule`s: the sample,
+        // topped up from a larger pool when rules strike some out. Each
+        // rule gets up to two instances that break it and no other.
+        let mut combos = combinations(&alts, o.combos, &mut rng);
+        let mut broken: Vec<(usize, Vec<usize>)> = Vec::new();
+        if !rules.is_empty() {
+            let pool = combinations(&alts, o.combos * 8, &mut rng);
+            let mut seen: BTreeSet<Vec<usize>> = BTreeSet::new();
+            let mut valid = Vec::new();
+            for c in combos.into_iter().chain(pool) {
+                if !seen.insert(c.clone()) {
+                    continue;
+                }
+                let b = broken_rules(cat, form, rules, &chosen(&c));
+                match b.as_slice() {
+                    [] if valid.len() < o.combos => valid.push(c),
+                    [r] if broken.iter().filter(|(x, _)| x == r).count() < 2 => {
+                        broken.push((*r, c))
+                    }
+                    _ => {}
+                }
+            }
+            combos = valid;
+        }
+        let build = |n: usize, combo: &[usize]| -> Instance {
+            let mods = chosen(combo);
             let space = mods.iter().find_map(|c| space_var(&c.text));
             let mut b = Builder {
                 cat,
@@ -824,33 +851,39 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
                 },
                 sites: Vec::new(),
                 unspec: false,
-                optional_on: n % 2 == 0,
+                optional_on: n.is_multiple_of(2),
                 var_addr: n % 3 == 2,
                 space,
             };
             let mut ops = Vec::new();
-            for (i, tpl) in form.operands.iter().enumerate() {
+            for tpl in form.operands {
                 if !b.present(tpl) {
                     continue;
                 }
                 let idx = ops.len();
                 ops.push(b.operand(tpl, idx));
-                let _ = i;
             }
-            let inst = Instance {
+            Instance {
                 form: id,
                 reqs: requirements(cat, id, form, &b.mods),
                 mods: b.mods,
                 ops,
                 sites: b.sites,
                 unspec: b.unspec,
-            };
+            }
+        };
+        for (n, combo) in combos.iter().enumerate() {
+            let inst = build(n, combo);
             // Long instructions (matrix fragments of 64 and more registers)
             // are mutated on their first instance only, to keep the record
             // small.
             let long = inst.text(cat, &inst.ops).len() > 300;
             let mutate = n < o.mutate && (n == 0 || !long);
             emit(cat, &inst, mutate, &mut rng, &mut cases);
+        }
+        for (n, (_, combo)) in broken.iter().enumerate() {
+            let inst = build(n, combo);
+            emit_broken(cat, &inst, &mut cases);
         }
     }
     cases
@@ -872,6 +905,48 @@ fn push(
         form: inst.form.0,
         text,
     });
+}
+
+/// Which of `rules` the written modifiers `mods` of an instance of `form`
+/// break (their indices), judged as the checker does: a group is filled by
+/// its slot, or, in a form without a slot of it, by any alternative.
+fn broken_rules(cat: &Catalog, form: &Form, rules: &[Rule], mods: &[Choice]) -> Vec<usize> {
+    let has_slot = |g| form.slots.iter().any(|s| s.kind == SlotKind::Group(g));
+    let filled = |g| -> Option<ModId> {
+        if has_slot(g) {
+            return mods.iter().find(|c| c.group == Some(g)).and_then(|c| c.id);
+        }
+        let alts = cat.group(g)?.alts;
+        mods.iter().filter_map(|c| c.id).find(|m| alts.contains(m))
+    };
+    let holds = |a: AtomKind| match a {
+        AtomKind::Mod(m) => mods.iter().any(|c| c.id == Some(m)),
+        AtomKind::Group(g) => filled(g).is_some(),
+        AtomKind::GroupIs(g, m) => filled(g) == Some(m),
+    };
+    rules
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.broken(holds).is_some())
+        .map(|(k, _)| k)
+        .collect()
+}
+
+/// An instance that breaks one `@rule` of its section: tried on the first
+/// target that meets it, at the newest version.
+fn emit_broken(cat: &Catalog, inst: &Instance, cases: &mut Vec<Case>) {
+    if max_ptx(&inst.reqs).is_some_and(|v| v > NEWEST) {
+        return;
+    }
+    let target = MAIN_TARGETS
+        .iter()
+        .chain(MORE_TARGETS)
+        .copied()
+        .find(|t| target_meets(t, &inst.reqs));
+    if let Some(t) = target {
+        let text = inst.text(cat, &inst.ops);
+        push(cases, inst, t, NEWEST, "rule-broken".into(), text);
+    }
 }
 
 /// The valid, too-low and mutated cases of one instance.

@@ -6,6 +6,7 @@
 
 mod body;
 pub mod gating;
+pub mod mod_rules;
 pub mod module_data;
 pub mod module_rules;
 mod opclass;

@@ -84,18 +84,46 @@ fn facts(roles: &[RoleFacts], id: RoleId) -> Option<&RoleFacts> {
 #[derive(Default)]
 pub(crate) struct Resolved {
     map: rustc_hash::FxHashMap<u128, std::rc::Rc<[RoleFacts]>>,
+    /// The modifier rule each shape breaks (rule, clause), if any.
+    broken: rustc_hash::FxHashMap<u128, Option<(u16, u16)>>,
+}
+
+/// The shape of an instruction as a key: the form and up to seven
+/// modifiers, 16 bits each.
+fn shape_key(i: &Instruction) -> Option<u128> {
+    (i.mods.len() <= 7).then(|| {
+        i.mods
+            .iter()
+            .fold(u128::from(i.form.0), |k, m| (k << 16) | u128::from(m.id.0))
+            | (i.mods.len() as u128) << 124
+    })
 }
 
 impl Resolved {
+    /// The catalog `@rule` of `i`'s section that its modifiers break.
+    pub(crate) fn broken_rule(&mut self, i: &Instruction) -> Option<(u16, u16)> {
+        if catalog()
+            .section_of(i.form)
+            .is_none_or(|s| s.rules.is_empty())
+        {
+            return None;
+        }
+        let key = shape_key(i);
+        if let Some(r) = key.and_then(|k| self.broken.get(&k)) {
+            return *r;
+        }
+        let r = super::mod_rules::broken_rule(i);
+        if let Some(k) = key {
+            if self.broken.len() < 1 << 14 {
+                self.broken.insert(k, r);
+            }
+        }
+        r
+    }
+
     /// The facts of every described role of `i`'s form.
     fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<[RoleFacts]> {
-        // The form and up to seven modifiers, 16 bits each.
-        let key = (i.mods.len() <= 7).then(|| {
-            i.mods
-                .iter()
-                .fold(u128::from(i.form.0), |k, m| (k << 16) | u128::from(m.id.0))
-                | (i.mods.len() as u128) << 124
-        });
+        let key = shape_key(i);
         if let Some(r) = key.and_then(|k| self.map.get(&k)) {
             return r.clone();
         }

@@ -40,6 +40,7 @@ impl Checker<'_> {
     pub(super) fn instruction_rules(&mut self, i: &Instruction) {
         let class = super::opclass::class(i.opcode);
         self.sink_rules(i);
+        self.modifier_rules(i);
         if class.cvt {
             self.cvt_rounding(i);
         } else if class.vote {

@@ -132,7 +132,23 @@ pub fn render(t: &Tables) -> String {
             });
             o.push_str("])");
         });
-        let _ = writeln!(o, "], file: {:?}, flags: Flags({}) }},", s.file, s.flags.0);
+        let _ = write!(
+            o,
+            "], file: {:?}, flags: Flags({}), rules: &[",
+            s.file, s.flags.0
+        );
+        list(&mut o, s.rules, |o, r| {
+            o.push_str("Rule { when: &[");
+            list(o, r.when, atom);
+            o.push_str("], need: &[");
+            list(o, r.need, |o, c| {
+                o.push_str("&[");
+                list(o, c, atom);
+                o.push(']');
+            });
+            let _ = write!(o, "], text: {:?} }}", r.text);
+        });
+        o.push_str("] },\n");
     }
     o.push_str("];\n\nconst ROLES: &[RoleSpec] = &[\n");
     for r in t.roles {
@@ -278,4 +294,14 @@ fn operand(o: &mut String, t: &OperandTpl) {
     let _ = write!(o, ", neg: {}, not: {}, suffixes: &[", t.neg, t.not);
     list(o, t.suffixes, |o, k| slot_kind(o, *k));
     let _ = write!(o, "], spec: RoleId({}) }}", t.spec.0);
+}
+
+/// One rule atom as Rust.
+fn atom(o: &mut String, a: &Atom) {
+    let kind = match a.kind {
+        AtomKind::Mod(m) => format!("AtomKind::Mod(ModId({}))", m.0),
+        AtomKind::Group(g) => format!("AtomKind::Group(GroupId({}))", g.0),
+        AtomKind::GroupIs(g, m) => format!("AtomKind::GroupIs(GroupId({}), ModId({}))", g.0, m.0),
+    };
+    let _ = write!(o, "Atom {{ neg: {}, kind: {kind} }}", a.neg);
 }

@@ -176,6 +176,7 @@ impl Builder {
                     operands: Vec::new(),
                     counts: Vec::new(),
                     flags: Flags::default(),
+                    rules: Vec::new(),
                 };
                 for kv in parts {
                     match kv.split_once('=') {
@@ -191,13 +192,14 @@ impl Builder {
                 *block = Some(b);
             }
             "@sreg" => self.sreg(file, line, rest),
-            "@operand" | "@count" | "@flags" => {
+            "@operand" | "@count" | "@flags" | "@rule" => {
                 let Some(b) = block.as_mut() else {
                     return self.err(file, line, format!("`{word}` before any `@opcode`"));
                 };
                 match word {
                     "@operand" => b.operands.push((line, rest.to_string())),
                     "@count" => b.counts.push((line, rest.to_string())),
+                    "@rule" => b.rules.push((line, rest.to_string())),
                     _ => {
                         for f in rest.split_whitespace() {
                             match Flags::NAMES.iter().find(|(n, _)| *n == f) {
@@ -348,6 +350,12 @@ impl Builder {
                 req,
             });
         }
+        let rules = self.rules(
+            file,
+            &b.rules,
+            &groups,
+            &forms_of_section(&self.forms, section),
+        );
         let mut mod_notes = Vec::new();
         for (_line, m, txt) in b.mod_notes {
             let id = self.intern_mod(&m);
@@ -363,8 +371,111 @@ impl Builder {
             operand_values: leak_vec(operand_values),
             file,
             flags: b.flags,
+            rules: leak_vec(rules),
         });
         let _ = b.line;
+    }
+
+    /// The block's `@rule` lines. A literal modifier an atom names must
+    /// be one that a form of the section can carry (catches misspellings).
+    fn rules(
+        &mut self,
+        file: &'static str,
+        lines: &[(usize, String)],
+        groups: &FxHashMap<String, GroupId>,
+        forms: &[Form],
+    ) -> Vec<Rule> {
+        let mut known: Vec<ModId> = Vec::new();
+        for f in forms {
+            for slot in f.slots {
+                match slot.kind {
+                    SlotKind::Lit(m) => known.push(m),
+                    SlotKind::Group(g) => {
+                        if let Some(g) = self.groups.get(g.0 as usize) {
+                            known.extend_from_slice(g.alts);
+                        }
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for (line, text) in lines {
+            let Some((when, need)) = text.split_once("=>") else {
+                self.err(file, *line, "@rule needs `WHEN… => NEED…`");
+                continue;
+            };
+            let mut bad = Vec::new();
+            let mut atom = |word: &str, bad: &mut Vec<String>| -> Option<Atom> {
+                let (neg, word) = match word.strip_prefix('!') {
+                    Some(w) => (true, w),
+                    None => (false, word),
+                };
+                let kind = match word.split_once('=') {
+                    Some((g, m)) => {
+                        let Some(&g) = groups.get(g) else {
+                            bad.push(format!("`{g}` is not a group of this section"));
+                            return None;
+                        };
+                        let m = self.intern_mod(m);
+                        if !self
+                            .groups
+                            .get(g.0 as usize)
+                            .is_some_and(|x| x.alts.contains(&m))
+                        {
+                            bad.push(format!("`{word}`: not an alternative of the group"));
+                            return None;
+                        }
+                        AtomKind::GroupIs(g, m)
+                    }
+                    None => match groups.get(word) {
+                        Some(&g) => AtomKind::Group(g),
+                        None if word.starts_with('.') => {
+                            let m = self.intern_mod(word);
+                            if !known.contains(&m) {
+                                bad.push(format!("no form of the section takes `{word}`"));
+                                return None;
+                            }
+                            AtomKind::Mod(m)
+                        }
+                        None => {
+                            bad.push(format!("`{word}` is not a modifier"));
+                            return None;
+                        }
+                    },
+                };
+                Some(Atom { neg, kind })
+            };
+            let when: Vec<Atom> = when
+                .split_whitespace()
+                .filter_map(|w| atom(w, &mut bad))
+                .collect();
+            let need: Vec<&'static [Atom]> = need
+                .split_whitespace()
+                .map(|clause| {
+                    leak_vec(
+                        clause
+                            .split('|')
+                            .filter_map(|w| atom(w, &mut bad))
+                            .collect(),
+                    )
+                })
+                .collect();
+            if bad.is_empty() && (when.is_empty() || need.is_empty()) {
+                bad.push("@rule needs atoms on both sides of `=>`".into());
+            }
+            if bad.is_empty() {
+                out.push(Rule {
+                    when: leak_vec(when),
+                    need: leak_vec(need),
+                    text: leak(&text.split_whitespace().collect::<Vec<_>>().join(" ")),
+                });
+            } else {
+                for b in bad {
+                    self.err(file, *line, format!("in @rule: {b}"));
+                }
+            }
+        }
+        out
     }
 
     /// The block's `@operand` and `@count` lines as role descriptions,
@@ -560,6 +671,17 @@ struct Block {
     gates: Vec<(usize, Vec<String>, Requirement)>,
     notes: Vec<&'static str>,
     mod_notes: Vec<(usize, String, String)>,
+    /// `@rule` lines (line, text after the word).
+    rules: Vec<(usize, String)>,
+}
+
+/// The forms already built for section `section`.
+fn forms_of_section(forms: &[Form], section: u16) -> Vec<Form> {
+    forms
+        .iter()
+        .filter(|f| f.section == section)
+        .copied()
+        .collect()
 }
 
 fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {

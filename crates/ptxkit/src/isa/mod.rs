@@ -101,6 +101,42 @@ mod tests {
     }
 
     #[test]
+    fn rules_read_and_judge() {
+        let text = "@opcode tst section=0 ptx=1.0 sm=all\n\
+            tst{.sem}{.scope}{.ss}.type d, [a];\n\
+            .sem = { .relaxed, .acquire };\n\
+            .scope = { .cta, .gpu };\n\
+            .ss = { .global, .const };\n\
+            .type = { .b32, .b64 };\n\
+            @rule .relaxed => .scope\n\
+            @rule .acquire .gpu => !.const .type=.b32|.type=.b64\n";
+        let cat = Catalog::from_sources(&[("t", text)]);
+        assert!(cat.errors().is_empty(), "{:?}", cat.errors());
+        let rules = cat.sections()[0].rules;
+        assert_eq!(rules.len(), 2);
+        let m = |s: &str| cat.mod_id(s).expect(s);
+        let written = |ws: &[&str]| -> Vec<ModId> { ws.iter().map(|w| m(w)).collect() };
+        let holds = |ws: &[ModId], a: AtomKind| match a {
+            AtomKind::Mod(x) => ws.contains(&x),
+            AtomKind::Group(g) => cat.group(g).unwrap().alts.iter().any(|x| ws.contains(x)),
+            AtomKind::GroupIs(_, x) => ws.contains(&x),
+        };
+        let w = written(&[".relaxed", ".b32"]);
+        assert_eq!(rules[0].broken(|a| holds(&w, a)), Some(0));
+        let w = written(&[".relaxed", ".cta", ".b32"]);
+        assert_eq!(rules[0].broken(|a| holds(&w, a)), None);
+        let w = written(&[".acquire", ".gpu", ".const", ".b32"]);
+        assert_eq!(rules[1].broken(|a| holds(&w, a)), Some(0));
+        assert_eq!(rules[1].need[0][0].describe(&cat), "!.const");
+        assert_eq!(rules[1].need[1][0].describe(&cat), ".type=.b32");
+        // Misspelt or foreign modifiers are errors.
+        let bad = "@opcode tst section=0 ptx=1.0 sm=all\ntst{.x} d;\n\
+            @rule .x => .y\n@rule .x\n@rule .g=.x => .x\n";
+        let cat = Catalog::from_sources(&[("t", bad)]);
+        assert_eq!(cat.errors().len(), 3, "{:?}", cat.errors());
+    }
+
+    #[test]
     fn pattern_groups() {
         let text =
             "@opcode tst section=0 ptx=1.0 sm=all\ntst d, a{.sel};\n.sel = { .b[0-7][0-3], .x };\n";

@@ -453,6 +453,69 @@ pub struct Gate {
     pub req: Requirement,
 }
 
+/// What one atom of a [`Rule`] asks of an instruction's written modifiers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub enum AtomKind {
+    /// This modifier is written.
+    Mod(ModId),
+    /// Some alternative of this group fills it (a slot of the group, or
+    /// the written type that stands for it).
+    Group(GroupId),
+    /// The group is filled by this alternative (`.atype=.f16`).
+    GroupIs(GroupId, ModId),
+}
+
+/// One condition of a [`Rule`]: an [`AtomKind`], possibly negated (`!.m`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Atom {
+    /// Whether the condition is that the atom does *not* hold.
+    pub neg: bool,
+    /// What is asked.
+    pub kind: AtomKind,
+}
+
+/// A constraint between the modifiers of a section's instructions
+/// (`@rule .relaxed => .scope`): when every atom of `when` holds, every
+/// clause of `need` must have an atom that holds.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Rule {
+    /// All must hold for the rule to apply.
+    pub when: &'static [Atom],
+    /// Each clause is a disjunction; all clauses must be met.
+    pub need: &'static [&'static [Atom]],
+    /// The rule as written in the catalog, for messages.
+    pub text: &'static str,
+}
+
+impl Rule {
+    /// When every atom of `when` holds (by `holds`), the index of the first
+    /// clause of `need` none of whose atoms holds.
+    pub fn broken(&self, holds: impl Fn(AtomKind) -> bool) -> Option<usize> {
+        let h = |a: &Atom| holds(a.kind) != a.neg;
+        if !self.when.iter().all(h) {
+            return None;
+        }
+        self.need.iter().position(|c| !c.iter().any(h))
+    }
+}
+
+impl Atom {
+    /// The atom as the catalog writes it (`!.const`, `.scope`, `.atype=.f16`).
+    pub fn describe(&self, cat: &super::Catalog) -> String {
+        let group = |g: GroupId| cat.group(g).map_or("?", |g| g.name);
+        let body = match self.kind {
+            AtomKind::Mod(m) => cat.mod_name(m).to_string(),
+            AtomKind::Group(g) => format!(".{}", group(g)),
+            AtomKind::GroupIs(g, m) => format!(".{}={}", group(g), cat.mod_name(m)),
+        };
+        if self.neg {
+            format!("!{body}")
+        } else {
+            body
+        }
+    }
+}
+
 /// One `@opcode` block of the catalog: usually one ISA section.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct Section {
@@ -474,6 +537,8 @@ pub struct Section {
     pub file: &'static str,
     /// What its instructions do besides computing results.
     pub flags: Flags,
+    /// Constraints between modifiers (`@rule`).
+    pub rules: &'static [Rule],
 }
 
 /// An opcode root and the forms filed under it.
