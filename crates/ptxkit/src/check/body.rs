@@ -39,6 +39,8 @@ pub(crate) struct BodyWalk {
     memo: Box<[std::cell::Cell<(Name, u32, Found)>; MEMO]>,
     /// Bumped whenever a name is declared or a block opens or closes.
     generation: u32,
+    /// Whether the body is a kernel's (`.entry`).
+    pub(super) entry: bool,
 }
 
 /// Entries of [`BodyWalk::memo`] (a power of two).
@@ -121,6 +123,15 @@ impl Checker<'_> {
     /// own block is open.
     pub(super) fn body_start(&mut self, f: &Function) -> BodyWalk {
         let mut top = Scope::default();
+        let entry = f.kind == crate::syntax::FuncKind::Entry;
+        // A parameter's space says whose it is: `.param::entry` for a
+        // kernel's, `.param::func` for a function's (a `.param` declared in
+        // a body stays `.param`).
+        let param_space = if entry {
+            StateSpace::ParamEntry
+        } else {
+            StateSpace::ParamFunc
+        };
         for p in f.rets.iter().flatten().chain(f.params()) {
             let kind = if p.space == StateSpace::Reg {
                 Kind::Reg
@@ -133,6 +144,11 @@ impl Checker<'_> {
                     kind,
                     span: p.name_span,
                     ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
+                    space: Some(if p.space == StateSpace::Param {
+                        param_space
+                    } else {
+                        p.space
+                    }),
                 },
             ) {
                 self.duplicate(p.name, p.name_span, first.span);
@@ -153,6 +169,7 @@ impl Checker<'_> {
                 ))
             })),
             generation: 0,
+            entry,
         }
     }
 
@@ -276,6 +293,7 @@ impl Checker<'_> {
                 kind: Kind::Label,
                 span,
                 ty: None,
+                space: None,
             },
         ) {
             self.duplicate(name, span, first.span);
@@ -308,6 +326,7 @@ impl Checker<'_> {
                     kind,
                     span: d.name_span,
                     ty: reg_type(v),
+                    space: Some(v.space),
                 },
             ) {
                 self.duplicate(d.name, d.name_span, first.span);
@@ -339,13 +358,20 @@ impl Checker<'_> {
         // reported itself.
         let handled = self.operands(i, &found, w, ms);
         let branch = flags.has(crate::isa::Flags::BRANCH);
+        // Bracketed operands so far: the `k`th goes with the `k`th state
+        // space written on the instruction.
+        let mut brackets = 0usize;
         for (k, (o, found)) in i.operands.iter().zip(&found).enumerate() {
+            let ordinal = brackets;
+            if matches!(o, Operand::Tuple { .. } | Operand::Address { .. }) {
+                brackets = brackets.saturating_add(1);
+            }
             if k < 32 && handled & (1 << k) != 0 {
                 continue;
             }
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
                 if let Operand::Address { addr, .. } = o {
-                    self.address_base(i, addr, w, ms);
+                    self.address_base(i, addr, ordinal, w, ms);
                 }
                 self.operand_names(o, w, ms);
                 continue;

@@ -10,7 +10,7 @@ use super::operand_kinds::{self, Lit};
 use super::symbols::{codes, compatible, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::ScalarType;
+use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpecialReg, TypeRef};
 use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name, Operand};
@@ -153,6 +153,24 @@ impl Resolved {
             }
         }
         r
+    }
+}
+
+/// Whether an address in state space `s` may name a variable of space `v`
+/// (a parameter's space is `.param::entry` for a kernel's and
+/// `.param::func` for a function's; [`super::body`]). In a kernel, a
+/// `.param::func` address names only `.param` variables of the body, and
+/// a `.param::entry` address never does (proven against ptxas 13.5).
+fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
+    use StateSpace::*;
+    let param = matches!(v, Param | ParamEntry | ParamFunc);
+    match s {
+        Shared | SharedCta | SharedCluster => v == Shared,
+        Param => param,
+        ParamEntry => param && v != Param,
+        ParamFunc => param && (v != ParamEntry || !in_entry),
+        Global | Local | Const => v == s,
+        Reg | Sreg | Tex => true,
     }
 }
 
@@ -432,14 +450,19 @@ impl Checker<'_> {
         false
     }
 
-    /// The register an address is based on (`[%rd1]`, `[%rd1+8]`): ptxas
-    /// refuses a predicate there, unless the role takes one
-    /// (`fence.proxy.tensormap`). Which other registers it takes depends
-    /// on the state space and the address size, and is not checked.
+    /// The register or variable an address is based on (`[%rd1]`,
+    /// `[buf+8]`), the `ordinal`th bracketed operand of `i`. Its state
+    /// space is the `ordinal`th state space written on the instruction
+    /// (the catalog writes them in operand order: `cp.async.ca.shared.global
+    /// [dst], [src]`); when there is one, a variable must live in it. Where
+    /// the role says `addr64`, a 32-bit register cannot hold a generic or
+    /// `.global` address. ptxas refuses a predicate register there unless
+    /// the role takes one (`fence.proxy.tensormap`).
     pub(super) fn address_base(
         &mut self,
         i: &Instruction,
         addr: &Expr,
+        ordinal: usize,
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
@@ -449,14 +472,86 @@ impl Checker<'_> {
         };
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
-        let Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(ScalarType::Pred),
-            ..
-        }) = f.decl
-        else {
-            return;
+        let space = || {
+            i.mods
+                .iter()
+                .filter_map(|m| catalog().mod_space(m.id))
+                .nth(ordinal)
         };
+        match f.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(ScalarType::Pred),
+                ..
+            }) => {}
+            Some(Decl {
+                kind: Kind::Var,
+                space: Some(v),
+                ..
+            }) => {
+                if let Some(s) = space().filter(|s| !holds_variable(*s, v, w.entry)) {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_KIND,
+                        *sp,
+                        format!(
+                            "`{n}` is a `{v}` variable, but this address of `{}` is in `{s}`",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("an address names memory of the instruction's state space; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables");
+                    self.report_found(*n, d, f, w);
+                }
+                return;
+            }
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(t),
+                ..
+            }) => {
+                let wide = || {
+                    i.form()
+                        .and_then(|f| {
+                            f.operands
+                                .iter()
+                                .filter_map(|t| match t.shape {
+                                    Shape::Bracket(inner) => inner.first(),
+                                    _ => None,
+                                })
+                                .nth(ordinal)
+                        })
+                        .and_then(|t| catalog().role(t.spec))
+                        .is_some_and(|r| r.kinds.has(Kinds::ADDR64))
+                };
+                let s = space();
+                if w.entry && s == Some(StateSpace::ParamFunc) {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_KIND,
+                        *sp,
+                        format!(
+                            "`{}` in a kernel addresses only `.param` variables declared in its body, not a register",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("a kernel's own parameters are `.param::entry`; `.param::func` is for the parameters of calls it makes");
+                    self.report_found(*n, d, f, w);
+                    return;
+                }
+                if t.bits() == 32 && matches!(s, None | Some(StateSpace::Global)) && wide() {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        *sp,
+                        format!(
+                            "`{n}` is a 32-bit register, which cannot hold a generic or `.global` address for `{}`",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("global addresses are 64-bit (`.address_size 64`): use a `.u64`/`.b64` register");
+                    self.report_found(*n, d, f, w);
+                }
+                return;
+            }
+            _ => return,
+        }
         let takes_pred = i.form().is_some_and(|form| {
             form.operands.iter().any(|t| match t.shape {
                 Shape::Bracket(inner) => inner.iter().any(|x| {

@@ -64,6 +64,8 @@ pub(super) struct Decl {
     pub span: Span,
     /// Declared type of a register (scalar, not vector).
     pub ty: Option<ScalarType>,
+    /// The state space of a variable.
+    pub space: Option<crate::isa::vocab::StateSpace>,
 }
 
 /// One scope: plain names and `%r<N>` ranges.
@@ -94,13 +96,20 @@ pub(super) struct Range {
 
 impl Scope {
     /// Enter `name`, not a register, as declared at `span`.
-    fn declare(&mut self, name: Name, kind: Kind, span: Span) {
+    fn declare(
+        &mut self,
+        name: Name,
+        kind: Kind,
+        span: Span,
+        space: Option<crate::isa::vocab::StateSpace>,
+    ) {
         self.names.insert(
             name,
             Decl {
                 kind,
                 span,
                 ty: None,
+                space,
             },
         );
     }
@@ -169,6 +178,7 @@ impl Range {
             kind: Kind::Reg,
             span: self.span,
             ty: self.ty,
+            space: None,
         })
     }
 }
@@ -259,12 +269,12 @@ impl Checker<'_> {
                             self.duplicate(d.name, d.name_span, first);
                         }
                     }
-                    scope.declare(d.name, Kind::Var, d.name_span);
+                    scope.declare(d.name, Kind::Var, d.name_span, Some(v.space));
                 }
             }
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
-                scope.declare(a.alias, Kind::Func, a.span);
+                scope.declare(a.alias, Kind::Func, a.span, None);
                 if let Some(f) = funcs.get(&a.target).copied() {
                     funcs.insert(a.alias, f);
                 }
@@ -272,7 +282,7 @@ impl Checker<'_> {
             Item::Section(s) => {
                 for e in &s.entries {
                     if let crate::syntax::SectionEntry::Label(n, sp) = e {
-                        scope.declare(*n, Kind::Label, *sp);
+                        scope.declare(*n, Kind::Label, *sp, None);
                     }
                 }
             }
@@ -292,7 +302,7 @@ impl Checker<'_> {
                 self.duplicate(f.name, f.name_span, first);
             }
         }
-        scope.declare(f.name, Kind::Func, f.name_span);
+        scope.declare(f.name, Kind::Func, f.name_span, None);
         // Prefer the definition (it has the parameter names).
         if f.body.is_some() || !funcs.contains_key(&f.name) {
             funcs.insert(f.name, Callee::of(f));
@@ -400,6 +410,7 @@ mod tests {
                 kind: Kind::Reg,
                 span: Span::new(2, 3),
                 ty: None,
+                space: None,
             },
         );
         assert!(covered(&s, "%q"));

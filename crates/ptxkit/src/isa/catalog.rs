@@ -47,6 +47,8 @@ pub struct Catalog {
     mod_types: Vec<Option<super::vocab::ScalarType>>,
     /// Per modifier: the element count of a vector modifier (`.v4`: 4).
     mod_lanes: Vec<Option<u8>>,
+    /// Per modifier: the state space it spells (`.shared::cta`), if any.
+    mod_spaces: Vec<Option<super::vocab::StateSpace>>,
     /// Special registers that are not numbered families, by name.
     sreg_index: FxHashMap<&'static str, usize>,
     errors: Vec<DslError>,
@@ -171,6 +173,11 @@ impl Catalog {
             opcode_words,
             opcode_mods,
             mod_types,
+            mod_spaces: tables
+                .mods
+                .iter()
+                .map(|m| super::vocab::StateSpace::from_spelling(m))
+                .collect(),
             mod_lanes: tables
                 .mods
                 .iter()
@@ -303,6 +310,12 @@ impl Catalog {
     #[inline]
     pub fn mod_lanes(&self, m: ModId) -> Option<u8> {
         self.mod_lanes.get(usize::from(m.0)).copied().flatten()
+    }
+
+    /// The state space modifier `m` spells, if it spells one.
+    #[inline]
+    pub fn mod_space(&self, m: ModId) -> Option<super::vocab::StateSpace> {
+        self.mod_spaces.get(usize::from(m.0)).copied().flatten()
     }
 
     /// The data type modifier `m` spells, if it spells one.

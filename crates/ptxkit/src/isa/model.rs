@@ -192,6 +192,10 @@ impl Kinds {
     /// optional operand whose forms differ only in it (`cp.async`'s
     /// `src-size` or `ignore-src`), which the parser cannot tell apart.
     pub const PRED: Kinds = Kinds(1 << 10);
+    /// With `addr`: the address is 64-bit unless its state space is a
+    /// 32-bit window (`.shared`, `.local`, `.const`, `.param`): a 32-bit
+    /// register cannot hold a generic or `.global` address here.
+    pub const ADDR64: Kinds = Kinds(1 << 11);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -206,6 +210,7 @@ impl Kinds {
         ("handle", Kinds::HANDLE),
         ("proto", Kinds::PROTO),
         ("pred", Kinds::PRED),
+        ("addr64", Kinds::ADDR64),
     ];
 
     /// Whether every kind of `k` is in the set.
