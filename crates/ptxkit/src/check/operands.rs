@@ -307,12 +307,24 @@ impl Checker<'_> {
                 );
             }
             (Shape::Bracket(inner), Operand::Tuple { items, .. }) => {
-                // `[a, {b,} c]`: leave out optional items when fewer are
-                // written.
-                let mut skip = inner.len().saturating_sub(items.len());
+                // `[a, {b,} c]`: an optional item tied to a modifier
+                // (`{, b if .m}`) is there exactly when `.m` is written, as
+                // for top-level operands; the other optional items are left
+                // out, first to last, when fewer are written.
+                let cat = catalog();
+                let tied_out = |t: &OperandTpl| {
+                    t.optional
+                        && t.when
+                            .is_some_and(|w| !i.mods.iter().any(|m| cat.slot_accepts(w, m.id)))
+                };
+                let kept = inner.iter().filter(|t| !tied_out(t)).count();
+                let mut skip = kept.saturating_sub(items.len());
                 let mut items = items.iter();
                 for t in inner.iter() {
-                    if t.optional && skip > 0 {
+                    if tied_out(t) {
+                        continue;
+                    }
+                    if t.optional && t.when.is_none() && skip > 0 {
                         skip = skip.saturating_sub(1);
                         continue;
                     }
