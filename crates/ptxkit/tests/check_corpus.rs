@@ -73,12 +73,12 @@ fn checker_agrees_with_ptxas_on_the_corpus() {
         "expected about 214 in-scope rejects, found {in_scope}"
     );
     assert!(
-        rejected * 100 >= in_scope * 98,
-        "rejected {rejected} of {in_scope} (< 98%); missed:\n{}",
+        rejected * 100 >= in_scope * 99,
+        "rejected {rejected} of {in_scope} (< 99%); missed:\n{}",
         missed.join("\n")
     );
     assert!(
-        at_line * 100 >= in_scope * 95,
-        "at ptxas's line for {at_line} of {in_scope} (< 95%)"
+        at_line * 100 >= in_scope * 96,
+        "at ptxas's line for {at_line} of {in_scope} (< 96%)"
     );
 }

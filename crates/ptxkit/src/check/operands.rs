@@ -346,10 +346,10 @@ impl Checker<'_> {
             }
             // `{a}` with one role: the braces are the role's own vector
             // (a register fragment), checked as a whole.
-            (Shape::Vector(inner), Operand::Vector { .. })
-                if inner.len() == 1 && matches!(inner[0].shape, Shape::Value) =>
+            (Shape::Vector([only]), Operand::Vector { .. })
+                if matches!(only.shape, Shape::Value) =>
             {
-                return self.role_operand(i, roles, inner[0].spec, o, found, top, w, ms);
+                return self.role_operand(i, roles, only.spec, o, found, top, w, ms);
             }
             (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
                 for (t, item) in inner.iter().zip(items) {

@@ -20,7 +20,7 @@ pub(crate) type FormCache = FxHashMap<(OpcodeId, SmallVec<[ModId; 6]>), ModMatch
 /// Cache of successful resolutions: opcode, modifiers and operand shapes
 /// (as one key) to the form and operand mask. Most instructions of a module
 /// hit it, skipping matching and binding altogether.
-pub(crate) type BoundCache = FxHashMap<BoundKey, (FormId, u32, u64)>;
+pub(crate) type BoundCache = FxHashMap<BoundKey, (FormId, u32, u128)>;
 
 /// Longest [`BoundKey`]: opcode, modifiers, separator and operand shapes
 /// of any real instruction fit; longer ones are resolved without the cache.
@@ -249,9 +249,9 @@ impl Parser<'_> {
         };
         if slots != NO_SLOTS {
             for (i, m) in mods.iter_mut().enumerate() {
-                let shift = 8u32.saturating_mul(u32::try_from(i.min(7)).unwrap_or(7));
+                let shift = 8u32.saturating_mul(u32::try_from(i.min(15)).unwrap_or(15));
                 let s = u8::try_from(slots.checked_shr(shift).unwrap_or(0) & 0xFF).ok();
-                m.set_slot(s.filter(|&s| s != u8::MAX && i < 8));
+                m.set_slot(s.filter(|&s| s != u8::MAX && i < 16));
             }
         }
         // Built once, whole, where it is returned.
@@ -270,7 +270,7 @@ impl Parser<'_> {
     /// Pick the form from the modifiers, then bind operands: the form and
     /// the mask of present operand templates ([`FormId::NONE`] and 0 if
     /// none fits, reported).
-    fn resolve_form(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u64) {
+    fn resolve_form(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u128) {
         let Some(key) = bound_key(inst) else {
             return self.resolve_form_slow(inst, op_text);
         };
@@ -284,7 +284,7 @@ impl Parser<'_> {
         found
     }
 
-    fn resolve_form_slow(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u64) {
+    fn resolve_form_slow(&mut self, inst: &Parts<'_>, op_text: &str) -> (FormId, u32, u128) {
         let cat = catalog();
         let ids: SmallVec<[ModId; 6]> = inst.mods.iter().map(|m| m.id).collect();
         let key = (inst.opcode, ids);
@@ -360,19 +360,19 @@ impl Parser<'_> {
 }
 
 /// No slot known for any modifier.
-const NO_SLOTS: u64 = u64::MAX;
+const NO_SLOTS: u128 = u128::MAX;
 
 /// The slots `mods` fill in `form`, a byte each (the first modifier in the
-/// low byte; `0xFF` for none, and for every modifier past the eighth).
-fn packed_slots(cat: &crate::isa::Catalog, form: &crate::isa::Form, mods: &[ModId]) -> u64 {
+/// low byte; `0xFF` for none, and for every modifier past the sixteenth).
+fn packed_slots(cat: &crate::isa::Catalog, form: &crate::isa::Form, mods: &[ModId]) -> u128 {
     let Ok(slots) = crate::isa::assign_slots(cat, form, mods) else {
         return NO_SLOTS;
     };
     let mut packed = NO_SLOTS;
-    for (i, &s) in slots.iter().enumerate().take(8) {
-        let shift = 8u32.saturating_mul(u32::try_from(i).unwrap_or(7));
-        packed &= !0xFFu64.checked_shl(shift).unwrap_or(0);
-        packed |= u64::from(s).checked_shl(shift).unwrap_or(0);
+    for (i, &s) in slots.iter().enumerate().take(16) {
+        let shift = 8u32.saturating_mul(u32::try_from(i).unwrap_or(15));
+        packed &= !0xFFu128.checked_shl(shift).unwrap_or(0);
+        packed |= u128::from(s).checked_shl(shift).unwrap_or(0);
     }
     packed
 }
