@@ -9,8 +9,6 @@ use crate::isa::{catalog, ModId, ModSets, OpcodeId};
 /// The classes an opcode belongs to.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct OpClass {
-    /// `cvt`.
-    pub cvt: bool,
     /// `vote`.
     pub vote: bool,
 }
@@ -29,10 +27,7 @@ fn table() -> &'static Table {
             .opcodes()
             .map(|(_, o)| {
                 let n = o.name;
-                OpClass {
-                    cvt: n == "cvt",
-                    vote: n == "vote",
-                }
+                OpClass { vote: n == "vote" }
             })
             .collect();
         let mut gated = ModSets::new(cat.sections().len(), cat.mod_count());

@@ -4,7 +4,6 @@
 
 use super::Checker;
 use crate::diag::Diagnostic;
-use crate::isa::vocab::ScalarType;
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Operand};
 
@@ -41,9 +40,8 @@ impl Checker<'_> {
         let class = super::opclass::class(i.opcode);
         self.sink_rules(i);
         self.modifier_rules(i);
-        if class.cvt {
-            self.cvt_rounding(i);
-        } else if class.vote {
+        // `cvt`'s roundings are catalog `@rule`s of its sections.
+        if class.vote {
             self.vote_sync(i);
         }
     }
@@ -67,102 +65,6 @@ impl Checker<'_> {
                 return;
             }
         }
-    }
-
-    /// `cvt`'s rounding modifier (spec 9.7.9.21; checked against ptxas
-    /// 13.5). A conversion between integer and float, or to a narrower
-    /// float, needs one. Which kind it may be follows from the two types:
-    /// a float rounding (`.rn`, `.rz`, `.rm`, `.rp`) where the result is a
-    /// float rounded from a wider or integer value, an integer rounding
-    /// (`.rni`, `.rzi`, `.rmi`, `.rpi`) where a float is rounded to an
-    /// integral value (to an integer type, or to a float of its own size);
-    /// none between integers or to a wider float.
-    fn cvt_rounding(&mut self, i: &Instruction) {
-        let cat = crate::isa::catalog();
-        let types: smallvec::SmallVec<[ScalarType; 2]> =
-            i.mods.iter().filter_map(|m| cat.mod_type(m.id)).collect();
-        let [d, a] = types.as_slice() else { return };
-        let float_rounding = i
-            .mods
-            .iter()
-            .find(|m| matches!(m.as_str(), ".rn" | ".rz" | ".rm" | ".rp"));
-        let int_rounding = i
-            .mods
-            .iter()
-            .find(|m| matches!(m.as_str(), ".rni" | ".rzi" | ".rmi" | ".rpi"));
-        let rounding = float_rounding.is_some()
-            || int_rounding.is_some()
-            || i.mods.iter().any(|m| matches!(m.as_str(), ".rna" | ".rs"));
-        let int = |t: &ScalarType| t.is_integer();
-        let scalar_float = |t: &ScalarType| {
-            matches!(
-                t,
-                ScalarType::F16 | ScalarType::Bf16 | ScalarType::F32 | ScalarType::F64
-            )
-        };
-        // PTX before 2.0 made rounding optional.
-        let old = self
-            .env
-            .ptx
-            .is_some_and(|v| v < PtxVersion { major: 2, minor: 0 });
-        if old {
-            return;
-        }
-        let needs = (int(d) && scalar_float(a))
-            || (scalar_float(d) && int(a))
-            || (scalar_float(d) && scalar_float(a) && d.bits() < a.bits());
-        if needs && !rounding {
-            self.diags.push(
-                Diagnostic::error(codes::ROUNDING_REQUIRED, i.opcode_span, format!("`{}` needs a rounding modifier", super::inst_name(i)))
-                    .with_note("conversions between integer and floating point, and to a narrower float, must say how to round (`.rn`, `.rz`, `.rm`, `.rp`, or `.rni`… for integers)"),
-            );
-            return;
-        }
-        // Which kind of rounding fits; `.bf16` is left out (ptxas takes
-        // `cvt.rn.f32.bf16`, a widening).
-        let ieee =
-            |t: &ScalarType| matches!(t, ScalarType::F16 | ScalarType::F32 | ScalarType::F64);
-        let (float_ok, int_ok, why) = match (int(d), ieee(d), int(a), ieee(a)) {
-            (true, _, true, _) => (false, false, "both types are integers"),
-            (_, true, true, _) => (true, false, "an integer is converted to a float"),
-            (true, _, _, true) => (false, true, "a float is converted to an integer"),
-            (_, true, _, true) if d.bits() < a.bits() => {
-                (true, false, "a float is converted to a narrower float")
-            }
-            (_, true, _, true) if d.bits() == a.bits() => (
-                false,
-                true,
-                "a float is rounded to an integral value of its own type",
-            ),
-            (_, true, _, true) => (
-                false,
-                false,
-                "a float is converted to a wider float, exactly",
-            ),
-            _ => return,
-        };
-        let wrong = match (float_rounding, int_rounding) {
-            (Some(m), _) if !float_ok => m,
-            (_, Some(m)) if !int_ok => m,
-            _ => return,
-        };
-        let takes = match (float_ok, int_ok) {
-            (true, _) => "it takes `.rn`, `.rz`, `.rm` or `.rp`",
-            (_, true) => "it takes `.rni`, `.rzi`, `.rmi` or `.rpi`, or none",
-            _ => "it takes no rounding modifier",
-        };
-        self.diags.push(
-            Diagnostic::error(
-                codes::ROUNDING_NOT_ALLOWED,
-                wrong.span(),
-                format!(
-                    "`{}` cannot round with `{}`: {why}",
-                    super::inst_name(i),
-                    wrong.as_str()
-                ),
-            )
-            .with_note(takes),
-        );
     }
 
     /// `vote` without `.sync` is gone from sm_70 on, as of PTX ISA 6.4.
