@@ -36,7 +36,7 @@ pub(crate) struct BodyWalk {
     /// recur in the next ones, and a scope search (hash maps and `%r<N>`
     /// ranges, block by block) was the checker's largest cost. An entry is
     /// good while its generation is [`BodyWalk::generation`].
-    memo: Box<[std::cell::Cell<(Name, u32, Found)>; MEMO]>,
+    memo: Box<[std::cell::Cell<(Name, u32, Found)>]>,
     /// Bumped whenever a name is declared or a block opens or closes.
     generation: u32,
     /// Whether the body is a kernel's (`.entry`).
@@ -68,6 +68,15 @@ impl BodyWalk {
             c.set((n, self.generation, found));
         }
         found
+    }
+
+    /// `n` was declared: forget its lookup (the others stand).
+    fn forget(&mut self, n: Name) {
+        if let Some(c) = self.memo.get(n.memo_index(MEMO)) {
+            if c.get().0 == n {
+                c.set((c.get().0, u32::MAX, c.get().2));
+            }
+        }
     }
 
     /// Something was declared or a block opened or closed: forget the
@@ -158,7 +167,9 @@ impl Checker<'_> {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
             pending: Vec::new(),
-            memo: Box::new(std::array::from_fn(|_| {
+            // Built in place on the heap (an array built on the stack and
+            // then boxed costs a 12 KB copy per function).
+            memo: vec![
                 std::cell::Cell::new((
                     Name::new(""),
                     u32::MAX,
@@ -166,8 +177,10 @@ impl Checker<'_> {
                         decl: None,
                         settled: false,
                     },
-                ))
-            })),
+                ));
+                MEMO
+            ]
+            .into_boxed_slice(),
             generation: 0,
             entry,
         }
@@ -283,7 +296,8 @@ impl Checker<'_> {
     }
 
     fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
-        w.changed();
+        // A label changes the lookup of its own name only.
+        w.forget(name);
         let Some(labels) = w.labels.last_mut() else {
             return;
         };

@@ -83,9 +83,18 @@ fn facts(roles: &[RoleFacts], id: RoleId) -> Option<&RoleFacts> {
 /// written modifiers decide them, and few shapes recur through a module.
 #[derive(Default)]
 pub(crate) struct Resolved {
-    map: rustc_hash::FxHashMap<u128, std::rc::Rc<[RoleFacts]>>,
-    /// The modifier rule each shape breaks (rule, clause), if any.
-    broken: rustc_hash::FxHashMap<u128, Option<(u16, u16)>>,
+    map: rustc_hash::FxHashMap<u128, std::rc::Rc<ShapeFacts>>,
+    /// The instruction [`Resolved::of`] last saw, and the rule it breaks:
+    /// the rules pass that follows reads it instead of a second lookup.
+    last: Option<(*const Instruction, Option<(u16, u16)>)>,
+}
+
+/// What an instruction's shape decides.
+pub(crate) struct ShapeFacts {
+    /// Every described role's type and vector size.
+    roles: Box<[RoleFacts]>,
+    /// The modifier rule the shape breaks (rule, clause), if any.
+    broken: Option<(u16, u16)>,
 }
 
 /// The shape of an instruction as a key: the form and up to seven
@@ -102,29 +111,17 @@ fn shape_key(i: &Instruction) -> Option<u128> {
 impl Resolved {
     /// The catalog `@rule` of `i`'s section that its modifiers break.
     pub(crate) fn broken_rule(&mut self, i: &Instruction) -> Option<(u16, u16)> {
-        if catalog()
-            .section_of(i.form)
-            .is_none_or(|s| s.rules.is_empty())
-        {
-            return None;
+        match self.last.take() {
+            Some((p, r)) if std::ptr::eq(p, i) => r,
+            _ => broken_in_section(i),
         }
-        let key = shape_key(i);
-        if let Some(r) = key.and_then(|k| self.broken.get(&k)) {
-            return *r;
-        }
-        let r = super::mod_rules::broken_rule(i);
-        if let Some(k) = key {
-            if self.broken.len() < 1 << 14 {
-                self.broken.insert(k, r);
-            }
-        }
-        r
     }
 
     /// The facts of every described role of `i`'s form.
-    fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<[RoleFacts]> {
+    fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<ShapeFacts> {
         let key = shape_key(i);
         if let Some(r) = key.and_then(|k| self.map.get(&k)) {
+            self.last = Some((i, r.broken));
             return r.clone();
         }
         let mut out: Vec<RoleFacts> = Vec::new();
@@ -146,7 +143,11 @@ impl Resolved {
             }
         }
         walk(form.operands, &mut add);
-        let r: std::rc::Rc<[RoleFacts]> = out.into();
+        let r = std::rc::Rc::new(ShapeFacts {
+            roles: out.into(),
+            broken: broken_in_section(i),
+        });
+        self.last = Some((i, r.broken));
         if let Some(k) = key {
             if self.map.len() < 1 << 14 {
                 self.map.insert(k, r.clone());
@@ -154,6 +155,15 @@ impl Resolved {
         }
         r
     }
+}
+
+/// The rule of `i`'s section that its modifiers break, if it has rules.
+fn broken_in_section(i: &Instruction) -> Option<(u16, u16)> {
+    catalog()
+        .section_of(i.form)
+        .is_some_and(|s| !s.rules.is_empty())
+        .then(|| super::mod_rules::broken_rule(i))
+        .flatten()
 }
 
 /// Whether an address in state space `s` may name a variable of space `v`
@@ -212,7 +222,8 @@ impl Checker<'_> {
         ms: &ModuleScope,
     ) -> u32 {
         let Some(form) = i.form() else { return 0 };
-        let roles = self.resolved.of(i, form);
+        let shape = self.resolved.of(i, form);
+        let roles = &shape.roles;
         let mut written = i.operands.iter().zip(found).enumerate();
         let mut handled = 0u32;
         for (k, tpl) in form.operands.iter().enumerate() {

@@ -49,14 +49,14 @@ impl Checker<'_> {
     /// `_` only receives results: never a source. (Which destinations may
     /// be `_` is the catalog's: the `sink` kind of a role.)
     fn sink_rules(&mut self, i: &Instruction) {
-        if crate::isa::catalog()
-            .flags(i.form)
-            .has(crate::isa::Flags::CALL)
-        {
-            return;
-        }
         for o in i.operands.iter().skip(1) {
             if let Some(span) = sink_in(o) {
+                if crate::isa::catalog()
+                    .flags(i.form)
+                    .has(crate::isa::Flags::CALL)
+                {
+                    return;
+                }
                 self.diags.push(Diagnostic::error(
                     codes::SINK,
                     span,

@@ -187,9 +187,8 @@ impl Range {
 /// [`crate::isa::pack_word`]: register prefixes are short, and its 16-byte
 /// word made each register lookup cost 8% more instructions.
 fn word(b: &[u8]) -> Option<u64> {
-    let mut w = [0u8; 8];
-    w.get_mut(..b.len())?.copy_from_slice(b);
-    Some(u64::from_le_bytes(w))
+    // Byte by byte: a copy into an array calls `memcpy` for a few bytes.
+    (b.len() <= 8).then(|| b.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x)))
 }
 
 /// Special registers (the catalog's `@sreg` entries, spec chapter 10) and

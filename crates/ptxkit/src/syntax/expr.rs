@@ -285,7 +285,7 @@ impl Expr {
 
     /// Whether this is the sink `_`.
     pub fn is_sink(&self) -> bool {
-        matches!(self, Expr::Name(n, _) if n.as_bytes() == b"_")
+        matches!(self, Expr::Name(n, _) if n.is_sink())
     }
 
     /// Call `f` with every name the expression uses as a symbol, left to

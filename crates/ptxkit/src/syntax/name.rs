@@ -180,6 +180,12 @@ impl Name {
         (hi >> 56 == u64::from(INTERNED)).then_some(lo)
     }
 
+    /// Whether this is the sink `_` (without decoding the name).
+    #[inline]
+    pub fn is_sink(&self) -> bool {
+        self.0[INLINE] == 1 && self.0[0] == b'_'
+    }
+
     /// The text as bytes, without the UTF-8 check [`Name::as_str`] makes:
     /// for comparisons on hot paths.
     #[inline]
