@@ -61,21 +61,40 @@ pub(crate) fn broken_rule(i: &Instruction) -> Option<(u16, u16)> {
         .find_map(|(k, r)| r.broken(|a| atom_holds(i, a)).map(|c| (k as u16, c as u16)))
 }
 
-/// The message for `rule` broken at clause `clause`.
-fn message(rule: &Rule, clause: usize) -> String {
+/// An atom in words: `` `.m` ``, "a `.scope` modifier", "no `.m`".
+fn words(a: &crate::isa::Atom) -> String {
     let cat = catalog();
-    let when: Vec<String> = rule.when.iter().map(|a| a.describe(cat)).collect();
+    let group = |g: crate::isa::GroupId| cat.group(g).map_or("?", |g| g.name);
+    match (a.kind, a.neg) {
+        (AtomKind::Mod(m), false) => format!("`{}`", cat.mod_name(m)),
+        (AtomKind::GroupIs(g, m), false) => format!("`{}` as `.{}`", cat.mod_name(m), group(g)),
+        (AtomKind::Mod(m), true) => format!("no `{}`", cat.mod_name(m)),
+        (AtomKind::GroupIs(g, m), true) => {
+            format!("a `.{}` other than `{}`", group(g), cat.mod_name(m))
+        }
+        (AtomKind::Group(g), false) => format!("a `.{}` modifier", group(g)),
+        (AtomKind::Group(g), true) => format!("no `.{}` modifier", group(g)),
+    }
+}
+
+/// The message for `rule` broken at clause `clause`: the catalog's own
+/// words where it gives them, else one built from the atoms.
+fn message(rule: &Rule, clause: usize) -> String {
+    if !rule.message.is_empty() {
+        return rule.message.to_string();
+    }
+    let when: Vec<String> = rule.when.iter().map(words).collect();
+    let when = when.join(" with ");
     let atoms = rule.need.get(clause).copied().unwrap_or_default();
-    let when = when.join(" ");
     match atoms {
         [a] if a.neg => {
             let mut a = *a;
             a.neg = false;
-            format!("`{when}` cannot be used with `{}`", a.describe(cat))
+            format!("{when} cannot be used with {}", words(&a))
         }
         _ => {
-            let need: Vec<String> = atoms.iter().map(|a| a.describe(cat)).collect();
-            format!("`{when}` requires `{}`", need.join("` or `"))
+            let need: Vec<String> = atoms.iter().map(words).collect();
+            format!("{when} requires {}", need.join(" or "))
         }
     }
 }

@@ -146,7 +146,7 @@ pub fn render(t: &Tables) -> String {
                 list(o, c, atom);
                 o.push(']');
             });
-            let _ = write!(o, "], text: {:?} }}", r.text);
+            let _ = write!(o, "], text: {:?}, message: {:?} }}", r.text, r.message);
         });
         o.push_str("] },\n");
     }

@@ -400,6 +400,21 @@ impl Builder {
         }
         let mut out = Vec::new();
         for (line, text) in lines {
+            // An optional message in quotes ends the rule.
+            let (text, message) = match text.split_once('"') {
+                Some((rule, msg)) => match msg.trim_end().strip_suffix('"') {
+                    Some(m) if !m.contains('"') && !m.trim().is_empty() => (rule, m.trim()),
+                    _ => {
+                        self.err(
+                            file,
+                            *line,
+                            "@rule message: one `\"…\"` at the end of the line",
+                        );
+                        continue;
+                    }
+                },
+                None => (text.as_str(), ""),
+            };
             let Some((when, need)) = text.split_once("=>") else {
                 self.err(file, *line, "@rule needs `WHEN… => NEED…`");
                 continue;
@@ -468,6 +483,7 @@ impl Builder {
                     when: leak_vec(when),
                     need: leak_vec(need),
                     text: leak(&text.split_whitespace().collect::<Vec<_>>().join(" ")),
+                    message: leak(message),
                 });
             } else {
                 for b in bad {

@@ -109,11 +109,15 @@ mod tests {
             .ss = { .global, .const };\n\
             .type = { .b32, .b64 };\n\
             @rule .relaxed => .scope\n\
-            @rule .acquire .gpu => !.const .type=.b32|.type=.b64\n";
+            @rule .acquire .gpu => !.const .type=.b32|.type=.b64\n\
+            @rule .global => .sem \"a global access needs an order\"\n";
         let cat = Catalog::from_sources(&[("t", text)]);
         assert!(cat.errors().is_empty(), "{:?}", cat.errors());
         let rules = cat.sections()[0].rules;
-        assert_eq!(rules.len(), 2);
+        assert_eq!(rules.len(), 3);
+        assert_eq!(rules[0].message, "");
+        assert_eq!(rules[2].message, "a global access needs an order");
+        assert_eq!(rules[2].text, ".global => .sem");
         let m = |s: &str| cat.mod_id(s).expect(s);
         let written = |ws: &[&str]| -> Vec<ModId> { ws.iter().map(|w| m(w)).collect() };
         let holds = |ws: &[ModId], a: AtomKind| match a {
@@ -131,9 +135,9 @@ mod tests {
         assert_eq!(rules[1].need[1][0].describe(&cat), ".type=.b32");
         // Misspelt or foreign modifiers are errors.
         let bad = "@opcode tst section=0 ptx=1.0 sm=all\ntst{.x} d;\n\
-            @rule .x => .y\n@rule .x\n@rule .g=.x => .x\n";
+            @rule .x => .y\n@rule .x\n@rule .g=.x => .x\n@rule .x => .x \"open\n";
         let cat = Catalog::from_sources(&[("t", bad)]);
-        assert_eq!(cat.errors().len(), 3, "{:?}", cat.errors());
+        assert_eq!(cat.errors().len(), 4, "{:?}", cat.errors());
     }
 
     #[test]

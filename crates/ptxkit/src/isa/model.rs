@@ -500,6 +500,9 @@ pub struct Rule {
     pub need: &'static [&'static [Atom]],
     /// The rule as written in the catalog, for messages.
     pub text: &'static str,
+    /// What breaking it means, in words (the rule's quoted text; empty
+    /// when the catalog gives none and the message is built from the atoms).
+    pub message: &'static str,
 }
 
 impl Rule {
