@@ -88,40 +88,95 @@ pub fn is_crash(v: &Verdict) -> bool {
     matches!(v, Verdict::Reject { msg, .. } if msg.starts_with(CRASH))
 }
 
+/// Seconds one ptxas run may take before it is killed and counted as a
+/// crash (`PTXKIT_SWEEP_TIMEOUT` overrides): a run that hangs must not
+/// stall the sweep.
+fn timeout() -> std::time::Duration {
+    let secs = std::env::var("PTXKIT_SWEEP_TIMEOUT")
+        .ok()
+        .and_then(|s| s.parse::<u64>().ok())
+        .unwrap_or(180);
+    std::time::Duration::from_secs(secs)
+}
+
 /// Run ptxas on `file` for `arch`.
 pub fn run_ptxas(ptxas: &Path, arch: &str, file: &Path) -> PtxasRun {
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
+    run_with_limit(ptxas, arch, file, timeout())
+}
+
+/// [`run_ptxas`] with a time limit.
+fn run_with_limit(ptxas: &Path, arch: &str, file: &Path, limit: std::time::Duration) -> PtxasRun {
+    let fail = |msg: String| PtxasRun {
+        ok: false,
+        errors: vec![PtxasError {
+            line: None,
+            fatal: true,
+            msg,
+        }],
+    };
+    let mut cmd = Command::new(ptxas);
+    cmd.arg(format!("-arch={arch}"))
         .arg(file)
         .arg("-o")
         .arg("/dev/null")
-        .output();
-    match out {
-        Ok(o) => {
-            let mut errors = parse_stderr(&String::from_utf8_lossy(&o.stderr));
-            {
-                use std::os::unix::process::ExitStatusExt;
-                if let Some(sig) = o.status.signal() {
-                    errors.push(PtxasError {
-                        line: None,
-                        fatal: true,
-                        msg: format!("{CRASH} (signal {sig})"),
-                    });
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    // Its own process group, so that a kill reaches whatever it started
+    // (the tool may be a wrapper script).
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let child = cmd.spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return fail(format!("could not run ptxas: {e}")),
+    };
+    // stderr is read on a thread so that a full pipe never blocks ptxas.
+    let reader = child.stderr.take().map(|mut e| {
+        std::thread::spawn(move || {
+            let mut buf = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut e, &mut buf);
+            buf
+        })
+    });
+    let start = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(st)) => break Some(st),
+            Ok(None) if start.elapsed() < limit => {
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+            Ok(None) => {
+                if let Ok(pid) = i32::try_from(child.id()) {
+                    // SAFETY: kill(2) on the group this function created.
+                    unsafe {
+                        libc::kill(-pid, libc::SIGKILL);
+                    }
                 }
+                let _ = child.kill();
+                let _ = child.wait();
+                break None;
             }
-            PtxasRun {
-                ok: o.status.success(),
-                errors,
-            }
+            Err(e) => return fail(format!("could not wait for ptxas: {e}")),
         }
-        Err(e) => PtxasRun {
-            ok: false,
-            errors: vec![PtxasError {
+    };
+    let stderr = reader.and_then(|r| r.join().ok()).unwrap_or_default();
+    let Some(status) = status else {
+        return fail(format!("{CRASH} (timed out after {} s)", limit.as_secs()));
+    };
+    let mut errors = parse_stderr(&String::from_utf8_lossy(&stderr));
+    {
+        use std::os::unix::process::ExitStatusExt;
+        if let Some(sig) = status.signal() {
+            errors.push(PtxasError {
                 line: None,
                 fatal: true,
-                msg: format!("could not run ptxas: {e}"),
-            }],
-        },
+                msg: format!("{CRASH} (signal {sig})"),
+            });
+        }
+    }
+    PtxasRun {
+        ok: status.success(),
+        errors,
     }
 }
 
@@ -367,5 +422,53 @@ fn apply(
                 *c = (len / 2).max(1);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A ptxas that hangs is killed at the limit and counted as a crash;
+    /// one that answers in time is read as usual.
+    #[test]
+    fn hung_ptxas_is_a_crash() {
+        let dir = std::env::temp_dir().join(format!("xtask-ptxas-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let hang = dir.join("hang.sh");
+        std::fs::write(&hang, "#!/bin/sh\nsleep 20\n").unwrap();
+        let quick = dir.join("quick.sh");
+        std::fs::write(
+            &quick,
+            "#!/bin/sh\necho 'ptxas f.ptx, line 7; error   : bad' >&2\nexit 1\n",
+        )
+        .unwrap();
+        for f in [&hang, &quick] {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(f, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
+        let t = std::time::Instant::now();
+        let r = run_with_limit(
+            &hang,
+            "sm_90",
+            Path::new("f.ptx"),
+            std::time::Duration::from_secs(1),
+        );
+        assert!(t.elapsed() < std::time::Duration::from_secs(10));
+        assert!(!r.ok);
+        assert!(r
+            .errors
+            .iter()
+            .any(|e| e.msg.starts_with(CRASH) && e.msg.contains("timed out")));
+        let r = run_with_limit(
+            &quick,
+            "sm_90",
+            Path::new("f.ptx"),
+            std::time::Duration::from_secs(30),
+        );
+        assert!(!r.ok);
+        assert_eq!(r.errors.len(), 1);
+        assert_eq!(r.errors[0].line, Some(7));
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
