@@ -233,7 +233,7 @@ impl Checker<'_> {
             let Some((at, (o, f))) = written.next() else {
                 break;
             };
-            if self.templated(i, &roles, tpl, o, *f, true, w, ms) && at < 32 {
+            if self.templated(i, roles, tpl, o, *f, true, w, ms) && at < 32 {
                 handled |= 1 << at;
             }
         }
