@@ -13,7 +13,7 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::facts;
-use crate::isa::{Flags, Kinds, OpcodeId};
+use crate::isa::{Flags, Kinds};
 use crate::source::{LineIndex, Span};
 use crate::syntax::{Block, Function, Instruction, Name, Stmt};
 
@@ -156,7 +156,7 @@ const TRANSFERS: Flags = Flags(Flags::BRANCH.0 | Flags::RETURN.0 | Flags::EXIT.0
 /// calls), from its catalog flags: `branch` is a jump, indirect when the
 /// branch also reads a register (`brx.idx`'s index picks the target from a
 /// list) and direct when it takes only its label (`bra`); `return` leaves
-/// the function; `exit` ends the thread.
+/// the function; `exit` ends the thread (`abort` too: `trap`).
 pub fn transfer(i: &Instruction) -> Option<Transfer> {
     let f = facts::flags(i);
     if f.0 & TRANSFERS.0 == 0 {
@@ -175,20 +175,11 @@ pub fn transfer(i: &Instruction) -> Option<Transfer> {
     if f.has(Flags::RETURN) {
         return Some(Transfer::Return);
     }
-    Some(if is_trap(i) {
+    Some(if f.has(Flags::ABORT) {
         Transfer::Trap
     } else {
         Transfer::Exit
     })
-}
-
-/// Whether an `exit`-flagged instruction is `trap`. The catalog flags `exit`
-/// and `trap` alike (both end the thread, which is all the graph needs);
-/// only the edge's label tells an abort from a normal end, and no catalog
-/// data separates them, so this one name is looked up, once.
-fn is_trap(i: &Instruction) -> bool {
-    static TRAP: std::sync::OnceLock<Option<OpcodeId>> = std::sync::OnceLock::new();
-    *TRAP.get_or_init(|| crate::isa::catalog().opcode_id("trap")) == Some(i.opcode)
 }
 
 /// The name written for the role of `i` that takes a label: the target of

@@ -394,25 +394,18 @@ enum SectionKind {
     Mbarrier,
 }
 
-/// What the report counts an instruction named `name` (a catalog section,
-/// or the opcode root of an instruction that matched no form) as. A warp
-/// barrier is known by its flags (`barrier` with `warp`). The catalog has
-/// nothing that tells a CTA barrier from a cluster barrier or an mbarrier
-/// operation (all three are `barrier` or `side-effect`), nor a dynamic
-/// stack allocation from other side effects, so those are still known by
-/// name; [`kinds`] compares the names once per process, never per
-/// instruction.
-fn classify(name: &str, flags: Flags) -> SectionKind {
+/// What the report counts an instruction of a section with `flags` as.
+fn classify(flags: Flags) -> SectionKind {
     if flags.has(Flags(Flags::BARRIER.0 | Flags::WARP.0)) {
         SectionKind::WarpSync
-    } else if matches!(name, "alloca" | "stacksave") {
+    } else if flags.has(Flags::STACK) {
         SectionKind::Stack
-    } else if matches!(name, "bar" | "barrier") {
-        SectionKind::CtaBarrier
-    } else if name.starts_with("barrier.cluster") {
-        SectionKind::ClusterBarrier
-    } else if name.starts_with("mbarrier") || name == "cp.async.mbarrier.arrive" {
+    } else if flags.has(Flags::MBARRIER) {
         SectionKind::Mbarrier
+    } else if flags.has(Flags::CLUSTER) {
+        SectionKind::ClusterBarrier
+    } else if flags.has(Flags::CTA) {
+        SectionKind::CtaBarrier
     } else {
         SectionKind::Other
     }
@@ -432,16 +425,32 @@ fn kinds() -> &'static Kinds {
         let sections = cat
             .sections()
             .iter()
-            .map(|s| classify(s.name, s.flags))
-            .collect();
+            .map(|s| classify(s.flags))
+            .collect::<Vec<_>>();
+        // An instruction that matched no form counts as the section named
+        // like its opcode, or else as what every section of that opcode
+        // root agrees on.
         let mut opcodes = Vec::new();
         for (id, op) in cat.opcodes() {
             let k = usize::from(id.0);
             if opcodes.len() <= k {
                 opcodes.resize(k.saturating_add(1), SectionKind::Other);
             }
+            let kind_of = |s: &crate::isa::Section| classify(s.flags);
+            let exact = cat
+                .sections()
+                .iter()
+                .find(|s| s.name == op.name)
+                .map(kind_of);
+            let mut root = cat
+                .sections()
+                .iter()
+                .filter(|s| s.name.split('.').next() == Some(op.name))
+                .map(kind_of);
+            let first = root.next();
+            let agreed = first.filter(|f| root.all(|k| k == *f));
             if let Some(slot) = opcodes.get_mut(k) {
-                *slot = classify(op.name, Flags::default());
+                *slot = exact.or(agreed).unwrap_or(SectionKind::Other);
             }
         }
         Kinds { sections, opcodes }
@@ -492,4 +501,37 @@ fn deepest_frame(cg: &CallGraph, node: usize, frame_of: &[u64]) -> Option<u64> {
         r
     }
     go(cg, node, frame_of, &mut FxHashMap::default(), 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Each kind the report counts comes from the catalog's flags, for the
+    /// sections that carry them and for opcode roots that matched no form.
+    #[test]
+    fn kinds_from_flags() {
+        let cat = catalog();
+        let section = |name: &str| {
+            let s = cat
+                .sections()
+                .iter()
+                .position(|s| s.name == name)
+                .unwrap_or_else(|| panic!("{name}"));
+            kinds().sections[s]
+        };
+        assert_eq!(section("bar"), SectionKind::CtaBarrier);
+        assert_eq!(section("barrier"), SectionKind::CtaBarrier);
+        assert_eq!(section("bar.warp.sync"), SectionKind::WarpSync);
+        assert_eq!(section("barrier.cluster"), SectionKind::ClusterBarrier);
+        assert_eq!(section("mbarrier.arrive"), SectionKind::Mbarrier);
+        assert_eq!(section("cp.async.mbarrier.arrive"), SectionKind::Mbarrier);
+        assert_eq!(section("alloca"), SectionKind::Stack);
+        assert_eq!(section("stackrestore"), SectionKind::Other);
+        assert_eq!(section("add"), SectionKind::Other);
+        let opcode = |name: &str| kinds().opcodes[usize::from(cat.opcode_id(name).unwrap().0)];
+        assert_eq!(opcode("bar"), SectionKind::CtaBarrier);
+        assert_eq!(opcode("alloca"), SectionKind::Stack);
+        assert_eq!(opcode("mov"), SectionKind::Other);
+    }
 }

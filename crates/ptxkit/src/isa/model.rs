@@ -328,6 +328,16 @@ impl Flags {
     pub const FENCE: Flags = Flags(1 << 13);
     /// The result cannot be discarded into `_`.
     pub const NO_SINK: Flags = Flags(1 << 14);
+    /// Ends the thread abnormally (`trap`), as opposed to `exit`.
+    pub const ABORT: Flags = Flags(1 << 15);
+    /// Allocates stack memory dynamically (`alloca`, `stacksave`).
+    pub const STACK: Flags = Flags(1 << 16);
+    /// A barrier among the threads of a CTA.
+    pub const CTA: Flags = Flags(1 << 17);
+    /// A barrier among the threads of a cluster.
+    pub const CLUSTER: Flags = Flags(1 << 18);
+    /// An operation on a barrier object in memory (an mbarrier).
+    pub const MBARRIER: Flags = Flags(1 << 19);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -346,6 +356,11 @@ impl Flags {
         ("warp", Flags::WARP),
         ("fence", Flags::FENCE),
         ("no-sink", Flags::NO_SINK),
+        ("abort", Flags::ABORT),
+        ("stack", Flags::STACK),
+        ("cta", Flags::CTA),
+        ("cluster", Flags::CLUSTER),
+        ("mbarrier", Flags::MBARRIER),
     ];
 
     /// Whether every flag of `f` is set.
