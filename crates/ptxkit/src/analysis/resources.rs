@@ -504,6 +504,7 @@ fn deepest_frame(cg: &CallGraph, node: usize, frame_of: &[u64]) -> Option<u64> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 mod tests {
     use super::*;
 
