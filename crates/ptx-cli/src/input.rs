@@ -167,10 +167,7 @@ fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()
         let p = e?.path();
         if p.is_dir() {
             walk(&p, exts, out)?;
-        } else if p
-            .extension()
-            .is_some_and(|x| exts.iter().any(|e| x == *e))
-        {
+        } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
             out.push(p);
         }
     }

@@ -39,9 +39,10 @@ fn report(name: &str, src: &[u8], checked: &[Checked]) -> String {
     for c in checked {
         let line = index.line_col(c.statement.keyword.start).line;
         match &c.verdict {
-            Verdict::Valid { targets } => {
-                out.push_str(&format!("line {line}: valid on {}\n", targets_line(targets)))
-            }
+            Verdict::Valid { targets } => out.push_str(&format!(
+                "line {line}: valid on {}\n",
+                targets_line(targets)
+            )),
             Verdict::Invalid {
                 closest,
                 diagnostics,
@@ -104,7 +105,10 @@ fn narrowed_targets_and_wrapper_never_blamed() {
     };
     let s = diagnostics[0].span;
     assert_eq!(&src[s.start as usize..s.end as usize], b"\"");
-    assert_eq!(s.start as usize, src.iter().rposition(|&b| b == b'"').unwrap() - 7);
+    assert_eq!(
+        s.start as usize,
+        src.iter().rposition(|&b| b == b'"').unwrap() - 7
+    );
 }
 
 // ---------------------------------------------------------------- headers
@@ -118,7 +122,9 @@ fn absent(what: &str) {
         !ci(),
         "{what} not found under CI (.ci/run installs it); see crates/ptxkit/tests/inline_asm.rs"
     );
-    println!("note: {what} not found; test skipped (set PTXKIT_CUTLASS_INCLUDE / PTXKIT_CCCL_INCLUDE)");
+    println!(
+        "note: {what} not found; test skipped (set PTXKIT_CUTLASS_INCLUDE / PTXKIT_CCCL_INCLUDE)"
+    );
 }
 
 fn cutlass_include() -> Option<PathBuf> {
@@ -287,7 +293,15 @@ fn headers(name: &str, root: Option<PathBuf>, min_found: usize) {
         let _ = std::fs::write(log, m.missed.join("\n"));
     }
     if !m.missed.is_empty() {
-        println!("missed (first 10):\n{}", m.missed.iter().take(10).cloned().collect::<Vec<_>>().join("\n"));
+        println!(
+            "missed (first 10):\n{}",
+            m.missed
+                .iter()
+                .take(10)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
     }
     assert!(m.total >= 100, "only {} mutants", m.total);
     assert!(
@@ -305,7 +319,11 @@ fn cutlass_headers() {
 
 #[test]
 fn cccl_ptx_headers() {
-    headers("CCCL cuda/__ptx", cccl_include().map(|p| p.join("cuda/__ptx")), 2700);
+    headers(
+        "CCCL cuda/__ptx",
+        cccl_include().map(|p| p.join("cuda/__ptx")),
+        2700,
+    );
 }
 
 // ---------------------------------------------------------------- mutants
@@ -377,10 +395,13 @@ fn mutate(src: &[u8], stmt: &inline_asm::AsmStatement, kind: usize) -> Option<(V
         1 => {
             // The first 16/32/64-bit type of the instruction: `.u32` -> `.u23`.
             let ins = &t.bytes[op..semi];
-            let k = [".u32", ".s32", ".b32", ".f32", ".u64", ".s64", ".b64", ".f64", ".u16", ".s16", ".b16", ".f16"]
-                .iter()
-                .filter_map(|ty| ins.windows(4).position(|w| w == ty.as_bytes()))
-                .min()?
+            let k = [
+                ".u32", ".s32", ".b32", ".f32", ".u64", ".s64", ".b64", ".f64", ".u16", ".s16",
+                ".b16", ".f16",
+            ]
+            .iter()
+            .filter_map(|ty| ins.windows(4).position(|w| w == ty.as_bytes()))
+            .min()?
                 + op
                 + 2;
             if !plain(k) || !plain(k + 1) {
@@ -399,7 +420,10 @@ fn mutate(src: &[u8], stmt: &inline_asm::AsmStatement, kind: usize) -> Option<(V
             let ins = &t.bytes[op..semi];
             let last = ins.iter().rposition(|&b| b == b',')?;
             let operand: Vec<u8> = ins[last + 1..].to_vec();
-            if operand.iter().any(|&b| b == b'}' || b == b']' || b == b'"' || b == b'\\') {
+            if operand
+                .iter()
+                .any(|&b| b == b'}' || b == b']' || b == b'"' || b == b'\\')
+            {
                 return None;
             }
             let mut add = b",".to_vec();
@@ -447,7 +471,10 @@ fn mutate(src: &[u8], stmt: &inline_asm::AsmStatement, kind: usize) -> Option<(V
     }
 }
 
-fn mutants(stmts: &[(std::sync::Arc<Vec<u8>>, inline_asm::AsmStatement)], per_kind: usize) -> MutantRun {
+fn mutants(
+    stmts: &[(std::sync::Arc<Vec<u8>>, inline_asm::AsmStatement)],
+    per_kind: usize,
+) -> MutantRun {
     let mut run = MutantRun::default();
     let targets = inline_asm::all_targets();
     for kind in 0..4 {
@@ -476,7 +503,9 @@ fn mutants(stmts: &[(std::sync::Arc<Vec<u8>>, inline_asm::AsmStatement)], per_ki
                 Verdict::Invalid { diagnostics, .. } => diagnostics.iter().any(|d| {
                     d.is_error()
                         && (index.line_col(d.span.start).line == line
-                            || d.labels.iter().any(|l| index.line_col(l.span.start).line == line))
+                            || d.labels
+                                .iter()
+                                .any(|l| index.line_col(l.span.start).line == line))
                 }),
                 _ => false,
             });

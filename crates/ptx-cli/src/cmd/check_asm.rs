@@ -131,7 +131,11 @@ pub fn run(a: Args) -> Result<u8, String> {
     drop(err);
     if a.json && !a.quiet {
         let v = serde_json::json!({ "statements": statements, "diagnostics": diagnostics });
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}",
+            serde_json::to_string_pretty(&v).unwrap_or_default()
+        );
     } else if a.verbose && !a.quiet {
         let _ = writeln!(
             out,
@@ -157,7 +161,11 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
         Err(e) => return Report::Io(e),
     };
     if inp.bytes.len() > ptxkit::MAX_FILE_SIZE {
-        return Report::Io(format!("{}: larger than {} bytes", inp.name, ptxkit::MAX_FILE_SIZE));
+        return Report::Io(format!(
+            "{}: larger than {} bytes",
+            inp.name,
+            ptxkit::MAX_FILE_SIZE
+        ));
     }
     let checked = inline_asm::check_source(&inp.bytes, targets);
     let index = LineIndex::new(&inp.bytes);
@@ -168,7 +176,9 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
     for c in &checked {
         tally.statements = tally.statements.saturating_add(1);
         let lc = index.line_col(c.statement.keyword.start);
-        let (status, accepted, closest, diags): (_, &[String], _, Vec<Diagnostic>) = match &c.verdict {
+        let (status, accepted, closest, diags): (_, &[String], _, Vec<Diagnostic>) = match &c
+            .verdict
+        {
             Verdict::Valid { targets } => {
                 tally.valid = tally.valid.saturating_add(1);
                 ("valid", targets, None, Vec::new())

@@ -22,7 +22,8 @@ pub struct Spliced<'a> {
 impl<'a> Spliced<'a> {
     /// Splice `src` (C++ translation phase 2).
     pub fn new(src: &'a [u8]) -> Spliced<'a> {
-        if !memchr::memmem::find(src, b"\\\n").is_some() && !memchr::memmem::find(src, b"\\\r\n").is_some()
+        if !memchr::memmem::find(src, b"\\\n").is_some()
+            && !memchr::memmem::find(src, b"\\\r\n").is_some()
         {
             return Spliced {
                 text: std::borrow::Cow::Borrowed(src),
@@ -417,7 +418,16 @@ mod tests {
     fn comments_strings_and_numbers() {
         assert_eq!(
             texts("a /* asm( */ b // asm(\n c \"x\\\"y\" 'q' 1'000u 0x1p-3 u8\"z\""),
-            ["a", "b", "c", "\"x\\\"y\"", "'q'", "1'000u", "0x1p-3", "u8\"z\""]
+            [
+                "a",
+                "b",
+                "c",
+                "\"x\\\"y\"",
+                "'q'",
+                "1'000u",
+                "0x1p-3",
+                "u8\"z\""
+            ]
         );
     }
 

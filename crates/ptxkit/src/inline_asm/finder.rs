@@ -245,7 +245,12 @@ fn read_statement(
     let operands = |k: usize| -> Vec<AsmOperand> {
         sections
             .get(k)
-            .map(|s| operand_list(s).into_iter().map(|p| operand(sp, p)).collect())
+            .map(|s| {
+                operand_list(s)
+                    .into_iter()
+                    .map(|p| operand(sp, p))
+                    .collect()
+            })
             .unwrap_or_default()
     };
     let strings = |k: usize| -> Vec<String> {
@@ -368,7 +373,9 @@ fn operand(sp: &Spliced, toks: &[Token]) -> AsmOperand {
         (Some(a), Some(b))
             if a.kind == Kind::Punct(b'(') && b.kind == Kind::Punct(b')') && after.len() >= 2 =>
         {
-            after.get(1..after.len().saturating_sub(1)).unwrap_or_default()
+            after
+                .get(1..after.len().saturating_sub(1))
+                .unwrap_or_default()
         }
         _ => after,
     };
@@ -403,7 +410,10 @@ mod tests {
         assert_eq!(s.inputs[1].expr, "f(b, c)");
         assert_eq!(s.inputs[0].constraint, "r");
         assert_eq!(s.clobbers, ["memory"]);
-        assert_eq!(&src[s.span.start as usize..s.span.end as usize][..3], b"asm");
+        assert_eq!(
+            &src[s.span.start as usize..s.span.end as usize][..3],
+            b"asm"
+        );
         assert_eq!(src[s.span.end as usize - 1], b')');
     }
 

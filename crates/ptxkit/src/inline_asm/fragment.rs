@@ -62,17 +62,20 @@ pub fn kind_of(op: &AsmOperand, operands: &[&AsmOperand]) -> OperandKind {
         Some(b'd') => OperandKind::Register(".f64"),
         Some(b'n') => OperandKind::Immediate(integer(&op.expr)),
         Some(b'C') => OperandKind::Text(op.expr_string.clone()),
-        Some(c) if c.is_ascii_digit() => match letters
-            .parse::<usize>()
-            .ok()
-            .and_then(|n| operands.get(n))
-        {
-            // A tie to itself or a chain of ties is not followed further.
-            Some(other) if !other.constraint.trim_start_matches(['=', '+', '&']).starts_with(|c: char| c.is_ascii_digit()) => {
-                kind_of(other, operands)
+        Some(c) if c.is_ascii_digit() => {
+            match letters.parse::<usize>().ok().and_then(|n| operands.get(n)) {
+                // A tie to itself or a chain of ties is not followed further.
+                Some(other)
+                    if !other
+                        .constraint
+                        .trim_start_matches(['=', '+', '&'])
+                        .starts_with(|c: char| c.is_ascii_digit()) =>
+                {
+                    kind_of(other, operands)
+                }
+                _ => OperandKind::Unknown,
             }
-            _ => OperandKind::Unknown,
-        },
+        }
         _ => OperandKind::Unknown,
     }
 }
@@ -157,8 +160,7 @@ impl Builder {
     fn mapped(&mut self, s: &str, first: u32, last: u32) {
         self.ptx.push_str(s);
         let end = last.saturating_add(1);
-        self.from
-            .extend(std::iter::repeat_n((first, end), s.len()));
+        self.from.extend(std::iter::repeat_n((first, end), s.len()));
     }
 }
 
@@ -246,11 +248,22 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
                     j = j.saturating_add(1);
                 }
                 let digits = bytes.get(i.saturating_add(1)..j).unwrap_or_default();
-                let n: Option<usize> = std::str::from_utf8(digits).ok().and_then(|s| s.parse().ok());
+                let n: Option<usize> = std::str::from_utf8(digits)
+                    .ok()
+                    .and_then(|s| s.parse().ok());
                 let last = at(j.saturating_sub(1));
-                substitute(&mut b, &mut problems, &mut guessed, &kinds, n, at(i), last, guess, || {
-                    Span::new(at(i), last.saturating_add(1))
-                }, operands.len());
+                substitute(
+                    &mut b,
+                    &mut problems,
+                    &mut guessed,
+                    &kinds,
+                    n,
+                    at(i),
+                    last,
+                    guess,
+                    || Span::new(at(i), last.saturating_add(1)),
+                    operands.len(),
+                );
                 i = j;
             }
             Some(b'[') => {
@@ -276,7 +289,18 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
                         let n = operands
                             .iter()
                             .position(|o| o.name.as_deref() == Some(name.as_str()));
-                        substitute(&mut b, &mut problems, &mut Vec::new(), &kinds, n, at(i), at(j), guess, || span, usize::MAX);
+                        substitute(
+                            &mut b,
+                            &mut problems,
+                            &mut Vec::new(),
+                            &kinds,
+                            n,
+                            at(i),
+                            at(j),
+                            guess,
+                            || span,
+                            usize::MAX,
+                        );
                         i = j.saturating_add(1);
                     }
                     None => {
@@ -399,7 +423,9 @@ impl Fragment {
         } else {
             point(s.start).map(|p| p.1)
         };
-        let end = end.filter(|&e| e > start).unwrap_or(start.saturating_add(1));
+        let end = end
+            .filter(|&e| e > start)
+            .unwrap_or(start.saturating_add(1));
         Span::new(start, end)
     }
 
@@ -492,7 +518,14 @@ mod tests {
     fn out_of_range_and_named_references_are_reported() {
         let f = fragment(r#"asm("mov.b32 %0, %3; add.s32 %[a], %[a], 1;" : [a] "+r"(x));"#);
         let codes: Vec<&str> = f.problems.iter().map(|d| d.code).collect();
-        assert_eq!(codes, [codes::OPERAND_RANGE, codes::NAMED_OPERAND, codes::NAMED_OPERAND]);
+        assert_eq!(
+            codes,
+            [
+                codes::OPERAND_RANGE,
+                codes::NAMED_OPERAND,
+                codes::NAMED_OPERAND
+            ]
+        );
     }
 
     #[test]

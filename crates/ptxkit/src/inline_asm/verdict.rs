@@ -51,9 +51,10 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
         };
     };
     let operands: Vec<_> = stmt.operands().collect();
-    if let Some(op) = operands.iter().find(|o| {
-        fragment::kind_of(o, &operands) == OperandKind::Text(None)
-    }) {
+    if let Some(op) = operands
+        .iter()
+        .find(|o| fragment::kind_of(o, &operands) == OperandKind::Text(None))
+    {
         return Verdict::Skipped {
             diagnostic: Diagnostic::warning(
                 codes::NOT_LITERAL,
