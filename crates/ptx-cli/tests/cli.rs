@@ -178,7 +178,10 @@ fn check_asm_exit_codes_and_json() {
     assert_eq!(bad["status"], "invalid");
     assert_eq!(bad["diagnostics"][0]["code"], "E0202");
     assert_eq!(bad["diagnostics"][0]["column"], 11);
-    let n: usize = st.iter().map(|s| s["diagnostics"].as_array().unwrap().len()).sum();
+    let n: usize = st
+        .iter()
+        .map(|s| s["diagnostics"].as_array().unwrap().len())
+        .sum();
     assert_eq!(v["diagnostics"].as_array().unwrap().len(), n);
     // An unknown target is a usage error.
     let out = ptx(&["check-asm", "--target", "sm_99z", &ok.display().to_string()]);

@@ -499,13 +499,14 @@ fn mutants(
             let line = text[..pos].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
             let index = LineIndex::new(&text);
             let checked = inline_asm::check_source(&text, &targets);
+            // The error's span (or its note's) takes in the mutated line.
+            let covers = |s: ptxkit::Span| {
+                index.line_col(s.start).line <= line
+                    && line <= index.line_col(s.end.max(s.start + 1) - 1).line
+            };
             let hit = checked.first().is_some_and(|c| match &c.verdict {
                 Verdict::Invalid { diagnostics, .. } => diagnostics.iter().any(|d| {
-                    d.is_error()
-                        && (index.line_col(d.span.start).line == line
-                            || d.labels
-                                .iter()
-                                .any(|l| index.line_col(l.span.start).line == line))
+                    d.is_error() && (covers(d.span) || d.labels.iter().any(|l| covers(l.span)))
                 }),
                 _ => false,
             });

@@ -22,8 +22,8 @@ pub struct Spliced<'a> {
 impl<'a> Spliced<'a> {
     /// Splice `src` (C++ translation phase 2).
     pub fn new(src: &'a [u8]) -> Spliced<'a> {
-        if !memchr::memmem::find(src, b"\\\n").is_some()
-            && !memchr::memmem::find(src, b"\\\r\n").is_some()
+        if memchr::memmem::find(src, b"\\\n").is_none()
+            && memchr::memmem::find(src, b"\\\r\n").is_none()
         {
             return Spliced {
                 text: std::borrow::Cow::Borrowed(src),
@@ -395,6 +395,12 @@ impl Iterator for Lexer<'_> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 

@@ -390,6 +390,12 @@ fn operand(sp: &Spliced, toks: &[Token]) -> AsmOperand {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 

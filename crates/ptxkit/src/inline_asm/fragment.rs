@@ -468,6 +468,12 @@ impl Fragment {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::super::finder::{find, Template};
     use super::*;

@@ -55,7 +55,9 @@ impl Decoded {
                     for _ in 0..2 {
                         match body.get(i) {
                             Some(&d @ b'0'..=b'7') => {
-                                v = v.saturating_mul(8).saturating_add(u32::from(d - b'0'));
+                                v = v
+                                    .saturating_mul(8)
+                                    .saturating_add(u32::from(d.saturating_sub(b'0')));
                                 i = i.saturating_add(1);
                             }
                             _ => break,
@@ -101,6 +103,12 @@ impl Decoded {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::indexing_slicing,
+    clippy::panic,
+    clippy::unwrap_used,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 
