@@ -533,3 +533,63 @@ fn mutants(
     }
     run
 }
+
+// ------------------------------------------------------- nvcc + ptxas
+
+/// The verdicts on `mixed.cu` agree with nvcc + ptxas (sm_90a): its valid
+/// statements compile to a cubin, and each statement we reject, put alone
+/// in a small driver, fails in nvcc or ptxas. Needs `../shared/tools/nvcc`.
+#[test]
+fn own_source_agrees_with_nvcc_and_ptxas() {
+    let nvcc = repo().join("../shared/tools/nvcc");
+    if !nvcc.exists() || cccl_include().is_none() {
+        return absent("../shared/tools/nvcc (with its toolkit)");
+    }
+    let src = std::fs::read_to_string(data("mixed.cu")).expect("mixed.cu");
+    let checked = inline_asm::check_source(src.as_bytes(), &["sm_90a".to_string()]);
+    let dir = std::env::temp_dir().join(format!("ptxkit-asm-nvcc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let compiles = |name: &str, text: &str| -> bool {
+        let cu = dir.join(name);
+        std::fs::write(&cu, text).unwrap();
+        std::process::Command::new(&nvcc)
+            .args(["-cubin", "-arch=sm_90a", "-o"])
+            .arg(dir.join("out.cubin"))
+            .arg(&cu)
+            .output()
+            .map(|o| o.status.success())
+            .unwrap_or(false)
+    };
+    // The valid part: everything before `broken`, less the skipped line.
+    let head: String = src
+        .split("__device__ int broken")
+        .next()
+        .unwrap()
+        .lines()
+        .filter(|l| !l.contains("PTX_TYPE \";\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let driver = format!(
+        "{head}__global__ void k(int* o) {{ o[0] = valid_forms(o[1], o[2], 1.f, 2.0, 3, (unsigned long long)o); FENCE(); }}\n"
+    );
+    assert!(
+        compiles("valid.cu", &driver),
+        "nvcc + ptxas reject the valid statements"
+    );
+    let mut rejected = 0;
+    for c in &checked {
+        if !matches!(c.verdict, Verdict::Invalid { .. }) {
+            continue;
+        }
+        let s = c.statement.span;
+        let stmt = &src[s.start as usize..s.end as usize];
+        let driver = format!(
+            "__device__ int g(int a, int b, unsigned long long p) {{ int c = 0;\n{stmt};\nreturn c; }}\n\
+             __global__ void k(int* o) {{ o[0] = g(o[1], o[2], (unsigned long long)o); }}\n"
+        );
+        assert!(!compiles("bad.cu", &driver), "nvcc + ptxas accept:\n{stmt}");
+        rejected += 1;
+    }
+    assert_eq!(rejected, 8);
+    let _ = std::fs::remove_dir_all(&dir);
+}
