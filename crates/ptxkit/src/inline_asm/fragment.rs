@@ -535,6 +535,20 @@ mod tests {
     }
 
     #[test]
+    fn literal_c_operands_are_spliced() {
+        let src = r#"asm("%1 %0, %0, 1;" : "+r"(x) : "C"("add.s32"));"#;
+        let f = fragment(src);
+        assert_eq!(body(&f), "add.s32 %0, %0, 1;");
+        // The spliced text maps back into the operand's literal.
+        let s = f.map_span(Span::new(f.body.0, f.body.0 + 3));
+        assert_eq!(&src[s.start as usize..s.end as usize], "add");
+        // A non-literal one leaves the statement unchecked.
+        let s = find(br#"asm("%1 %0;" : "+r"(x) : "C"(kOp));"#);
+        let v = super::super::judge(&s[0], &["sm_90".to_string()]);
+        assert!(matches!(v, super::super::Verdict::Skipped { .. }));
+    }
+
+    #[test]
     fn integer_literals() {
         assert_eq!(integer("42"), Some(42));
         assert_eq!(integer(" -1 "), Some(-1));
