@@ -142,11 +142,17 @@ pub fn open(path: &Path) -> Result<Opened, String> {
 /// Expand directories into the `.ptx` files below them (sorted); files and
 /// `-` pass through.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
+    expand_with(paths, &["ptx"])
+}
+
+/// Expand directories into the files below them whose extension is one
+/// of `exts` (sorted); files and `-` pass through.
+pub fn expand_with(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
             let mut found = Vec::new();
-            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+            walk(p, exts, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
             found.sort();
             out.extend(found);
         } else {
@@ -156,12 +162,12 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
     Ok(out)
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for e in std::fs::read_dir(dir)? {
         let p = e?.path();
         if p.is_dir() {
-            walk(&p, out)?;
-        } else if p.extension().is_some_and(|x| x == "ptx") {
+            walk(&p, exts, out)?;
+        } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
             out.push(p);
         }
     }

@@ -33,6 +33,10 @@ enum Command {
     /// Parse files (or directories of .ptx files) and report every problem.
     /// Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
     Check(cmd::check::Args),
+    /// Check the inline PTX `asm(...)` statements of CUDA C++ sources
+    /// (files, or directories of .cu .cuh .h .hpp .cpp .inl). Exit status
+    /// as for `check`.
+    CheckAsm(cmd::check_asm::Args),
     /// Print a module in canonical form (or losslessly) to stdout.
     Fmt(cmd::fmt::Args),
     /// Print the syntax tree.
@@ -99,6 +103,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Check(a) => or_usage(cmd::check::run(a)),
+        Command::CheckAsm(a) => or_usage(cmd::check_asm::run(a)),
         Command::Fmt(a) => or_usage(cmd::fmt::run(a)),
         Command::Ast(a) => or_usage(cmd::ast::run(a)),
         Command::Summary(a) => or_usage(cmd::summary::run(a)),

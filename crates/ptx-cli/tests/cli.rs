@@ -131,3 +131,60 @@ fn closed_pipe_is_not_a_panic() {
     assert!(!err.contains("panicked"), "{err}");
     assert_ne!(status.code(), Some(101), "exit code 101 is a panic");
 }
+
+#[test]
+fn check_asm_exit_codes_and_json() {
+    // Errors: exit 1, the GNU line inside the C++ literal.
+    let bad = ptx(&["check-asm", &data("inline_asm/mixed.cu")]);
+    assert_eq!(bad.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&bad.stderr);
+    let first = err.lines().next().unwrap_or("");
+    assert!(
+        first.ends_with("mixed.cu:32:7: warning: asm template is not a string literal (a macro or a constexpr string?): not checked [E0904]"),
+        "{first}"
+    );
+    assert!(
+        err.contains("mixed.cu:40:11: error: unknown modifier `.s23` for `add` [E0202]"),
+        "{err}"
+    );
+    // A clean file: exit 0, nothing printed.
+    let dir = std::env::temp_dir().join(format!("ptx-check-asm-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let ok = dir.join("ok.cuh");
+    std::fs::write(
+        &ok,
+        "__device__ void f(int& x) { asm(\"add.s32 %0, %0, 1;\" : \"+r\"(x)); }\n",
+    )
+    .unwrap();
+    let out = ptx(&["check-asm", "--target", "sm_80", dir.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stderr.is_empty());
+    // JSON: statements with their accepting targets, and the diagnostics.
+    let out = ptx(&[
+        "check-asm",
+        "--json",
+        "--target",
+        "sm_80,sm_90a",
+        &data("inline_asm/mixed.cu"),
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let st = v["statements"].as_array().unwrap();
+    assert_eq!(st.len(), 21);
+    let wgmma = st.iter().find(|s| s["line"] == 31).unwrap();
+    assert_eq!(wgmma["status"], "valid");
+    assert_eq!(wgmma["targets"], serde_json::json!(["sm_90a"]));
+    let bad = st.iter().find(|s| s["line"] == 40).unwrap();
+    assert_eq!(bad["status"], "invalid");
+    assert_eq!(bad["diagnostics"][0]["code"], "E0202");
+    assert_eq!(bad["diagnostics"][0]["column"], 11);
+    let n: usize = st
+        .iter()
+        .map(|s| s["diagnostics"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(v["diagnostics"].as_array().unwrap().len(), n);
+    // An unknown target is a usage error.
+    let out = ptx(&["check-asm", "--target", "sm_99z", &ok.display().to_string()]);
+    assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -31,6 +31,7 @@
 pub mod analysis;
 pub mod check;
 pub mod diag;
+pub mod inline_asm;
 pub mod isa;
 pub mod lex;
 pub mod print;

@@ -8,6 +8,7 @@ pub mod ast;
 pub mod callgraph;
 pub mod cfg;
 pub mod check;
+pub mod check_asm;
 pub mod diff;
 pub mod explain;
 pub mod fmt;

@@ -1,0 +1,104 @@
+//! Inline PTX: the `asm(...)` statements of CUDA C++ sources, found and
+//! checked like PTX files.
+//!
+//! [`find`] reads every GNU-style statement (`asm`, `__asm__`, `__asm`,
+//! with `volatile`, `inline`, `goto`) out of C++ text, comments and other
+//! literals skipped; [`check_source`] turns each statement whose template
+//! is literal into a small PTX module ([`fragment`]), checks it against the
+//! selected targets with [`crate::check::check`], and maps every
+//! diagnostic back to the line and column inside the C++ string literal.
+//! How the operands become registers and how targets are chosen is in
+//! `docs/inline-asm.md`.
+//!
+//! ```
+//! let src = br#"
+//! __device__ int add(int a, int b) {
+//!   int c;
+//!   asm("add.s32 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));
+//!   asm("add.s23 %0, %1, %2;" : "=r"(c) : "r"(a), "r"(b));
+//!   return c;
+//! }"#;
+//! let targets = ["sm_80".to_string(), "sm_90".to_string()];
+//! let checked = ptxkit::inline_asm::check_source(src, &targets);
+//! assert_eq!(checked.len(), 2);
+//! use ptxkit::inline_asm::Verdict;
+//! assert!(matches!(&checked[0].verdict, Verdict::Valid { targets } if targets.len() == 2));
+//! let Verdict::Invalid { diagnostics, .. } = &checked[1].verdict else { panic!() };
+//! // Reported inside the C++ literal, on line 5.
+//! let lines = ptxkit::LineIndex::new(src);
+//! assert_eq!(lines.line_col(diagnostics[0].span.start).line, 5);
+//! ```
+
+pub mod cpp_lex;
+pub mod finder;
+pub mod fragment;
+pub mod literal;
+pub mod verdict;
+
+pub use finder::{find, AsmOperand, AsmStatement, Template};
+pub use verdict::{judge, Verdict};
+
+use crate::check::target::{Sm, Suffix};
+
+/// Every target the catalog knows (`isa/module.ptxisa`), oldest first
+/// (by number, then plain, family, arch-specific).
+pub fn all_targets() -> Vec<String> {
+    let mut ts: Vec<(Sm, String)> = crate::check::module_data::data()
+        .targets
+        .iter()
+        .filter_map(|(t, _)| Sm::parse(t).map(|sm| (sm, t.clone())))
+        .collect();
+    ts.sort_by_key(|(sm, _)| (sm.num, sm.suffix));
+    ts.into_iter().map(|(_, t)| t).collect()
+}
+
+/// Whether `t` names a target the catalog knows.
+pub fn known_target(t: &str) -> bool {
+    crate::check::module_data::data().min_ptx_for(t).is_some()
+}
+
+/// A target's parts, for grouping in reports.
+pub fn parse_target(t: &str) -> Option<(u32, char)> {
+    Sm::parse(t).map(|s| {
+        (
+            s.num,
+            match s.suffix {
+                Suffix::None => ' ',
+                Suffix::Family => 'f',
+                Suffix::Arch => 'a',
+            },
+        )
+    })
+}
+
+/// One statement and what the check found.
+#[derive(Clone, Debug)]
+pub struct Checked {
+    /// The statement.
+    pub statement: AsmStatement,
+    /// Its verdict.
+    pub verdict: Verdict,
+}
+
+/// Find and check every `asm` statement of a C++ source against
+/// `targets` (an empty list means [`all_targets`]). A source larger than
+/// [`crate::MAX_FILE_SIZE`] yields nothing (callers report the size).
+pub fn check_source(src: &[u8], targets: &[String]) -> Vec<Checked> {
+    if src.len() > crate::MAX_FILE_SIZE {
+        return Vec::new();
+    }
+    let all;
+    let targets = if targets.is_empty() {
+        all = all_targets();
+        &all
+    } else {
+        targets
+    };
+    find(src)
+        .into_iter()
+        .map(|statement| {
+            let verdict = judge(&statement, targets);
+            Checked { statement, verdict }
+        })
+        .collect()
+}

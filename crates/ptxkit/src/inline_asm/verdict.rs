@@ -1,0 +1,156 @@
+//! Checking a statement's fragment against targets: which accept it, and
+//! what the closest one says when none does.
+
+use super::finder::{AsmStatement, Template};
+use super::fragment::{self, build, codes, Fragment, OperandKind};
+use crate::check::{check, CheckOptions};
+use crate::diag::Diagnostic;
+
+/// Values tried, in order, for an `"n"` operand whose value is not visible
+/// (a template parameter): the first is used unless the checker objects
+/// to that very immediate (a range, a multiple of 8…).
+const GUESSES: [i128; 9] = [1, 0, 2, 8, 16, 32, 64, 128, 256];
+
+/// The outcome for one statement.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// Some selected target accepts it.
+    Valid {
+        /// The targets that accept it, in the order given.
+        targets: Vec<String>,
+    },
+    /// No selected target accepts it.
+    Invalid {
+        /// The target whose diagnostics are reported (the one with the
+        /// fewest errors, the newest on a tie); `None` when the problem
+        /// is the same for every target.
+        closest: Option<String>,
+        /// The diagnostics, in C++ positions.
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// Not checked: the template (or a `"C"` operand) is not literal.
+    Skipped {
+        /// A warning saying why, in C++ positions.
+        diagnostic: Diagnostic,
+    },
+}
+
+/// Check `stmt` against each of `targets` (`sm_90a` spellings).
+pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
+    let Template::Literal(t) = &stmt.template else {
+        return Verdict::Skipped {
+            diagnostic: Diagnostic::warning(
+                codes::NOT_LITERAL,
+                if stmt.template_span.is_empty() {
+                    stmt.keyword
+                } else {
+                    stmt.template_span
+                },
+                "asm template is not a string literal (a macro or a constexpr string?): not checked",
+            ),
+        };
+    };
+    let operands: Vec<_> = stmt.operands().collect();
+    if let Some(op) = operands
+        .iter()
+        .find(|o| fragment::kind_of(o, &operands) == OperandKind::Text(None))
+    {
+        return Verdict::Skipped {
+            diagnostic: Diagnostic::warning(
+                codes::NOT_LITERAL,
+                op.expr_span,
+                "a \"C\" operand that is not a string literal: the template is not known, not checked",
+            ),
+        };
+    }
+    let mut first: Option<(Fragment, Outcome)> = None;
+    for &guess in &GUESSES {
+        let frag = build(stmt, t, guess);
+        let v = judge_fragment(&frag, targets);
+        let guess_blamed = !frag.guessed.is_empty()
+            && matches!(&v, Outcome::Invalid(_, ds)
+                if ds.iter().any(Diagnostic::is_error)
+                    && ds.iter().filter(|d| d.is_error()).all(|d| frag.on_guess(d.span)));
+        if !guess_blamed {
+            return finish(&frag, v);
+        }
+        if first.is_none() {
+            first = Some((frag, v));
+        }
+    }
+    // No guess helps: report what the first gave.
+    match first {
+        Some((frag, v)) => finish(&frag, v),
+        None => Verdict::Valid {
+            targets: Vec::new(),
+        },
+    }
+}
+
+/// Before mapping: the accepting targets, or the closest target's
+/// diagnostics in module positions.
+enum Outcome {
+    Valid(Vec<String>),
+    Invalid(Option<String>, Vec<Diagnostic>),
+}
+
+fn finish(frag: &Fragment, v: Outcome) -> Verdict {
+    let problems = frag.problems.clone();
+    match v {
+        Outcome::Valid(targets) if problems.is_empty() => Verdict::Valid { targets },
+        Outcome::Valid(_) => Verdict::Invalid {
+            closest: None,
+            diagnostics: problems,
+        },
+        Outcome::Invalid(closest, ds) => {
+            let mut diagnostics = problems;
+            // What follows from a reference to no operand is said already.
+            let own: Vec<Diagnostic> = ds
+                .iter()
+                .filter(|d| !frag.on_missing(d.span))
+                .map(|d| frag.map(d))
+                .collect();
+            let closest = if own.iter().any(Diagnostic::is_error) {
+                closest
+            } else {
+                None
+            };
+            diagnostics.extend(own);
+            diagnostics.sort_by_key(|d| d.span.start);
+            Verdict::Invalid {
+                closest,
+                diagnostics,
+            }
+        }
+    }
+}
+
+fn judge_fragment(frag: &Fragment, targets: &[String]) -> Outcome {
+    let parsed = crate::parse(frag.ptx.as_bytes());
+    if parsed.has_errors() {
+        return Outcome::Invalid(None, parsed.diagnostics);
+    }
+    let mut accepted = Vec::new();
+    let mut best: Option<(usize, &String, Vec<Diagnostic>)> = None;
+    for t in targets {
+        let ds = check(
+            &parsed.module,
+            &CheckOptions {
+                target: Some(t.clone()),
+            },
+        );
+        let errors = ds.iter().filter(|d| d.is_error()).count();
+        if errors == 0 {
+            accepted.push(t.clone());
+        } else if accepted.is_empty() && best.as_ref().is_none_or(|(n, _, _)| errors <= *n) {
+            best = Some((errors, t, ds));
+        }
+    }
+    if !accepted.is_empty() {
+        return Outcome::Valid(accepted);
+    }
+    match best {
+        Some((_, t, ds)) => Outcome::Invalid(Some(t.clone()), ds),
+        None => Outcome::Invalid(None, Vec::new()),
+    }
+}
