@@ -10,6 +10,7 @@ pub mod cfg;
 pub mod check;
 pub mod diff;
 pub mod explain;
+pub mod extract;
 pub mod fmt;
 pub mod functions;
 pub mod grep;
