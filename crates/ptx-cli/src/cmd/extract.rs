@@ -80,7 +80,8 @@ pub fn run(a: Args) -> Result<u8, String> {
         let bin = bin_input::read_headers(&opened.name, &opened.bytes)?;
         if a.list {
             if a.json {
-                listed.push(serde_json::to_value(list_json(&opened.name, &bin)).unwrap_or_default());
+                listed
+                    .push(serde_json::to_value(list_json(&opened.name, &bin)).unwrap_or_default());
             } else {
                 print_list(&opened.name, &bin);
             }
@@ -89,12 +90,14 @@ pub fn run(a: Args) -> Result<u8, String> {
         let sel = bin_input::selection();
         let picked = bin_input::chosen(&bin, sel);
         if picked.is_empty() {
-            eprintln!("ptx: {}", bin_input::nothing_chosen(&opened.name, &bin, sel));
+            eprintln!(
+                "ptx: {}",
+                bin_input::nothing_chosen(&opened.name, &bin, sel)
+            );
             status = 1;
             continue;
         }
-        std::fs::create_dir_all(&a.output)
-            .map_err(|e| format!("{}: {e}", a.output.display()))?;
+        std::fs::create_dir_all(&a.output).map_err(|e| format!("{}: {e}", a.output.display()))?;
         let stem = Path::new(f)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
@@ -105,9 +108,9 @@ pub fn run(a: Args) -> Result<u8, String> {
             .map(|n| {
                 let text = binary::ptx_text(bytes, n.entry)
                     .map_err(|e| format!("{}: {e}", opened.name))?;
-                let path = a
-                    .output
-                    .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()));
+                let path =
+                    a.output
+                        .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()));
                 std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
                 Ok(Written {
                     binary: opened.name.clone(),
@@ -137,7 +140,10 @@ pub fn run(a: Args) -> Result<u8, String> {
         println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else if !a.list {
         for w in &written {
-            println!("{}  {} bytes  ({} PTX entry {}, {})", w.path, w.bytes, w.binary, w.entry, w.arch);
+            println!(
+                "{}  {} bytes  ({} PTX entry {}, {})",
+                w.path, w.bytes, w.binary, w.entry, w.arch
+            );
         }
     }
     Ok(status)

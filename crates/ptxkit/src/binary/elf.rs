@@ -48,7 +48,10 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
         return Ok(bin);
     }
     let file = object::File::parse(bytes).map_err(|e| {
-        Error::at(0, format!("not a fatbin, cubin or readable object file: {e}"))
+        Error::at(
+            0,
+            format!("not a fatbin, cubin or readable object file: {e}"),
+        )
     })?;
     let sections_named = |names: &[&str]| {
         file.sections()

@@ -207,7 +207,9 @@ fn read_container(
     if magic != CONTAINER_MAGIC {
         return Err(Error::at(
             at,
-            format!("no fatbin container here (magic {magic:#010x}, expected {CONTAINER_MAGIC:#010x})"),
+            format!(
+                "no fatbin container here (magic {magic:#010x}, expected {CONTAINER_MAGIC:#010x})"
+            ),
         ));
     }
     let version = u16_at(bytes, at.saturating_add(4)).ok_or_else(truncated)?;
@@ -245,7 +247,10 @@ fn read_container(
     let mut p = body;
     while p < body_end {
         if bin.entries.len() >= MAX_ENTRIES {
-            return Err(Error::at(p, format!("more than {MAX_ENTRIES} fatbin entries")));
+            return Err(Error::at(
+                p,
+                format!("more than {MAX_ENTRIES} fatbin entries"),
+            ));
         }
         let e = read_entry(bytes, p, body_end, container, bin.entries.len())?;
         p = e.payload.end;
@@ -279,10 +284,12 @@ fn read_entry(
             format!("fatbin entry header size {header_size} is below {ENTRY_HEADER}"),
         ));
     }
-    let payload_start = at
-        .checked_add(hs)
-        .filter(|&s| s <= end)
-        .ok_or_else(|| Error::at(at, format!("fatbin entry header of {header_size} bytes runs past its container")))?;
+    let payload_start = at.checked_add(hs).filter(|&s| s <= end).ok_or_else(|| {
+        Error::at(
+            at,
+            format!("fatbin entry header of {header_size} bytes runs past its container"),
+        )
+    })?;
     let payload_end = usize::try_from(stored_size)
         .ok()
         .and_then(|s| payload_start.checked_add(s))
