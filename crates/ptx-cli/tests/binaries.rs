@@ -70,7 +70,10 @@ fn list_and_extract_fixtures() {
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let got = std::fs::read(dir.join("saxpy.default.2.sm_90a.ptx")).expect("written");
     assert!(got == std::fs::read(fixture("saxpy.sm_90a.ptx")).expect("fixture"));
-    assert!(!dir.join("saxpy.default.1.sm_80.ptx").exists(), "--arch picks one");
+    assert!(
+        !dir.join("saxpy.default.1.sm_80.ptx").exists(),
+        "--arch picks one"
+    );
 
     // A cubin has no PTX: said so, nothing written.
     let out = ptx(&["extract", "-o", &d, &fixture("saxpy.sm_80.cubin")]);
