@@ -1,4 +1,10 @@
 //! Reading inputs: files, directories of `.ptx` files, or stdin (`-`).
+//! This is the one place the commands read their inputs, so every command
+//! that reads PTX also reads the PTX inside CUDA binaries (see
+//! [`binary`]): a binary named on the command line stands for its PTX
+//! entries (those `--arch` and `--entry` keep).
+
+pub mod binary;
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -11,22 +17,76 @@ pub struct Input {
     pub bytes: Vec<u8>,
 }
 
-/// Read one file, or stdin for `-`.
+/// Read one file, or stdin for `-`. A CUDA binary gives the one PTX
+/// entry the selection keeps (an error if it keeps none or several).
 pub fn read(path: &Path) -> Result<Input, String> {
     if path.as_os_str() == "-" {
         let mut bytes = Vec::new();
         std::io::stdin()
             .read_to_end(&mut bytes)
             .map_err(|e| format!("<stdin>: {e}"))?;
+        if ptxkit::binary::is_binary(&bytes) {
+            let (name, bytes) = binary::only_ptx(Path::new("<stdin>"), &bytes)?;
+            return Ok(Input { name, bytes });
+        }
         return Ok(Input {
             name: "<stdin>".into(),
             bytes,
         });
     }
+    if is_binary_file(path) {
+        let opened = open_plain(path)?;
+        let (name, bytes) = binary::only_ptx(path, &opened.bytes)?;
+        return Ok(Input { name, bytes });
+    }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Input {
         name: path.display().to_string(),
         bytes,
+    })
+}
+
+/// Whether the file at `path` starts like a CUDA binary (false when it
+/// cannot be read: reading it again reports why).
+pub fn is_binary_file(path: &Path) -> bool {
+    let mut head = [0u8; 4];
+    std::fs::File::open(path)
+        .and_then(|mut f| f.read_exact(&mut head))
+        .is_ok_and(|()| ptxkit::binary::is_binary(&head))
+}
+
+/// One input a command reads: a file (or stdin), or one PTX entry of a
+/// binary.
+pub struct Source {
+    /// The file.
+    pub path: PathBuf,
+    /// For a binary's PTX entry: its index among the binary's entries and
+    /// its display name.
+    pub entry: Option<(usize, String)>,
+}
+
+/// Read a source (see [`read`]).
+pub fn read_source(s: &Source) -> Result<Input, String> {
+    let Some((index, name)) = &s.entry else {
+        return read(&s.path);
+    };
+    let opened = open_plain(&s.path)?;
+    let bytes = binary::entry_ptx(&opened.name, &opened.bytes, *index)?;
+    Ok(Input {
+        name: name.clone(),
+        bytes,
+    })
+}
+
+/// Open a source (see [`open`]).
+pub fn open_source(s: &Source) -> Result<Opened, String> {
+    if s.entry.is_none() {
+        return open(&s.path);
+    }
+    let Input { name, bytes } = read_source(s)?;
+    Ok(Opened {
+        name,
+        bytes: Bytes::Owned(bytes),
     })
 }
 
@@ -111,7 +171,21 @@ pub struct Opened {
 }
 
 /// Open one file (mapped if it is a large regular file), or stdin for `-`.
+/// A CUDA binary gives the one PTX entry the selection keeps.
 pub fn open(path: &Path) -> Result<Opened, String> {
+    if path.as_os_str() != "-" && is_binary_file(path) {
+        let Input { name, bytes } = read(path)?;
+        return Ok(Opened {
+            name,
+            bytes: Bytes::Owned(bytes),
+        });
+    }
+    open_plain(path)
+}
+
+/// Open one file as it is (mapped if it is a large regular file), or
+/// stdin for `-`.
+pub fn open_plain(path: &Path) -> Result<Opened, String> {
     if path.as_os_str() != "-" {
         let err = |e: std::io::Error| format!("{}: {e}", path.display());
         let file = std::fs::File::open(path).map_err(err)?;
@@ -132,17 +206,24 @@ pub fn open(path: &Path) -> Result<Opened, String> {
             }
         }
     }
-    let Input { name, bytes } = read(path)?;
+    let bytes = if path.as_os_str() == "-" {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| format!("<stdin>: {e}"))?;
+        bytes
+    } else {
+        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?
+    };
+    let name = if path.as_os_str() == "-" {
+        "<stdin>".to_string()
+    } else {
+        path.display().to_string()
+    };
     Ok(Opened {
         name,
         bytes: Bytes::Owned(bytes),
     })
-}
-
-/// Expand directories into the `.ptx` files below them (sorted); files and
-/// `-` pass through.
-pub fn expand(paths: &[PathBuf]) -> Result<Vec<PathBuf>, String> {
-    expand_with(paths, &["ptx"])
 }
 
 /// Expand directories into the files below them whose extension is one
@@ -157,6 +238,37 @@ pub fn expand_with(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>, Str
             out.extend(found);
         } else {
             out.push(p.clone());
+        }
+    }
+    Ok(out)
+}
+
+/// Expand directories into the `.ptx` files below them (sorted), and CUDA
+/// binaries into the PTX entries the selection keeps; other files and `-`
+/// pass through.
+pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
+    let mut out = Vec::new();
+    let plain = |path: PathBuf| Source { path, entry: None };
+    for p in paths {
+        if p.is_dir() {
+            let mut found = Vec::new();
+            walk(p, &["ptx"], &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+            found.sort();
+            out.extend(found.into_iter().map(plain));
+        } else if is_binary_file(p) {
+            let opened = open_plain(p)?;
+            let bin = binary::read_headers(&opened.name, &opened.bytes)?;
+            let sel = binary::selection();
+            let picked = binary::chosen(&bin, sel);
+            if picked.is_empty() {
+                return Err(binary::nothing_chosen(&opened.name, &bin, sel));
+            }
+            out.extend(picked.iter().map(|n| Source {
+                path: p.clone(),
+                entry: Some((n.entry.index, binary::entry_name(&opened.name, n))),
+            }));
+        } else {
+            out.push(plain(p.clone()));
         }
     }
     Ok(out)

@@ -26,6 +26,15 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// For CUDA binary inputs (fatbins, executables, shared libraries,
+    /// objects): read only the PTX entries for this architecture
+    /// (`sm_80`, `compute_90a`, `86`).
+    #[arg(long, global = true, value_name = "sm_XX")]
+    arch: Option<String>,
+    /// For CUDA binary inputs: read only the PTX entry of this number (as
+    /// `ptx extract --list` numbers them, from 1).
+    #[arg(long, global = true, value_name = "N")]
+    entry: Option<usize>,
 }
 
 #[derive(Subcommand)]
@@ -61,6 +70,10 @@ enum Command {
     Diff(cmd::diff::Args),
     /// The catalog entry of an instruction: syntax, modifiers, versions.
     Explain(cmd::explain::Args),
+    /// List or write the PTX inside CUDA binaries: fatbins, cubins,
+    /// executables, shared libraries and objects (compressed entries
+    /// decompressed).
+    Extract(cmd::extract::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -101,6 +114,10 @@ fn main() -> ExitCode {
     restore_sigpipe();
     tune_allocator();
     let cli = Cli::parse();
+    input::binary::select(input::binary::Selection {
+        arch: cli.arch,
+        entry: cli.entry,
+    });
     let code = match cli.command {
         Command::Check(a) => or_usage(cmd::check::run(a)),
         Command::CheckAsm(a) => or_usage(cmd::check_asm::run(a)),
@@ -116,6 +133,7 @@ fn main() -> ExitCode {
         Command::Grep(a) => or_usage(cmd::grep::run(a)),
         Command::Diff(a) => or_usage(cmd::diff::run(a)),
         Command::Explain(a) => cmd::explain::run(a),
+        Command::Extract(a) => or_usage(cmd::extract::run(a)),
     };
     ExitCode::from(code)
 }

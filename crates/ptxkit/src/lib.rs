@@ -29,6 +29,7 @@
 )]
 
 pub mod analysis;
+pub mod binary;
 pub mod check;
 pub mod diag;
 pub mod inline_asm;

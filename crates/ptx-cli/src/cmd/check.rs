@@ -83,8 +83,8 @@ enum Report {
     },
 }
 
-fn check_one(f: &std::path::Path, a: &Args) -> Report {
-    let inp = match input::open(f) {
+fn check_one(f: &input::Source, a: &Args) -> Report {
+    let inp = match input::open_source(f) {
         Ok(i) => i,
         Err(e) => return Report::Io(e),
     };

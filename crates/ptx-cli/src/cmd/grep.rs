@@ -50,7 +50,7 @@ pub fn run(a: Args) -> Result<u8, String> {
     let results: Vec<Result<FileHits, String>> = files
         .par_iter()
         .map(|p| {
-            let inp = input::read(p)?;
+            let inp = input::read_source(p)?;
             let parsed = ptxkit::parse(&inp.bytes);
             let lines = ptxkit::LineIndex::new(&inp.bytes);
             Ok(FileHits {

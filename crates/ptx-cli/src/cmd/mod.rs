@@ -11,6 +11,7 @@ pub mod check;
 pub mod check_asm;
 pub mod diff;
 pub mod explain;
+pub mod extract;
 pub mod fmt;
 pub mod functions;
 pub mod grep;

@@ -79,7 +79,7 @@ pub fn run(a: Args) -> Result<u8, String> {
     let results: Vec<Result<(String, bool, ptxkit::analysis::stats::ModuleStats), String>> = files
         .par_iter()
         .map(|p| {
-            let inp = input::read(p)?;
+            let inp = input::read_source(p)?;
             let parsed = ptxkit::parse(&inp.bytes);
             Ok((
                 inp.name,

@@ -1,0 +1,244 @@
+//! `ptx extract`: list or write the PTX inside CUDA binaries.
+
+use std::path::{Path, PathBuf};
+
+use ptxkit::binary::{self, Binary, Entry};
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::input::{self, binary as bin_input};
+use crate::out::{self, Align, Table};
+
+/// Arguments of `ptx extract`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Fatbins, cubins, executables, shared libraries or objects.
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Write the PTX files into this directory (made if missing).
+    #[arg(long, short, value_name = "DIR", default_value = ".")]
+    pub output: PathBuf,
+    /// List every entry (PTX, SASS, LTO-IR) instead of extracting.
+    #[arg(long)]
+    pub list: bool,
+    /// Print JSON: the entries with `--list`, the files written otherwise.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One entry as `--list --json` shows it.
+#[derive(Serialize)]
+struct ListedEntry<'a> {
+    /// Its number among the PTX entries (PTX only).
+    ptx_number: Option<usize>,
+    /// `sm_80`, `sm_90a`.
+    arch_name: String,
+    /// Names of the flags set.
+    flag_names: Vec<&'static str>,
+    #[serde(flatten)]
+    entry: &'a Entry,
+}
+
+/// One binary as `--list --json` shows it.
+#[derive(Serialize)]
+struct Listed<'a> {
+    file: String,
+    #[serde(flatten)]
+    binary: &'a Binary,
+    #[serde(rename = "entries")]
+    listed: Vec<ListedEntry<'a>>,
+}
+
+/// One file written.
+#[derive(Serialize)]
+struct Written {
+    /// The binary.
+    binary: String,
+    /// Its PTX entry number.
+    entry: usize,
+    /// The architecture.
+    arch: String,
+    /// The file written.
+    path: String,
+    /// Its size.
+    bytes: usize,
+}
+
+#[inline(never)]
+pub fn run(a: Args) -> Result<u8, String> {
+    let mut listed = Vec::new();
+    let mut written = Vec::new();
+    let mut status = 0u8;
+    for f in &a.files {
+        let opened = input::open_plain(f)?;
+        if !binary::is_binary(&opened.bytes) {
+            return Err(format!(
+                "{}: not a CUDA binary (a fatbin, cubin, or ELF/PE object)",
+                opened.name
+            ));
+        }
+        let bin = bin_input::read_headers(&opened.name, &opened.bytes)?;
+        if a.list {
+            if a.json {
+                listed
+                    .push(serde_json::to_value(list_json(&opened.name, &bin)).unwrap_or_default());
+            } else {
+                print_list(&opened.name, &bin);
+            }
+            continue;
+        }
+        let sel = bin_input::selection();
+        let picked = bin_input::chosen(&bin, sel);
+        if picked.is_empty() {
+            eprintln!(
+                "ptx: {}",
+                bin_input::nothing_chosen(&opened.name, &bin, sel)
+            );
+            status = 1;
+            continue;
+        }
+        std::fs::create_dir_all(&a.output).map_err(|e| format!("{}: {e}", a.output.display()))?;
+        let stem = Path::new(f)
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "stdin".into());
+        let bytes: &[u8] = &opened.bytes;
+        let results: Vec<Result<Written, String>> = picked
+            .par_iter()
+            .map(|n| {
+                let text = binary::ptx_text(bytes, n.entry)
+                    .map_err(|e| format!("{}: {e}", opened.name))?;
+                let path =
+                    a.output
+                        .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()));
+                std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                Ok(Written {
+                    binary: opened.name.clone(),
+                    entry: n.number,
+                    arch: n.entry.arch_name(),
+                    path: path.display().to_string(),
+                    bytes: text.len(),
+                })
+            })
+            .collect();
+        for r in results {
+            match r {
+                Ok(w) => written.push(w),
+                Err(e) => {
+                    eprintln!("ptx: {e}");
+                    status = 2;
+                }
+            }
+        }
+    }
+    if a.json {
+        let v = if a.list {
+            serde_json::Value::Array(listed)
+        } else {
+            serde_json::to_value(&written).unwrap_or_default()
+        };
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+    } else if !a.list {
+        for w in &written {
+            println!(
+                "{}  {} bytes  ({} PTX entry {}, {})",
+                w.path, w.bytes, w.binary, w.entry, w.arch
+            );
+        }
+    }
+    Ok(status)
+}
+
+fn list_json<'a>(name: &str, bin: &'a Binary) -> Listed<'a> {
+    let mut n = 0usize;
+    Listed {
+        file: name.to_string(),
+        binary: bin,
+        listed: bin
+            .entries
+            .iter()
+            .map(|e| ListedEntry {
+                ptx_number: (e.kind == binary::Kind::Ptx).then(|| {
+                    n = n.saturating_add(1);
+                    n
+                }),
+                arch_name: e.arch_name(),
+                flag_names: e.flag_names(),
+                entry: e,
+            })
+            .collect(),
+    }
+}
+
+fn print_list(name: &str, bin: &Binary) {
+    let format = match bin.format {
+        binary::Format::Fatbin => "fatbin".to_string(),
+        binary::Format::Object => format!(
+            "object; sections {}; {} wrapper record(s)",
+            if bin.sections.is_empty() {
+                "none".to_string()
+            } else {
+                bin.sections.join(", ")
+            },
+            bin.wrappers
+        ),
+        binary::Format::Cubin => {
+            let arch = bin
+                .cubin_arch
+                .map(|a| format!(" for sm_{a}"))
+                .unwrap_or_default();
+            println!("{name}: cubin{arch}: machine code (SASS) only, no PTX");
+            return;
+        }
+    };
+    let ptx = bin.ptx_entries().count();
+    println!(
+        "{name}: {format}; {} container(s), {} entries, {ptx} PTX",
+        bin.containers.len(),
+        bin.entries.len()
+    );
+    if bin.entries.is_empty() {
+        return;
+    }
+    let mut t = Table::new(&[
+        ("ptx", Align::Right),
+        ("kind", Align::Left),
+        ("arch", Align::Left),
+        ("version", Align::Left),
+        ("stored", Align::Right),
+        ("size", Align::Right),
+        ("compression", Align::Left),
+        ("flags", Align::Left),
+        ("name/options", Align::Left),
+    ]);
+    let mut n = 0usize;
+    for e in &bin.entries {
+        let num = if e.kind == binary::Kind::Ptx {
+            n = n.saturating_add(1);
+            n.to_string()
+        } else {
+            "-".to_string()
+        };
+        let size = match e.compression {
+            binary::Compression::None => e.stored_size,
+            _ => e.uncompressed_size,
+        };
+        let extra = [e.name.as_deref(), e.options.as_deref()]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(" ");
+        t.row([
+            num,
+            e.kind.name(),
+            e.arch_name(),
+            format!("{}.{}", e.version.0, e.version.1),
+            e.stored_size.to_string(),
+            size.to_string(),
+            e.compression.name().to_string(),
+            format!("{:#x} {}", e.flags, e.flag_names().join(",")),
+            extra,
+        ]);
+    }
+    out::print(&t.render("  ", out::color()));
+}

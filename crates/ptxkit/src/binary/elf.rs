@@ -1,0 +1,112 @@
+//! Host object files (ELF, and PE through the same reader): the fatbin
+//! sections nvcc links in, and cubins.
+//!
+//! An executable or shared library keeps its fatbins in `.nv_fatbin`
+//! (`.nv_fatb` in PE files); a relocatable object built with `-rdc=true`
+//! keeps them in `__nv_relfatbin`, which a device link later turns into
+//! `.nv_fatbin`. As `cuobjdump` does, the linked fatbins are read when
+//! there are any, the relocatable ones otherwise. `.nvFatBinSegment`
+//! holds the host-side wrapper records (magic `0x466243B1`, version,
+//! address of the fatbin, address of a name or of prelinked fatbins), 24
+//! bytes each; they are counted, not followed.
+//!
+//! A cubin is an ELF file of machine `EM_CUDA` (190): one GPU's code,
+//! with no PTX in it.
+
+use object::{Object, ObjectSection};
+
+use super::fatbin::{self, u32_at};
+use super::{Binary, Error, Format};
+
+/// The ELF machine number of NVIDIA GPU code.
+const EM_CUDA: u16 = 190;
+
+/// Sections of linked fatbins.
+const LINKED: &[&str] = &[".nv_fatbin", ".nv_fatb"];
+/// Sections of relocatable fatbins.
+const RELOCATABLE: &[&str] = &["__nv_relfatbin"];
+/// The section of host wrapper records.
+const WRAPPERS: &str = ".nvFatBinSegment";
+/// The magic number of a wrapper record.
+const WRAPPER_MAGIC: u32 = 0x4662_43B1;
+/// The size of a wrapper record.
+const WRAPPER_SIZE: usize = 24;
+
+/// Read an ELF or PE file's fatbin sections, or a cubin's header.
+pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
+    let mut bin = Binary {
+        format: Format::Object,
+        sections: Vec::new(),
+        wrappers: 0,
+        containers: Vec::new(),
+        entries: Vec::new(),
+        cubin_arch: None,
+    };
+    if let Some(arch) = cubin_arch(bytes) {
+        bin.format = Format::Cubin;
+        bin.cubin_arch = Some(arch).filter(|&a| a != 0);
+        return Ok(bin);
+    }
+    let file = object::File::parse(bytes).map_err(|e| {
+        Error::at(
+            0,
+            format!("not a fatbin, cubin or readable object file: {e}"),
+        )
+    })?;
+    let sections_named = |names: &[&str]| {
+        file.sections()
+            .filter(|s| s.name().is_ok_and(|n| names.contains(&n)))
+            .collect::<Vec<_>>()
+    };
+    let mut chosen = sections_named(LINKED);
+    if chosen.is_empty() {
+        chosen = sections_named(RELOCATABLE);
+    }
+    for s in chosen {
+        let name = s.name().unwrap_or_default().to_string();
+        let Some((off, size)) = s.file_range() else {
+            continue;
+        };
+        let range = usize::try_from(off)
+            .ok()
+            .zip(usize::try_from(size).ok())
+            .and_then(|(o, n)| Some((o, o.checked_add(n)?)))
+            .filter(|&(_, end)| end <= bytes.len())
+            .ok_or_else(|| Error::at(0, format!("section {name} lies outside the file")))?;
+        fatbin::read_containers(bytes, range.0, range.1, &name, &mut bin)?;
+        bin.sections.push(name);
+    }
+    for s in file.sections().filter(|s| s.name() == Ok(WRAPPERS)) {
+        if let Ok(data) = s.data() {
+            bin.wrappers = bin.wrappers.saturating_add(
+                data.chunks_exact(WRAPPER_SIZE)
+                    .filter(|r| u32_at(r, 0) == Some(WRAPPER_MAGIC))
+                    .count(),
+            );
+        }
+    }
+    Ok(bin)
+}
+
+/// For an ELF file of machine `EM_CUDA`, the SM architecture its header
+/// flags name (0 when unknown); `None` for any other file.
+fn cubin_arch(bytes: &[u8]) -> Option<u32> {
+    if !bytes.starts_with(b"\x7fELF") {
+        return None;
+    }
+    let little = bytes.get(5) == Some(&1);
+    let machine = fatbin::le::<2>(bytes, 18)?;
+    let machine = if little {
+        u16::from_le_bytes(machine)
+    } else {
+        u16::from_be_bytes(machine)
+    };
+    if machine != EM_CUDA {
+        return None;
+    }
+    // e_flags: offset 48 in a 64-bit header, 36 in a 32-bit one; the SM
+    // number sits in bits 8..16.
+    let flags_at = if bytes.get(4) == Some(&2) { 48 } else { 36 };
+    let flags = u32_at(bytes, flags_at).unwrap_or(0);
+    Some((flags >> 8) & 0xff)
+}

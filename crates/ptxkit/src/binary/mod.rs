@@ -1,0 +1,189 @@
+//! The PTX inside CUDA binaries: standalone fatbins, cubins, and ELF (or
+//! PE) executables, shared libraries and relocatable objects carrying
+//! fatbin sections.
+//!
+//! [`read`] lists a binary's fatbin entries (PTX, SASS, LTO-IR) with what
+//! their headers say; [`ptx_text`] gives back one PTX entry's text,
+//! decompressed if it was stored compressed (LZ4 or Zstandard).
+//! Nothing in a header is trusted: every offset and size is checked
+//! against the input, decompressed sizes are capped, and a truncated or
+//! corrupt binary gives an [`Error`], never a panic.
+//!
+//! ```
+//! // A fatbin of one uncompressed PTX entry for sm_80, built by hand.
+//! let ptx = b".version 9.0\n.target sm_80\n.address_size 64\n\0\0\0\0\0";
+//! let mut entry = Vec::new();
+//! entry.extend(1u16.to_le_bytes()); // kind: PTX
+//! entry.extend(0x0101u16.to_le_bytes());
+//! entry.extend(64u32.to_le_bytes()); // header size
+//! entry.extend((ptx.len() as u64).to_le_bytes());
+//! entry.extend([0; 8]); // compressed size, options offset
+//! entry.extend(0u16.to_le_bytes()); // PTX 9.0
+//! entry.extend(9u16.to_le_bytes());
+//! entry.extend(80u32.to_le_bytes()); // sm_80
+//! entry.extend([0; 8]); // name offset and length
+//! entry.extend(0x11u64.to_le_bytes()); // flags
+//! entry.extend([0; 16]);
+//! entry.extend(ptx);
+//! let mut fatbin = Vec::new();
+//! fatbin.extend(0xBA55_ED50u32.to_le_bytes());
+//! fatbin.extend(1u16.to_le_bytes());
+//! fatbin.extend(16u16.to_le_bytes());
+//! fatbin.extend((entry.len() as u64).to_le_bytes());
+//! fatbin.extend(entry);
+//!
+//! let bin = ptxkit::binary::read(&fatbin).unwrap();
+//! assert_eq!(bin.entries.len(), 1);
+//! let e = &bin.entries[0];
+//! assert_eq!(e.arch_name(), "sm_80");
+//! let text = ptxkit::binary::ptx_text(&fatbin, e).unwrap();
+//! assert!(text.starts_with(b".version 9.0"));
+//! assert!(!text.contains(&0));
+//! ```
+
+mod decompress;
+mod elf;
+mod fatbin;
+
+pub use decompress::Compression;
+pub use fatbin::{Entry, Kind, CONTAINER_MAGIC};
+
+/// The largest PTX text [`ptx_text`] produces (the parser's own limit).
+pub const MAX_PTX_SIZE: usize = crate::MAX_FILE_SIZE;
+
+/// The most entries [`read`] lists for one input.
+pub const MAX_ENTRIES: usize = 1 << 20;
+
+/// What kind of file a binary input is.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Format {
+    /// A standalone fatbin (`nvcc -fatbin`): containers back to back.
+    Fatbin,
+    /// A host object file (ELF or PE: executable, shared library or
+    /// relocatable object) whose fatbin sections were read.
+    Object,
+    /// A cubin (`nvcc -cubin`): an NVIDIA ELF of machine code for one
+    /// GPU. It carries no PTX.
+    Cubin,
+}
+
+/// One fatbin container: its place and its header.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Container {
+    /// The section it sits in (empty for a standalone fatbin).
+    pub section: String,
+    /// Its byte offset in the input.
+    pub offset: usize,
+    /// The container format version (1).
+    pub version: u16,
+    /// The size of its header (16).
+    pub header_size: u16,
+    /// The size of the entries after the header.
+    pub body_size: u64,
+}
+
+/// What [`read`] found in a binary.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Binary {
+    /// The kind of file.
+    pub format: Format,
+    /// The fatbin sections read, by name (objects only).
+    pub sections: Vec<String>,
+    /// The host wrapper records found in `.nvFatBinSegment` (objects
+    /// only): each names a fatbin the CUDA runtime registers.
+    pub wrappers: usize,
+    /// Every container, in input order.
+    pub containers: Vec<Container>,
+    /// Every entry of every container, in input order.
+    pub entries: Vec<Entry>,
+    /// For a cubin, the SM architecture its ELF header names, if known.
+    pub cubin_arch: Option<u32>,
+}
+
+impl Binary {
+    /// The PTX entries, in input order.
+    pub fn ptx_entries(&self) -> impl Iterator<Item = &Entry> {
+        self.entries.iter().filter(|e| e.kind == Kind::Ptx)
+    }
+}
+
+/// Why a binary could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Error {
+    /// The byte offset in the input the problem was found at.
+    pub offset: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl Error {
+    pub(crate) fn at(offset: usize, message: impl Into<String>) -> Error {
+        Error {
+            offset,
+            message: message.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "at byte {:#x}: {}", self.offset, self.message)
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// ELF's magic number.
+const ELF_MAGIC: &[u8] = b"\x7fELF";
+
+/// Whether `bytes` look like a binary [`read`] handles (an ELF or PE
+/// file, or a fatbin container) rather than PTX text.
+pub fn is_binary(bytes: &[u8]) -> bool {
+    bytes.starts_with(ELF_MAGIC)
+        || bytes.starts_with(&CONTAINER_MAGIC.to_le_bytes())
+        || bytes.starts_with(b"MZ")
+}
+
+/// Read a binary's fatbin containers and their entries' headers.
+///
+/// Only the headers are read here; [`ptx_text`] decompresses one entry.
+pub fn read(bytes: &[u8]) -> Result<Binary, Error> {
+    if bytes.starts_with(&CONTAINER_MAGIC.to_le_bytes()) {
+        let mut bin = Binary {
+            format: Format::Fatbin,
+            sections: Vec::new(),
+            wrappers: 0,
+            containers: Vec::new(),
+            entries: Vec::new(),
+            cubin_arch: None,
+        };
+        fatbin::read_containers(bytes, 0, bytes.len(), "", &mut bin)?;
+        return Ok(bin);
+    }
+    elf::read_object(bytes)
+}
+
+/// The text of PTX entry `e` of `bytes` (the input [`read`] listed it
+/// from): decompressed if stored compressed, up to its terminating NUL.
+pub fn ptx_text(bytes: &[u8], e: &Entry) -> Result<Vec<u8>, Error> {
+    if e.kind != Kind::Ptx {
+        return Err(Error::at(
+            e.offset,
+            format!("entry {} holds {}, not PTX", e.index, e.kind.name()),
+        ));
+    }
+    let mut out = payload(bytes, e)?;
+    if let Some(nul) = memchr::memchr(0, &out) {
+        out.truncate(nul);
+    }
+    Ok(out)
+}
+
+/// The payload of entry `e`, decompressed if stored compressed.
+pub fn payload(bytes: &[u8], e: &Entry) -> Result<Vec<u8>, Error> {
+    let stored = bytes
+        .get(e.payload.clone())
+        .ok_or_else(|| Error::at(e.offset, "entry payload lies outside the input"))?;
+    decompress::payload(stored, e)
+}
