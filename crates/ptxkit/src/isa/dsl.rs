@@ -685,14 +685,32 @@ fn forms_of_section(forms: &[Form], section: u16) -> Vec<Form> {
 }
 
 fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
+    let version = |v: &str| -> Result<PtxVersion, String> {
+        let (a, b) = v
+            .split_once('.')
+            .ok_or_else(|| format!("bad ptx version `{v}`"))?;
+        let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+        let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+        Ok(PtxVersion { major, minor })
+    };
     match k {
         "ptx" => {
-            let (a, b) = v
-                .split_once('.')
-                .ok_or_else(|| format!("bad ptx version `{v}`"))?;
-            let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
-            let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
-            req.ptx = Some(PtxVersion { major, minor });
+            req.ptx = Some(version(v)?);
+            Ok(())
+        }
+        "until_ptx" => {
+            req.until_ptx = Some(version(v)?);
+            Ok(())
+        }
+        "until_sm" => {
+            // One plain target: the bound is on its number.
+            let ok = v
+                .strip_prefix("sm_")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+            if !ok {
+                return Err(format!("bad until_sm target `{v}` (one plain sm_NN)"));
+            }
+            req.until_sm = Some(leak(v));
             Ok(())
         }
         "sm" => {
@@ -1107,9 +1125,10 @@ impl<'a> FormParser<'a> {
 
     fn is_attr_start(&self) -> bool {
         self.kind(0) == Some(TokenKind::LBracket)
-            && self
-                .peek(1)
-                .is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
+            && self.peek(1).is_some_and(|t| {
+                t.kind == TokenKind::Ident
+                    && matches!(t.text.as_str(), "ptx" | "sm" | "until_ptx" | "until_sm")
+            })
             && self.kind(2) == Some(TokenKind::Eq)
     }
 
