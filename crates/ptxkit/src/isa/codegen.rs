@@ -189,11 +189,15 @@ pub fn render(t: &Tables) -> String {
                 write!(o, "])")
             }
         };
-        let _ = writeln!(
+        let _ = write!(
             o,
-            ", wider: {}, range: {:?}, multiple: {} }},",
+            ", wider: {}, range: {:?}, multiple: {}, pred_on: &[",
             r.wider, r.range, r.multiple
         );
+        list(&mut o, r.pred_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        o.push_str("] },\n");
     }
     o.push_str("];\n\nconst SREGS: &[SpecialReg] = &[\n");
     for r in t.sregs {

@@ -776,6 +776,7 @@ fn parse_role(
         wider: false,
         range: None,
         multiple: 0,
+        pred_on: &[],
     };
     for p in parts {
         if p.starts_with('.') {
@@ -819,10 +820,29 @@ fn parse_role(
             Some(("mult", v)) => {
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
+            Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             _ => return Err(format!("unexpected `{p}`")),
         }
     }
     Ok((names, spec))
+}
+
+/// `sm_80..sm_89|sm_120..`: inclusive ranges of target numbers (`sm_89`
+/// alone is `sm_89..sm_89`; an open end is unbounded); suffixes are not
+/// written.
+fn parse_sm_ranges(v: &str) -> Result<Vec<(u32, u32)>, String> {
+    let num = |t: &str| -> Result<u32, String> {
+        t.strip_prefix("sm_")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("bad target `{t}` in `{v}` (plain sm_NN)"))
+    };
+    v.split('|')
+        .map(|item| match item.split_once("..") {
+            Some((lo, "")) => Ok((num(lo)?, u32::MAX)),
+            Some((lo, hi)) => Ok((num(lo)?, num(hi)?)),
+            None => num(item).map(|n| (n, n)),
+        })
+        .collect()
 }
 
 fn strip_hash_comment(line: &str) -> &str {

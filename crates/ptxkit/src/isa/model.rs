@@ -302,6 +302,19 @@ pub struct RoleSpec {
     pub range: Option<(i64, i64)>,
     /// A constant must be a multiple of this (0 or 1: any).
     pub multiple: u32,
+    /// `pred-on=`: the target numbers (inclusive ranges) on which the
+    /// `pred` kind applies; empty: on every target.
+    pub pred_on: &'static [(u32, u32)],
+}
+
+impl RoleSpec {
+    /// Whether the `pred` kind lets a predicate register stand here on a
+    /// target numbered `sm` (`None`: the module names none).
+    pub fn takes_pred_on(&self, sm: Option<u32>) -> bool {
+        self.kinds.has(Kinds::PRED)
+            && (self.pred_on.is_empty()
+                || sm.is_none_or(|n| self.pred_on.iter().any(|&(lo, hi)| lo <= n && n <= hi)))
+    }
 }
 
 /// What a catalog section's instructions do besides computing their
