@@ -1288,3 +1288,42 @@ impl<'a> FormParser<'a> {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pred_on_ranges() {
+        assert_eq!(
+            parse_sm_ranges("sm_89|sm_120.."),
+            Ok(vec![(89, 89), (120, u32::MAX)])
+        );
+        assert_eq!(parse_sm_ranges("sm_10..sm_89"), Ok(vec![(10, 89)]));
+        assert!(parse_sm_ranges("sm_90a").is_err());
+        let spec = RoleSpec {
+            role: "a",
+            dir: Dir::In,
+            kinds: Kinds::default().with(Kinds::REG).with(Kinds::PRED),
+            types: &[],
+            arity: Arity::Scalar,
+            wider: false,
+            range: None,
+            multiple: 0,
+            pred_on: &[(89, 89), (120, u32::MAX)],
+        };
+        assert!(spec.takes_pred_on(Some(89)));
+        assert!(!spec.takes_pred_on(Some(90)));
+        assert!(spec.takes_pred_on(Some(121)));
+        assert!(spec.takes_pred_on(None));
+    }
+
+    #[test]
+    fn until_attributes() {
+        let mut req = Requirement::default();
+        assert!(set_req(&mut req, "until_ptx", "6.4").is_ok());
+        assert!(set_req(&mut req, "until_sm", "sm_70").is_ok());
+        assert!(set_req(&mut req, "until_sm", "sm_70|sm_80").is_err());
+        assert!(req.has_until() && !req.is_empty());
+    }
+}
