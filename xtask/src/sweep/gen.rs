@@ -798,6 +798,36 @@ fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
     reqs.iter().filter_map(|r| r.ptx).max()
 }
 
+/// The version an instance is valid at on target `t` (which meets its
+/// targets): the newest, or, where an upper bound (`until_ptx`/`until_sm`)
+/// removes it on `t`, the version just below the bound, if `t` knows it
+/// and it is not below the instance's own minimum. `None`: never valid on
+/// `t` (a bound with no version, or no version left between the bounds).
+fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion> {
+    let have = Sm::parse(t)?;
+    let mut v = NEWEST;
+    for r in reqs.iter().filter(|r| r.has_until()) {
+        let sm_reached = r
+            .until_sm
+            .and_then(Sm::parse)
+            .is_none_or(|u| have.num >= u.num);
+        if !sm_reached {
+            continue;
+        }
+        let u = r.until_ptx?;
+        if v >= u {
+            v = version_before(u)?;
+        }
+    }
+    if v != NEWEST && min_ptx_for(have).is_none_or(|min| v < min) {
+        return None;
+    }
+    if max_ptx(reqs).is_some_and(|need| v < need) {
+        return None;
+    }
+    Some(v)
+}
+
 fn sm_order(t: &str) -> (u32, u8) {
     let s = Sm::parse(t);
     (
@@ -974,8 +1004,11 @@ fn emit_broken(cat: &Catalog, inst: &Instance, cases: &mut Vec<Case>) {
         .copied()
         .find(|t| target_meets(t, &inst.reqs));
     if let Some(t) = target {
+        let Some(v) = valid_version(t, &inst.reqs) else {
+            return;
+        };
         let text = inst.text(cat, &inst.ops);
-        push(cases, inst, t, NEWEST, "rule-broken".into(), text);
+        push(cases, inst, t, v, "rule-broken".into(), text);
     }
 }
 
@@ -998,9 +1031,20 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
         }
     }
     let newest_ok = need_ptx.is_none_or(|v| v <= NEWEST);
+    // Where an upper bound removes the instance at the newest version, it
+    // is valid (if at all) just below the bound, and `removed` (ptxas must
+    // reject it) at the newest.
+    let mut valid_at: Vec<(&str, PtxVersion)> = Vec::new();
     if newest_ok {
         for t in &targets {
-            push(cases, inst, t, NEWEST, "valid".into(), text.clone());
+            let v = valid_version(t, &inst.reqs);
+            if let Some(v) = v {
+                push(cases, inst, t, v, "valid".into(), text.clone());
+                valid_at.push((t, v));
+            }
+            if v != Some(NEWEST) {
+                push(cases, inst, t, NEWEST, "removed".into(), text.clone());
+            }
         }
     }
     // One version too low, on the lowest target that meets the instance and
@@ -1036,13 +1080,13 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
             push(cases, inst, t, NEWEST, "target-low".into(), text.clone());
         }
     }
-    if !mutate || targets.is_empty() || !newest_ok || inst.unspec {
+    if !mutate || valid_at.is_empty() || !newest_ok || inst.unspec {
         return;
     }
-    let target = targets
-        .get(rng.below(targets.len()))
+    let (target, version) = valid_at
+        .get(rng.below(valid_at.len()))
         .copied()
-        .unwrap_or("sm_90a");
+        .unwrap_or(("sm_90a", NEWEST));
     for (name, op) in mutations(inst) {
         let mut ops = inst.ops.clone();
         let Some((path, with)) = op else { continue };
@@ -1055,7 +1099,7 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
         *slot = with;
         let t = inst.text(cat, &ops);
         if t != text {
-            push(cases, inst, target, NEWEST, name, t);
+            push(cases, inst, target, version, name, t);
         }
     }
 }

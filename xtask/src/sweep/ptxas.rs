@@ -83,9 +83,17 @@ pub fn parse_stderr(err: &str) -> Vec<PtxasError> {
     out
 }
 
-/// Whether a verdict is a ptxas crash.
+/// How ptxas reports a defect of its own (C7907 and the like): an
+/// internal compiler error says nothing about the input, and whether it
+/// happens depends on the code around the case (a predicate register that
+/// was never set, …), so such a case counts as a crash.
+pub const INTERNAL_ERROR: &str = "Internal compiler error";
+
+/// Whether a verdict is a ptxas crash (a signal, or an internal compiler
+/// error).
 pub fn is_crash(v: &Verdict) -> bool {
-    matches!(v, Verdict::Reject { msg, .. } if msg.starts_with(CRASH))
+    matches!(v, Verdict::Reject { msg, .. }
+        if msg.starts_with(CRASH) || msg.contains(INTERNAL_ERROR))
 }
 
 /// Seconds one ptxas run may take before it is killed and counted as a

@@ -27,6 +27,7 @@ fn category(k: &str) -> &str {
         "valid" => "valid",
         "version-low" => "version-low",
         "target-low" => "target-low",
+        "removed" => "removed",
         _ => "mutation",
     }
 }
@@ -120,6 +121,7 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
     let mut cat_valid = Groups::default();
     let mut cat_vlow = Groups::default();
     let mut cat_tlow = Groups::default();
+    let mut cat_removed = Groups::default();
     let mut mut_accepted = Groups::default();
     let mut crashes = Groups::default();
     let (mut shared, mut shared_line, mut shared_theirs_elsewhere) = (0, 0, 0);
@@ -205,6 +207,10 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
             ("target-low", Verdict::Accept) => {
                 cat_tlow.add(format!("{} | accepted on {}", form_text(c), c.target), &ex)
             }
+            ("removed", Verdict::Accept) => cat_removed.add(
+                format!("{} | accepted on {} {}", form_text(c), c.target, c.version),
+                &ex,
+            ),
             (k, Verdict::Accept) if category(k) == "mutation" && !c.unspec => {
                 mut_accepted.add(format!("{} | {}", kind_name(k), form_text(c)), &ex)
             }
@@ -250,7 +256,7 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
     );
     let mut short = head.clone();
     let mut full = head;
-    let sections: [(&Groups, &str, usize); 12] = [
+    let sections: [(&Groups, &str, usize); 13] = [
         (
             &crashes,
             "ptxas CRASHES (left out of the agreement and the record), by form",
@@ -295,6 +301,11 @@ pub fn render(cases: &[Case], verdicts: &[Verdict], ours: &[Ours]) -> Report {
         (
             &cat_tlow,
             "CATALOG: one target too low, ptxas accepts, by form",
+            15,
+        ),
+        (
+            &cat_removed,
+            "CATALOG: past an upper bound (until_ptx/until_sm), ptxas accepts, by form",
             15,
         ),
         (

@@ -15,6 +15,9 @@ pub mod codes {
     pub const NEEDS_VERSION: &str = "E0501";
     /// Not available on the module's `.target`.
     pub const NEEDS_TARGET: &str = "E0502";
+    /// No longer available from the module's `.version` on its `.target`
+    /// (an upper bound: `until_ptx`/`until_sm`).
+    pub const REMOVED: &str = "E0503";
 }
 
 impl Checker<'_> {
@@ -87,6 +90,25 @@ impl Checker<'_> {
                     env.sm.map(|s| s.to_string()).unwrap_or_default()
                 ),
             ),
+            Unmet::Removed { ptx, sm } => {
+                let on = match sm {
+                    Some(s) => format!(" on .target {s} and higher"),
+                    None => String::new(),
+                };
+                let from = match ptx {
+                    Some(v) => format!(" from PTX ISA version {v}"),
+                    None => String::new(),
+                };
+                Diagnostic::error(
+                    codes::REMOVED,
+                    span,
+                    format!(
+                        "{what} is not supported{on}{from} (the module: .version {}, .target {})",
+                        env.ptx.map(|p| p.to_string()).unwrap_or_default(),
+                        env.sm.map(|s| s.to_string()).unwrap_or_default()
+                    ),
+                )
+            }
         };
         self.diags.push(d.with_note(format!("rule: {}", rule())));
         true

@@ -958,7 +958,7 @@ impl Checker<'_> {
     ) {
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
             (true, true) => true,
-            (false, true) if spec.kinds.has(Kinds::PRED) => true,
+            (false, true) if spec.takes_pred_on(self.env.sm.map(|s| s.num)) => true,
             (false, false) => compatible(ty, reg, spec.wider),
             _ => false,
         };

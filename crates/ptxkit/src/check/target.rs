@@ -99,6 +99,14 @@ pub enum Unmet {
     Ptx(PtxVersion),
     /// Needs another target (as written in the catalog).
     Target(String),
+    /// No longer available: the module's version and target reached the
+    /// upper bound (`until_ptx`, `until_sm`; `None` when not bounded).
+    Removed {
+        /// From this version on (`None`: at every version).
+        ptx: Option<PtxVersion>,
+        /// On this target and higher (`None`: on every target).
+        sm: Option<&'static str>,
+    },
 }
 
 impl Env {
@@ -120,7 +128,28 @@ impl Env {
                 }
             }
         }
+        if req.has_until() && self.reached(req) {
+            return Some(Unmet::Removed {
+                ptx: req.until_ptx,
+                sm: req.until_sm,
+            });
+        }
         None
+    }
+
+    /// Whether the module reached the upper bound of `req`: its version is
+    /// at least `until_ptx` and its target's number at least `until_sm`'s
+    /// (a bound the module does not say anything about is not reached).
+    fn reached(&self, req: &Requirement) -> bool {
+        let ptx = match req.until_ptx {
+            None => true,
+            Some(u) => self.ptx.is_some_and(|have| have >= u),
+        };
+        let sm = match req.until_sm.and_then(Sm::parse) {
+            None => true,
+            Some(u) => self.sm.is_some_and(|have| have.num >= u.num),
+        };
+        ptx && sm
     }
 }
 
@@ -160,6 +189,7 @@ mod tests {
         let need = |ptx: Option<(u8, u8)>, sm: Option<&'static str>| Requirement {
             ptx: ptx.map(|(major, minor)| PtxVersion { major, minor }),
             sm,
+            ..Requirement::default()
         };
         assert_eq!(env.unmet(&need(Some((7, 8)), Some("sm_90"))), None);
         assert_eq!(
@@ -171,5 +201,37 @@ mod tests {
             Some(Unmet::Target("sm_100a or sm_90a".into()))
         );
         assert_eq!(env.unmet(&need(None, Some("all"))), None);
+    }
+
+    #[test]
+    fn upper_bounds() {
+        let v = |major, minor| Some(PtxVersion { major, minor });
+        // Valid below sm_70 or below PTX 6.4 (shfl without .sync).
+        let req = Requirement {
+            ptx: v(3, 0),
+            sm: Some("sm_30"),
+            until_ptx: v(6, 4),
+            until_sm: Some("sm_70"),
+        };
+        let env = |ptx, t: &str| Env {
+            ptx,
+            sm: Sm::parse(t),
+        };
+        assert_eq!(env(v(6, 3), "sm_75").unmet(&req), None);
+        assert_eq!(env(v(9, 4), "sm_60").unmet(&req), None);
+        let removed = Some(Unmet::Removed {
+            ptx: v(6, 4),
+            sm: Some("sm_70"),
+        });
+        assert_eq!(env(v(6, 4), "sm_70").unmet(&req), removed);
+        assert_eq!(env(v(9, 4), "sm_90a").unmet(&req), removed);
+        // A version-only bound.
+        let req = Requirement {
+            until_ptx: v(3, 2),
+            ..Requirement::default()
+        };
+        assert_eq!(env(v(3, 1), "sm_75").unmet(&req), None);
+        assert!(env(v(3, 2), "sm_20").unmet(&req).is_some());
+        assert!(!req.is_empty());
     }
 }

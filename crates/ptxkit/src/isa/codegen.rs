@@ -24,7 +24,7 @@ pub fn render(t: &Tables) -> String {
          groups: GROUPS,\n    sections: SECTIONS,\n    \
          roles: ROLES,\n    sregs: SREGS,\n};\n\n",
     );
-    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None };\n\n");
+    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None };\n\n");
     o.push_str(
         "/// A plain value operand: no modifiers, not optional.\n\
          const fn v(role: &'static str) -> OperandTpl {\n    \
@@ -35,7 +35,12 @@ pub fn render(t: &Tables) -> String {
          /// A requirement: PTX version (major, minor) and targets.\n\
          const fn req(ptx: Option<(u8, u8)>, sm: Option<&'static str>) -> Requirement {\n    \
          let ptx = match ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
-         Requirement { ptx, sm }\n}\n\n\
+         Requirement { ptx, sm, until_ptx: None, until_sm: None }\n}\n\n\
+         /// A requirement with an upper bound: no longer available from that\n\
+         /// version (major, minor) on targets of at least that number.\n\
+         const fn req_until(base: Requirement, until_ptx: Option<(u8, u8)>, until_sm: Option<&'static str>) -> Requirement {\n    \
+         let until_ptx = match until_ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
+         Requirement { until_ptx, until_sm, ..base }\n}\n\n\
          /// Modifier slots: a literal modifier or a group, required or optional.\n\
          const fn lit(m: u16) -> Slot { Slot { kind: SlotKind::Lit(ModId(m)), optional: false } }\n\
          const fn olit(m: u16) -> Slot { Slot { kind: SlotKind::Lit(ModId(m)), optional: true } }\n\
@@ -184,11 +189,15 @@ pub fn render(t: &Tables) -> String {
                 write!(o, "])")
             }
         };
-        let _ = writeln!(
+        let _ = write!(
             o,
-            ", wider: {}, range: {:?}, multiple: {} }},",
+            ", wider: {}, range: {:?}, multiple: {}, pred_on: &[",
             r.wider, r.range, r.multiple
         );
+        list(&mut o, r.pred_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        o.push_str("] },\n");
     }
     o.push_str("];\n\nconst SREGS: &[SpecialReg] = &[\n");
     for r in t.sregs {
@@ -229,10 +238,19 @@ fn req(o: &mut String, r: &Requirement) {
         o.push_str("NO");
         return;
     }
+    if r.has_until() {
+        o.push_str("req_until(");
+    }
     let _ = match r.ptx {
         Some(v) => write!(o, "req(Some(({}, {})), {:?})", v.major, v.minor, r.sm),
         None => write!(o, "req(None, {:?})", r.sm),
     };
+    if r.has_until() {
+        let _ = match r.until_ptx {
+            Some(v) => write!(o, ", Some(({}, {})), {:?})", v.major, v.minor, r.until_sm),
+            None => write!(o, ", None, {:?})", r.until_sm),
+        };
+    }
 }
 
 fn operand(o: &mut String, t: &OperandTpl) {

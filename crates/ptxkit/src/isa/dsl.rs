@@ -701,14 +701,32 @@ fn forms_of_section(forms: &[Form], section: u16) -> Vec<Form> {
 }
 
 fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
+    let version = |v: &str| -> Result<PtxVersion, String> {
+        let (a, b) = v
+            .split_once('.')
+            .ok_or_else(|| format!("bad ptx version `{v}`"))?;
+        let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+        let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
+        Ok(PtxVersion { major, minor })
+    };
     match k {
         "ptx" => {
-            let (a, b) = v
-                .split_once('.')
-                .ok_or_else(|| format!("bad ptx version `{v}`"))?;
-            let major = a.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
-            let minor = b.parse().map_err(|_| format!("bad ptx version `{v}`"))?;
-            req.ptx = Some(PtxVersion { major, minor });
+            req.ptx = Some(version(v)?);
+            Ok(())
+        }
+        "until_ptx" => {
+            req.until_ptx = Some(version(v)?);
+            Ok(())
+        }
+        "until_sm" => {
+            // One plain target: the bound is on its number.
+            let ok = v
+                .strip_prefix("sm_")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+            if !ok {
+                return Err(format!("bad until_sm target `{v}` (one plain sm_NN)"));
+            }
+            req.until_sm = Some(leak(v));
             Ok(())
         }
         "sm" => {
@@ -774,6 +792,7 @@ fn parse_role(
         wider: false,
         range: None,
         multiple: 0,
+        pred_on: &[],
     };
     for p in parts {
         if p.starts_with('.') {
@@ -817,10 +836,29 @@ fn parse_role(
             Some(("mult", v)) => {
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
+            Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             _ => return Err(format!("unexpected `{p}`")),
         }
     }
     Ok((names, spec))
+}
+
+/// `sm_80..sm_89|sm_120..`: inclusive ranges of target numbers (`sm_89`
+/// alone is `sm_89..sm_89`; an open end is unbounded); suffixes are not
+/// written.
+fn parse_sm_ranges(v: &str) -> Result<Vec<(u32, u32)>, String> {
+    let num = |t: &str| -> Result<u32, String> {
+        t.strip_prefix("sm_")
+            .and_then(|n| n.parse().ok())
+            .ok_or_else(|| format!("bad target `{t}` in `{v}` (plain sm_NN)"))
+    };
+    v.split('|')
+        .map(|item| match item.split_once("..") {
+            Some((lo, "")) => Ok((num(lo)?, u32::MAX)),
+            Some((lo, hi)) => Ok((num(lo)?, num(hi)?)),
+            None => num(item).map(|n| (n, n)),
+        })
+        .collect()
 }
 
 fn strip_hash_comment(line: &str) -> &str {
@@ -1123,9 +1161,10 @@ impl<'a> FormParser<'a> {
 
     fn is_attr_start(&self) -> bool {
         self.kind(0) == Some(TokenKind::LBracket)
-            && self
-                .peek(1)
-                .is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
+            && self.peek(1).is_some_and(|t| {
+                t.kind == TokenKind::Ident
+                    && matches!(t.text.as_str(), "ptx" | "sm" | "until_ptx" | "until_sm")
+            })
             && self.kind(2) == Some(TokenKind::Eq)
     }
 
@@ -1263,5 +1302,44 @@ impl<'a> FormParser<'a> {
             suffixes: leak_vec(suffixes),
             spec: self.spec(role),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pred_on_ranges() {
+        assert_eq!(
+            parse_sm_ranges("sm_89|sm_120.."),
+            Ok(vec![(89, 89), (120, u32::MAX)])
+        );
+        assert_eq!(parse_sm_ranges("sm_10..sm_89"), Ok(vec![(10, 89)]));
+        assert!(parse_sm_ranges("sm_90a").is_err());
+        let spec = RoleSpec {
+            role: "a",
+            dir: Dir::In,
+            kinds: Kinds::default().with(Kinds::REG).with(Kinds::PRED),
+            types: &[],
+            arity: Arity::Scalar,
+            wider: false,
+            range: None,
+            multiple: 0,
+            pred_on: &[(89, 89), (120, u32::MAX)],
+        };
+        assert!(spec.takes_pred_on(Some(89)));
+        assert!(!spec.takes_pred_on(Some(90)));
+        assert!(spec.takes_pred_on(Some(121)));
+        assert!(spec.takes_pred_on(None));
+    }
+
+    #[test]
+    fn until_attributes() {
+        let mut req = Requirement::default();
+        assert!(set_req(&mut req, "until_ptx", "6.4").is_ok());
+        assert!(set_req(&mut req, "until_sm", "sm_70").is_ok());
+        assert!(set_req(&mut req, "until_sm", "sm_70|sm_80").is_err());
+        assert!(req.has_until() && !req.is_empty());
     }
 }

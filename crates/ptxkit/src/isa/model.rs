@@ -56,12 +56,25 @@ pub struct Requirement {
     /// Target requirement as written in the catalog: `all`, `sm_80` (that or
     /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
     pub sm: Option<&'static str>,
+    /// The upper bound (`until_ptx=`/`until_sm=`): the thing is no longer
+    /// available once the module's `.version` is at least this one and its
+    /// target at least [`Requirement::until_sm`] (a bound not given is
+    /// always reached, but at least one is given).
+    pub until_ptx: Option<PtxVersion>,
+    /// The target half of the upper bound: `sm_70` (that number or higher,
+    /// whatever the suffix).
+    pub until_sm: Option<&'static str>,
 }
 
 impl Requirement {
     /// Whether nothing is required.
     pub fn is_empty(&self) -> bool {
-        self.ptx.is_none() && self.sm.is_none()
+        self.ptx.is_none() && self.sm.is_none() && !self.has_until()
+    }
+
+    /// Whether an upper bound is stated.
+    pub fn has_until(&self) -> bool {
+        self.until_ptx.is_some() || self.until_sm.is_some()
     }
 }
 
@@ -289,6 +302,19 @@ pub struct RoleSpec {
     pub range: Option<(i64, i64)>,
     /// A constant must be a multiple of this (0 or 1: any).
     pub multiple: u32,
+    /// `pred-on=`: the target numbers (inclusive ranges) on which the
+    /// `pred` kind applies; empty: on every target.
+    pub pred_on: &'static [(u32, u32)],
+}
+
+impl RoleSpec {
+    /// Whether the `pred` kind lets a predicate register stand here on a
+    /// target numbered `sm` (`None`: the module names none).
+    pub fn takes_pred_on(&self, sm: Option<u32>) -> bool {
+        self.kinds.has(Kinds::PRED)
+            && (self.pred_on.is_empty()
+                || sm.is_none_or(|n| self.pred_on.iter().any(|&(lo, hi)| lo <= n && n <= hi)))
+    }
 }
 
 /// What a catalog section's instructions do besides computing their
