@@ -159,3 +159,76 @@ pub fn role_type(
     };
     by(&|g| slot_filler(written, g)).or_else(|| by(&|g| implied_filler(cat, form, written, g)))
 }
+
+#[cfg(test)]
+#[allow(clippy::expect_used)]
+mod tests {
+    use super::*;
+    use crate::isa::catalog;
+
+    /// The parsed instruction of a one-instruction kernel.
+    fn parsed(line: &str) -> crate::syntax::Instruction {
+        let text = format!(
+            ".version 9.4\n.target sm_90a\n.address_size 64\n.entry k() {{\n.reg .b32 %r<4>;\n.reg .b16 %h<4>;\n{line}\n}}\n"
+        );
+        let p = crate::parse(text.as_bytes());
+        let f = p.module.functions().next().expect("a kernel");
+        let body = f.body.as_ref().expect("a body");
+        (*body.instructions().first().expect("an instruction")).clone()
+    }
+
+    /// A group's atom `.g=.m` among the rules of `i`'s section.
+    fn group_is(i: &crate::syntax::Instruction, group: &str, m: &str) -> AtomKind {
+        let cat = catalog();
+        let m = cat.mod_id(m).expect("a modifier");
+        let rules = cat.section_of(i.form).expect("a section").rules;
+        rules
+            .iter()
+            .flat_map(|r| r.when.iter().chain(r.need.iter().flat_map(|c| c.iter())))
+            .map(|a| a.kind)
+            .find(|k| matches!(k, AtomKind::GroupIs(g, x) if *x == m && cat.group(*g).is_some_and(|g| g.name == group)))
+            .expect("the atom")
+    }
+
+    #[test]
+    fn an_unslotted_group_stands_for_the_written_type_at_its_rank() {
+        // `cvt{.irnd}….dtype.atype`: the rules name `.bdtype`/`.batype`,
+        // which have no slot there; `.batype` is the second written type.
+        let i = parsed("cvt.rzi.f32.u16 %r1, %h1;");
+        let cat = catalog();
+        let form = i.form().expect("a form");
+        let w = i.written();
+        assert!(atom_holds(cat, form, &w, group_is(&i, "batype", ".u16")));
+        assert!(!atom_holds(cat, form, &w, group_is(&i, "batype", ".f32")));
+        assert!(atom_holds(cat, form, &w, group_is(&i, "bdtype", ".f32")));
+        // The generator's view of the same modifiers (every one placed, the
+        // groups of their slots) gives the same verdicts.
+        let gen: WrittenMods = w.iter().map(|x| Written { placed: true, ..*x }).collect();
+        let section = cat.section_of(i.form).expect("a section");
+        for r in section.rules {
+            assert_eq!(
+                r.broken(|a| atom_holds(cat, form, &w, a)),
+                r.broken(|a| atom_holds(cat, form, &gen, a)),
+                "{}",
+                r.text
+            );
+        }
+        assert_eq!(
+            crate::check::mod_rules::broken_rule(&i).is_some(),
+            section
+                .rules
+                .iter()
+                .any(|r| r.broken(|a| atom_holds(cat, form, &gen, a)).is_some())
+        );
+    }
+
+    #[test]
+    fn spelled_types() {
+        for yes in [".s32", ".bf16x2", ".e2m1x4", ".s2f6x2", ".ue8m0x2", ".tf32"] {
+            assert!(spells_type(yes), "{yes}");
+        }
+        for no in [".rn", ".v4", ".x2", ".sat", "s32", ".global"] {
+            assert!(!spells_type(no), "{no}");
+        }
+    }
+}
