@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use ptxkit::check::target::{min_ptx_for, Sm};
 use ptxkit::isa::vocab::ScalarType;
 use ptxkit::isa::{
-    catalog, Arity, AtomKind, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion,
-    Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind, TypeRef,
+    catalog, fill, Arity, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion,
+    Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind,
 };
 
 use super::{Case, Rng};
@@ -354,41 +354,15 @@ fn has_kind(cat: &Catalog, mods: &[Choice], k: SlotKind) -> bool {
         .any(|c| c.id.is_some_and(|m| cat.slot_accepts(k, m)))
 }
 
-fn resolve_type(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> Option<ScalarType> {
-    // The modifier filling the group's slot; else one of the group's
-    // written elsewhere (a literal `.f32` of the form).
-    let in_group = |g| {
-        let by_slot = mods.iter().find_map(|c| {
-            let m = c.id?;
-            if c.group == Some(g) {
-                ScalarType::from_spelling(cat.mod_name(m))
-            } else {
-                None
-            }
-        });
-        by_slot.or_else(|| {
-            mods.iter().filter(|c| c.group.is_none()).find_map(|c| {
-                let m = c.id?;
-                if cat.slot_accepts(SlotKind::Group(g), m) {
-                    ScalarType::from_spelling(cat.mod_name(m))
-                } else {
-                    None
-                }
-            })
-        })
-    };
-    for t in spec.types {
-        let r = match *t {
-            TypeRef::Fixed(t) => Some(t),
-            TypeRef::Group(g) => in_group(g),
-            TypeRef::Double(g) => in_group(g).and_then(|t| t.with_bits(t.bits() * 2)),
-            TypeRef::Half(g) => in_group(g).and_then(|t| t.with_bits(t.bits() / 2)),
-        };
-        if r.is_some() {
-            return r;
-        }
-    }
-    None
+/// The type of role `spec` on an instance, as the checker resolves it
+/// ([`fill::role_type`]).
+fn resolve_type(
+    cat: &Catalog,
+    form: &Form,
+    spec: &RoleSpec,
+    mods: &[Choice],
+) -> Option<ScalarType> {
+    fill::role_type(cat, form, &written(mods), spec)
 }
 
 fn vec_count(spelling: &str) -> Option<usize> {
@@ -559,7 +533,7 @@ impl Builder<'_> {
         // `a` on a form writing `.f16.f32` as literals) takes the last
         // written data type when read, the first when written: the order
         // of `cvt.dtype.atype`.
-        let ty = resolve_type(self.cat, spec, &self.mods).or_else(|| {
+        let ty = resolve_type(self.cat, self.form, spec, &self.mods).or_else(|| {
             if spec.types.is_empty() {
                 None
             } else if spec.dir == Dir::Out {
@@ -967,27 +941,29 @@ fn push(
     });
 }
 
+/// The written modifiers of an instance, for the catalog's shared
+/// evaluation of rule atoms and role types (the checker's own).
+fn written(mods: &[Choice]) -> fill::WrittenMods {
+    mods.iter()
+        .filter_map(|c| {
+            c.id.map(|id| fill::Written {
+                id,
+                group: c.group,
+                placed: true,
+            })
+        })
+        .collect()
+}
+
 /// Which of `rules` the written modifiers `mods` of an instance of `form`
-/// break (their indices), judged as the checker does: a group is filled by
-/// its slot, or, in a form without a slot of it, by any alternative.
+/// break (their indices), judged exactly as the checker does
+/// ([`fill::atom_holds`]).
 fn broken_rules(cat: &Catalog, form: &Form, rules: &[Rule], mods: &[Choice]) -> Vec<usize> {
-    let has_slot = |g| form.slots.iter().any(|s| s.kind == SlotKind::Group(g));
-    let filled = |g| -> Option<ModId> {
-        if has_slot(g) {
-            return mods.iter().find(|c| c.group == Some(g)).and_then(|c| c.id);
-        }
-        let alts = cat.group(g)?.alts;
-        mods.iter().filter_map(|c| c.id).find(|m| alts.contains(m))
-    };
-    let holds = |a: AtomKind| match a {
-        AtomKind::Mod(m) => mods.iter().any(|c| c.id == Some(m)),
-        AtomKind::Group(g) => filled(g).is_some(),
-        AtomKind::GroupIs(g, m) => filled(g) == Some(m),
-    };
+    let w = written(mods);
     rules
         .iter()
         .enumerate()
-        .filter(|(_, r)| r.broken(holds).is_some())
+        .filter(|(_, r)| r.broken(|a| fill::atom_holds(cat, form, &w, a)).is_some())
         .map(|(k, _)| k)
         .collect()
 }

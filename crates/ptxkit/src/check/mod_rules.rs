@@ -14,51 +14,17 @@ pub mod codes {
     pub const MODIFIER_RULE: &str = "E0710";
 }
 
-/// Whether `atom` holds for the written modifiers of `i`.
-pub(crate) fn atom_holds(i: &Instruction, atom: AtomKind) -> bool {
-    match atom {
-        AtomKind::Mod(m) => i.mods.iter().any(|x| x.id == m),
-        AtomKind::Group(g) => group_filled(i, g).is_some(),
-        AtomKind::GroupIs(g, m) => group_filled(i, g) == Some(m),
-    }
-}
-
-/// The alternative of group `g` that `i` writes: the one in its slot, or,
-/// in a form without a slot of that group, the written type standing for
-/// it or any written alternative.
-fn group_filled(i: &Instruction, g: crate::isa::GroupId) -> Option<crate::isa::ModId> {
-    if let Some(m) = i.group_mod(g) {
-        return Some(m.id);
-    }
-    let form = i.form()?;
-    let alts = catalog().group(g)?.alts;
-    if form
-        .slots
-        .iter()
-        .any(|s| s.kind == crate::isa::SlotKind::Group(g))
-    {
-        // The parser records the slots of the first eight modifiers only:
-        // a later one of the group's alternatives has none but fills it.
-        return i
-            .mods
-            .iter()
-            .filter(|m| m.slot().is_none())
-            .map(|m| m.id)
-            .find(|m| alts.contains(m));
-    }
-    i.mods.iter().map(|m| m.id).find(|m| alts.contains(m))
-}
-
 /// The first rule of `i`'s section that its modifiers break, with the
 /// clause not met.
 pub(crate) fn broken_rule(i: &Instruction) -> Option<(u16, u16)> {
     let cat = catalog();
     let section = cat.section_of(i.form)?;
-    section
-        .rules
-        .iter()
-        .enumerate()
-        .find_map(|(k, r)| r.broken(|a| atom_holds(i, a)).map(|c| (k as u16, c as u16)))
+    let form = i.form()?;
+    let written = i.written();
+    section.rules.iter().enumerate().find_map(|(k, r)| {
+        r.broken(|a| crate::isa::fill::atom_holds(cat, form, &written, a))
+            .map(|c| (k as u16, c as u16))
+    })
 }
 
 /// An atom in words: `` `.m` ``, "a `.scope` modifier", "no `.m`".

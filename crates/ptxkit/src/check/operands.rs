@@ -16,10 +16,8 @@ use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name, Operand};
 
 /// The data type `spec` gives its operand on `i`: the first of its
-/// alternatives that applies (`None`: untyped). A group applies when a
-/// modifier fills a slot of it; only when none of the alternatives does is
-/// a group taken to stand for a type the form spells otherwise
-/// ([`Instruction::implied_mod`]).
+/// alternatives that applies (`None`: untyped), as
+/// [`crate::isa::fill::role_type`] decides it.
 pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> {
     if spec.types.is_empty() {
         return None;
@@ -27,29 +25,8 @@ pub(crate) fn role_type(i: &Instruction, spec: &RoleSpec) -> Option<ScalarType> 
     if let [TypeRef::Fixed(t), ..] = spec.types {
         return Some(*t);
     }
-    resolve_type(spec, |g| i.slot_mod(g)).or_else(|| resolve_type(spec, |g| i.implied_mod(g)))
-}
-
-/// The first of `spec`'s types that applies when `fill` gives the modifier
-/// filling each group.
-fn resolve_type(
-    spec: &RoleSpec,
-    fill: impl Fn(crate::isa::GroupId) -> Option<crate::syntax::Modifier>,
-) -> Option<ScalarType> {
-    let cat = catalog();
-    let filled = |g| fill(g).and_then(|m| cat.mod_type(m.id));
-    for t in spec.types {
-        let ty = match *t {
-            TypeRef::Fixed(ty) => Some(ty),
-            TypeRef::Group(g) => filled(g),
-            TypeRef::Double(g) => filled(g).and_then(|t| t.with_bits(t.bits().saturating_mul(2))),
-            TypeRef::Half(g) => filled(g).and_then(|t| t.with_bits(t.bits() / 2)),
-        };
-        if ty.is_some() {
-            return ty;
-        }
-    }
-    None
+    let form = i.form()?;
+    crate::isa::fill::role_type(catalog(), form, &i.written(), spec)
 }
 
 /// How many elements `spec`'s operand has on `i`: `Some(0)` for a scalar,

@@ -7,6 +7,7 @@ mod codegen;
 // input; its counting is left unchecked.
 #[allow(clippy::arithmetic_side_effects)]
 mod dsl;
+pub mod fill;
 // Generated from the `.ptxisa` files by `codegen`; one long line per entry.
 #[rustfmt::skip]
 #[allow(clippy::all, unused_imports, dead_code)]

@@ -102,6 +102,24 @@ spelled_enum! {
         Ue8m0 = ".ue8m0",
         /// Two packed ue8m0.
         Ue8m0x2 = ".ue8m0x2",
+        /// Four packed FP8 e4m3.
+        E4m3x4 = ".e4m3x4",
+        /// Four packed FP8 e5m2.
+        E5m2x4 = ".e5m2x4",
+        /// Four packed FP6 e2m3 (a byte each).
+        E2m3x4 = ".e2m3x4",
+        /// Four packed FP6 e3m2 (a byte each).
+        E3m2x4 = ".e3m2x4",
+        /// Four FP4 e2m1 packed densely.
+        E2m1x4 = ".e2m1x4",
+        /// Four FP4 e2m1, each in the low half of a byte.
+        E2m1p4x4 = ".e2m1p4x4",
+        /// Four packed ue8m0.
+        Ue8m0x4 = ".ue8m0x4",
+        /// Two packed ue5m3.
+        Ue5m3x2 = ".ue5m3x2",
+        /// Two packed s2f6.
+        S2f6x2 = ".s2f6x2",
         /// Two packed 16-bit unsigned.
         U16x2 = ".u16x2",
         /// Two packed 16-bit signed.
@@ -124,9 +142,11 @@ impl ScalarType {
         match self {
             B8 | U8 | S8 | E4m3 | E5m2 | E2m3 | E3m2 | Ue8m0 => 8,
             E2m1 => 4,
-            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | Ue8m0x2 => 16,
+            B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | Ue8m0x2 | E2m1x4
+            | Ue5m3x2 | S2f6x2 => 16,
             E2m1x2 => 8,
-            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 | E4m3x4 | E5m2x4
+            | E2m3x4 | E3m2x4 | E2m1p4x4 | Ue8m0x4 => 32,
             B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
             Pred | TexRef | SamplerRef | SurfRef => 0,
@@ -151,7 +171,25 @@ impl ScalarType {
         use ScalarType::*;
         !matches!(
             self,
-            Bf16 | Bf16x2 | Tf32 | Ue8m0 | Ue8m0x2 | E2m1 | E2m1x2 | E2m3 | E3m2 | E2m3x2 | E3m2x2
+            Bf16 | Bf16x2
+                | Tf32
+                | Ue8m0
+                | Ue8m0x2
+                | E2m1
+                | E2m1x2
+                | E2m3
+                | E3m2
+                | E2m3x2
+                | E3m2x2
+                | E4m3x4
+                | E5m2x4
+                | E2m3x4
+                | E3m2x4
+                | E2m1x4
+                | E2m1p4x4
+                | Ue8m0x4
+                | Ue5m3x2
+                | S2f6x2
         )
     }
 
@@ -216,6 +254,15 @@ impl ScalarType {
                 | E2m1x2
                 | Ue8m0
                 | Ue8m0x2
+                | E4m3x4
+                | E5m2x4
+                | E2m3x4
+                | E3m2x4
+                | E2m1x4
+                | E2m1p4x4
+                | Ue8m0x4
+                | Ue5m3x2
+                | S2f6x2
                 | F32x2
         )
     }

@@ -253,22 +253,6 @@ impl Serialize for Modifier {
     }
 }
 
-/// Whether `s` is spelled like a data type (`.s32`, `.bf16x2`, `.e2m1x4`,
-/// `.s2f6x2`), including the narrow float formats that no register or
-/// declaration has and the vocabulary therefore leaves out.
-fn spells_type(s: &str) -> bool {
-    let Some(rest) = s.strip_prefix('.') else {
-        return false;
-    };
-    let prefix_len = rest.bytes().take_while(u8::is_ascii_lowercase).count();
-    let (prefix, tail) = rest.split_at(prefix_len);
-    matches!(prefix, "b" | "u" | "s" | "f" | "e" | "ue" | "bf" | "tf")
-        && tail.starts_with(|c: char| c.is_ascii_digit())
-        && tail
-            .bytes()
-            .all(|c| c.is_ascii_digit() || matches!(c, b'x' | b'm' | b'f'))
-}
-
 /// An instruction statement.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Instruction {
@@ -341,6 +325,26 @@ impl Instruction {
         self.slot_mod(g).or_else(|| self.implied_mod(g))
     }
 
+    /// The written modifiers with the groups whose slots they fill, for the
+    /// catalog's shared evaluation ([`crate::isa::fill`]).
+    pub fn written(&self) -> crate::isa::fill::WrittenMods {
+        let form = self.form();
+        self.mods
+            .iter()
+            .map(|m| {
+                let slot = m.slot().and_then(|s| form.and_then(|f| f.slots.get(s)));
+                crate::isa::fill::Written {
+                    id: m.id,
+                    group: slot.and_then(|s| match s.kind {
+                        crate::isa::SlotKind::Group(g) => Some(g),
+                        crate::isa::SlotKind::Lit(_) => None,
+                    }),
+                    placed: slot.is_some(),
+                }
+            })
+            .collect()
+    }
+
     /// The modifier written in a slot of group `g` of the instruction's form.
     #[inline]
     pub fn slot_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
@@ -353,50 +357,13 @@ impl Instruction {
     }
 
     /// In a form without a slot of group `g`, the written modifier that
-    /// stands for it: a form that spells `atom.add.f32` literally, or
-    /// through another group, in a section whose roles say `.type`. For a
-    /// group of types defined together with others (`.dtype = .atype = {
-    /// … }`), the written data type at the group's rank among them (the
-    /// first for `.dtype`, the second for `.atype`); for a lone group of
-    /// types, the instruction's only data type. Either must be one of the
-    /// group's alternatives.
+    /// stands for it ([`crate::isa::fill::implied_filler`]): a form that
+    /// spells `atom.add.f32` literally, or through another group, in a
+    /// section whose roles say `.type`.
     pub fn implied_mod(&self, g: crate::isa::GroupId) -> Option<Modifier> {
-        use crate::isa::SlotKind;
         let form = self.form()?;
-        if form.slots.iter().any(|s| s.kind == SlotKind::Group(g)) {
-            return None;
-        }
-        let cat = catalog();
-        let alts = cat.group(g)?.alts;
-        let rank = (0..g.0)
-            .rev()
-            .take_while(|&p| {
-                cat.group(crate::isa::GroupId(p))
-                    .is_some_and(|x| x.alts == alts)
-            })
-            .count();
-        let chained = rank > 0
-            || cat
-                .group(crate::isa::GroupId(g.0.saturating_add(1)))
-                .is_some_and(|x| x.alts == alts);
-        let nth = if alts.iter().any(|&a| cat.is_type(a)) {
-            let mut types = self
-                .mods
-                .iter()
-                .filter(|m| cat.is_type(m.id) || spells_type(m.as_str()));
-            if chained {
-                types.nth(rank)
-            } else {
-                // A lone group stands for the instruction's only type.
-                match (types.next(), types.next()) {
-                    (Some(m), None) => Some(m),
-                    _ => None,
-                }
-            }
-        } else {
-            self.mods.iter().filter(|m| alts.contains(&m.id)).nth(rank)
-        };
-        nth.filter(|m| alts.contains(&m.id)).copied()
+        let k = crate::isa::fill::implied_filler(catalog(), form, &self.written(), g)?;
+        self.mods.get(k).copied()
     }
 
     /// The operands paired with their templates (role names), in order.
