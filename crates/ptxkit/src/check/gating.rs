@@ -87,8 +87,54 @@ impl Checker<'_> {
                     env.sm.map(|s| s.to_string()).unwrap_or_default()
                 ),
             ),
+            Unmet::Option(o) => Diagnostic::error(
+                codes::NEEDS_TARGET,
+                span,
+                format!(
+                    "{what} requires `.target` option {o} in effect, which the module is not in"
+                ),
+            ),
         };
         self.diags.push(d.with_note(format!("rule: {}", rule())));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{check, CheckOptions};
+
+    /// The error codes of parse + check on a kernel body under `.target`.
+    fn codes(target: &str, body: &str) -> Vec<&'static str> {
+        let src = format!(
+            ".version 9.4\n.target {target}\n.address_size 64\n.global .texref t;\n\
+             .visible .entry k()\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n\
+             .reg .b64 %rd<9>;\n{body}\nret;\n}}\n"
+        );
+        let parsed = crate::parse(src.as_bytes());
+        let mut d = parsed.diagnostics.clone();
+        d.extend(check(&parsed.module, &CheckOptions::default()));
+        d.iter().filter(|d| d.is_error()).map(|d| d.code).collect()
+    }
+
+    /// A form's `opt=` follows the module's texturing mode: unified unless
+    /// `.target` declares texmode_independent (ptxas 13.5 agrees on each).
+    #[test]
+    fn forms_follow_the_texture_mode() {
+        let no_sampler = "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6, %f7, %f8}];";
+        let sampler = "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, %rd1, {%f5, %f6, %f7, %f8}];";
+        let both = "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, %rd1, {%f5, %f6}];";
+        for unified in ["sm_90", "sm_90, texmode_unified"] {
+            assert!(codes(unified, no_sampler).is_empty(), "{unified}");
+            assert_eq!(codes(unified, sampler), vec![super::codes::NEEDS_TARGET]);
+            assert!(codes(unified, both).is_empty(), "{unified}");
+        }
+        let independent = "sm_90, texmode_independent";
+        assert_eq!(
+            codes(independent, no_sampler),
+            vec![super::codes::NEEDS_TARGET]
+        );
+        assert!(codes(independent, sampler).is_empty());
+        assert!(codes(independent, both).is_empty());
     }
 }

@@ -453,6 +453,35 @@ impl Checker<'_> {
                     }
                     _ => ty,
                 };
+                // `pred` lets a predicate register be an element of a
+                // vector of values (ptxas: `{%p1, %r2}` for tex's
+                // gradients), not the whole vector.
+                if spec.kinds.has(Kinds::PRED)
+                    && ty.is_some_and(|t| t != ScalarType::Pred)
+                    && items.len() > 1
+                    && items.iter().all(|x| match x {
+                        Operand::Expr(Expr::Name(n, _)) => matches!(
+                            w.lookup(ms, *n).decl,
+                            Some(Decl {
+                                kind: Kind::Reg,
+                                ty: Some(ScalarType::Pred),
+                                ..
+                            })
+                        ),
+                        _ => false,
+                    })
+                {
+                    self.diags.push(Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        *span,
+                        format!(
+                            "`{}` takes values as `{}`, not a vector of predicates",
+                            super::inst_name(i),
+                            spec.role
+                        ),
+                    ));
+                    return false;
+                }
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));

@@ -711,6 +711,13 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
             req.sm = Some(leak(v));
             Ok(())
         }
+        "opt" => {
+            if v.is_empty() || !v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                return Err(format!("bad .target option `{v}`"));
+            }
+            req.opt = Some(leak(v));
+            Ok(())
+        }
         _ => Err(format!("unknown key `{k}`")),
     }
 }
@@ -1107,9 +1114,9 @@ impl<'a> FormParser<'a> {
 
     fn is_attr_start(&self) -> bool {
         self.kind(0) == Some(TokenKind::LBracket)
-            && self
-                .peek(1)
-                .is_some_and(|t| t.kind == TokenKind::Ident && (t.text == "ptx" || t.text == "sm"))
+            && self.peek(1).is_some_and(|t| {
+                t.kind == TokenKind::Ident && matches!(t.text.as_str(), "ptx" | "sm" | "opt")
+            })
             && self.kind(2) == Some(TokenKind::Eq)
     }
 

@@ -56,12 +56,17 @@ pub struct Requirement {
     /// Target requirement as written in the catalog: `all`, `sm_80` (that or
     /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
     pub sm: Option<&'static str>,
+    /// A `.target` option the module must be in (`texmode_independent`),
+    /// as written in the catalog (`opt=`). An option that `module.ptxisa`
+    /// marks as its group's default also holds when the module declares no
+    /// option of that group.
+    pub opt: Option<&'static str>,
 }
 
 impl Requirement {
     /// Whether nothing is required.
     pub fn is_empty(&self) -> bool {
-        self.ptx.is_none() && self.sm.is_none()
+        self.ptx.is_none() && self.sm.is_none() && self.opt.is_none()
     }
 }
 
