@@ -109,7 +109,7 @@ mod tests {
         let src = format!(
             ".version 9.4\n.target {target}\n.address_size 64\n.global .texref t;\n\
              .visible .entry k()\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n\
-             .reg .b64 %rd<9>;\n{body}\nret;\n}}\n"
+             .reg .b64 %rd<9>;\n.reg .pred %p<9>;\n{body}\nret;\n}}\n"
         );
         let parsed = crate::parse(src.as_bytes());
         let mut d = parsed.diagnostics.clone();
@@ -136,5 +136,21 @@ mod tests {
         );
         assert!(codes(independent, sampler).is_empty());
         assert!(codes(independent, both).is_empty());
+    }
+
+    /// Two operand rules the texture forms rely on (ptxas 13.5): a
+    /// predicate may be one element of a `pred` role's vector, not all of
+    /// them; a vector spelled out with three or more roles has that many
+    /// elements.
+    #[test]
+    fn predicate_elements_and_spelled_out_vectors() {
+        let grad = |g: &str| {
+            format!("tex.grad.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {{%f5, %f6}}], {g}, {{%r3, %r4}};")
+        };
+        assert!(codes("sm_90", &grad("{%p1, %r2}")).is_empty());
+        assert_eq!(codes("sm_90", &grad("{%p1, %p2}")).len(), 1);
+        let a2d = |c: &str| format!("tex.a2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {c}];");
+        assert!(codes("sm_90", &a2d("{%r1, %f5, %f6, %f7}")).is_empty());
+        assert_eq!(codes("sm_90", &a2d("{%r1, %f5}")).len(), 1);
     }
 }

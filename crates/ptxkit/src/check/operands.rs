@@ -366,6 +366,30 @@ impl Checker<'_> {
                     self.templated(i, roles, t, item, None, false, w, ms);
                 }
             }
+            // A spelled-out vector of three or more distinct roles
+            // (`{i, x, y, z}`: an array index and coordinates) has exactly
+            // that many elements (ptxas: "Operand vector size doesn't
+            // match"); shorter ones (`{i, x}`) and one role repeated
+            // (`{dPdx, dPdx, dPdx, dPdx}`) may take other sizes.
+            (Shape::Vector(inner), Operand::Vector { items, span })
+                if inner.len() != items.len() && {
+                    let mut roles: Vec<&str> = inner.iter().map(|t| t.role).collect();
+                    roles.sort_unstable();
+                    roles.dedup();
+                    roles.len() >= 3
+                } =>
+            {
+                self.diags.push(Diagnostic::error(
+                    codes::OPERAND_SHAPE,
+                    *span,
+                    format!(
+                        "`{}` takes a vector of {} here, not {}",
+                        super::inst_name(i),
+                        inner.len(),
+                        items.len()
+                    ),
+                ));
+            }
             // A lone value in the place of a spelled-out vector inside
             // brackets (`[t, %f1]` for `[a, {x, y}]`): ptxas takes one of
             // the type of the vector's last item (a coordinate), and nothing
