@@ -152,5 +152,11 @@ mod tests {
         let a2d = |c: &str| format!("tex.a2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {c}];");
         assert!(codes("sm_90", &a2d("{%r1, %f5, %f6, %f7}")).is_empty());
         assert_eq!(codes("sm_90", &a2d("{%r1, %f5}")).len(), 1);
+        // A lone value for a spelled-out vector: a coordinate, not a
+        // special register (a syntax error to ptxas).
+        let tex2d = |c: &str| format!("tex.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {c}];");
+        assert!(codes("sm_90", &tex2d("%f5")).is_empty());
+        assert!(codes("sm_90", &tex2d("{%tid.x, %r1}")).is_empty());
+        assert_eq!(codes("sm_90", &tex2d("%tid.x")).len(), 1);
     }
 }

@@ -394,7 +394,21 @@ impl Checker<'_> {
             // brackets (`[t, %f1]` for `[a, {x, y}]`): ptxas takes one of
             // the type of the vector's last item (a coordinate), and nothing
             // else, so it is checked as that item.
-            (Shape::Vector(inner), Operand::Expr(_)) => {
+            // A special register cannot stand there (a syntax error to
+            // ptxas, `[t, %tid.x]`).
+            (Shape::Vector(inner), Operand::Expr(e)) => {
+                if let Some((_, _, span)) = special_of(e) {
+                    self.diags.push(Diagnostic::error(
+                        codes::OPERAND_SHAPE,
+                        span,
+                        format!(
+                            "`{}` takes a vector of {} here, not a special register",
+                            super::inst_name(i),
+                            inner.len()
+                        ),
+                    ));
+                    return false;
+                }
                 if let Some(last) = inner.last() {
                     return self.templated(i, roles, last, o, found, top, w, ms);
                 }
@@ -479,8 +493,10 @@ impl Checker<'_> {
                 };
                 // `pred` lets a predicate register be an element of a
                 // vector of values (ptxas: `{%p1, %r2}` for tex's
-                // gradients), not the whole vector.
+                // gradients), not the whole vector; matrix fragments
+                // (`@flags matrix`) take predicates throughout.
                 if spec.kinds.has(Kinds::PRED)
+                    && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
                     && ty.is_some_and(|t| t != ScalarType::Pred)
                     && items.len() > 1
                     && items.iter().all(|x| match x {
