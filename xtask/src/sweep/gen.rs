@@ -931,8 +931,17 @@ fn push(
     kind: String,
     text: String,
 ) {
+    // A form that needs a `.target` option the module would not otherwise
+    // be in (`opt=texmode_independent`) is tried in a module declaring it.
+    let data = ptxkit::check::module_data::data();
+    let mut target = target.to_string();
+    for opt in inst.reqs.iter().filter_map(|r| r.opt) {
+        if !data.option_holds(opt, 0) && !target.contains(opt) {
+            target = format!("{target}, {opt}");
+        }
+    }
     cases.push(Case {
-        target: target.to_string(),
+        target,
         version: version.to_string(),
         kind,
         unspec: inst.unspec,

@@ -296,7 +296,10 @@ pub fn resolve(
                             pre_lines,
                         );
                     }
-                    (run_ptxas(ptxas, t, &path), pre_lines)
+                    // A case's target may carry `.target` options after a comma
+                    // (`sm_75, texmode_independent`): -arch takes the name.
+                    let arch = t.split(',').next().unwrap_or(t).trim();
+                    (run_ptxas(ptxas, arch, &path), pre_lines)
                 })
                 .collect()
         });

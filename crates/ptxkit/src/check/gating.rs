@@ -109,8 +109,76 @@ impl Checker<'_> {
                     ),
                 )
             }
+            Unmet::Option(o) => Diagnostic::error(
+                codes::NEEDS_TARGET,
+                span,
+                format!(
+                    "{what} requires `.target` option {o} in effect, which the module is not in"
+                ),
+            ),
         };
         self.diags.push(d.with_note(format!("rule: {}", rule())));
         true
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{check, CheckOptions};
+
+    /// The error codes of parse + check on a kernel body under `.target`.
+    fn codes(target: &str, body: &str) -> Vec<&'static str> {
+        let src = format!(
+            ".version 9.4\n.target {target}\n.address_size 64\n.global .texref t;\n\
+             .visible .entry k()\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n\
+             .reg .b64 %rd<9>;\n.reg .pred %p<9>;\n{body}\nret;\n}}\n"
+        );
+        let parsed = crate::parse(src.as_bytes());
+        let mut d = parsed.diagnostics.clone();
+        d.extend(check(&parsed.module, &CheckOptions::default()));
+        d.iter().filter(|d| d.is_error()).map(|d| d.code).collect()
+    }
+
+    /// A form's `opt=` follows the module's texturing mode: unified unless
+    /// `.target` declares texmode_independent (ptxas 13.5 agrees on each).
+    #[test]
+    fn forms_follow_the_texture_mode() {
+        let no_sampler = "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, {%f5, %f6, %f7, %f8}];";
+        let sampler = "tex.cube.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, %rd1, {%f5, %f6, %f7, %f8}];";
+        let both = "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, %rd1, {%f5, %f6}];";
+        for unified in ["sm_90", "sm_90, texmode_unified"] {
+            assert!(codes(unified, no_sampler).is_empty(), "{unified}");
+            assert_eq!(codes(unified, sampler), vec![super::codes::NEEDS_TARGET]);
+            assert!(codes(unified, both).is_empty(), "{unified}");
+        }
+        let independent = "sm_90, texmode_independent";
+        assert_eq!(
+            codes(independent, no_sampler),
+            vec![super::codes::NEEDS_TARGET]
+        );
+        assert!(codes(independent, sampler).is_empty());
+        assert!(codes(independent, both).is_empty());
+    }
+
+    /// Two operand rules the texture forms rely on (ptxas 13.5): a
+    /// predicate may be one element of a `pred` role's vector, not all of
+    /// them; a vector spelled out with three or more roles has that many
+    /// elements.
+    #[test]
+    fn predicate_elements_and_spelled_out_vectors() {
+        let grad = |g: &str| {
+            format!("tex.grad.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {{%f5, %f6}}], {g}, {{%r3, %r4}};")
+        };
+        assert!(codes("sm_90", &grad("{%p1, %r2}")).is_empty());
+        assert_eq!(codes("sm_90", &grad("{%p1, %p2}")).len(), 1);
+        let a2d = |c: &str| format!("tex.a2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {c}];");
+        assert!(codes("sm_90", &a2d("{%r1, %f5, %f6, %f7}")).is_empty());
+        assert_eq!(codes("sm_90", &a2d("{%r1, %f5}")).len(), 1);
+        // A lone value for a spelled-out vector: a coordinate, not a
+        // special register (a syntax error to ptxas).
+        let tex2d = |c: &str| format!("tex.2d.v4.f32.f32 {{%f1, %f2, %f3, %f4}}, [t, {c}];");
+        assert!(codes("sm_90", &tex2d("%f5")).is_empty());
+        assert!(codes("sm_90", &tex2d("{%tid.x, %r1}")).is_empty());
+        assert_eq!(codes("sm_90", &tex2d("%tid.x")).len(), 1);
     }
 }

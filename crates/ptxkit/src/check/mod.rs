@@ -123,6 +123,7 @@ impl<'o> ModuleChecker<'o> {
                 env: Env {
                     ptx: None,
                     sm: opts.target.as_deref().and_then(Sm::parse),
+                    opts: 0,
                 },
                 diags: Vec::new(),
                 externs: Default::default(),
@@ -155,6 +156,17 @@ impl<'o> ModuleChecker<'o> {
             Item::Target(t) => {
                 if c.opts.target.is_none() && c.env.sm.is_none() {
                     c.env.sm = t.arch().and_then(|a| Sm::parse(a.as_str()));
+                    c.met.clear();
+                }
+                let data = module_data::data();
+                let opts = t
+                    .items
+                    .iter()
+                    .filter_map(|(n, _)| data.option_index(n.as_str()))
+                    .filter(|&k| k < 32)
+                    .fold(0u32, |acc, k| acc | 1 << k);
+                if opts != c.env.opts {
+                    c.env.opts = opts;
                     c.met.clear();
                 }
                 c.target_rules(t);

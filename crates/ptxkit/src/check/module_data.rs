@@ -43,6 +43,9 @@ pub struct ModuleData {
     pub targets: Vec<(String, PtxVersion)>,
     /// `.target` options with their exclusion group.
     pub options: Vec<(String, Option<String>)>,
+    /// Options that hold when the module declares no option of their
+    /// group (`texmode_unified`).
+    pub option_defaults: Vec<String>,
     /// Options that apply only below an sm number.
     pub options_below: Vec<(String, u32)>,
     /// Largest `.align`.
@@ -106,6 +109,10 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
             ("option", [name]) => d.options.push((name.to_string(), None)),
             ("option", [name, group]) => {
                 d.options.push((name.to_string(), Some(group.to_string())))
+            }
+            ("option", [name, group, "default"]) => {
+                d.options.push((name.to_string(), Some(group.to_string())));
+                d.option_defaults.push(name.to_string());
             }
             ("option-below", [name, sm]) => d
                 .options_below
@@ -190,6 +197,33 @@ impl ModuleData {
             .find(|(o, _)| o == name)
             .map(|(_, g)| g.as_deref())
     }
+
+    /// The index of a `.target` option in [`ModuleData::options`].
+    pub fn option_index(&self, name: &str) -> Option<usize> {
+        self.options.iter().position(|(o, _)| o == name)
+    }
+
+    /// Whether option `name` is in effect for a module whose `.target`
+    /// declares the options whose indices are the set bits of `declared`:
+    /// declared, or its group's default with no option of that group
+    /// declared.
+    pub fn option_holds(&self, name: &str, declared: u32) -> bool {
+        let Some(k) = self.option_index(name) else {
+            return false;
+        };
+        if declared & (1 << k) != 0 {
+            return true;
+        }
+        let Some(Some(group)) = self.options.get(k).map(|(_, g)| g.as_deref()) else {
+            return false;
+        };
+        self.option_defaults.iter().any(|d| d == name)
+            && !self
+                .options
+                .iter()
+                .enumerate()
+                .any(|(j, (_, g))| g.as_deref() == Some(group) && declared & (1 << j) != 0)
+    }
 }
 
 #[cfg(test)]
@@ -212,6 +246,14 @@ mod tests {
         assert_eq!(d.min_ptx_for("gfx90a"), None);
         assert_eq!(d.option("texmode_unified"), Some(Some("texmode")));
         assert!(d.directive(".reqntid").is_some_and(|r| !r.zero_ok));
+        // The texture mode: unified unless independent is declared.
+        let bit = |n: &str| d.option_index(n).map_or(0, |k| 1u32 << k);
+        assert!(d.option_holds("texmode_unified", 0));
+        assert!(!d.option_holds("texmode_independent", 0));
+        assert!(d.option_holds("texmode_independent", bit("texmode_independent")));
+        assert!(!d.option_holds("texmode_unified", bit("texmode_independent")));
+        assert!(d.option_holds("texmode_unified", bit("texmode_unified") | bit("debug")));
+        assert!(!d.option_holds("debug", 0));
         assert!(parse("bogus line").is_err());
         assert!(parse("target sm_90").is_err());
     }

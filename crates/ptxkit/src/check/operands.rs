@@ -354,11 +354,49 @@ impl Checker<'_> {
                     self.templated(i, roles, t, item, None, false, w, ms);
                 }
             }
+            // A spelled-out vector of three or more distinct roles
+            // (`{i, x, y, z}`: an array index and coordinates) has exactly
+            // that many elements (ptxas: "Operand vector size doesn't
+            // match"); shorter ones (`{i, x}`) and one role repeated
+            // (`{dPdx, dPdx, dPdx, dPdx}`) may take other sizes.
+            (Shape::Vector(inner), Operand::Vector { items, span })
+                if inner.len() != items.len() && {
+                    let mut roles: Vec<&str> = inner.iter().map(|t| t.role).collect();
+                    roles.sort_unstable();
+                    roles.dedup();
+                    roles.len() >= 3
+                } =>
+            {
+                self.diags.push(Diagnostic::error(
+                    codes::OPERAND_SHAPE,
+                    *span,
+                    format!(
+                        "`{}` takes a vector of {} here, not {}",
+                        super::inst_name(i),
+                        inner.len(),
+                        items.len()
+                    ),
+                ));
+            }
             // A lone value in the place of a spelled-out vector inside
             // brackets (`[t, %f1]` for `[a, {x, y}]`): ptxas takes one of
             // the type of the vector's last item (a coordinate), and nothing
             // else, so it is checked as that item.
-            (Shape::Vector(inner), Operand::Expr(_)) => {
+            // A special register cannot stand there (a syntax error to
+            // ptxas, `[t, %tid.x]`).
+            (Shape::Vector(inner), Operand::Expr(e)) => {
+                if let Some((_, _, span)) = special_of(e) {
+                    self.diags.push(Diagnostic::error(
+                        codes::OPERAND_SHAPE,
+                        span,
+                        format!(
+                            "`{}` takes a vector of {} here, not a special register",
+                            super::inst_name(i),
+                            inner.len()
+                        ),
+                    ));
+                    return false;
+                }
                 if let Some(last) = inner.last() {
                     return self.templated(i, roles, last, o, found, top, w, ms);
                 }
@@ -441,6 +479,37 @@ impl Checker<'_> {
                     }
                     _ => ty,
                 };
+                // `pred` lets a predicate register be an element of a
+                // vector of values (ptxas: `{%p1, %r2}` for tex's
+                // gradients), not the whole vector; matrix fragments
+                // (`@flags matrix`) take predicates throughout.
+                if spec.kinds.has(Kinds::PRED)
+                    && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                    && ty.is_some_and(|t| t != ScalarType::Pred)
+                    && items.len() > 1
+                    && items.iter().all(|x| match x {
+                        Operand::Expr(Expr::Name(n, _)) => matches!(
+                            w.lookup(ms, *n).decl,
+                            Some(Decl {
+                                kind: Kind::Reg,
+                                ty: Some(ScalarType::Pred),
+                                ..
+                            })
+                        ),
+                        _ => false,
+                    })
+                {
+                    self.diags.push(Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        *span,
+                        format!(
+                            "`{}` takes values as `{}`, not a vector of predicates",
+                            super::inst_name(i),
+                            spec.role
+                        ),
+                    ));
+                    return false;
+                }
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));

@@ -90,6 +90,9 @@ pub struct Env {
     pub ptx: Option<PtxVersion>,
     /// The target architecture.
     pub sm: Option<Sm>,
+    /// The `.target` options declared, as bits over the options of
+    /// `module.ptxisa` ([`super::module_data::ModuleData::option_index`]).
+    pub opts: u32,
 }
 
 /// Why a requirement is not met.
@@ -107,6 +110,8 @@ pub enum Unmet {
         /// On this target and higher (`None`: on every target).
         sm: Option<&'static str>,
     },
+    /// Needs a `.target` option the module is not in.
+    Option(&'static str),
 }
 
 impl Env {
@@ -133,6 +138,11 @@ impl Env {
                 ptx: req.until_ptx,
                 sm: req.until_sm,
             });
+        }
+        if let Some(opt) = req.opt {
+            if !super::module_data::data().option_holds(opt, self.opts) {
+                return Some(Unmet::Option(opt));
+            }
         }
         None
     }
@@ -185,6 +195,7 @@ mod tests {
         let env = Env {
             ptx: Some(PtxVersion { major: 8, minor: 0 }),
             sm: Sm::parse("sm_90"),
+            opts: 0,
         };
         let need = |ptx: Option<(u8, u8)>, sm: Option<&'static str>| Requirement {
             ptx: ptx.map(|(major, minor)| PtxVersion { major, minor }),
@@ -201,6 +212,29 @@ mod tests {
             Some(Unmet::Target("sm_100a or sm_90a".into()))
         );
         assert_eq!(env.unmet(&need(None, Some("all"))), None);
+        // A `.target` option: the default of its group holds when none is
+        // declared.
+        let opt = |o: &'static str| Requirement {
+            opt: Some(o),
+            ..Requirement::default()
+        };
+        assert_eq!(env.unmet(&opt("texmode_unified")), None);
+        assert_eq!(
+            env.unmet(&opt("texmode_independent")),
+            Some(Unmet::Option("texmode_independent"))
+        );
+        let data = super::super::module_data::data();
+        let independent = Env {
+            opts: data
+                .option_index("texmode_independent")
+                .map_or(0, |k| 1 << k),
+            ..env
+        };
+        assert_eq!(independent.unmet(&opt("texmode_independent")), None);
+        assert_eq!(
+            independent.unmet(&opt("texmode_unified")),
+            Some(Unmet::Option("texmode_unified"))
+        );
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub fn render(t: &Tables) -> String {
          groups: GROUPS,\n    sections: SECTIONS,\n    \
          roles: ROLES,\n    sregs: SREGS,\n};\n\n",
     );
-    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None };\n\n");
+    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, opt: None };\n\n");
     o.push_str(
         "/// A plain value operand: no modifiers, not optional.\n\
          const fn v(role: &'static str) -> OperandTpl {\n    \
@@ -35,12 +35,17 @@ pub fn render(t: &Tables) -> String {
          /// A requirement: PTX version (major, minor) and targets.\n\
          const fn req(ptx: Option<(u8, u8)>, sm: Option<&'static str>) -> Requirement {\n    \
          let ptx = match ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
-         Requirement { ptx, sm, until_ptx: None, until_sm: None }\n}\n\n\
+         Requirement { ptx, sm, until_ptx: None, until_sm: None, opt: None }\n}\n\n\
          /// A requirement with an upper bound: no longer available from that\n\
          /// version (major, minor) on targets of at least that number.\n\
+         #[allow(dead_code)]\n\
          const fn req_until(base: Requirement, until_ptx: Option<(u8, u8)>, until_sm: Option<&'static str>) -> Requirement {\n    \
          let until_ptx = match until_ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
          Requirement { until_ptx, until_sm, ..base }\n}\n\n\
+         /// A requirement with a module `.target` option.\n\
+         #[allow(dead_code)]\n\
+         const fn reqo(ptx: Option<(u8, u8)>, sm: Option<&'static str>, opt: &'static str) -> Requirement {\n    \
+         Requirement { opt: Some(opt), ..req(ptx, sm) }\n}\n\n\
          /// Modifier slots: a literal modifier or a group, required or optional.\n\
          const fn lit(m: u16) -> Slot { Slot { kind: SlotKind::Lit(ModId(m)), optional: false } }\n\
          const fn olit(m: u16) -> Slot { Slot { kind: SlotKind::Lit(ModId(m)), optional: true } }\n\
@@ -241,9 +246,13 @@ fn req(o: &mut String, r: &Requirement) {
     if r.has_until() {
         o.push_str("req_until(");
     }
-    let _ = match r.ptx {
-        Some(v) => write!(o, "req(Some(({}, {})), {:?})", v.major, v.minor, r.sm),
-        None => write!(o, "req(None, {:?})", r.sm),
+    let ptx = match r.ptx {
+        Some(v) => format!("Some(({}, {}))", v.major, v.minor),
+        None => "None".to_string(),
+    };
+    let _ = match r.opt {
+        Some(opt) => write!(o, "reqo({ptx}, {:?}, {opt:?})", r.sm),
+        None => write!(o, "req({ptx}, {:?})", r.sm),
     };
     if r.has_until() {
         let _ = match r.until_ptx {

@@ -745,6 +745,13 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
             req.sm = Some(leak(v));
             Ok(())
         }
+        "opt" => {
+            if v.is_empty() || !v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                return Err(format!("bad .target option `{v}`"));
+            }
+            req.opt = Some(leak(v));
+            Ok(())
+        }
         _ => Err(format!("unknown key `{k}`")),
     }
 }
@@ -1163,7 +1170,7 @@ impl<'a> FormParser<'a> {
         self.kind(0) == Some(TokenKind::LBracket)
             && self.peek(1).is_some_and(|t| {
                 t.kind == TokenKind::Ident
-                    && matches!(t.text.as_str(), "ptx" | "sm" | "until_ptx" | "until_sm")
+                    && matches!(t.text.as_str(), "ptx" | "sm" | "until_ptx" | "until_sm" | "opt")
             })
             && self.kind(2) == Some(TokenKind::Eq)
     }

@@ -64,12 +64,17 @@ pub struct Requirement {
     /// The target half of the upper bound: `sm_70` (that number or higher,
     /// whatever the suffix).
     pub until_sm: Option<&'static str>,
+    /// A `.target` option the module must be in (`texmode_independent`),
+    /// as written in the catalog (`opt=`). An option that `module.ptxisa`
+    /// marks as its group's default also holds when the module declares no
+    /// option of that group.
+    pub opt: Option<&'static str>,
 }
 
 impl Requirement {
     /// Whether nothing is required.
     pub fn is_empty(&self) -> bool {
-        self.ptx.is_none() && self.sm.is_none() && !self.has_until()
+        self.ptx.is_none() && self.sm.is_none() && !self.has_until() && self.opt.is_none()
     }
 
     /// Whether an upper bound is stated.
