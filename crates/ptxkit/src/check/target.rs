@@ -246,10 +246,12 @@ mod tests {
             sm: Some("sm_30"),
             until_ptx: v(6, 4),
             until_sm: Some("sm_70"),
+            opt: None,
         };
         let env = |ptx, t: &str| Env {
             ptx,
             sm: Sm::parse(t),
+            opts: 0,
         };
         assert_eq!(env(v(6, 3), "sm_75").unmet(&req), None);
         assert_eq!(env(v(9, 4), "sm_60").unmet(&req), None);
