@@ -1170,7 +1170,10 @@ impl<'a> FormParser<'a> {
         self.kind(0) == Some(TokenKind::LBracket)
             && self.peek(1).is_some_and(|t| {
                 t.kind == TokenKind::Ident
-                    && matches!(t.text.as_str(), "ptx" | "sm" | "until_ptx" | "until_sm" | "opt")
+                    && matches!(
+                        t.text.as_str(),
+                        "ptx" | "sm" | "until_ptx" | "until_sm" | "opt"
+                    )
             })
             && self.kind(2) == Some(TokenKind::Eq)
     }
