@@ -184,11 +184,21 @@ pub fn render(t: &Tables) -> String {
                 write!(o, "])")
             }
         };
-        let _ = writeln!(
+        let _ = write!(
             o,
-            ", wider: {}, range: {:?}, multiple: {} }},",
+            ", wider: {}, range: {:?}, multiple: {}, spaces: &[",
             r.wider, r.range, r.multiple
         );
+        list(&mut o, r.spaces, |o, s| {
+            let _ = match s {
+                SpaceRef::Group(g) => write!(o, "SpaceRef::Group(GroupId({}))", g.0),
+                SpaceRef::Fixed(sp) => {
+                    write!(o, "SpaceRef::Fixed(super::vocab::StateSpace::{sp:?})")
+                }
+                SpaceRef::Generic => write!(o, "SpaceRef::Generic"),
+            };
+        });
+        o.push_str("] },\n");
     }
     o.push_str("];\n\nconst SREGS: &[SpecialReg] = &[\n");
     for r in t.sregs {
