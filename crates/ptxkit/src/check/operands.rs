@@ -176,6 +176,36 @@ fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
     }
 }
 
+/// For a role that also takes a predicate register (`pred`), the form of
+/// the same section with the same modifier slots whose operand at the
+/// role's place is a `.pred` role: the form the parser could not tell
+/// from `i`'s (`cp.async … cp-size, ignore-src` beside `… cp-size{,
+/// src-size}`).
+fn pred_alternative(i: &Instruction, spec: &RoleSpec) -> Option<&'static crate::isa::Form> {
+    let cat = catalog();
+    let form = i.form()?;
+    let k = form
+        .operands
+        .iter()
+        .position(|t| cat.role(t.spec).is_some_and(|r| std::ptr::eq(r, spec)))?;
+    cat.opcode(form.opcode)?
+        .forms
+        .iter()
+        .filter_map(|&id| cat.form(id))
+        .find(|f| {
+            f.section == form.section
+                && f.slots == form.slots
+                && f.operands.len() == form.operands.len()
+                && f.operands
+                    .get(k)
+                    .and_then(|t| cat.role(t.spec))
+                    .is_some_and(|r| {
+                        !r.kinds.has(Kinds::PRED)
+                            && matches!(r.types, [TypeRef::Fixed(ScalarType::Pred)])
+                    })
+        })
+}
+
 /// The special register `e` names, with its component, if it names one.
 fn special_of(e: &Expr) -> Option<(&'static SpecialReg, Option<&str>, Span)> {
     match e {
@@ -965,7 +995,22 @@ impl Checker<'_> {
     ) {
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
             (true, true) => true,
-            (false, true) if spec.kinds.has(Kinds::PRED) => true,
+            (false, true) if spec.kinds.has(Kinds::PRED) => {
+                // The predicate is the operand of the form that takes a
+                // `.pred` role here: that form's version and target apply.
+                if let Some(alt) = pred_alternative(i, spec) {
+                    let what = || {
+                        format!(
+                            "a predicate `{n}` as `{}` of `{}`",
+                            spec.role,
+                            super::inst_name(i)
+                        )
+                    };
+                    let rule = || format!("form `{}`", alt.text);
+                    self.report_unmet(&alt.req, span, what, rule);
+                }
+                true
+            }
             (false, false) => compatible(ty, reg, spec.wider),
             _ => false,
         };
@@ -1220,11 +1265,11 @@ fn describe_kinds(k: Kinds) -> String {
 mod tests {
     /// The error lines (1-based) the checker reports on `body`, placed in
     /// a kernel after `.shared`/`.global` variables, one instruction a line.
-    fn error_lines(target: &str, body: &[&str]) -> Vec<usize> {
+    fn error_lines(version: &str, target: &str, body: &[&str]) -> Vec<usize> {
         let head = format!(
-            ".version 9.4\n.target {target}\n.address_size 64\n\
+            ".version {version}\n.target {target}\n.address_size 64\n\
              .global .align 16 .b8 gbuf[64];\n.shared .align 16 .b8 sbuf[64];\n\
-             .visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n"
+             .visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n.reg .pred %p<9>;\n"
         );
         let first = head.lines().count() + 1;
         let src = format!("{head}{}\nret;\n}}\n", body.join("\n"));
@@ -1265,6 +1310,20 @@ mod tests {
             "prefetch.tensormap [%r1];".into(),
         ];
         let body: Vec<&str> = lines.iter().map(String::as_str).collect();
-        assert_eq!(error_lines("sm_100a", &body), vec![1, 2, 3, 4, 6, 7]);
+        assert_eq!(error_lines("9.4", "sm_100a", &body), vec![1, 2, 3, 4, 6, 7]);
+    }
+
+    /// A predicate where a `pred` role stands in for another form's
+    /// `.pred` operand needs that form's version (ptxas 13.5: cp.async's
+    /// ignore-src from PTX 7.5, src-size from 7.0).
+    #[test]
+    fn a_predicate_in_a_pred_role_takes_the_other_forms_version() {
+        let body = [
+            "cp.async.ca.shared.global [%rd1], [%rd2], 4, %r1;",
+            "cp.async.ca.shared.global [%rd1], [%rd2], 4, %p1;",
+            "cp.async.cg.shared.global [%rd1], [%rd2], 16, %p1;",
+        ];
+        assert_eq!(error_lines("7.4", "sm_80", &body), vec![1, 2]);
+        assert_eq!(error_lines("7.5", "sm_80", &body), Vec::<usize>::new());
     }
 }
