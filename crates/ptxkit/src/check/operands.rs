@@ -1279,7 +1279,7 @@ mod tests {
         let mut lines: Vec<usize> = super::super::check(&parsed.module, &Default::default())
             .iter()
             .filter(|d| d.is_error())
-            .map(|d| index.line_col(d.span.start).line as usize + 1 - first)
+            .map(|d| index.line_col(d.span.start).line as usize - first)
             .collect();
         lines.sort_unstable();
         lines.dedup();
