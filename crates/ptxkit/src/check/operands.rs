@@ -1271,7 +1271,7 @@ mod tests {
              .global .align 16 .b8 gbuf[64];\n.shared .align 16 .b8 sbuf[64];\n\
              .visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n.reg .pred %p<9>;\n"
         );
-        let first = head.lines().count() + 1;
+        let first = head.lines().count().saturating_add(1);
         let src = format!("{head}{}\nret;\n}}\n", body.join("\n"));
         let parsed = crate::parse(src.as_bytes());
         assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
@@ -1279,7 +1279,7 @@ mod tests {
         let mut lines: Vec<usize> = super::super::check(&parsed.module, &Default::default())
             .iter()
             .filter(|d| d.is_error())
-            .map(|d| index.line_col(d.span.start).line as usize - first)
+            .map(|d| (index.line_col(d.span.start).line as usize).saturating_sub(first))
             .collect();
         lines.sort_unstable();
         lines.dedup();

@@ -116,9 +116,12 @@ mod tests {
         let errs: Vec<String> = cat.errors().iter().map(|e| e.to_string()).collect();
         assert!(errs.is_empty(), "{errs:?}");
         let (_, f) = cat.forms().next().expect("one form");
-        let role = |k: usize| match f.operands[k].shape {
-            Shape::Bracket(inner) => cat.role(inner[0].spec).expect("role"),
-            _ => panic!("not a bracket"),
+        let role = |k: usize| {
+            match f.operands[k].shape {
+                Shape::Bracket(inner) => inner.first().and_then(|t| cat.role(t.spec)),
+                _ => None,
+            }
+            .expect("a bracketed role")
         };
         let (ss, src) = (GroupId(0), GroupId(1));
         let set = |v: &[S]| v.iter().fold(SpaceSet::default(), |s, x| s.with(*x));
