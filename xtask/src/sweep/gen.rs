@@ -5,10 +5,10 @@
 use std::collections::BTreeSet;
 
 use ptxkit::check::target::{min_ptx_for, Sm};
-use ptxkit::isa::vocab::ScalarType;
+use ptxkit::isa::vocab::{ScalarType, StateSpace};
 use ptxkit::isa::{
-    catalog, fill, Arity, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion,
-    Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind,
+    catalog, fill, Arity, AtomKind, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl,
+    PtxVersion, Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind, SpaceSet, TypeRef,
 };
 
 use super::{Case, Rng};
@@ -230,6 +230,8 @@ struct Site {
     vector: bool,
     /// Inside `[ ]` as the address.
     addr: bool,
+    /// For an address, the state spaces it may be in (empty: generic).
+    spaces: SpaceSet,
 }
 
 /// A well-typed instance of a form.
@@ -409,6 +411,73 @@ fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
     }
 }
 
+/// The prelude's variables and the state space each lives in.
+const SPACE_VARS: &[(&str, StateSpace)] = &[
+    ("gbuf", StateSpace::Global),
+    ("sbuf", StateSpace::Shared),
+    ("cbuf", StateSpace::Const),
+    ("lbuf", StateSpace::Local),
+];
+
+/// Whether an address in state space `s` may name a variable declared in
+/// `v` (the `.shared` sub-spaces name `.shared` variables).
+fn space_holds(s: StateSpace, v: StateSpace) -> bool {
+    match s {
+        StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster => {
+            v == StateSpace::Shared
+        }
+        _ => s == v,
+    }
+}
+
+/// The state spaces an address of `spec` may be in on an instance with
+/// modifiers `mods`, as the checker resolves them: the role's `space=`,
+/// else the state space written in the address's position (`ordinal`th
+/// bracket), else `.shared` for a `shared` role; empty: generic.
+fn address_spaces(cat: &Catalog, spec: &RoleSpec, mods: &[Choice], ordinal: usize) -> SpaceSet {
+    let said = spec.address_spaces(|g| {
+        mods.iter()
+            .find(|c| c.group == Some(g))
+            .and_then(|c| c.id)
+            .and_then(|m| cat.mod_space(m))
+    });
+    let s = said.unwrap_or_else(|| {
+        mods.iter()
+            .filter_map(|c| c.id.and_then(|m| cat.mod_space(m)))
+            .nth(ordinal)
+            .map_or(SpaceSet::default(), |s| SpaceSet::default().with(s))
+    });
+    if s.is_empty() && spec.kinds.has(Kinds::SHARED) {
+        SpaceSet::default().with(StateSpace::Shared)
+    } else {
+        s
+    }
+}
+
+/// A prelude variable an address in `spaces` may name (`None`: none
+/// lives there, e.g. `.param`); for a generic address, `gbuf`.
+fn var_in(spaces: SpaceSet) -> Option<&'static str> {
+    if spaces.is_empty() {
+        return Some("gbuf");
+    }
+    SPACE_VARS
+        .iter()
+        .find(|(_, v)| spaces.iter().any(|s| space_holds(s, *v)))
+        .map(|(n, _)| *n)
+}
+
+/// A prelude variable an address in `spaces` may not name (`None` for a
+/// generic address).
+fn var_not_in(spaces: SpaceSet) -> Option<&'static str> {
+    if spaces.is_empty() {
+        return None;
+    }
+    SPACE_VARS
+        .iter()
+        .find(|(_, v)| !spaces.iter().any(|s| space_holds(s, *v)))
+        .map(|(n, _)| *n)
+}
+
 /// The state space a modifier names, as the prelude variable living there.
 fn space_var(spelling: &str) -> Option<&'static str> {
     Some(match spelling {
@@ -434,6 +503,8 @@ struct Builder<'a> {
     var_addr: bool,
     /// The variable of the instruction's state space, if it names one.
     space: Option<&'static str>,
+    /// Bracketed operands built so far.
+    brackets: usize,
 }
 
 impl Builder<'_> {
@@ -477,7 +548,7 @@ impl Builder<'_> {
             return self.space.unwrap_or("gbuf").into();
         }
         if k.has(Kinds::ADDR) {
-            return self.address(None);
+            return self.address(None, SpaceSet::default());
         }
         if k.has(Kinds::LABEL) {
             return "$Lsw".into();
@@ -505,14 +576,14 @@ impl Builder<'_> {
     /// An address: a variable or a 64-bit register, or, when the role
     /// gives addresses a type (`@operand taddr in addr .u32`), a register
     /// of that type.
-    fn address(&mut self, ty: Option<ScalarType>) -> String {
+    fn address(&mut self, ty: Option<ScalarType>, spaces: SpaceSet) -> String {
         if let Some(t) = ty {
             let exact = self.regs.exact;
-            self.regs.take(reg_class(t, exact))
-        } else if self.var_addr {
-            self.space.unwrap_or("gbuf").to_string()
-        } else {
-            self.regs.take("%rd")
+            return self.regs.take(reg_class(t, exact));
+        }
+        match var_in(spaces) {
+            Some(v) if self.var_addr => v.to_string(),
+            _ => self.regs.take("%rd"),
         }
     }
 
@@ -544,6 +615,11 @@ impl Builder<'_> {
         });
         let arity = resolve_arity(self.cat, spec, &self.mods);
         let vector = resolve_vector(spec, &self.mods, arity);
+        let spaces = if addr {
+            address_spaces(self.cat, spec, &self.mods, self.brackets.saturating_sub(1))
+        } else {
+            SpaceSet::default()
+        };
         self.sites.push(Site {
             path,
             role: spec.role,
@@ -552,9 +628,10 @@ impl Builder<'_> {
             arity,
             vector,
             addr,
+            spaces,
         });
         if addr && spec.kinds.has(Kinds::ADDR) {
-            return Op::Text(self.address(ty));
+            return Op::Text(self.address(ty, spaces));
         }
         if vector {
             let items = (0..arity)
@@ -618,7 +695,10 @@ impl Builder<'_> {
                 let b = self.value(&t2, second_spec, vec![index, 1], false);
                 Op::Pair(Box::new(a), Box::new(b))
             }
-            Shape::Bracket(items) => Op::Bracket(self.items(items, index, items.len() == 1)),
+            Shape::Bracket(items) => {
+                self.brackets += 1;
+                Op::Bracket(self.items(items, index, items.len() == 1))
+            }
             // `{a}`: the braces are the one role's vector (`a` with its
             // `@count`), not a vector around it.
             Shape::Vector([only]) if matches!(only.shape, Shape::Value) && !only.optional => {
@@ -888,6 +968,7 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
                 optional_on: n.is_multiple_of(2),
                 var_addr: n % 3 == 2,
                 space,
+                brackets: 0,
             };
             let mut ops = Vec::new();
             for tpl in form.operands {
@@ -1095,7 +1176,6 @@ type Mutation = (String, Option<(Vec<usize>, Op)>);
 fn mutations(inst: &Instance) -> Vec<Mutation> {
     let mut out: Vec<Mutation> = Vec::new();
     let mut seen_roles: BTreeSet<(&str, bool)> = BTreeSet::new();
-    let space = inst.mods.iter().find_map(|c| space_var(&c.text));
     for s in &inst.sites {
         // One set of mutations per role (a, b of the same description
         // would repeat each other).
@@ -1111,8 +1191,8 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
         };
         if s.addr {
             if k.has(Kinds::ADDR) {
-                if let Some(sp) = space {
-                    let other = if sp == "gbuf" { "sbuf" } else { "gbuf" };
+                // A variable of a state space the address may not be in.
+                if let Some(other) = var_not_in(s.spaces) {
                     m("addr-space", other.to_string());
                 }
                 // A typed address (a 32-bit Tensor Memory address) gets a

@@ -11,7 +11,9 @@ use super::symbols::{codes, compatible, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{ScalarType, StateSpace};
-use crate::isa::{catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpecialReg, TypeRef};
+use crate::isa::{
+    catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpaceSet, SpecialReg, TypeRef,
+};
 use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name, Operand};
 
@@ -159,6 +161,36 @@ fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
         Global | Local | Const => v == s,
         Reg | Sreg | Tex => true,
     }
+}
+
+/// For a role that also takes a predicate register (`pred`), the form of
+/// the same section with the same modifier slots whose operand at the
+/// role's place is a `.pred` role: the form the parser could not tell
+/// from `i`'s (`cp.async … cp-size, ignore-src` beside `… cp-size{,
+/// src-size}`).
+fn pred_alternative(i: &Instruction, spec: &RoleSpec) -> Option<&'static crate::isa::Form> {
+    let cat = catalog();
+    let form = i.form()?;
+    let k = form
+        .operands
+        .iter()
+        .position(|t| cat.role(t.spec).is_some_and(|r| std::ptr::eq(r, spec)))?;
+    cat.opcode(form.opcode)?
+        .forms
+        .iter()
+        .filter_map(|&id| cat.form(id))
+        .find(|f| {
+            f.section == form.section
+                && f.slots == form.slots
+                && f.operands.len() == form.operands.len()
+                && f.operands
+                    .get(k)
+                    .and_then(|t| cat.role(t.spec))
+                    .is_some_and(|r| {
+                        !r.kinds.has(Kinds::PRED)
+                            && matches!(r.types, [TypeRef::Fixed(ScalarType::Pred)])
+                    })
+        })
 }
 
 /// The special register `e` names, with its component, if it names one.
@@ -631,9 +663,11 @@ impl Checker<'_> {
 
     /// The register or variable an address is based on (`[%rd1]`,
     /// `[buf+8]`), the `ordinal`th bracketed operand of `i`. Its state
-    /// space is the `ordinal`th state space written on the instruction
-    /// (the catalog writes them in operand order: `cp.async.ca.shared.global
-    /// [dst], [src]`); when there is one, a variable must live in it. Where
+    /// spaces are the ones its role names (`space=` in the catalog: fixed
+    /// spaces, or the space written in a group), else the `ordinal`th state
+    /// space written on the instruction (the catalog writes them in operand
+    /// order: `cp.async.ca.shared.global [dst], [src]`); when there are
+    /// some, a variable must live in one of them. Where
     /// the role says `addr64`, a 32-bit register cannot hold a generic or
     /// `.global` address; where it says `shared`, a generic address is in
     /// `.shared` all the same. ptxas refuses a predicate register there unless
@@ -652,26 +686,34 @@ impl Checker<'_> {
         };
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
-        let space = || {
-            i.mods
-                .iter()
-                .filter_map(|m| catalog().mod_space(m.id))
-                .nth(ordinal)
-        };
-        // The kinds of this address's role (`addr64`, `shared`).
-        let role_has = |k: Kinds| {
-            i.form()
-                .and_then(|f| {
-                    f.operands
-                        .iter()
-                        .filter_map(|t| match t.shape {
-                            Shape::Bracket(inner) => inner.first(),
-                            _ => None,
-                        })
-                        .nth(ordinal)
-                })
-                .and_then(|t| catalog().role(t.spec))
-                .is_some_and(|r| r.kinds.has(k))
+        // The role of this address (its kinds: `addr64`, `shared`; its
+        // `space=`).
+        let role = i
+            .form()
+            .and_then(|f| {
+                f.operands
+                    .iter()
+                    .filter_map(|t| match t.shape {
+                        Shape::Bracket(inner) => inner.first(),
+                        _ => None,
+                    })
+                    .nth(ordinal)
+            })
+            .and_then(|t| catalog().role(t.spec));
+        let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));
+        // The spaces the address may be in: the role's own (`space=`),
+        // else the state space written in its position; empty: generic.
+        let spaces = || {
+            let said = role.and_then(|r| {
+                r.address_spaces(|g| i.group_mod(g).and_then(|m| catalog().mod_space(m.id)))
+            });
+            said.unwrap_or_else(|| {
+                i.mods
+                    .iter()
+                    .filter_map(|m| catalog().mod_space(m.id))
+                    .nth(ordinal)
+                    .map_or(SpaceSet::default(), |s| SpaceSet::default().with(s))
+            })
         };
         match f.decl {
             Some(Decl {
@@ -685,19 +727,25 @@ impl Checker<'_> {
                 ..
             }) => {
                 // A generic address of a `shared` role is still in shared memory.
-                let written = space();
-                let s = written.or_else(|| role_has(Kinds::SHARED).then_some(StateSpace::Shared));
-                if let Some(s) = s.filter(|s| !holds_variable(*s, v, w.entry)) {
+                let written = spaces();
+                let s = if written.is_empty() && role_has(Kinds::SHARED) {
+                    SpaceSet::default().with(StateSpace::Shared)
+                } else {
+                    written
+                };
+                if !s.is_empty() && !s.iter().any(|s| holds_variable(s, v, w.entry)) {
+                    let names: Vec<&str> = s.iter().map(StateSpace::as_str).collect();
                     let d = Diagnostic::error(
                         codes::OPERAND_KIND,
                         *sp,
                         format!(
-                            "`{n}` is a `{v}` variable, but this address of `{}` is in `{s}`",
-                            super::inst_name(i)
+                            "`{n}` is a `{v}` variable, but this address of `{}` is in `{}`",
+                            super::inst_name(i),
+                            names.join("` or `")
                         ),
                     )
-                    .with_note(if written.is_some() {
-                        "an address names memory of the instruction's state space; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables"
+                    .with_note(if !written.is_empty() {
+                        "an address names memory of the state space the instruction gives it; a generic address (no state space written) may name `.global`, `.shared` or `.local` variables"
                     } else {
                         "this instruction's address is in shared memory even when no state space is written"
                     });
@@ -710,8 +758,8 @@ impl Checker<'_> {
                 ty: Some(t),
                 ..
             }) => {
-                let s = space();
-                if w.entry && s == Some(StateSpace::ParamFunc) {
+                let s = spaces();
+                if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
                         codes::OPERAND_KIND,
                         *sp,
@@ -725,7 +773,7 @@ impl Checker<'_> {
                     return;
                 }
                 if t.bits() == 32
-                    && matches!(s, None | Some(StateSpace::Global))
+                    && s.iter().all(|s| s == StateSpace::Global)
                     && role_has(Kinds::ADDR64)
                 {
                     let d = Diagnostic::error(
@@ -1004,7 +1052,22 @@ impl Checker<'_> {
     ) {
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {
             (true, true) => true,
-            (false, true) if spec.takes_pred_on(self.env.sm.map(|s| s.num)) => true,
+            (false, true) if spec.takes_pred_on(self.env.sm.map(|s| s.num)) => {
+                // The predicate is the operand of the form that takes a
+                // `.pred` role here: that form's version and target apply.
+                if let Some(alt) = pred_alternative(i, spec) {
+                    let what = || {
+                        format!(
+                            "a predicate `{n}` as `{}` of `{}`",
+                            spec.role,
+                            super::inst_name(i)
+                        )
+                    };
+                    let rule = || format!("form `{}`", alt.text);
+                    self.report_unmet(&alt.req, span, what, rule);
+                }
+                true
+            }
             (false, false) => compatible(ty, reg, spec.wider),
             _ => false,
         };
@@ -1252,5 +1315,72 @@ fn describe_kinds(k: Kinds) -> String {
         [] => "nothing".to_string(),
         [one] => one.to_string(),
         [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// The error lines (1-based) the checker reports on `body`, placed in
+    /// a kernel after `.shared`/`.global` variables, one instruction a line.
+    fn error_lines(version: &str, target: &str, body: &[&str]) -> Vec<usize> {
+        let head = format!(
+            ".version {version}\n.target {target}\n.address_size 64\n\
+             .global .align 16 .b8 gbuf[64];\n.shared .align 16 .b8 sbuf[64];\n\
+             .visible .entry k()\n{{\n.reg .b32 %r<9>;\n.reg .b64 %rd<9>;\n.reg .pred %p<9>;\n"
+        );
+        let first = head.lines().count().saturating_add(1);
+        let src = format!("{head}{}\nret;\n}}\n", body.join("\n"));
+        let parsed = crate::parse(src.as_bytes());
+        assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+        let index = crate::LineIndex::new(src.as_bytes());
+        let mut lines: Vec<usize> = super::super::check(&parsed.module, &Default::default())
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| (index.line_col(d.span.start).line as usize).saturating_sub(first))
+            .collect();
+        lines.sort_unstable();
+        lines.dedup();
+        lines
+    }
+
+    /// Each address goes with the space its role names (`space=`), not
+    /// with the k-th written state space; ptxas 13.5's verdicts on sm_100a.
+    #[test]
+    fn addresses_take_their_roles_state_space() {
+        let atom = "fabric.try_atom.async.shared::cta.mbarrier::complete_tx::16B.mbarrier::report::fabric.relaxed.sys.add.u32 [%r1, %rd1]";
+        let lines = [
+            // 0: all in shared memory: accepted.
+            format!("{atom}, [sbuf], [sbuf], [sbuf];"),
+            // 1-3: a .global variable for smem_dst, smem_src, mbar: refused.
+            format!("{atom}, [gbuf], [%rd3], [%rd4];"),
+            format!("{atom}, [%rd3], [gbuf], [%rd4];"),
+            format!("{atom}, [%rd3], [%rd4], [gbuf];"),
+            // 4: st.async's mbarrier is shared with .shared::cluster...
+            "st.async.shared::cluster.mbarrier::complete_tx::bytes.b32 [%rd1], %r1, [gbuf];".into(),
+            // 5: ...and generic without it (a .global variable is taken).
+            "st.async.mbarrier::complete_tx::bytes.b32 [%rd1], %r1, [gbuf];".into(),
+            // 6: the positional pairing stays for roles without space=.
+            "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sbuf], [sbuf], 16, [sbuf];".into(),
+            // 7: a bulk copy's mbarrier is in shared memory.
+            "cp.async.bulk.shared::cta.global.mbarrier::complete_tx::bytes [sbuf], [gbuf], 16, [gbuf];".into(),
+            // 8: a 32-bit register is a tensor-map address (generic).
+            "prefetch.tensormap [%r1];".into(),
+        ];
+        let body: Vec<&str> = lines.iter().map(String::as_str).collect();
+        assert_eq!(error_lines("9.4", "sm_100a", &body), vec![1, 2, 3, 4, 6, 7]);
+    }
+
+    /// A predicate where a `pred` role stands in for another form's
+    /// `.pred` operand needs that form's version (ptxas 13.5: cp.async's
+    /// ignore-src from PTX 7.5, src-size from 7.0).
+    #[test]
+    fn a_predicate_in_a_pred_role_takes_the_other_forms_version() {
+        let body = [
+            "cp.async.ca.shared.global [%rd1], [%rd2], 4, %r1;",
+            "cp.async.ca.shared.global [%rd1], [%rd2], 4, %p1;",
+            "cp.async.cg.shared.global [%rd1], [%rd2], 16, %p1;",
+        ];
+        assert_eq!(error_lines("7.4", "sm_80", &body), vec![1, 2]);
+        assert_eq!(error_lines("7.5", "sm_80", &body), Vec::<usize>::new());
     }
 }

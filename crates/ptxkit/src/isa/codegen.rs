@@ -202,6 +202,16 @@ pub fn render(t: &Tables) -> String {
         list(&mut o, r.pred_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");
         });
+        o.push_str("], spaces: &[");
+        list(&mut o, r.spaces, |o, s| {
+            let _ = match s {
+                SpaceRef::Group(g) => write!(o, "SpaceRef::Group(GroupId({}))", g.0),
+                SpaceRef::Fixed(sp) => {
+                    write!(o, "SpaceRef::Fixed(super::vocab::StateSpace::{sp:?})")
+                }
+                SpaceRef::Generic => write!(o, "SpaceRef::Generic"),
+            };
+        });
         o.push_str("] },\n");
     }
     o.push_str("];\n\nconst SREGS: &[SpecialReg] = &[\n");

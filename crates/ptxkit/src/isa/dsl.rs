@@ -800,6 +800,7 @@ fn parse_role(
         range: None,
         multiple: 0,
         pred_on: &[],
+        spaces: &[],
     };
     for p in parts {
         if p.starts_with('.') {
@@ -844,6 +845,26 @@ fn parse_role(
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("space", v)) => {
+                if !kinds.has(Kinds::ADDR) {
+                    return Err("space= is for an `addr` role".into());
+                }
+                let mut spaces = Vec::new();
+                for s in v.split('|') {
+                    spaces.push(if s == "generic" {
+                        SpaceRef::Generic
+                    } else if let Some(&g) = groups.get(s) {
+                        SpaceRef::Group(g)
+                    } else if let Some(sp) = super::vocab::StateSpace::from_spelling(s) {
+                        SpaceRef::Fixed(sp)
+                    } else {
+                        return Err(format!(
+                            "`{s}` is neither a group of this section, a state space nor `generic`"
+                        ));
+                    });
+                }
+                spec.spaces = leak_vec(spaces);
+            }
             _ => return Err(format!("unexpected `{p}`")),
         }
     }

@@ -102,6 +102,67 @@ mod tests {
     }
 
     #[test]
+    fn operand_space_reads_and_resolves() {
+        use vocab::StateSpace as S;
+        let text = "@opcode tst section=0 ptx=1.0 sm=all\n\
+            tst{.ss}.src.b32 [d], [a], [m], [n], [g];\n\
+            .ss = { .shared::cluster };\n\
+            .src = { .global, .shared::cta };\n\
+            @operand d in addr space=.src\n\
+            @operand a in addr space=.ss|.shared::cta\n\
+            @operand m in addr space=.shared::cta|.shared::cluster\n\
+            @operand n in addr\n\
+            @operand g in addr space=generic\n";
+        let cat = Catalog::from_sources(&[("t", text)]);
+        let errs: Vec<String> = cat.errors().iter().map(|e| e.to_string()).collect();
+        assert!(errs.is_empty(), "{errs:?}");
+        let (_, f) = cat.forms().next().expect("one form");
+        let role = |k: usize| {
+            match f.operands[k].shape {
+                Shape::Bracket(inner) => inner.first().and_then(|t| cat.role(t.spec)),
+                _ => None,
+            }
+            .expect("a bracketed role")
+        };
+        let (ss, src) = (GroupId(0), GroupId(1));
+        let set = |v: &[S]| v.iter().fold(SpaceSet::default(), |s, x| s.with(*x));
+        // Nothing written: a group gives no space; fixed spaces stay.
+        let none = |_: GroupId| None;
+        assert_eq!(role(0).address_spaces(none), Some(SpaceSet::default()));
+        assert_eq!(role(1).address_spaces(none), Some(set(&[S::SharedCta])));
+        assert_eq!(
+            role(2).address_spaces(none),
+            Some(set(&[S::SharedCta, S::SharedCluster]))
+        );
+        assert_eq!(role(3).address_spaces(none), None);
+        assert_eq!(role(4).address_spaces(none), Some(SpaceSet::default()));
+        // A written group gives its space, before the fixed ones.
+        let written = |g: GroupId| {
+            if g == ss {
+                Some(S::SharedCluster)
+            } else if g == src {
+                Some(S::Global)
+            } else {
+                None
+            }
+        };
+        assert_eq!(role(0).address_spaces(written), Some(set(&[S::Global])));
+        assert_eq!(
+            role(1).address_spaces(written),
+            Some(set(&[S::SharedCluster]))
+        );
+        // `space=` is for addresses, and names groups, spaces or `generic`.
+        for bad in [
+            "@operand d in reg space=.global",
+            "@operand d in addr space=.nosuch",
+        ] {
+            let t = format!("@opcode tst section=0 ptx=1.0 sm=all\ntst.b32 [d];\n{bad}\n");
+            let cat = Catalog::from_sources(&[("t", t.as_str())]);
+            assert!(!cat.errors().is_empty(), "{bad}");
+        }
+    }
+
+    #[test]
     fn rules_read_and_judge() {
         let text = "@opcode tst section=0 ptx=1.0 sm=all\n\
             tst{.sem}{.scope}{.ss}.type d, [a];\n\

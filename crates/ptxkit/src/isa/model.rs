@@ -310,9 +310,84 @@ pub struct RoleSpec {
     /// `pred-on=`: the target numbers (inclusive ranges) on which the
     /// `pred` kind applies; empty: on every target.
     pub pred_on: &'static [(u32, u32)],
+    /// For an address role, the state spaces its memory may be in
+    /// (`space=` on the `@operand` line); empty when the line does not
+    /// say, and the address goes with the state space written in its
+    /// position ([`RoleSpec::address_spaces`]).
+    pub spaces: &'static [SpaceRef],
+}
+
+/// One alternative of an address role's `space=`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum SpaceRef {
+    /// The state space written in this group's slot (`space=.dst`).
+    Group(GroupId),
+    /// This state space (`space=.shared::cta`).
+    Fixed(super::vocab::StateSpace),
+    /// A generic address (`space=generic`): any variable a generic
+    /// address may name.
+    Generic,
+}
+
+/// A set of state spaces, as a bit set over [`StateSpace`](super::vocab::StateSpace).
+/// Empty: a generic address.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct SpaceSet(pub u16);
+
+impl SpaceSet {
+    /// The set with `s` added.
+    pub const fn with(self, s: super::vocab::StateSpace) -> SpaceSet {
+        SpaceSet(self.0 | 1 << (s as u16))
+    }
+
+    /// Whether `s` is in the set.
+    pub fn contains(self, s: super::vocab::StateSpace) -> bool {
+        self.0 & (1 << (s as u16)) != 0
+    }
+
+    /// Whether the set is empty (a generic address).
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The spaces of the set, in [`StateSpace::ALL`](super::vocab::StateSpace::ALL) order.
+    pub fn iter(self) -> impl Iterator<Item = super::vocab::StateSpace> {
+        super::vocab::StateSpace::ALL
+            .iter()
+            .copied()
+            .filter(move |s| self.contains(*s))
+    }
 }
 
 impl RoleSpec {
+    /// The state spaces an address of this role may be in, when its
+    /// `@operand` line says (`space=`): the space written in the first
+    /// listed group that is filled (`filled` gives the state space a
+    /// group's slot holds), else every fixed space listed; an empty set
+    /// is a generic address. `None` when the line does not say: the
+    /// address then goes with the state space written in its position.
+    pub fn address_spaces(
+        &self,
+        filled: impl Fn(GroupId) -> Option<super::vocab::StateSpace>,
+    ) -> Option<SpaceSet> {
+        if self.spaces.is_empty() {
+            return None;
+        }
+        let mut set = SpaceSet::default();
+        for s in self.spaces {
+            match *s {
+                SpaceRef::Group(g) => {
+                    if let Some(sp) = filled(g) {
+                        return Some(SpaceSet::default().with(sp));
+                    }
+                }
+                SpaceRef::Fixed(sp) => set = set.with(sp),
+                SpaceRef::Generic => {}
+            }
+        }
+        Some(set)
+    }
+
     /// Whether the `pred` kind lets a predicate register stand here on a
     /// target numbered `sm` (`None`: the module names none).
     pub fn takes_pred_on(&self, sm: Option<u32>) -> bool {
