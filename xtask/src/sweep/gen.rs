@@ -7,8 +7,8 @@ use std::collections::BTreeSet;
 use ptxkit::check::target::{min_ptx_for, Sm};
 use ptxkit::isa::vocab::{ScalarType, StateSpace};
 use ptxkit::isa::{
-    catalog, fill, Arity, AtomKind, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl,
-    PtxVersion, Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind, SpaceSet, TypeRef,
+    catalog, fill, Arity, Catalog, Dir, Form, FormId, Kinds, ModId, OperandTpl, PtxVersion,
+    Requirement, RoleId, RoleSpec, Rule, Shape, SlotKind, SpaceSet,
 };
 
 use super::{Case, Rng};
