@@ -511,12 +511,13 @@ impl Checker<'_> {
                     }
                     _ => ty,
                 };
-                // `pred` lets a predicate register be an element of a
-                // vector of values (ptxas: `{%p1, %r2}` for tex's
-                // gradients), not the whole vector; matrix fragments
-                // (`@flags matrix`) take predicates throughout.
+                // In texture instructions (`@flags texture`), `pred` lets a
+                // predicate register be an element of a vector of values
+                // (ptxas: `{%p1, %r2}` for tex's gradients), not the whole
+                // vector; elsewhere (matrix fragments, multimem's FP8x4
+                // results) ptxas takes predicates throughout.
                 if spec.kinds.has(Kinds::PRED)
-                    && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
                     && ty.is_some_and(|t| t != ScalarType::Pred)
                     && items.len() > 1
                     && items.iter().all(|x| match x {
