@@ -292,10 +292,9 @@ fn sweep_replays_without_ptxas() {
         "misses by case kind and ptxas message:\n{}",
         top(&total.miss_classes, 25)
     );
-    assert!(
-        total.false_rejections <= KNOWN_FALSE_REJECTIONS,
-        "{} false rejections (ptxas accepts, we reject); known: {KNOWN_FALSE_REJECTIONS}",
-        total.false_rejections
+    assert_eq!(
+        total.false_rejections, KNOWN_FALSE_REJECTIONS,
+        "false rejections (ptxas accepts, we reject); known: {KNOWN_FALSE_REJECTIONS}"
     );
     assert!(
         agreement >= AGREEMENT_FLOOR,

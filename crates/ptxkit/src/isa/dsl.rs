@@ -1358,6 +1358,7 @@ mod tests {
             range: None,
             multiple: 0,
             pred_on: &[(89, 89), (120, u32::MAX)],
+            spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));
         assert!(!spec.takes_pred_on(Some(90)));
