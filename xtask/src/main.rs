@@ -9,6 +9,7 @@ mod mutants;
 mod ptxas_roundtrip;
 mod sweep;
 mod synth;
+mod test_all;
 mod vs_ptxas;
 
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -93,6 +94,18 @@ fn main() {
                 }
             }
             std::process::exit(bench::run(&root, o));
+        }
+        Some("test") => {
+            let mut only = Vec::new();
+            let mut cargo_args = Vec::new();
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--only" => only.push(args.next().unwrap_or_else(|| usage())),
+                    "--" => cargo_args.extend(args.by_ref()),
+                    _ => usage(),
+                }
+            }
+            std::process::exit(test_all::main(&root, &only, &cargo_args))
         }
         Some("layout") => std::process::exit(layout::run(&root)),
         Some("dist") => match dist::build(&root, false) {
