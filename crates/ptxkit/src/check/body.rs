@@ -36,12 +36,17 @@ pub(crate) struct BodyWalk {
     /// recur in the next ones, and a scope search (hash maps and `%r<N>`
     /// ranges, block by block) was the checker's largest cost. An entry is
     /// good while its generation is [`BodyWalk::generation`].
-    memo: Box<[std::cell::Cell<(Name, u32, Found)>]>,
+    memo: Memo,
     /// Bumped whenever a name is declared or a block opens or closes.
     generation: u32,
     /// Whether the body is a kernel's (`.entry`).
     pub(super) entry: bool,
 }
+
+/// The lookup memo of a body: entries direct-mapped by name, each with
+/// the generation it was made in. It outlives the body: the next one
+/// takes it over under a newer generation.
+pub(super) type Memo = Box<[std::cell::Cell<(Name, u32, Found)>]>;
 
 /// Entries of [`BodyWalk::memo`] (a power of two).
 const MEMO: usize = 256;
@@ -163,25 +168,33 @@ impl Checker<'_> {
                 self.duplicate(p.name, p.name_span, first.span);
             }
         }
+        // The memo of the last body, reused: its entries are stale under
+        // the new generation. Built in place on the heap the first time
+        // (an array built on the stack and then boxed costs a copy).
+        let (memo, generation) = match self.memo.take() {
+            Some((memo, g)) if g < u32::MAX - 1 => (memo, g + 1),
+            _ => (
+                vec![
+                    std::cell::Cell::new((
+                        Name::new(""),
+                        u32::MAX,
+                        Found {
+                            decl: None,
+                            settled: false,
+                        },
+                    ));
+                    MEMO
+                ]
+                .into_boxed_slice(),
+                0,
+            ),
+        };
         BodyWalk {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
             pending: Vec::new(),
-            // Built in place on the heap (an array built on the stack and
-            // then boxed costs a 12 KB copy per function).
-            memo: vec![
-                std::cell::Cell::new((
-                    Name::new(""),
-                    u32::MAX,
-                    Found {
-                        decl: None,
-                        settled: false,
-                    },
-                ));
-                MEMO
-            ]
-            .into_boxed_slice(),
-            generation: 0,
+            memo,
+            generation,
             entry,
         }
     }
@@ -214,6 +227,7 @@ impl Checker<'_> {
     /// The body ends: names still unknown are reported unless they are
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
+        self.memo = Some((w.memo, w.generation));
         for (n, d, _) in w.pending {
             if !w.labels.iter().any(|s| s.names.contains_key(&n)) {
                 self.diags.push(d);
@@ -398,7 +412,10 @@ impl Checker<'_> {
                 continue;
             };
             if !branch {
-                self.name_found(*n, *sp, *found, w);
+                // Declared (the common case): nothing to report.
+                if found.decl.is_none() {
+                    self.name_found(*n, *sp, *found, w);
+                }
             } else if found.decl.is_none() && !is_predefined(n.as_str()) {
                 let d = Diagnostic::error(
                     codes::UNDEFINED_LABEL,

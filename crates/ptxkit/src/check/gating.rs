@@ -22,7 +22,25 @@ pub mod codes {
 
 impl Checker<'_> {
     /// Gate one instruction: its gated modifiers, its form, its section.
+    /// An instruction of a shape (form and modifiers) already found
+    /// available in this environment is skipped.
     pub(super) fn gate_instruction(&mut self, i: &Instruction) {
+        let env = self.env;
+        if let Some(s) = self.resolved.current(i) {
+            if s.gated.get() == Some(env) {
+                return;
+            }
+        }
+        let before = self.diags.len();
+        self.gate_uncached(i);
+        if self.diags.len() == before {
+            if let Some(s) = self.resolved.current(i) {
+                s.gated.set(Some(env));
+            }
+        }
+    }
+
+    fn gate_uncached(&mut self, i: &Instruction) {
         let cat = catalog();
         let (Some(form), Some(section)) = (i.form(), cat.section_of(i.form)) else {
             return;

@@ -41,6 +41,9 @@ pub(crate) struct Checker<'o> {
     /// Role types and vector sizes already worked out, by instruction
     /// shape (see `operands`).
     pub(crate) resolved: operands::Resolved,
+    /// The lookup memo of the last body and its last generation, for the
+    /// next body to reuse (see `body`).
+    memo: Option<(body::Memo, u32)>,
     opts: &'o CheckOptions,
 }
 
@@ -129,6 +132,7 @@ impl<'o> ModuleChecker<'o> {
                 externs: Default::default(),
                 met: Default::default(),
                 resolved: Default::default(),
+                memo: None,
                 header: Default::default(),
                 opts,
             },

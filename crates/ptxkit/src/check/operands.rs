@@ -58,14 +58,29 @@ fn facts(roles: &[RoleFacts], id: RoleId) -> Option<&RoleFacts> {
     roles.iter().find(|f| f.0 == id)
 }
 
+/// Shape facts by shape key.
+type ShapeMap = rustc_hash::FxHashMap<u128, std::rc::Rc<ShapeFacts>>;
+
+/// Shapes past which the map is not extended (bounds its memory; a real
+/// module uses a few hundred).
+const SHAPES_MAX: usize = 1 << 14;
+
+thread_local! {
+    /// The shape map the last checker on this thread left: the facts
+    /// depend on the catalog only, so a run over many small modules works
+    /// each shape out once.
+    static KEPT: std::cell::Cell<Option<ShapeMap>> = const { std::cell::Cell::new(None) };
+}
+
 /// Role types and vector sizes by instruction shape: the form and its
 /// written modifiers decide them, and few shapes recur through a module.
-#[derive(Default)]
 pub(crate) struct Resolved {
-    map: rustc_hash::FxHashMap<u128, std::rc::Rc<ShapeFacts>>,
-    /// The instruction [`Resolved::of`] last saw, and the rule it breaks:
-    /// the rules pass that follows reads it instead of a second lookup.
-    last: Option<(*const Instruction, Option<(u16, u16)>)>,
+    map: ShapeMap,
+    /// The instruction [`Resolved::of`] last saw (its address and where it
+    /// starts: a later statement may reuse a freed one's address) and its
+    /// facts: the gating and rules passes that follow read them instead of
+    /// a second lookup.
+    last: Option<((*const Instruction, u32), std::rc::Rc<ShapeFacts>)>,
 }
 
 /// What an instruction's shape decides.
@@ -74,6 +89,9 @@ pub(crate) struct ShapeFacts {
     roles: Box<[RoleFacts]>,
     /// The modifier rule the shape breaks (rule, clause), if any.
     broken: Option<(u16, u16)>,
+    /// The environment in which the shape's form, section and modifiers
+    /// were found available (see `gating`): then they are again.
+    pub(crate) gated: std::cell::Cell<Option<super::target::Env>>,
 }
 
 /// The shape of an instruction as a key: the form and up to seven
@@ -87,20 +105,55 @@ fn shape_key(i: &Instruction) -> Option<u128> {
     })
 }
 
+impl Default for Resolved {
+    /// The map the last checker on this thread left, or an empty one.
+    fn default() -> Resolved {
+        Resolved {
+            map: KEPT
+                .try_with(std::cell::Cell::take)
+                .ok()
+                .flatten()
+                .unwrap_or_default(),
+            last: None,
+        }
+    }
+}
+
+impl Drop for Resolved {
+    fn drop(&mut self) {
+        let map = std::mem::take(&mut self.map);
+        // Fails only while the thread is being torn down.
+        let _ = KEPT.try_with(|k| k.set(Some(map)));
+    }
+}
+
 impl Resolved {
     /// The catalog `@rule` of `i`'s section that its modifiers break.
     pub(crate) fn broken_rule(&mut self, i: &Instruction) -> Option<(u16, u16)> {
         match self.last.take() {
-            Some((p, r)) if std::ptr::eq(p, i) => r,
+            Some((at, r)) if at == Self::at(i) => r.broken,
             _ => broken_in_section(i),
         }
+    }
+
+    /// The facts [`Resolved::of`] found for `i`, if it was the last
+    /// instruction it saw.
+    pub(crate) fn current(&self, i: &Instruction) -> Option<&ShapeFacts> {
+        self.last
+            .as_ref()
+            .filter(|(at, _)| *at == Self::at(i))
+            .map(|(_, r)| &**r)
+    }
+
+    fn at(i: &Instruction) -> (*const Instruction, u32) {
+        (std::ptr::from_ref(i), i.span.start)
     }
 
     /// The facts of every described role of `i`'s form.
     fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<ShapeFacts> {
         let key = shape_key(i);
         if let Some(r) = key.and_then(|k| self.map.get(&k)) {
-            self.last = Some((i, r.broken));
+            self.last = Some((Self::at(i), r.clone()));
             return r.clone();
         }
         let mut out: Vec<RoleFacts> = Vec::new();
@@ -125,10 +178,11 @@ impl Resolved {
         let r = std::rc::Rc::new(ShapeFacts {
             roles: out.into(),
             broken: broken_in_section(i),
+            gated: std::cell::Cell::new(None),
         });
-        self.last = Some((i, r.broken));
+        self.last = Some((Self::at(i), r.clone()));
         if let Some(k) = key {
-            if self.map.len() < 1 << 14 {
+            if self.map.len() < SHAPES_MAX {
                 self.map.insert(k, r.clone());
             }
         }
@@ -242,7 +296,14 @@ impl Checker<'_> {
             let Some((at, (o, f))) = written.next() else {
                 break;
             };
-            if self.templated(i, roles, tpl, o, *f, true, w, ms) && at < 32 {
+            // A plain value (most operands) goes straight to its role.
+            let whole = match (&tpl.shape, o) {
+                (Shape::Value | Shape::Literal(_), Operand::Expr(_)) => {
+                    self.role_operand(i, roles, tpl.spec, o, *f, true, w, ms)
+                }
+                _ => self.templated(i, roles, tpl, o, *f, true, w, ms),
+            };
+            if whole && at < 32 {
                 handled |= 1 << at;
             }
         }
@@ -919,8 +980,13 @@ impl Checker<'_> {
                         let d = self.not_allowed(i, spec, *sp, format!("register `{n}`"));
                         return self.report_found(*n, d, f, w);
                     }
-                    if let (Some(reg), Some(ty)) = (reg, ty) {
-                        self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+                    // A register of the operand's very type (the common
+                    // case) fits without a closer look.
+                    match (reg, ty) {
+                        (Some(reg), Some(ty)) if reg != ty => {
+                            self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+                        }
+                        _ => {}
                     }
                     return;
                 }

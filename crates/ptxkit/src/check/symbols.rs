@@ -132,6 +132,21 @@ impl Scope {
         if self.ranges.is_empty() {
             return None;
         }
+        // A short name: its prefix and digits straight from its bytes.
+        if let Some((key, plen, idx)) = n.split_digits() {
+            if let Some(k) = key {
+                let r = self
+                    .ranges
+                    .iter()
+                    .find(|r| r.key == Some(k) && r.prefix.len() == plen);
+                if let Some(d) = r.and_then(|r| r.index(idx)) {
+                    return Some(d);
+                }
+            }
+            // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
+            let s = n.as_bytes();
+            return self.ranges.iter().find_map(|r| r.covers(s));
+        }
         self.find_in_ranges(n.as_bytes())
     }
 

@@ -84,7 +84,7 @@ pub fn min_ptx_for(sm: Sm) -> Option<PtxVersion> {
 }
 
 /// What a module is compiled for.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Env {
     /// `.version`.
     pub ptx: Option<PtxVersion>,

@@ -180,6 +180,32 @@ impl Name {
         (hi >> 56 == u64::from(INTERNED)).then_some(lo)
     }
 
+    /// A short name split as a register of a range (`%rd17`): its
+    /// non-digit prefix packed into a little-endian word (when at most
+    /// eight bytes), the prefix's length, and the trailing digits. `None`
+    /// for an interned (long) name. Reads the inline bytes directly: the
+    /// checker splits every register name it has not seen before.
+    #[inline]
+    pub(crate) fn split_digits(&self) -> Option<(Option<u64>, usize, &[u8])> {
+        let len = usize::from(self.0[INLINE]);
+        if len > INLINE {
+            return None;
+        }
+        let mut p = len;
+        while p > 0 && self.0[p - 1].is_ascii_digit() {
+            p -= 1;
+        }
+        let key = (p <= 8).then(|| {
+            let w = u64::from_le_bytes([
+                self.0[0], self.0[1], self.0[2], self.0[3], self.0[4], self.0[5], self.0[6],
+                self.0[7],
+            ]);
+            // Keep the prefix's bytes only (`p` is at most 8 here).
+            w & u64::MAX.checked_shr(64 - 8 * p as u32).unwrap_or(0)
+        });
+        Some((key, p, self.0.get(p..len).unwrap_or_default()))
+    }
+
     /// Whether this is the sink `_` (without decoding the name).
     #[inline]
     pub fn is_sink(&self) -> bool {
