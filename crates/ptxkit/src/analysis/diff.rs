@@ -62,6 +62,8 @@ pub struct DiffLine {
 pub struct FunctionDiff {
     /// The function.
     pub name: String,
+    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// Whether the bodies are the same once registers and labels are renumbered.
     pub only_renaming: bool,
     /// Instruction counts that differ, by catalog instruction name.
@@ -350,6 +352,7 @@ fn function_diff(
     let hunks = hunks(all, 3);
     FunctionDiff {
         name: b.name.to_string(),
+        demangled: crate::demangle(b.name.as_str()),
         only_renaming,
         mix: mix_delta,
         resources: res,
