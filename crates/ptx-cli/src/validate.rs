@@ -76,11 +76,25 @@ pub fn version(s: &str) -> Result<PtxVersion, String> {
     });
     match parsed {
         Some(v) if data.knows_version(v) => Ok(v),
-        _ => Err(format!(
-            "unknown PTX version `{s}`{}\n  valid versions: {}",
-            suggest::did_you_mean(s.trim(), known.iter().map(String::as_str)),
-            known.join(" ")
-        )),
+        _ => {
+            // The numerically nearest known version (the older on a tie).
+            let value = |v: PtxVersion| {
+                u32::from(v.major)
+                    .saturating_mul(10)
+                    .saturating_add(u32::from(v.minor))
+            };
+            let near = parsed.and_then(|p| {
+                data.versions
+                    .iter()
+                    .min_by_key(|k| (value(**k).abs_diff(value(p)), value(**k)))
+            });
+            Err(format!(
+                "unknown PTX version `{s}`{}\n  valid versions: {}",
+                near.map(|v| format!("; did you mean `{v}`?"))
+                    .unwrap_or_default(),
+                known.join(" ")
+            ))
+        }
     }
 }
 
@@ -106,6 +120,7 @@ mod tests {
         assert_eq!(version("7.8"), Ok(PtxVersion { major: 7, minor: 8 }));
         let e = version("7.9").unwrap_err();
         assert!(e.contains("did you mean `7.8`?"), "{e}");
-        assert!(version("x").is_err());
+        assert!(version("9.9").unwrap_err().contains("did you mean `9.5`?"));
+        assert!(!version("x").unwrap_err().contains("did you mean"));
     }
 }

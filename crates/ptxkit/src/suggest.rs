@@ -1,11 +1,23 @@
 //! "Did you mean": the known name closest to a mistyped one (an opcode, a
-//! target, a PTX version), by Jaro-Winkler similarity (the `strsim`
-//! crate, as clap uses for its own suggestions).
+//! target, a subcommand), by edit distance with transpositions and
+//! Jaro-Winkler similarity (the `strsim` crate, as clap uses for its own
+//! suggestions).
 
-/// Names at least this similar (0 to 1) are suggested.
-const THRESHOLD: f64 = 0.8;
+/// Names at least this similar (0 to 1) are suggested whatever their edit
+/// distance.
+const THRESHOLD: f64 = 0.85;
 
-/// The candidate most like `word`, if one is close enough. Ties go to the
+/// The largest edit distance suggested for a word of `len` characters.
+fn max_edits(len: usize) -> usize {
+    match len {
+        0..=3 => 1,
+        4..=6 => 2,
+        _ => 3,
+    }
+}
+
+/// The candidate most like `word`, if one is close enough: fewest edits
+/// (a swap of neighbours is one), then the most similar. Ties go to the
 /// earliest candidate.
 ///
 /// ```
@@ -14,14 +26,20 @@ const THRESHOLD: f64 = 0.8;
 /// assert_eq!(ptxkit::suggest::closest("banana", ops), None);
 /// ```
 pub fn closest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
-    let mut best: Option<(f64, &'a str)> = None;
+    let limit = max_edits(word.chars().count());
+    let mut best: Option<(usize, f64, &'a str)> = None;
     for c in candidates {
-        let score = strsim::jaro_winkler(word, c);
-        if score >= THRESHOLD && best.is_none_or(|(b, _)| score > b) {
-            best = Some((score, c));
+        let edits = strsim::osa_distance(word, c);
+        let similar = strsim::jaro_winkler(word, c);
+        if edits > limit && similar < THRESHOLD {
+            continue;
+        }
+        let better = best.is_none_or(|(e, s, _)| edits < e || (edits == e && similar > s));
+        if better {
+            best = Some((edits, similar, c));
         }
     }
-    best.map(|(_, c)| c)
+    best.map(|(_, _, c)| c)
 }
 
 /// `" (did you mean `X`?)"` when a candidate is close to `word`, else "".

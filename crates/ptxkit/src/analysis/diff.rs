@@ -227,7 +227,7 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
     let Some(r) = r else { return Vec::new() };
     vec![
         (
-            "registers declared (32-bit units)",
+            "virtual registers declared (32-bit units)",
             r.registers.declared_units,
         ),
         (
@@ -235,7 +235,7 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
             r.registers.declared_by_width.get(&1).copied().unwrap_or(0),
         ),
         (
-            "peak live registers (32-bit units)",
+            "peak live virtual registers (32-bit units)",
             u64::from(r.registers.peak_live_units),
         ),
         (
@@ -245,7 +245,14 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
         ("shared bytes (static)", r.shared.static_bytes),
         ("local frame bytes", r.local.frame_bytes),
         ("param bytes", r.param_bytes),
-        ("CTA barriers", r.barriers.cta_barriers as u64),
+        (
+            "named barriers (as ptxas counts)",
+            r.barriers.named_barriers,
+        ),
+        (
+            "CTA barrier instructions",
+            u64::try_from(r.barriers.cta_barriers).unwrap_or(u64::MAX),
+        ),
     ]
 }
 
