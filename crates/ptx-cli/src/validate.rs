@@ -99,6 +99,7 @@ pub fn version(s: &str) -> Result<PtxVersion, String> {
 }
 
 #[cfg(test)]
+#[allow(clippy::unwrap_used)]
 mod tests {
     use super::*;
 
