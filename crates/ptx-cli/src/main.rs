@@ -84,7 +84,7 @@ enum Command {
     Completions(cmd::completions::Args),
     /// Print the manual page (roff) of `ptx` or of one subcommand, or
     /// write them all with --out-dir.
-    Man(cmd::completions::ManArgs),
+    Man(cmd::man::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -147,7 +147,7 @@ fn main() -> ExitCode {
         Command::Explain(a) => cmd::explain::run(a),
         Command::Extract(a) => or_usage(cmd::extract::run(a)),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
-        Command::Man(a) => or_usage(cmd::completions::man(a, Cli::command())),
+        Command::Man(a) => or_usage(cmd::man::run(a, Cli::command())),
     };
     ExitCode::from(code)
 }

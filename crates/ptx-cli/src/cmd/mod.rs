@@ -16,6 +16,7 @@ pub mod extract;
 pub mod fmt;
 pub mod functions;
 pub mod grep;
+pub mod man;
 pub mod resources;
 pub mod show;
 pub mod stats;
