@@ -43,12 +43,9 @@ pub fn build(root: &Path, quiet: bool) -> Option<PathBuf> {
     }
     // The target is named so that the flags reach only the target's
     // artifacts: proc-macros and build scripts, built for the host, stay
-    // dynamic (a static proc-macro cannot be built). RUSTFLAGS replaces the
-    // configured flags, so the ones of .cargo/config.toml are repeated.
-    let mut flags = String::from("-C target-feature=+crt-static");
-    if host == "x86_64-unknown-linux-gnu" {
-        flags.push_str(" -C link-arg=-Wl,-z,pack-relative-relocs");
-    }
+    // dynamic (a static proc-macro cannot be built). The link layout and
+    // packed relocations come from crates/ptx-cli/build.rs.
+    let flags = "-C target-feature=+crt-static";
     let mut c = Command::new(env!("CARGO"));
     c.args(["build", "--release", "-p", "ptx-cli", "--target", &host])
         .env("RUSTFLAGS", flags)

@@ -226,11 +226,36 @@ pub fn open_plain(path: &Path) -> Result<Opened, String> {
     })
 }
 
+/// A path that is an unexpanded glob naming no file (the shell passes a
+/// pattern that matched nothing on as written). Other missing files are
+/// reported when read, each in its turn.
+fn missing(p: &Path) -> Option<String> {
+    let text = p.display().to_string();
+    (text.contains(['*', '?', '[']) && !p.exists())
+        .then(|| format!("{text}: no file matches this pattern"))
+}
+
+/// The error when the paths named no input file at all (empty
+/// directories, or directories without a file of the extensions sought).
+fn nothing_found(paths: &[PathBuf], exts: &[&str]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| format!("`{}`", p.display())).collect();
+    let exts: Vec<String> = exts.iter().map(|e| format!("*.{e}")).collect();
+    format!(
+        "no input files: found no {} in {}",
+        exts.join(" "),
+        names.join(", ")
+    )
+}
+
 /// Expand directories into the files below them whose extension is one
-/// of `exts` (sorted); files and `-` pass through.
+/// of `exts` (sorted); files and `-` pass through. Finding no file at all
+/// is an error, as is a glob that matched nothing.
 pub fn expand_with(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>, String> {
     let mut out = Vec::new();
     for p in paths {
+        if let Some(e) = missing(p) {
+            return Err(e);
+        }
         if p.is_dir() {
             let mut found = Vec::new();
             walk(p, exts, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -240,16 +265,23 @@ pub fn expand_with(paths: &[PathBuf], exts: &[&str]) -> Result<Vec<PathBuf>, Str
             out.push(p.clone());
         }
     }
+    if out.is_empty() {
+        return Err(nothing_found(paths, exts));
+    }
     Ok(out)
 }
 
 /// Expand directories into the `.ptx` files below them (sorted), and CUDA
 /// binaries into the PTX entries the selection keeps; other files and `-`
-/// pass through.
+/// pass through. Finding no input at all is an error, as is a glob that
+/// matched nothing.
 pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
     let mut out = Vec::new();
     let plain = |path: PathBuf| Source { path, entry: None };
     for p in paths {
+        if let Some(e) = missing(p) {
+            return Err(e);
+        }
         if p.is_dir() {
             let mut found = Vec::new();
             walk(p, &["ptx"], &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
@@ -270,6 +302,9 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
         } else {
             out.push(plain(p.clone()));
         }
+    }
+    if out.is_empty() {
+        return Err(nothing_found(paths, &["ptx"]));
     }
     Ok(out)
 }

@@ -10,10 +10,11 @@
 mod cmd;
 mod input;
 mod out;
+mod validate;
 
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 
 /// mimalloc: parsing allocates many small tree nodes and frees them as it
 /// streams; glibc's allocator spends noticeably more instructions on that.
@@ -29,12 +30,16 @@ struct Cli {
     /// For CUDA binary inputs (fatbins, executables, shared libraries,
     /// objects): read only the PTX entries for this architecture
     /// (`sm_80`, `compute_90a`, `86`).
-    #[arg(long, global = true, value_name = "sm_XX")]
+    #[arg(long, global = true, value_name = "sm_XX", value_parser = validate::arch)]
     arch: Option<String>,
     /// For CUDA binary inputs: read only the PTX entry of this number (as
     /// `ptx extract --list` numbers them, from 1).
     #[arg(long, global = true, value_name = "N")]
     entry: Option<usize>,
+    /// Show C++ function names as written (`_Z10normalize3P4Vec3`) rather
+    /// than demangled (`normalize3(Vec3*)`). JSON always has both.
+    #[arg(long, global = true)]
+    no_demangle: bool,
 }
 
 #[derive(Subcommand)]
@@ -74,6 +79,12 @@ enum Command {
     /// executables, shared libraries and objects (compressed entries
     /// decompressed).
     Extract(cmd::extract::Args),
+    /// Print a completion script for a shell (bash, zsh, fish, elvish,
+    /// powershell).
+    Completions(cmd::completions::Args),
+    /// Print the manual page (roff) of `ptx` or of one subcommand, or
+    /// write them all with --out-dir.
+    Man(cmd::man::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -114,6 +125,7 @@ fn main() -> ExitCode {
     restore_sigpipe();
     tune_allocator();
     let cli = Cli::parse();
+    out::set_demangle(!cli.no_demangle);
     input::binary::select(input::binary::Selection {
         arch: cli.arch,
         entry: cli.entry,
@@ -134,6 +146,8 @@ fn main() -> ExitCode {
         Command::Diff(a) => or_usage(cmd::diff::run(a)),
         Command::Explain(a) => cmd::explain::run(a),
         Command::Extract(a) => or_usage(cmd::extract::run(a)),
+        Command::Completions(a) => cmd::completions::run(a, Cli::command()),
+        Command::Man(a) => or_usage(cmd::man::run(a, Cli::command())),
     };
     ExitCode::from(code)
 }

@@ -33,6 +33,33 @@ pub mod style {
     pub const WARN: Style = AnsiColor::Yellow.on_default();
 }
 
+static DEMANGLE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(true);
+
+/// Show C++ names demangled (the default) or as written (`--no-demangle`).
+pub fn set_demangle(on: bool) {
+    DEMANGLE.store(on, std::sync::atomic::Ordering::Relaxed);
+}
+
+/// How tables show a function name: demangled unless `--no-demangle`.
+pub fn name(n: &str) -> std::borrow::Cow<'_, str> {
+    ptxkit::demangle::display(n, DEMANGLE.load(std::sync::atomic::Ordering::Relaxed))
+}
+
+/// A function name for a heading: the readable name in the name style,
+/// followed by the symbol as written (dimmed) when the two differ.
+pub fn title(n: &str, on: bool) -> String {
+    let shown = name(n);
+    if shown == n {
+        paint(n, style::NAME, on)
+    } else {
+        format!(
+            "{}  {}",
+            paint(&shown, style::NAME, on),
+            paint(&format!("[{n}]"), style::DIM, on)
+        )
+    }
+}
+
 /// `s` in `style` when `on`.
 pub fn paint(s: &str, st: Style, on: bool) -> String {
     if on {
@@ -171,18 +198,30 @@ impl Loaded {
     /// whose name contains `name`. The error lists the candidates.
     pub fn function(&self, name: &str) -> Result<&Function, String> {
         let fs: Vec<&Function> = self.parsed.module.functions().collect();
+        // Each name as written and, for a mangled one, demangled.
+        let named: Vec<(&Function, Option<String>)> = fs
+            .iter()
+            .map(|f| (*f, ptxkit::demangle(f.name.as_str())))
+            .collect();
+        let is = |f: &Function, d: &Option<String>| {
+            f.name.as_str() == name || d.as_deref() == Some(name)
+        };
         if let Some(f) = pick(
-            fs.iter()
-                .copied()
-                .filter(|f| f.name.as_str() == name)
+            named
+                .iter()
+                .filter(|(f, d)| is(f, d))
+                .map(|(f, _)| *f)
                 .collect(),
         ) {
             return Ok(f);
         }
-        let mut partial: Vec<&Function> = fs
+        let has = |f: &Function, d: &Option<String>| {
+            f.name.as_str().contains(name) || d.as_deref().is_some_and(|d| d.contains(name))
+        };
+        let mut partial: Vec<&Function> = named
             .iter()
-            .copied()
-            .filter(|f| f.name.as_str().contains(name))
+            .filter(|(f, d)| has(f, d))
+            .map(|(f, _)| *f)
             .collect();
         partial.dedup_by(|a, b| a.name == b.name);
         match partial.len() {

@@ -131,7 +131,7 @@ fn grep_patterns_and_exit_codes() {
     insta::assert_snapshot!("grep_shared_cluster", out);
     let out = run(&["grep", "wgmma.*", "examples/wgmma_tma.ptx", "--count"], 0);
     assert_eq!(out, "examples/wgmma_tma.ptx: 21\n");
-    run(&["grep", "frobnicate", "examples"], 1);
+    run(&["grep", "frobnicate", "examples"], 2);
     run(&["grep", "ld.glo*", "examples"], 2);
     let json = run(
         &["grep", "--json", "bar.sync", "examples/reduce_lineinfo.ptx"],
@@ -182,5 +182,173 @@ fn explain_entries() {
     let v: serde_json::Value = serde_json::from_str(&json).expect("json");
     assert_eq!(v["instruction"], "cp.async.bulk.tensor");
     let o = ptx(&["explain", "frobnicate"]);
-    assert_eq!(o.status.code(), Some(1));
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn demangled_names_in_tables_and_json() {
+    let calls = "examples/calls.ptx";
+    let text = run(&["functions", calls], 0);
+    assert!(
+        text.contains("function act_relu(float, float)  [_Z8act_reluff]"),
+        "{text}"
+    );
+    let raw = run(&["--no-demangle", "functions", calls], 0);
+    assert!(raw.contains("function _Z8act_reluff  ("), "{raw}");
+    assert!(!raw.contains("act_relu(float"), "{raw}");
+    for (cmd, shown) in [
+        ("callgraph", "eval_node(Node const*, int, int)"),
+        (
+            "resources",
+            "device function gcd(unsigned long long, unsigned long long)",
+        ),
+        (
+            "summary",
+            ".func gcd(unsigned long long, unsigned long long)  [_Z3gcdyy]",
+        ),
+        ("cfg", "normalize3(Vec3*)  [_Z10normalize3P4Vec3]: "),
+    ] {
+        let out = run(&[cmd, calls], 0);
+        assert!(out.contains(shown), "{cmd}: {out}");
+        let out = run(&[cmd, calls, "--no-demangle"], 0);
+        assert!(!out.contains(shown), "{cmd} --no-demangle: {out}");
+    }
+    let stats = run(&["stats", "--per-function", calls], 0);
+    assert!(
+        stats.contains("act_silu(float, float)  [_Z8act_siluff]"),
+        "{stats}"
+    );
+    let grep = run(&["grep", "rsqrt", calls], 0);
+    assert!(grep.contains("[normalize3(Vec3*)]"), "{grep}");
+
+    // JSON: both forms, everywhere a function is named.
+    let json =
+        |args: &[&str]| -> serde_json::Value { serde_json::from_str(&run(args, 0)).expect("json") };
+    let find = |v: &serde_json::Value, key: &str, name: &str| -> serde_json::Value {
+        v.as_array()
+            .and_then(|a| a.iter().find(|x| x[key] == name).cloned())
+            .unwrap_or_default()
+    };
+    let fs = json(&["functions", "--json", calls]);
+    assert_eq!(
+        find(&fs, "name", "_Z3gcdyy")["demangled"],
+        "gcd(unsigned long long, unsigned long long)"
+    );
+    assert!(find(&fs, "name", "apply_activation")["demangled"].is_null());
+    let eval = find(&fs, "name", "eval_trees");
+    assert_eq!(eval["calls"][0]["callee"], "_Z9eval_nodePK4Nodeii");
+    assert_eq!(
+        eval["calls"][0]["callee_demangled"],
+        "eval_node(Node const*, int, int)"
+    );
+    let cg = json(&["callgraph", "--json", calls]);
+    assert_eq!(
+        find(&cg["nodes"], "name", "_Z4dot34Vec3S_")["demangled"],
+        "dot3(Vec3, Vec3)"
+    );
+    let rs = json(&["resources", "--json", calls]);
+    assert_eq!(
+        find(&rs, "name", "_Z4dot34Vec3S_")["demangled"],
+        "dot3(Vec3, Vec3)"
+    );
+    let sm = json(&["summary", "--json", calls]);
+    assert_eq!(
+        find(&sm["functions"], "name", "_Z4dot34Vec3S_")["demangled"],
+        "dot3(Vec3, Vec3)"
+    );
+    let cfg = json(&["cfg", "--json", calls, "_Z4dot34Vec3S_"]);
+    assert_eq!(cfg["demangled"], "dot3(Vec3, Vec3)", "{cfg}");
+    let st = json(&["stats", "--json", "--per-function", calls]);
+    assert_eq!(
+        find(&st["functions"], "function", "_Z4dot34Vec3S_")["demangled"],
+        "dot3(Vec3, Vec3)"
+    );
+    let gr = json(&["grep", "--json", "rsqrt", calls]);
+    assert_eq!(gr[0]["hits"][0]["function_demangled"], "normalize3(Vec3*)");
+    // A readable name picks the function too.
+    let shown = run(&["show", calls, "normalize3(Vec3*)"], 0);
+    assert!(shown.contains("_Z10normalize3P4Vec3"), "{shown}");
+}
+
+/// A module whose barriers and device functions are counted as ptxas
+/// counts them (figures from `ptxas -arch=sm_80 -v`, 13.5): k1 "used 6
+/// barriers" (ids 0 and 3, and 5 in the function it calls), k3 "used 1
+/// barriers"; `helper` and `vis_helper` are dropped (no kernel calls them).
+const BARRIERS: &str = "\
+.version 8.0
+.target sm_80
+.address_size 64
+.func helper(.param .b32 x) { .reg .b32 %r<2>; ld.param.b32 %r1, [x]; ret; }
+.visible .func vis_helper() { ret; }
+.func used_helper() { bar.sync 5; ret; }
+.visible .entry k1(.param .u64 p) {
+  bar.sync 0;
+  bar.sync 0;
+  bar.sync 3;
+  call used_helper, ();
+  ret;
+}
+.visible .entry k2(.param .u32 p) {
+  .reg .b32 %r<4>;
+  ld.param.u32 %r1, [p];
+  bar.sync %r1;
+  ret;
+}
+.visible .entry k3() {
+  bar.sync 0;
+  bar.sync 0;
+  ret;
+}
+";
+
+#[test]
+fn resources_count_as_ptxas_does() {
+    let path = std::env::temp_dir().join(format!("ptx-barriers-{}.ptx", std::process::id()));
+    std::fs::write(&path, BARRIERS).expect("write");
+    let p = path.display().to_string();
+    let v: serde_json::Value =
+        serde_json::from_str(&run(&["resources", "--json", &p], 0)).expect("json");
+    let names: Vec<&str> = v
+        .as_array()
+        .map(|a| a.iter().filter_map(|r| r["name"].as_str()).collect())
+        .unwrap_or_default();
+    // Kernels first, then device functions, each in module order.
+    assert_eq!(
+        names,
+        ["k1", "k2", "k3", "helper", "vis_helper", "used_helper"]
+    );
+    let named: Vec<u64> = v
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(|r| r["barriers"]["named_barriers"].as_u64())
+                .collect()
+        })
+        .unwrap_or_default();
+    // k2's id is in a register (ptxas: "used 16 barriers").
+    assert_eq!(named, [6, 16, 1, 0, 0, 6]);
+    assert_eq!(v[0]["barriers"]["cta_barriers"], 3);
+    assert_eq!(v[5]["called_by_kernels"], serde_json::json!(["k1"]));
+    assert_eq!(v[3]["called_by_kernels"], serde_json::json!([]));
+    let text = run(&["resources", &p], 0);
+    assert!(text.contains("device function helper\n  (called by no kernel here: ptxas drops it, unless compiling with -c)"), "{text}");
+    assert!(
+        text.contains("device function used_helper\n  (called by kernel(s) k1)"),
+        "{text}"
+    );
+    assert!(
+        text.contains("named barriers                6 (as ptxas -v counts them"),
+        "{text}"
+    );
+    assert!(
+        text.contains("barrier instructions          3 CTA barriers (ids 0, 3)"),
+        "{text}"
+    );
+    assert!(text.contains("virtual registers declared"), "{text}");
+    assert!(text.contains("peak live virtual registers"), "{text}");
+    assert!(
+        text.contains("note: registers here are PTX's virtual registers"),
+        "{text}"
+    );
+    let _ = std::fs::remove_file(&path);
 }

@@ -31,16 +31,19 @@
 pub mod analysis;
 pub mod binary;
 pub mod check;
+pub mod demangle;
 pub mod diag;
 pub mod inline_asm;
 pub mod isa;
 pub mod lex;
 pub mod print;
 pub mod source;
+pub mod suggest;
 pub mod syntax;
 #[cfg(test)]
 mod test_corpus;
 
+pub use demangle::demangle;
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};
 pub use syntax::parser::{

@@ -75,6 +75,7 @@ fn target_override() {
         &parsed.module,
         &CheckOptions {
             target: Some("sm_80".into()),
+            ..CheckOptions::default()
         },
     );
     assert!(diags.iter().any(|d| d.code == "E0502"), "{diags:?}");

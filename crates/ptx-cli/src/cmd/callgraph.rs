@@ -38,7 +38,7 @@ pub fn run(a: Args) -> Result<u8, String> {
 /// The human-readable report.
 pub fn render(g: &CallGraph, on: bool) -> String {
     let mut s = String::new();
-    let name = |i: usize| g.nodes.get(i).map_or("?", |n| n.name.as_str());
+    let name = |i: usize| g.nodes.get(i).map_or("?".into(), |n| out::name(&n.name));
     let mut t = Table::new(&[
         ("caller", Align::Left),
         ("callee", Align::Left),
@@ -80,11 +80,11 @@ pub fn render(g: &CallGraph, on: bool) -> String {
     if !t.is_empty() {
         s.push_str(&t.render("  ", on));
     }
-    let rec: Vec<&str> = g
+    let rec: Vec<_> = g
         .nodes
         .iter()
         .filter(|n| n.recursive)
-        .map(|n| n.name.as_str())
+        .map(|n| out::name(&n.name))
         .collect();
     if !rec.is_empty() {
         s.push_str(&format!(
@@ -93,11 +93,11 @@ pub fn render(g: &CallGraph, on: bool) -> String {
             rec.join(", ")
         ));
     }
-    let taken: Vec<&str> = g
+    let taken: Vec<_> = g
         .nodes
         .iter()
         .filter(|n| n.address_taken)
-        .map(|n| n.name.as_str())
+        .map(|n| out::name(&n.name))
         .collect();
     if !taken.is_empty() {
         s.push_str(&format!("  address taken: {}\n", taken.join(", ")));
@@ -117,12 +117,12 @@ pub fn render(g: &CallGraph, on: bool) -> String {
     let called: Vec<bool> = (0..g.nodes.len())
         .map(|i| g.edges.iter().any(|e| e.to == i))
         .collect();
-    let roots: Vec<&str> = g
+    let roots: Vec<_> = g
         .nodes
         .iter()
         .enumerate()
         .filter(|(i, n)| !n.declaration && !called.get(*i).copied().unwrap_or(false))
-        .map(|(_, n)| n.name.as_str())
+        .map(|(_, n)| out::name(&n.name))
         .collect();
     if !roots.is_empty() {
         s.push_str(&format!("  not called here: {}\n", roots.join(", ")));

@@ -73,7 +73,7 @@ pub fn render(r: &FlowReport, on: bool) -> String {
     };
     s.push_str(&format!(
         "{}: {} blocks, {} edges, {} loop(s){}, {flow}\n",
-        out::paint(&r.function, style::NAME, on),
+        out::title(&r.function, on),
         r.blocks.len(),
         r.edges.len(),
         r.loops.len(),

@@ -22,8 +22,12 @@ pub struct Args {
     #[arg(long, short)]
     pub quiet: bool,
     /// Check against this target (e.g. `sm_80`) instead of the module's `.target`.
-    #[arg(long, value_name = "sm_XX")]
+    #[arg(long, value_name = "sm_XX", value_parser = crate::validate::target)]
     pub target: Option<String>,
+    /// Check against this PTX ISA version (e.g. `7.8`) instead of the
+    /// module's `.version`.
+    #[arg(long, value_name = "M.m", value_parser = crate::validate::version)]
+    pub ptx_version: Option<ptxkit::isa::PtxVersion>,
     /// Only parse: skip the semantic checks.
     #[arg(long)]
     pub syntax_only: bool,
@@ -96,6 +100,7 @@ fn check_one(f: &input::Source, a: &Args) -> Report {
         // Parsed and checked one top-level item at a time.
         let opts = ptxkit::check::CheckOptions {
             target: a.target.clone(),
+            version: a.ptx_version,
         };
         // Pages of the file behind the piece just checked (an item or one
         // statement of a body) go back to the system as the check moves on.

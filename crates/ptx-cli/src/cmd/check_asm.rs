@@ -25,7 +25,12 @@ pub struct Args {
     /// A target to check against (repeatable, or comma-separated); by
     /// default every target the catalog knows. A statement is valid when
     /// one of them accepts it.
-    #[arg(long = "target", value_name = "sm_XX", value_delimiter = ',')]
+    #[arg(
+        long = "target",
+        value_name = "sm_XX",
+        value_delimiter = ',',
+        value_parser = crate::validate::target
+    )]
     pub targets: Vec<String>,
     /// Print JSON on stdout: an object with `statements` and `diagnostics`.
     #[arg(long)]

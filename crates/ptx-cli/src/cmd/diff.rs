@@ -86,10 +86,18 @@ pub fn render(d: &ModuleDiff, a: &str, b: &str, on: bool) -> String {
         s.push_str(&out::paint(&format!("+ variable {g}\n"), style::ADD, on));
     }
     for f in &d.removed {
-        s.push_str(&out::paint(&format!("- function {f}\n"), style::DEL, on));
+        s.push_str(&out::paint(
+            &format!("- function {}\n", out::name(f)),
+            style::DEL,
+            on,
+        ));
     }
     for f in &d.added {
-        s.push_str(&out::paint(&format!("+ function {f}\n"), style::ADD, on));
+        s.push_str(&out::paint(
+            &format!("+ function {}\n", out::name(f)),
+            style::ADD,
+            on,
+        ));
     }
     s.push_str(&format!(
         "{} changed, {} added, {} removed, {} unchanged\n",
@@ -103,7 +111,7 @@ pub fn render(d: &ModuleDiff, a: &str, b: &str, on: bool) -> String {
         s.push_str(&format!(
             "{} {}{}\n",
             out::paint("changed", style::HEAD, on),
-            out::paint(&c.name, style::NAME, on),
+            out::title(&c.name, on),
             if c.only_renaming {
                 "  (only registers or labels renumbered)"
             } else {

@@ -26,9 +26,10 @@ pub fn run(a: Args) -> u8 {
             }
             0
         }
+        // A query naming nothing is a usage error.
         Err(e) => {
             eprintln!("ptx: {e}");
-            1
+            2
         }
     }
 }

@@ -59,7 +59,7 @@ pub fn render(fs: &[FunctionInfo], on: bool) -> String {
         s.push_str(&format!(
             "{} {}  ({})\n",
             out::paint(kind, style::HEAD, on),
-            out::paint(&f.name, style::NAME, on),
+            out::title(&f.name, on),
             facts.join(", ")
         ));
         let mut t = Table::new(&[
@@ -87,7 +87,7 @@ pub fn render(fs: &[FunctionInfo], on: bool) -> String {
             };
             s.push_str(&format!(
                 "  calls      {}  ({kind}, {} call{})\n",
-                out::paint(&c.callee, style::NAME, on),
+                out::paint(&out::name(&c.callee), style::NAME, on),
                 c.calls,
                 if c.calls == 1 { "" } else { "s" }
             ));

@@ -46,6 +46,9 @@ pub struct FileHits {
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let pat = Pattern::parse(&a.pattern).map_err(|e| format!("bad pattern: {e}"))?;
+    if let Some(why) = pat.unknown_opcode() {
+        return Err(format!("bad pattern: {why}"));
+    }
     let files = input::expand(&a.paths)?;
     let results: Vec<Result<FileHits, String>> = files
         .par_iter()
@@ -90,7 +93,7 @@ pub fn run(a: Args) -> Result<u8, String> {
                     f.file,
                     h.line,
                     h.instruction.replace('\t', " "),
-                    out::paint(&format!("[{}]", h.function), style::DIM, on)
+                    out::paint(&format!("[{}]", out::name(&h.function)), style::DIM, on)
                 ));
             }
         }

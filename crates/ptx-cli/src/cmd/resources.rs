@@ -1,5 +1,6 @@
-//! `ptx resources`: registers, memory, barriers and launch directives per
-//! kernel (and device function).
+//! `ptx resources`: virtual registers, memory, barriers and launch
+//! directives per kernel, then per device function (marked when no kernel
+//! calls it: ptxas drops those).
 
 use std::path::PathBuf;
 
@@ -33,30 +34,53 @@ pub fn run(a: Args) -> Result<u8, String> {
         let on = out::color();
         let text: Vec<String> = rs.iter().map(|r| render(r, on)).collect();
         out::print(&text.join("\n"));
+        if !rs.is_empty() {
+            out::print(&format!("\n{}", out::paint(NOTE, style::DIM, on)));
+        }
     }
     Ok(l.status())
 }
 
+/// Variable names in parentheses (demangled, as function names are).
 fn list(items: &[String]) -> String {
     if items.is_empty() {
         String::new()
     } else {
-        format!(" ({})", items.join(", "))
+        let names: Vec<_> = items.iter().map(|n| out::name(n)).collect();
+        format!(" ({})", names.join(", "))
     }
+}
+
+/// `n` followed by `one` or `many`.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 /// The human-readable report of one function.
 pub fn render(r: &Resources, on: bool) -> String {
-    let kind = if r.kind == "entry" {
-        "kernel"
+    let mut s = if r.kind == "entry" {
+        format!(
+            "{} {}\n",
+            out::paint("kernel", style::HEAD, on),
+            out::title(&r.name, on)
+        )
     } else {
-        "function"
+        let callers = if r.called_by_kernels.is_empty() {
+            out::paint(
+                "called by no kernel here: ptxas drops it, unless compiling with -c",
+                style::WARN,
+                on,
+            )
+        } else {
+            let names: Vec<_> = r.called_by_kernels.iter().map(|k| out::name(k)).collect();
+            format!("called by kernel(s) {}", names.join(", "))
+        };
+        format!(
+            "{} {}\n  ({callers})\n",
+            out::paint("device function", style::HEAD, on),
+            out::title(&r.name, on)
+        )
     };
-    let mut s = format!(
-        "{} {}\n",
-        out::paint(kind, style::HEAD, on),
-        out::paint(&r.name, style::NAME, on)
-    );
     let mut t = Table::new(&[("resource", Align::Left), ("figure", Align::Left)]);
     let reg = &r.registers;
     let declared: Vec<String> = reg
@@ -66,27 +90,32 @@ pub fn render(r: &Resources, on: bool) -> String {
         .collect();
     let preds = reg.declared_by_width.get(&1).copied().unwrap_or(0);
     t.row([
-        "registers declared".to_string(),
+        "virtual registers declared".to_string(),
         format!(
-            "{} = {} x 32-bit units + {preds} predicates",
+            "{} = {} x 32-bit + {}",
             if declared.is_empty() {
                 "none".to_string()
             } else {
                 declared.join(", ")
             },
-            reg.declared_units
+            reg.declared_units,
+            count(preds, "predicate", "predicates")
         ),
     ]);
     t.row([
-        "registers used".to_string(),
+        "virtual registers referenced".to_string(),
         format!("{} distinct", reg.used),
     ]);
     t.row([
-        "peak live (estimate)".to_string(),
+        "peak live virtual registers".to_string(),
         format!(
-            "{} x 32-bit units + {} predicates{}{}",
+            "{} x 32-bit + {}{}{} (estimate)",
             reg.peak_live_units,
-            reg.peak_live_predicates,
+            count(
+                u64::from(reg.peak_live_predicates),
+                "predicate",
+                "predicates"
+            ),
             reg.peak_line
                 .map(|l| format!(", at line {l}"))
                 .unwrap_or_default(),
@@ -138,13 +167,29 @@ pub fn render(r: &Resources, on: bool) -> String {
     let b = &r.barriers;
     let mut ids: Vec<String> = b.ids.iter().map(|i| i.to_string()).collect();
     if b.register_ids {
-        ids.push("register".into());
+        ids.push("an id in a register".into());
     }
     t.row([
-        "barriers".to_string(),
+        "named barriers".to_string(),
         format!(
-            "{} CTA{}, {} cluster, {} mbarrier, {} warp sync",
-            b.cta_barriers,
+            "{} ({})",
+            b.named_barriers,
+            if b.named_barriers == 16 && b.ids.len() < 16 {
+                "an id in a register reserves all 16, unless ptxas can tell its value"
+            } else {
+                "as ptxas -v counts them: highest id + 1, callees included"
+            }
+        ),
+    ]);
+    t.row([
+        "barrier instructions".to_string(),
+        format!(
+            "{}{}, {} cluster, {} mbarrier, {} warp sync",
+            count(
+                u64::try_from(b.cta_barriers).unwrap_or(u64::MAX),
+                "CTA barrier",
+                "CTA barriers"
+            ),
             if ids.is_empty() {
                 String::new()
             } else {
@@ -166,3 +211,11 @@ pub fn render(r: &Resources, on: bool) -> String {
     s.push_str(&t.render("  ", on));
     s
 }
+
+/// The note after the reports: how the register figures relate to ptxas's.
+pub const NOTE: &str = "\
+note: registers here are PTX's virtual registers; ptxas allocates the
+      physical ones. Its `Used N registers` (ptxas -v) is usually above the
+      peak of live virtual registers (calls, addresses, temporaries) and
+      below the count declared: run ptxas -v for the real figure.
+";

@@ -8,7 +8,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::input;
-use crate::out::{self, style, Align, Table};
+use crate::out::{self, Align, Table};
 
 /// What to count by.
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -48,6 +48,8 @@ pub struct FnHist {
     pub file: String,
     /// The function.
     pub function: String,
+    /// Its readable C++ name when the name is mangled.
+    pub demangled: Option<String>,
     /// Its counts.
     pub histogram: Histogram,
 }
@@ -113,6 +115,7 @@ pub fn run(a: Args) -> Result<u8, String> {
                         fs.push(FnHist {
                             file: name.clone(),
                             function: f.function,
+                            demangled: f.demangled,
                             histogram: f.histogram,
                         });
                     }
@@ -178,7 +181,7 @@ pub fn render(r: &Report, top: usize, on: bool) -> String {
                 s.push_str(&format!(
                     "{}: {}  ({} instructions)\n",
                     f.file,
-                    out::paint(&f.function, style::NAME, on),
+                    out::title(&f.function, on),
                     f.histogram.total
                 ));
                 s.push_str(&table(&f.histogram, top, head, on));

@@ -66,7 +66,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         println!();
         let link = f.linkage.map(|l| format!("{l} ")).unwrap_or_default();
         let decl = if f.declaration { "  (declaration)" } else { "" };
-        println!("{link}.{} {}{decl}", f.kind, f.name);
+        println!("{link}.{} {}{decl}", f.kind, out::title(&f.name, false));
         for r in &f.returns {
             println!("  returns  {:<28} {:>5} B  {}", r.ty, r.bytes, r.name);
         }

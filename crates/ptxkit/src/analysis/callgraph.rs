@@ -38,6 +38,8 @@ pub enum CallKind {
 pub struct CgNode {
     /// The name.
     pub name: String,
+    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// Whether a kernel.
     pub kernel: bool,
     /// Whether only declared in this module (no body).
@@ -151,6 +153,7 @@ impl CallGraph {
                     index.insert(f.name, nodes.len());
                     nodes.push(CgNode {
                         name: f.name.to_string(),
+                        demangled: crate::demangle(f.name.as_str()),
                         kernel: f.is_kernel(),
                         declaration: f.body.is_none(),
                         address_taken: false,

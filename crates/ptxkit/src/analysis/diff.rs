@@ -62,6 +62,8 @@ pub struct DiffLine {
 pub struct FunctionDiff {
     /// The function.
     pub name: String,
+    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// Whether the bodies are the same once registers and labels are renumbered.
     pub only_renaming: bool,
     /// Instruction counts that differ, by catalog instruction name.
@@ -225,7 +227,7 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
     let Some(r) = r else { return Vec::new() };
     vec![
         (
-            "registers declared (32-bit units)",
+            "virtual registers declared (32-bit units)",
             r.registers.declared_units,
         ),
         (
@@ -233,7 +235,7 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
             r.registers.declared_by_width.get(&1).copied().unwrap_or(0),
         ),
         (
-            "peak live registers (32-bit units)",
+            "peak live virtual registers (32-bit units)",
             u64::from(r.registers.peak_live_units),
         ),
         (
@@ -243,7 +245,14 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
         ("shared bytes (static)", r.shared.static_bytes),
         ("local frame bytes", r.local.frame_bytes),
         ("param bytes", r.param_bytes),
-        ("CTA barriers", r.barriers.cta_barriers as u64),
+        (
+            "named barriers (as ptxas counts)",
+            r.barriers.named_barriers,
+        ),
+        (
+            "CTA barrier instructions",
+            u64::try_from(r.barriers.cta_barriers).unwrap_or(u64::MAX),
+        ),
     ]
 }
 
@@ -350,6 +359,7 @@ fn function_diff(
     let hunks = hunks(all, 3);
     FunctionDiff {
         name: b.name.to_string(),
+        demangled: crate::demangle(b.name.as_str()),
         only_renaming,
         mix: mix_delta,
         resources: res,

@@ -322,11 +322,16 @@ pub fn explain(query: &str) -> Result<Explanation, String> {
     close.sort_unstable();
     close.dedup();
     close.truncate(12);
+    // "Did you mean": the closest section name, else the closest opcode.
+    let mean = crate::suggest::closest(q, sections.iter().map(|s| s.name))
+        .or_else(|| crate::suggest::closest(first, crate::suggest::opcodes()))
+        .map(|m| format!("; did you mean `{m}`?"))
+        .unwrap_or_default();
     Err(if close.is_empty() {
-        format!("no instruction named `{q}` in the catalog")
+        format!("no instruction named `{q}` in the catalog{mean}")
     } else {
         format!(
-            "no instruction named `{q}` in the catalog; close: {}",
+            "no instruction named `{q}` in the catalog{mean} (close: {})",
             close.join(", ")
         )
     })

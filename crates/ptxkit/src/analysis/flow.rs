@@ -14,6 +14,8 @@ use crate::syntax::Function;
 pub struct FlowReport {
     /// The function.
     pub function: String,
+    /// Its readable C++ name when the function's name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// Basic blocks in source order.
     pub blocks: Vec<BasicBlock>,
     /// Edges; `to: null` leaves the function.
@@ -46,6 +48,7 @@ impl FlowReport {
         let lf = find_loops(&succs, &dom);
         FlowReport {
             function: f.name.to_string(),
+            demangled: crate::demangle(f.name.as_str()),
             idom: (0..cfg.blocks.len()).map(|b| dom.idom(b)).collect(),
             unreachable: (0..cfg.blocks.len())
                 .filter(|&b| !dom.is_reachable(b))

@@ -13,6 +13,8 @@ use crate::syntax::{Function, Module};
 pub struct CallInfo {
     /// The callee.
     pub callee: String,
+    /// The callee's readable C++ name when its name is mangled.
+    pub callee_demangled: Option<String>,
     /// Direct or indirect.
     pub kind: CallKind,
     /// Number of call instructions.
@@ -24,6 +26,8 @@ pub struct CallInfo {
 pub struct FunctionInfo {
     /// The name.
     pub name: String,
+    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// `entry` (kernel) or `func`.
     pub kind: &'static str,
     /// `.visible`, `.extern`, `.weak`, or none.
@@ -59,10 +63,10 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
     let mut calls: Vec<CallInfo> = Vec::new();
     if f.body.is_some() {
         for e in cg.edges.iter().filter(|e| Some(e.from) == node) {
-            let callee = cg
+            let (callee, callee_demangled) = cg
                 .nodes
                 .get(e.to)
-                .map(|n| n.name.clone())
+                .map(|n| (n.name.clone(), n.demangled.clone()))
                 .unwrap_or_default();
             match calls
                 .iter_mut()
@@ -71,6 +75,7 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
                 Some(c) => c.calls = c.calls.saturating_add(e.calls),
                 None => calls.push(CallInfo {
                     callee,
+                    callee_demangled,
                     kind: e.kind,
                     calls: e.calls,
                 }),
@@ -79,6 +84,7 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
     }
     FunctionInfo {
         name: f.name.to_string(),
+        demangled: crate::demangle(f.name.as_str()),
         kind: if f.is_kernel() { "entry" } else { "func" },
         linkage: f.linkage.map(|l| l.as_str()),
         declaration: f.body.is_none(),

@@ -64,6 +64,21 @@ impl Pattern {
         Ok(Pattern { parts, anchored })
     }
 
+    /// When the pattern starts with a word that is no opcode of the
+    /// catalog (so it can match nothing), why, with the closest opcode.
+    pub fn unknown_opcode(&self) -> Option<String> {
+        let Some(Part::Word(w)) = self.parts.first() else {
+            return None;
+        };
+        if crate::isa::catalog().opcode_id(w).is_some() {
+            return None;
+        }
+        Some(format!(
+            "no instruction `{w}` in the catalog{}",
+            crate::suggest::did_you_mean(w, crate::suggest::opcodes())
+        ))
+    }
+
     /// Whether the instruction's opcode and modifiers match.
     pub fn matches(&self, i: &Instruction) -> bool {
         let mut words: Vec<&str> = Vec::with_capacity(i.mods.len().saturating_add(1));
@@ -101,6 +116,8 @@ pub struct Hit {
     pub line: u32,
     /// The enclosing function.
     pub function: String,
+    /// The function's readable C++ name when its name is mangled.
+    pub function_demangled: Option<String>,
     /// The instruction, printed canonically.
     pub instruction: String,
 }
@@ -110,11 +127,15 @@ pub fn grep_module(m: &Module, lines: &LineIndex, p: &Pattern) -> Vec<Hit> {
     let mut out = Vec::new();
     for f in m.functions() {
         let Some(b) = &f.body else { continue };
+        let mut demangled = None;
         for i in b.instructions() {
             if p.matches(i) {
                 out.push(Hit {
                     line: lines.line_col(i.span.start).line,
                     function: f.name.to_string(),
+                    function_demangled: demangled
+                        .get_or_insert_with(|| crate::demangle(f.name.as_str()))
+                        .clone(),
                     instruction: instruction_text(i),
                 });
             }

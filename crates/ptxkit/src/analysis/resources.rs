@@ -4,7 +4,9 @@
 //!
 //! See [`super::regs`] for how the peak of live registers is estimated. The
 //! figures describe the PTX, before ptxas allocates registers and lays out
-//! memory; `docs/resources.md` says how they relate to `ptxas -v`.
+//! memory: registers are PTX's virtual registers, not the physical ones
+//! `ptxas -v` reports; `docs/analyses.md` says how each figure relates to
+//! `ptxas -v`.
 
 use std::collections::BTreeMap;
 
@@ -20,18 +22,22 @@ use crate::isa::{catalog, Flags};
 use crate::source::LineIndex;
 use crate::syntax::{Block, Expr, Function, Instruction, Module, Name, Operand, Param, Stmt};
 
-/// Registers of a function.
+/// The virtual registers of a function (PTX's `.reg` declarations). ptxas
+/// maps them onto physical registers; its `Used N registers` is closest to
+/// [`RegisterUse::peak_live_units`], never to the declared count.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct RegisterUse {
-    /// Declared registers per class (`.b32` → 40, `.pred` → 6, `.v2 .f32` → 1).
+    /// Declared virtual registers per class (`.b32` → 40, `.pred` → 6,
+    /// `.v2 .f32` → 1).
     pub declared: BTreeMap<String, u64>,
-    /// Declared registers per width in bits (1 = predicate).
+    /// Declared virtual registers per width in bits (1 = predicate).
     pub declared_by_width: BTreeMap<u32, u64>,
-    /// Declared registers in 32-bit units (predicates excluded).
+    /// Declared virtual registers in 32-bit units (predicates excluded).
     pub declared_units: u64,
-    /// Distinct registers the body mentions.
+    /// Distinct virtual registers the body mentions.
     pub used: usize,
-    /// Estimated peak of live registers, in 32-bit units (predicates excluded).
+    /// Estimated peak of live virtual registers, in 32-bit units
+    /// (predicates excluded).
     pub peak_live_units: u32,
     /// Estimated peak of live predicates.
     pub peak_live_predicates: u32,
@@ -90,6 +96,11 @@ pub struct BarrierUse {
     pub ids: Vec<u64>,
     /// Whether some barrier id is in a register (any of 16 may be used).
     pub register_ids: bool,
+    /// Named barriers as `ptxas -v` counts them ("used N barriers"): the
+    /// highest constant id + 1 over the function and every function it
+    /// calls, 16 when an id is in a register (ptxas may find fewer when it
+    /// can tell the register's value).
+    pub named_barriers: u64,
     /// `barrier.cluster.*` instructions.
     pub cluster_barriers: usize,
     /// `mbarrier.*` instructions (and `cp.async.mbarrier.arrive`).
@@ -101,10 +112,16 @@ pub struct BarrierUse {
 /// Resources of one function.
 #[derive(Clone, Debug, Serialize)]
 pub struct Resources {
-    /// The function.
+    /// The function, as written.
     pub name: String,
+    /// Its readable C++ name when `name` is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// `entry` or `func`.
     pub kind: &'static str,
+    /// For a device function: the kernels whose calls reach it. When none
+    /// does, ptxas drops the function in a whole-program compile (it keeps
+    /// it with `-c`, for separate linking).
+    pub called_by_kernels: Vec<String>,
     /// Registers.
     pub registers: RegisterUse,
     /// Shared memory.
@@ -203,6 +220,7 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
     let mut names_of: Vec<FxHashSet<Name>> = vec![FxHashSet::default(); cg.nodes.len()];
     let mut frame_of: Vec<u64> = vec![0; cg.nodes.len()];
     let mut shared_of: Vec<Vec<(String, u64)>> = vec![Vec::new(); cg.nodes.len()];
+    let mut barriers_of: Vec<OwnBarriers> = vec![OwnBarriers::default(); cg.nodes.len()];
     for (i, n) in cg.nodes.iter().enumerate() {
         let Some(f) = defs.get(n.name.as_str()) else {
             continue;
@@ -231,7 +249,27 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
         if let Some(x) = shared_of.get_mut(i) {
             *x = sh;
         }
+        if let Some(x) = barriers_of.get_mut(i) {
+            *x = own_barriers(b);
+        }
     }
+    // The kernels whose call trees reach each node.
+    let mut kernels_of: Vec<Vec<String>> = vec![Vec::new(); cg.nodes.len()];
+    for (k, n) in cg.nodes.iter().enumerate().filter(|(_, n)| n.kernel) {
+        for r in cg.reachable(k) {
+            if let Some(v) = kernels_of.get_mut(r).filter(|_| r != k) {
+                v.push(n.name.clone());
+            }
+        }
+    }
+    let facts = NodeFacts {
+        globals: &globals,
+        names_of: &names_of,
+        frame_of: &frame_of,
+        shared_of: &shared_of,
+        barriers_of: &barriers_of,
+        kernels_of: &kernels_of,
+    };
     let mut out = Vec::new();
     for f in m.functions() {
         if f.body.is_none() || name.is_some_and(|n| n != f.name.as_str()) {
@@ -241,25 +279,78 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
             continue;
         };
         let reach = cg.reachable(node);
-        out.push(function_resources(
-            f, lines, &cg, node, &reach, &globals, &names_of, &frame_of, &shared_of,
-        ));
+        out.push(function_resources(f, lines, &cg, node, &reach, &facts));
     }
+    // Kernels first, then device functions, each in module order.
+    out.sort_by_key(|r| r.kind != "entry");
     out
 }
 
-#[allow(clippy::too_many_arguments)]
+/// What [`resources`] works out per call-graph node before the report of
+/// each function.
+struct NodeFacts<'a> {
+    globals: &'a FxHashMap<Name, Global>,
+    names_of: &'a [FxHashSet<Name>],
+    frame_of: &'a [u64],
+    shared_of: &'a [Vec<(String, u64)>],
+    barriers_of: &'a [OwnBarriers],
+    kernels_of: &'a [Vec<String>],
+}
+
+/// The named barriers a function's own instructions use.
+#[derive(Clone, Copy, Debug, Default)]
+struct OwnBarriers {
+    /// Highest constant id.
+    max_id: Option<u64>,
+    /// Whether an id is in a register.
+    register: bool,
+}
+
+/// The id operand of a CTA barrier instruction: the role whose constants
+/// the catalog bounds (`@operand a … range=0..15`).
+fn barrier_id(i: &Instruction) -> Option<&Operand> {
+    i.roles()
+        .into_iter()
+        .find(|(t, _)| catalog().role(t.spec).is_some_and(|r| r.range.is_some()))
+        .map(|(_, o)| o)
+}
+
+fn own_barriers(b: &Block) -> OwnBarriers {
+    let mut own = OwnBarriers::default();
+    for i in b.instructions() {
+        if kind_of(i) != SectionKind::CtaBarrier {
+            continue;
+        }
+        match barrier_id(i) {
+            Some(Operand::Expr(Expr::Int(l))) => {
+                own.max_id = own.max_id.max(Some(l.value));
+            }
+            Some(_) => own.register = true,
+            None => {}
+        }
+    }
+    own
+}
+
+/// Hardware named barriers per CTA.
+const NAMED_BARRIERS: u64 = 16;
+
 fn function_resources(
     f: &Function,
     lines: &LineIndex,
     cg: &CallGraph,
     node: usize,
     reach: &[usize],
-    globals: &FxHashMap<Name, Global>,
-    names_of: &[FxHashSet<Name>],
-    frame_of: &[u64],
-    shared_of: &[Vec<(String, u64)>],
+    facts: &NodeFacts<'_>,
 ) -> Resources {
+    let NodeFacts {
+        globals,
+        names_of,
+        frame_of,
+        shared_of,
+        barriers_of,
+        kernels_of,
+    } = *facts;
     let cfg = Cfg::build(f, lines);
     let ra = analyze(f, &cfg);
     let mut registers = RegisterUse {
@@ -334,14 +425,7 @@ fn function_resources(
             SectionKind::WarpSync => barriers.warp_syncs = barriers.warp_syncs.saturating_add(1),
             SectionKind::CtaBarrier => {
                 barriers.cta_barriers = barriers.cta_barriers.saturating_add(1);
-                // The barrier id: the role whose constants the catalog
-                // bounds (`@operand a … range=0..15`).
-                let id = i
-                    .roles()
-                    .into_iter()
-                    .find(|(t, _)| catalog().role(t.spec).is_some_and(|r| r.range.is_some()))
-                    .map(|(_, o)| o);
-                match id {
+                match barrier_id(i) {
                     Some(Operand::Expr(Expr::Int(l))) if !barriers.ids.contains(&l.value) => {
                         barriers.ids.push(l.value);
                     }
@@ -359,6 +443,14 @@ fn function_resources(
         }
     }
     barriers.ids.sort_unstable();
+    let tree = reach.iter().filter_map(|&r| barriers_of.get(r));
+    barriers.named_barriers = if tree.clone().any(|b| b.register) {
+        NAMED_BARRIERS
+    } else {
+        tree.filter_map(|b| b.max_id)
+            .max()
+            .map_or(0, |m| m.saturating_add(1))
+    };
     let local = LocalUse {
         frame_bytes: frame_of.get(node).copied().unwrap_or(0),
         with_callees: deepest_frame(cg, node, frame_of),
@@ -366,7 +458,9 @@ fn function_resources(
     };
     Resources {
         name: f.name.to_string(),
+        demangled: crate::demangle(f.name.as_str()),
         kind: if f.is_kernel() { "entry" } else { "func" },
+        called_by_kernels: kernels_of.get(node).cloned().unwrap_or_default(),
         registers,
         shared,
         local,

@@ -96,6 +96,8 @@ impl Histogram {
 pub struct FunctionStats {
     /// The function.
     pub function: String,
+    /// Its readable C++ name when the function's name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// Its counts.
     pub histogram: Histogram,
 }
@@ -121,6 +123,7 @@ pub fn module_stats(m: &Module, by: StatsKey) -> ModuleStats {
         out.total.merge(&h);
         out.functions.push(FunctionStats {
             function: f.name.to_string(),
+            demangled: crate::demangle(f.name.as_str()),
             histogram: h,
         });
     }

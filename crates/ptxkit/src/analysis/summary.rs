@@ -33,6 +33,8 @@ pub struct ModuleSummary {
 pub struct FunctionSummary {
     /// The name.
     pub name: String,
+    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
+    pub demangled: Option<String>,
     /// `entry` or `func`.
     pub kind: &'static str,
     /// Linkage, if any.
@@ -109,6 +111,7 @@ fn function_summary(f: &Function) -> FunctionSummary {
     }
     FunctionSummary {
         name: f.name.to_string(),
+        demangled: crate::demangle(f.name.as_str()),
         kind: if f.is_kernel() { "entry" } else { "func" },
         linkage: f.linkage.map(|l| l.as_str()),
         declaration: f.body.is_none(),

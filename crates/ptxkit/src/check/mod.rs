@@ -27,6 +27,8 @@ use target::{Env, Sm};
 pub struct CheckOptions {
     /// Check against this target (`sm_90a`) instead of the module's `.target`.
     pub target: Option<String>,
+    /// Check against this PTX version instead of the module's `.version`.
+    pub version: Option<PtxVersion>,
 }
 
 pub(crate) struct Checker<'o> {
@@ -124,7 +126,7 @@ impl<'o> ModuleChecker<'o> {
         ModuleChecker {
             c: Checker {
                 env: Env {
-                    ptx: None,
+                    ptx: opts.version,
                     sm: opts.target.as_deref().and_then(Sm::parse),
                     opts: 0,
                 },

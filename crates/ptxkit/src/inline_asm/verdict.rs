@@ -137,6 +137,7 @@ fn judge_fragment(frag: &Fragment, targets: &[String]) -> Outcome {
             &parsed.module,
             &CheckOptions {
                 target: Some(t.clone()),
+                ..CheckOptions::default()
             },
         );
         let errors = ds.iter().filter(|d| d.is_error()).count();

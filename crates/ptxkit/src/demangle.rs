@@ -1,0 +1,132 @@
+//! Readable names for the mangled C++ symbols nvcc and NVRTC give kernels
+//! and device functions (`_Z10normalize3P4Vec3` is `normalize3(Vec3*)`),
+//! through the `cpp_demangle` crate (Itanium C++ ABI, which CUDA follows).
+//!
+//! Bounded whatever the input: names longer than [`MAX_MANGLED`] bytes are
+//! not demangled, the demangler's recursion is limited, and a demangling
+//! that would grow past [`MAX_DEMANGLED`] bytes is abandoned (substitutions
+//! can make the output exponential in the input).
+
+use std::fmt;
+
+use cpp_demangle::{DemangleOptions, DemangleWrite, ParseOptions, Symbol};
+
+/// Longest mangled name that is demangled (the longest in the corpus of
+/// CUTLASS, Kokkos and Thrust modules is about 2 KB).
+pub const MAX_MANGLED: usize = 16 * 1024;
+
+/// Longest readable name produced; a longer one is abandoned.
+pub const MAX_DEMANGLED: usize = 64 * 1024;
+
+/// How deep the demangler may recurse, parsing and printing.
+const RECURSION: u32 = 256;
+
+/// The readable form of `name` if it is a mangled C++ name (`_Z…`), else
+/// `None` (plain names, malformed or over-long ones).
+///
+/// ```
+/// assert_eq!(
+///     ptxkit::demangle("_Z10normalize3P4Vec3").as_deref(),
+///     Some("normalize3(Vec3*)")
+/// );
+/// assert_eq!(ptxkit::demangle("vector_add"), None);
+/// ```
+pub fn demangle(name: &str) -> Option<String> {
+    if !name.starts_with("_Z") || name.len() > MAX_MANGLED {
+        return None;
+    }
+    let parse = ParseOptions::default().recursion_limit(RECURSION);
+    let sym = Symbol::new_with_options(name.as_bytes(), &parse).ok()?;
+    let mut out = Capped(String::new());
+    let opts = DemangleOptions::default().recursion_limit(RECURSION);
+    sym.structured_demangle(&mut out, &opts).ok()?;
+    (!out.0.is_empty() && out.0 != name).then_some(out.0)
+}
+
+/// A string that refuses to grow past [`MAX_DEMANGLED`].
+struct Capped(String);
+
+impl DemangleWrite for Capped {
+    fn write_string(&mut self, s: &str) -> fmt::Result {
+        if self.0.len().saturating_add(s.len()) > MAX_DEMANGLED {
+            return Err(fmt::Error);
+        }
+        self.0.push_str(s);
+        Ok(())
+    }
+}
+
+/// `name`'s readable form when `on` and it has one, else `name` itself:
+/// what tables show.
+pub fn display(name: &str, on: bool) -> std::borrow::Cow<'_, str> {
+    match on.then(|| demangle(name)).flatten() {
+        Some(d) => std::borrow::Cow::Owned(d),
+        None => std::borrow::Cow::Borrowed(name),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn demangles_names_from_nvcc() {
+        assert_eq!(
+            demangle("_Z13mcx_main_loopILi2EEvPjPfS1_S0_P6float4S3_S3_S1_S0_S1_S1_S1_S1_S1_PVi")
+                .unwrap(),
+            "void mcx_main_loop<2>(unsigned int*, float*, float*, unsigned int*, float4*, \
+             float4*, float4*, float*, unsigned int*, float*, float*, float*, float*, float*, \
+             int volatile*)"
+        );
+        assert_eq!(
+            demangle("_ZN4cudf7strings3udf10udf_string6assignEPKci").unwrap(),
+            "cudf::strings::udf::udf_string::assign(char const*, int)"
+        );
+        assert_eq!(demangle("_Z3absf").unwrap(), "abs(float)");
+    }
+
+    #[test]
+    fn leaves_other_names_alone() {
+        for n in [
+            "vector_add",
+            "",
+            "_Z",
+            "_Zgarbage!",
+            "__cuda_sm70_shflsync_idx",
+            "Z3absf",
+        ] {
+            assert_eq!(demangle(n), None, "{n}");
+        }
+        // A parameter name built from a mangled one is not itself a symbol.
+        assert_eq!(demangle("_Z23euclideanDistanceApproxPfS_S_i_param_1"), None);
+        assert_eq!(display("vector_add", true), "vector_add");
+        assert_eq!(display("_Z3absf", false), "_Z3absf");
+        assert_eq!(display("_Z3absf", true), "abs(float)");
+    }
+
+    #[test]
+    fn bounded_on_hostile_names() {
+        // Deep nesting: refused by the recursion limit, not a stack overflow.
+        let deep = format!("_Z1f{}i{}", "PFv".repeat(5000), "E".repeat(5000));
+        assert_eq!(demangle(&deep), None);
+        // Too long to try.
+        let long = format!("_Z{}", "a".repeat(MAX_MANGLED));
+        assert_eq!(demangle(&long), None);
+        // Substitutions that would blow the output up exponentially.
+        let mut s = String::from("_Z1fP1A");
+        for i in 0..40 {
+            s.push_str(&format!(
+                "PS{}_",
+                if i == 0 {
+                    String::new()
+                } else {
+                    format!("{}", i - 1)
+                }
+            ));
+        }
+        if let Some(d) = demangle(&s) {
+            assert!(d.len() <= MAX_DEMANGLED);
+        }
+    }
+}
