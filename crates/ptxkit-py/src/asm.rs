@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use pyo3::prelude::*;
 use ptxkit::inline_asm::{self, Checked, Verdict};
+use pyo3::prelude::*;
 
 use crate::diagnostic::Diagnostic;
 use crate::doc::Text;

@@ -4,9 +4,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use ptxkit::binary::{self, Binary, Entry, Kind};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
-use ptxkit::binary::{self, Binary, Entry, Kind};
 
 use crate::module::{value_error, Module};
 

@@ -121,7 +121,11 @@ impl Doc {
             0 => Err(format!(
                 "no function `{name}` in {}; functions: {}",
                 self.text.name,
-                items.iter().filter_map(named).collect::<Vec<_>>().join(", ")
+                items
+                    .iter()
+                    .filter_map(named)
+                    .collect::<Vec<_>>()
+                    .join(", ")
             )),
             _ => Err(format!(
                 "`{name}` matches several functions: {}",

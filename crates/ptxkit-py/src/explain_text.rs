@@ -19,7 +19,11 @@ fn table(rows: &[[String; 3]], indent: &str) -> String {
         for (k, c) in r.iter().enumerate() {
             line.push_str(c);
             if k < 2 {
-                let pad = w.get(k).copied().unwrap_or(0).saturating_sub(c.chars().count());
+                let pad = w
+                    .get(k)
+                    .copied()
+                    .unwrap_or(0)
+                    .saturating_sub(c.chars().count());
                 line.push_str(&" ".repeat(pad.saturating_add(2)));
             }
         }

@@ -2,11 +2,11 @@
 
 use std::sync::Arc;
 
+use ptxkit::analysis::params::{directive_text, param_summary};
+use ptxkit::syntax::Param;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use ptxkit::analysis::params::{directive_text, param_summary};
-use ptxkit::syntax::Param;
 
 use crate::doc::{instruction_paths, Doc};
 use crate::instruction::Instruction;

@@ -1,10 +1,10 @@
 //! `ptxkit.Cfg` and `ptxkit.CallGraph`: the control-flow graph of one
 //! function and the call graph of a module.
 
-use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyList};
 use ptxkit::analysis::callgraph::CallGraph as Cg;
 use ptxkit::analysis::flow::FlowReport;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
 
 use crate::convert::to_py;
 
@@ -139,7 +139,10 @@ impl Cfg {
             kw.set_item("first_line", b.first_line)?;
             kw.set_item("last_line", b.last_line)?;
             kw.set_item("instructions", b.instructions)?;
-            kw.set_item("loop_depth", self.r.loop_depth.get(b.id).copied().unwrap_or(0))?;
+            kw.set_item(
+                "loop_depth",
+                self.r.loop_depth.get(b.id).copied().unwrap_or(0),
+            )?;
             g.call_method("add_node", (b.id,), Some(&kw))?;
         }
         for e in &self.r.edges {

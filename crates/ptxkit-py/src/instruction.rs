@@ -2,10 +2,10 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::PyRuntimeError;
-use pyo3::prelude::*;
 use ptxkit::isa::vocab::ScalarType;
 use ptxkit::syntax::Expr;
+use pyo3::exceptions::PyRuntimeError;
+use pyo3::prelude::*;
 
 use crate::doc::{Doc, Path};
 
@@ -112,9 +112,11 @@ impl Instruction {
     /// The guard as written (``"@%p1"``, ``"@!%p2"``), or ``None``.
     #[getter]
     fn guard(&self) -> PyResult<Option<String>> {
-        Ok(self.get()?.guard.as_ref().map(|g| {
-            format!("@{}{}", if g.negated { "!" } else { "" }, g.pred.as_str())
-        }))
+        Ok(self
+            .get()?
+            .guard
+            .as_ref()
+            .map(|g| format!("@{}{}", if g.negated { "!" } else { "" }, g.pred.as_str())))
     }
 
     /// The operands in written order.
@@ -136,7 +138,10 @@ impl Instruction {
     /// The operand bound to the catalog role ``role`` (``"d"``, ``"a"``,
     /// ``"cache-policy"``…), or ``None``.
     fn operand(&self, role: &str) -> PyResult<Option<Operand>> {
-        Ok(self.operands()?.into_iter().find(|o| o.role.as_deref() == Some(role)))
+        Ok(self
+            .operands()?
+            .into_iter()
+            .find(|o| o.role.as_deref() == Some(role)))
     }
 
     /// 1-based line of the instruction.

@@ -26,6 +26,11 @@ use pyo3::types::{PyBytes, PyString};
 
 use crate::module::{value_error, Module};
 
+/// The allocator of the `ptx` binary, for the parser's many small nodes
+/// (Rust allocations only; Python's objects keep Python's allocator).
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The name of a module parsed from a string without a path.
 pub(crate) const NO_PATH: &str = "<string>";
 
@@ -174,10 +179,7 @@ fn extract(
 /// Every fatbin entry of a CUDA binary, PTX or not (``ptx extract
 /// --list``).
 #[pyfunction]
-fn fatbin_entries(
-    py: Python<'_>,
-    source: &Bound<'_, PyAny>,
-) -> PyResult<Vec<binary::FatbinEntry>> {
+fn fatbin_entries(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<binary::FatbinEntry>> {
     let input = binary::read_input(source)?;
     binary::select(py, input, None, None, true)
 }

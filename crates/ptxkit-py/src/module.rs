@@ -3,12 +3,12 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::PyValueError;
-use pyo3::prelude::*;
-use pyo3::types::PyDict;
 use ptxkit::analysis::stats::{module_stats, StatsKey};
 use ptxkit::check::CheckOptions;
 use ptxkit::syntax::Item;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyDict;
 
 use crate::convert::to_py;
 use crate::diagnostic::Diagnostic;
@@ -85,7 +85,12 @@ impl Module {
             .parsed
             .module
             .target()
-            .map(|t| t.items.iter().map(|(n, _)| n.as_str().to_string()).collect())
+            .map(|t| {
+                t.items
+                    .iter()
+                    .map(|(n, _)| n.as_str().to_string())
+                    .collect()
+            })
             .unwrap_or_default()
     }
 
@@ -244,7 +249,10 @@ impl Module {
     /// registers per type and instruction counts, module data sizes
     /// (``ptx summary --json``).
     fn summary(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &ptxkit::analysis::summary::summarize(&self.doc.parsed.module))
+        to_py(
+            py,
+            &ptxkit::analysis::summary::summarize(&self.doc.parsed.module),
+        )
     }
 
     /// The control-flow graph of function ``name`` (exact, or a part of
@@ -386,6 +394,14 @@ impl Module {
             )
         });
         to_py(py, &d)
+    }
+
+    /// Two modules are equal when their trees are (positions, comments
+    /// and layout aside): a module equals its canonical print parsed back.
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
+        other
+            .cast::<Module>()
+            .is_ok_and(|o| o.get().doc.parsed.module == self.doc.parsed.module)
     }
 
     fn __repr__(&self) -> String {
