@@ -113,6 +113,7 @@ impl Doc {
             .filter(|k| named(k).is_some_and(|n| n.contains(name)))
             .collect();
         let mut names: Vec<String> = partial.iter().filter_map(named).collect();
+        names.sort();
         names.dedup();
         match names.len() {
             1 => self

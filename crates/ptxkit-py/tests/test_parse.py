@@ -102,6 +102,14 @@ def test_malformed_input_never_raises_and_reports():
     assert ptxkit.parse(bytes(range(256)) * 16).has_errors
 
 
+def test_hostile_input_is_bounded():
+    head = ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k() {\n"
+    deep = ptxkit.parse(head + "{" * 200000)
+    assert any(d.code == "E0104" for d in deep.diagnostics)  # nesting limit
+    wide = ptxkit.parse(head + ".reg .b32 %r<4000000000>;\n}\n")
+    assert any(d.code == "E0105" for d in wide.check())  # register range limit
+
+
 def test_usage_and_io_errors_are_exceptions():
     with pytest.raises(TypeError):
         ptxkit.parse(42)
