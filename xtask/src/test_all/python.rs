@@ -1,10 +1,11 @@
 //! The Python package's suite (issue #29): builds `crates/ptxkit-py` into a
 //! virtual environment under `target/py-venv` and runs its pytest suite.
 //!
-//! Steps, each echoed: create the venv (once); install maturin, pytest and
-//! networkx into it; install Triton from PyPI when it is not there yet (the
-//! Triton test compiles a kernel without a GPU; if Triton cannot be
-//! installed that test skips with a note, or fails under CI); build and
+//! Steps, each echoed: create the venv (once); install maturin, pytest,
+//! networkx and mypy (its stubtest checks the `.pyi` stubs) into it;
+//! install Triton from PyPI when it is not there yet (the Triton test
+//! compiles a kernel without a GPU; if Triton cannot be installed that
+//! test skips with a note, or fails under CI); build and
 //! install the package with `pip install crates/ptxkit-py` (maturin, the
 //! crate's own optimised release profile, build files in
 //! `target/py-build`); then `python -m pytest crates/ptxkit-py/tests`.
@@ -69,6 +70,7 @@ fn suite(root: &Path) -> Outcome {
         "maturin>=1.5,<2",
         "pytest",
         "networkx",
+        "mypy",
     ]);
     if let Err(e) = run_cmd(root, &mut c) {
         return Outcome::Skipped(format!("cannot install maturin and pytest: {e}"));

@@ -1,7 +1,7 @@
 """Type stubs of ptxkit's native module (re-exported by ``ptxkit``)."""
 
 import os
-from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union, overload
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union, final, overload
 
 __version__: str
 
@@ -101,6 +101,7 @@ class Resources(TypedDict):
     barriers: Barriers
     directives: List[str]
 
+@final
 class Diagnostic:
     """A problem found in the input. ``str(d)`` is the report ``ptx check``
     prints: the ``path:line:col: error: message [code]`` line, a code frame
@@ -137,6 +138,7 @@ class Diagnostic:
     def to_dict(self) -> Dict[str, Any]:
         """One entry of ``ptx check --json``."""
 
+@final
 class Operand:
     """One operand of an instruction."""
     @property
@@ -149,6 +151,7 @@ class Operand:
     def text(self) -> str:
         """The operand as written."""
 
+@final
 class Instruction:
     """One instruction of a function body."""
     @property
@@ -188,6 +191,7 @@ class Instruction:
     def function(self) -> str:
         """Name of the function it is in."""
 
+@final
 class Function:
     """A kernel (``.entry``) or device function (``.func``)."""
     @property
@@ -226,6 +230,7 @@ class Function:
     def info(self) -> Dict[str, Any]:
         """``ptx functions --json`` for this function."""
 
+@final
 class Cfg:
     """The control-flow graph of one function (``ptx cfg``)."""
     @property
@@ -256,6 +261,7 @@ class Cfg:
     def to_networkx(self) -> Any:
         """A ``networkx.DiGraph`` (needs networkx)."""
 
+@final
 class CallGraph:
     """The call graph of a module (``ptx callgraph``)."""
     @property
@@ -272,6 +278,7 @@ class CallGraph:
     def to_networkx(self) -> Any:
         """A ``networkx.MultiDiGraph`` keyed by function name (needs networkx)."""
 
+@final
 class Module:
     """A parsed PTX module; immutable and safe to share between threads."""
     @property
@@ -326,8 +333,9 @@ class Module:
         """``ptx grep``: ``"atom.*.cas"``, ``"ld.global$"``."""
     def diff(self, other: "Module") -> Dict[str, Any]:
         """``ptx diff --json``."""
-    def __eq__(self, other: object) -> bool: ...
+    def __eq__(self, other: object, /) -> bool: ...
 
+@final
 class AsmStatement:
     """One ``asm(...)`` statement of a C++ source (``ptx check-asm``)."""
     @property
@@ -354,6 +362,7 @@ class AsmStatement:
     @property
     def volatile(self) -> bool: ...
 
+@final
 class FatbinEntry:
     """One entry of a CUDA fatbin (``ptx extract``)."""
     @property
