@@ -3,7 +3,7 @@
 Usage (from the repository root, with the package installed in an
 optimised build, e.g. `pip install crates/ptxkit-py`):
 
-    RAYON_NUM_THREADS=1 python crates/ptxkit-py/bench/parse_check.py [FILE] [--seconds S] [--rust]
+    RAYON_NUM_THREADS=1 python crates/ptxkit-py/bench/parse_check.py [FILE] [--seconds S] [--rust [--xtask target/release/xtask]]
 
 FILE defaults to the ~1 MB module of ../shared/corpus named in issue #29.
 Prints the best time of `ptxkit.parse(text).check()` (the text already in
@@ -46,11 +46,13 @@ def best(seconds, fn):
     return min(times), (time.thread_time() - cpu) / len(times), len(times)
 
 
-def rust_seconds(path, seconds):
-    """Seconds per parse + check in Rust (xtask bench, one core)."""
+def rust_seconds(path, seconds, xtask=None):
+    """Seconds per parse + check in Rust (xtask bench, one core): best wall
+    and CPU per run. `xtask` names an already built release binary
+    (target/release/xtask) instead of `cargo run --release -p xtask`."""
+    cmd = [xtask] if xtask else ["cargo", "run", "--quiet", "--release", "-p", "xtask", "--"]
     out = subprocess.run(
-        ["cargo", "run", "--quiet", "--release", "-p", "xtask", "--", "bench",
-         "--seconds", str(seconds), "--no-split", "--no-ptxas", path],
+        cmd + ["bench", "--seconds", str(seconds), "--no-split", "--no-ptxas", path],
         cwd=ROOT, check=True, capture_output=True, text=True,
     ).stdout
     mb = os.path.getsize(path) / 1e6
@@ -66,6 +68,7 @@ def main():
     ap.add_argument("file", nargs="?", default=DEFAULT)
     ap.add_argument("--seconds", type=float, default=3.0)
     ap.add_argument("--rust", action="store_true")
+    ap.add_argument("--xtask", help="a built xtask binary to use for --rust")
     a = ap.parse_args()
     if not os.path.exists(a.file):
         raise SystemExit(f"{a.file}: not found (../shared/corpus is needed)")
@@ -87,7 +90,7 @@ def main():
     print(f"python parse:         {parse * 1e3:7.2f} ms {parse_cpu * 1e3:7.2f} ms")
     print(f"python check:         {check * 1e3:7.2f} ms {check_cpu * 1e3:7.2f} ms")
     if a.rust:
-        wall, cpu, row = rust_seconds(a.file, a.seconds)
+        wall, cpu, row = rust_seconds(a.file, a.seconds, a.xtask)
         print(f"rust parse + check:   {wall * 1e3:7.2f} ms {cpu * 1e3:7.2f} ms  (xtask bench row: {' '.join(row.split())})")
         print(f"python / rust:        {both / wall:7.2f}x  {both_cpu / cpu:7.2f}x")
     return 0
