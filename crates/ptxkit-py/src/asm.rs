@@ -1,0 +1,171 @@
+//! `ptxkit.check_asm`: the inline PTX `asm(...)` statements of CUDA C++
+//! sources, found and checked as `ptx check-asm` does.
+
+use std::sync::Arc;
+
+use ptxkit::inline_asm::{self, Checked, Verdict};
+use pyo3::prelude::*;
+
+use crate::diagnostic::Diagnostic;
+use crate::doc::Text;
+use crate::module::{known_target, value_error};
+
+/// One ``asm`` statement of a C++ source and what the check found.
+#[pyclass(frozen, module = "ptxkit")]
+pub struct AsmStatement {
+    text: Arc<Text>,
+    c: Checked,
+    selected: usize,
+}
+
+/// Check every statement of `bytes` (named `name`) against `targets`
+/// (every known target when empty).
+pub fn check(
+    py: Python<'_>,
+    name: String,
+    bytes: Vec<u8>,
+    targets: Vec<String>,
+) -> PyResult<Vec<AsmStatement>> {
+    for t in &targets {
+        known_target(t)?;
+    }
+    if bytes.len() > ptxkit::MAX_FILE_SIZE {
+        return Err(value_error(format!(
+            "{name}: larger than {} bytes",
+            ptxkit::MAX_FILE_SIZE
+        )));
+    }
+    let selected = if targets.is_empty() {
+        inline_asm::all_targets().len()
+    } else {
+        targets.len()
+    };
+    let text = Arc::new(Text::new(name, bytes));
+    let t2 = Arc::clone(&text);
+    let checked = py.detach(move || inline_asm::check_source(&t2.bytes, &targets));
+    Ok(checked
+        .into_iter()
+        .map(|c| AsmStatement {
+            text: Arc::clone(&text),
+            c,
+            selected,
+        })
+        .collect())
+}
+
+#[pymethods]
+impl AsmStatement {
+    /// ``"valid"`` (some selected target accepts it), ``"invalid"`` or
+    /// ``"skipped"`` (the template is not a string literal).
+    #[getter]
+    fn status(&self) -> &'static str {
+        match &self.c.verdict {
+            Verdict::Valid { .. } => "valid",
+            Verdict::Invalid { .. } => "invalid",
+            Verdict::Skipped { .. } => "skipped",
+        }
+    }
+
+    /// Whether some selected target accepts the statement.
+    #[getter]
+    fn is_valid(&self) -> bool {
+        matches!(self.c.verdict, Verdict::Valid { .. })
+    }
+
+    /// The targets that accept it (empty unless valid).
+    #[getter]
+    fn targets(&self) -> Vec<String> {
+        match &self.c.verdict {
+            Verdict::Valid { targets } => targets.clone(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// For an invalid statement, the target whose diagnostics are shown
+    /// (``None`` when the problem is the same for every target).
+    #[getter]
+    fn closest_target(&self) -> Option<String> {
+        match &self.c.verdict {
+            Verdict::Invalid { closest, .. } => closest.clone(),
+            _ => None,
+        }
+    }
+
+    /// The problems, at their line and column inside the C++ string
+    /// literal; ``str(d)`` shows the C++ code frame, as ``ptx check-asm``.
+    #[getter]
+    fn diagnostics(&self) -> Vec<Diagnostic> {
+        let ds = match &self.c.verdict {
+            Verdict::Valid { .. } => Vec::new(),
+            Verdict::Invalid {
+                closest,
+                diagnostics,
+            } => {
+                let note = match closest {
+                    Some(t) if self.selected > 1 => format!(
+                        "no selected target accepts this asm statement; shown as {t} sees it (the closest of {})",
+                        self.selected
+                    ),
+                    Some(t) => format!("checked as an asm statement for {t}"),
+                    None => "in an asm statement: the same for every target".to_string(),
+                };
+                diagnostics
+                    .iter()
+                    .map(|d| d.clone().with_note(note.clone()))
+                    .collect()
+            }
+            Verdict::Skipped { diagnostic } => vec![diagnostic.clone()],
+        };
+        Diagnostic::list(&self.text, ds)
+    }
+
+    /// 1-based line of the ``asm`` keyword.
+    #[getter]
+    fn line(&self) -> u32 {
+        self.text.line_col(self.c.statement.keyword.start).0
+    }
+
+    /// 1-based column of the ``asm`` keyword.
+    #[getter]
+    fn col(&self) -> u32 {
+        self.text.line_col(self.c.statement.keyword.start).1
+    }
+
+    /// The template's string literals as written in the C++ source.
+    #[getter]
+    fn template(&self) -> String {
+        self.text.slice(self.c.statement.template_span)
+    }
+
+    /// The whole statement as written, ``asm`` to the closing parenthesis.
+    #[getter]
+    fn source(&self) -> String {
+        self.text.slice(self.c.statement.span)
+    }
+
+    /// Output and input operand constraints in order (``["=r", "r", "l"]``).
+    #[getter]
+    fn constraints(&self) -> Vec<String> {
+        self.c
+            .statement
+            .operands()
+            .map(|o| o.constraint.clone())
+            .collect()
+    }
+
+    /// Whether ``volatile`` was given.
+    #[getter]
+    fn volatile(&self) -> bool {
+        self.c.statement.volatile
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "<AsmStatement {}:{}:{} {}>",
+            self.text.name,
+            self.line(),
+            self.col(),
+            self.status()
+        )
+    }
+}

@@ -1,0 +1,38 @@
+"""check_asm (`ptx check-asm`): inline PTX in CUDA C++."""
+
+import pytest
+
+import ptxkit
+from conftest import DATA
+
+MIXED = DATA / "inline_asm" / "mixed.cu"
+
+
+def test_mixed_file():
+    sts = ptxkit.check_asm_file(MIXED, targets=["sm_80", "sm_90a"])
+    assert len(sts) == 21
+    by = {s: sum(x.status == s for x in sts) for s in ("valid", "invalid", "skipped")}
+    assert by == {"valid": 12, "invalid": 8, "skipped": 1}
+    v = next(s for s in sts if s.line == 31)
+    assert v.is_valid and v.targets == ["sm_90a"]
+    sk = next(s for s in sts if s.status == "skipped")
+    assert sk.line == 32 and sk.diagnostics[0].code == "E0904"
+
+
+def test_diagnostics_point_into_the_literal():
+    sts = ptxkit.check_asm(MIXED.read_text(), targets=["sm_80", "sm_90a"], path="mixed.cu")
+    bad = next(s for s in sts if s.line == 40)
+    (d,) = bad.diagnostics
+    assert (d.code, d.line, d.col) == ("E0202", 40, 11)
+    assert d.notes == ["in an asm statement: the same for every target"]
+    assert str(d).startswith("mixed.cu:40:11: error: unknown modifier `.s23` for `add` [E0202]\n")
+    assert bad.constraints == ["=r", "r", "r"]
+    assert bad.template == '"add.s23 %0, %1, %2;"'
+
+
+def test_every_target_by_default():
+    src = 'void f(int a){ int c; asm("add.s32 %0, %1, %1;" : "=r"(c) : "r"(a)); }'
+    (s,) = ptxkit.check_asm(src)
+    assert s.is_valid and s.targets == ptxkit.targets()
+    with pytest.raises(ValueError, match="unknown target"):
+        ptxkit.check_asm(src, targets=["sm_3"])
