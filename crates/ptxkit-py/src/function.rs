@@ -49,13 +49,10 @@ fn params_py<'py>(py: Python<'py>, doc: &Doc, ps: &[Param]) -> PyResult<Vec<Boun
         .collect()
 }
 
-/// Demangle an Itanium C++ name (``_Z…``).
+/// Demangle an Itanium C++ name (``_Z…``): the library's bounded
+/// demangler, as the CLI's tables use it.
 pub fn demangle(name: &str) -> Option<String> {
-    if !name.starts_with("_Z") {
-        return None;
-    }
-    let sym = cpp_demangle::Symbol::new(name).ok()?;
-    sym.demangle().ok()
+    ptxkit::demangle(name)
 }
 
 #[pymethods]
