@@ -22,8 +22,12 @@ const MORE_TARGETS: &[&str] = &[
     "sm_86", "sm_89", "sm_90", "sm_100", "sm_100f", "sm_103", "sm_103f", "sm_103a", "sm_107f",
     "sm_107a", "sm_110", "sm_110f", "sm_110a", "sm_120", "sm_120f", "sm_121f", "sm_121a",
 ];
-/// The newest PTX ISA version (ptxas 13.5 accepts it).
+/// The PTX ISA version cases are written at (ptxas 13.5 accepts it).
 pub const NEWEST: PtxVersion = PtxVersion { major: 9, minor: 4 };
+/// The newest version ptxas 13.5 knows (`.version 9.5`). An instance that
+/// needs a version above [`NEWEST`] and at most this one is tried at the
+/// version it needs instead of [`NEWEST`] (see [`top_version`]).
+pub const LATEST: PtxVersion = PtxVersion { major: 9, minor: 5 };
 
 /// PTX ISA versions in order (spec release history), for "one below".
 const VERSIONS: &[(u8, u8)] = &[
@@ -74,6 +78,7 @@ const VERSIONS: &[(u8, u8)] = &[
     (9, 2),
     (9, 3),
     (9, 4),
+    (9, 5),
 ];
 
 fn ver(v: (u8, u8)) -> PtxVersion {
@@ -852,6 +857,16 @@ fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
     reqs.iter().filter_map(|r| r.ptx).max()
 }
 
+/// The version an instance is tried at when no upper bound applies:
+/// [`NEWEST`], or the version the instance needs when that is newer but
+/// still known to ptxas (at most [`LATEST`]). Cases of other instances
+/// keep [`NEWEST`], so their cached verdicts stay valid.
+fn top_version(reqs: &[Requirement]) -> PtxVersion {
+    max_ptx(reqs)
+        .filter(|&v| v > NEWEST && v <= LATEST)
+        .unwrap_or(NEWEST)
+}
+
 /// The version an instance is valid at on target `t` (which meets its
 /// targets): the newest, or, where an upper bound (`until_ptx`/`until_sm`)
 /// removes it on `t`, the version just below the bound, if `t` knows it
@@ -859,7 +874,8 @@ fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
 /// `t` (a bound with no version, or no version left between the bounds).
 fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion> {
     let have = Sm::parse(t)?;
-    let mut v = NEWEST;
+    let top = top_version(reqs);
+    let mut v = top;
     for r in reqs.iter().filter(|r| r.has_until()) {
         let sm_reached = r
             .until_sm
@@ -873,7 +889,7 @@ fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion> {
             v = version_before(u)?;
         }
     }
-    if v != NEWEST && min_ptx_for(have).is_none_or(|min| v < min) {
+    if v != top && min_ptx_for(have).is_none_or(|min| v < min) {
         return None;
     }
     if max_ptx(reqs).is_some_and(|need| v < need) {
@@ -1059,9 +1075,9 @@ fn broken_rules(cat: &Catalog, form: &Form, rules: &[Rule], mods: &[Choice]) -> 
 }
 
 /// An instance that breaks one `@rule` of its section: tried on the first
-/// target that meets it, at the newest version.
+/// target that meets it, at the newest version (its [`top_version`]).
 fn emit_broken(cat: &Catalog, inst: &Instance, cases: &mut Vec<Case>) {
-    if max_ptx(&inst.reqs).is_some_and(|v| v > NEWEST) {
+    if max_ptx(&inst.reqs).is_some_and(|v| v > LATEST) {
         return;
     }
     let target = MAIN_TARGETS
@@ -1096,7 +1112,8 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
             targets.push(t);
         }
     }
-    let newest_ok = need_ptx.is_none_or(|v| v <= NEWEST);
+    let top = top_version(&inst.reqs);
+    let newest_ok = need_ptx.is_none_or(|v| v <= LATEST);
     // Where an upper bound removes the instance at the newest version, it
     // is valid (if at all) just below the bound, and `removed` (ptxas must
     // reject it) at the newest.
@@ -1108,8 +1125,8 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
                 push(cases, inst, t, v, "valid".into(), text.clone());
                 valid_at.push((t, v));
             }
-            if v != Some(NEWEST) {
-                push(cases, inst, t, NEWEST, "removed".into(), text.clone());
+            if v != Some(top) {
+                push(cases, inst, t, top, "removed".into(), text.clone());
             }
         }
     }
@@ -1143,7 +1160,7 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
             .filter(|t| Sm::parse(t).is_some_and(|s| s.num <= num) && !target_meets(t, &inst.reqs))
             .max_by_key(|t| sm_order(t));
         if let Some(t) = low {
-            push(cases, inst, t, NEWEST, "target-low".into(), text.clone());
+            push(cases, inst, t, top, "target-low".into(), text.clone());
         }
     }
     if !mutate || valid_at.is_empty() || !newest_ok || inst.unspec {
@@ -1152,7 +1169,7 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
     let (target, version) = valid_at
         .get(rng.below(valid_at.len()))
         .copied()
-        .unwrap_or(("sm_90a", NEWEST));
+        .unwrap_or(("sm_90a", top));
     for (name, op) in mutations(inst) {
         let mut ops = inst.ops.clone();
         let Some((path, with)) = op else { continue };
@@ -1282,5 +1299,35 @@ fn scalar_or_vec(class: &str, n: usize, vector: bool) -> String {
         vec_text(class, n)
     } else {
         format!("{class}9")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn req(ptx: Option<(u8, u8)>, sm: Option<&'static str>) -> Requirement {
+        Requirement {
+            ptx: ptx.map(ver),
+            sm,
+            ..Requirement::default()
+        }
+    }
+
+    /// An instance that needs PTX 9.5 is tried at 9.5 (valid) with 9.4 as
+    /// its "one version too low"; others stay at the newest version.
+    #[test]
+    fn instances_needing_the_latest_version_are_tried_there() {
+        let r95 = [req(Some((9, 5)), Some("sm_90"))];
+        assert_eq!(top_version(&r95), LATEST);
+        assert_eq!(valid_version("sm_100a", &r95), Some(LATEST));
+        assert_eq!(version_before(LATEST), Some(NEWEST));
+        let r86 = [req(Some((8, 6)), Some("sm_90"))];
+        assert_eq!(top_version(&r86), NEWEST);
+        assert_eq!(valid_version("sm_100a", &r86), Some(NEWEST));
+        // A version ptxas does not know is never tried.
+        let r96 = [req(Some((9, 6)), None)];
+        assert_eq!(top_version(&r96), NEWEST);
+        assert_eq!(valid_version("sm_100a", &r96), None);
     }
 }
