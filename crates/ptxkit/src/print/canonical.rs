@@ -87,6 +87,19 @@ pub fn instruction_text(i: &Instruction) -> String {
     p.out
 }
 
+/// Print one operand canonically.
+pub fn operand_text(o: &Operand) -> String {
+    let mut p = Printer { out: String::new() };
+    p.operand(o);
+    p.out
+}
+
+/// Print one statement canonically, without indentation or newline (a
+/// nested block spans several lines).
+pub fn stmt_text(s: &Stmt) -> String {
+    canonical_stmt(s, 0)
+}
+
 /// Print an expression canonically.
 pub fn expr_text(e: &Expr) -> String {
     let mut p = Printer { out: String::new() };

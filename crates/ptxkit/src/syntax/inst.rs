@@ -225,6 +225,13 @@ impl Modifier {
         (self.slot != Self::NO_SLOT).then_some(usize::from(self.slot))
     }
 
+    /// Move the modifier to `span` (its slot and id unchanged).
+    pub fn set_span(&mut self, span: Span) {
+        let slot = self.slot;
+        *self = Modifier::new(self.id, span);
+        self.slot = slot;
+    }
+
     /// Record the slot the modifier fills.
     pub(crate) fn set_slot(&mut self, slot: Option<u8>) {
         self.slot = slot.unwrap_or(Self::NO_SLOT);
