@@ -34,6 +34,7 @@ pub mod check;
 pub mod diag;
 pub mod inline_asm;
 pub mod isa;
+pub mod json;
 pub mod lex;
 pub mod print;
 pub mod source;
