@@ -103,7 +103,7 @@ fn summary_and_ast() {
     );
     let ast = ptx(&["ast", "--json", &data("ok/minimal.ptx")]);
     let v: serde_json::Value = serde_json::from_slice(&ast.stdout).expect("json");
-    assert_eq!(v["items"][3]["Function"]["name"], "empty");
+    assert_eq!(v["module"]["items"][3]["Function"]["name"], "empty");
 }
 
 #[test]
