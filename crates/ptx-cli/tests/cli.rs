@@ -82,7 +82,9 @@ fn fmt_lossless_and_canonical() {
         text.contains("\tcall.uni\t(ret0), square, (arg0);"),
         "{text}"
     );
-    assert!(text.starts_with(".version 8.0\n.target sm_80\n.address_size 64\n"));
+    assert!(text.starts_with(
+        "// Functions, declarations, prototypes, call targets, branch tables, directives.\n.version 8.0\n.target sm_80\n.address_size 64\n"
+    ));
 }
 
 #[test]

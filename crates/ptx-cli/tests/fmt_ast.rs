@@ -96,7 +96,10 @@ fn fmt_keeps_comments_and_the_tree() {
     let b = ptxkit::parse(text.as_bytes());
     assert!(!b.has_errors(), "{:?}", b.diagnostics);
     assert_eq!(a.module, b.module);
-    assert_eq!(ptxkit::print::canonical_with_comments(&b.module, text.as_bytes()), text);
+    assert_eq!(
+        ptxkit::print::canonical_with_comments(&b.module, text.as_bytes()),
+        text
+    );
     let _ = std::fs::remove_dir_all(&d);
 }
 
@@ -108,7 +111,12 @@ fn fmt_check_names_files_and_first_differing_line() {
     std::fs::write(&good, CANONICAL).unwrap_or_default();
     std::fs::write(&bad, COMMENTED).unwrap_or_default();
     let ok = ptx(&["fmt", "--check", &path_str(&good)]);
-    assert_eq!(ok.status.code(), Some(0), "{}", String::from_utf8_lossy(&ok.stdout));
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
     assert!(ok.stdout.is_empty() && ok.stderr.is_empty());
     let both = ptx(&["fmt", "--check", &path_str(&d)]);
     assert_eq!(both.status.code(), Some(1));
@@ -138,24 +146,42 @@ fn fmt_write_rewrites_in_place() {
     let broken_text = ".version 8.0\n.target sm_90\n.entry k() {\n  frobnicate %r1;\n}\n";
     std::fs::write(&broken, broken_text).unwrap_or_default();
     let w = ptx(&["fmt", "--write", &path_str(&bad), &path_str(&good)]);
-    assert_eq!(w.status.code(), Some(0), "{}", String::from_utf8_lossy(&w.stderr));
+    assert_eq!(
+        w.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&w.stderr)
+    );
     assert!(w.stdout.is_empty());
     assert_eq!(std::fs::read_to_string(&bad).unwrap_or_default(), CANONICAL);
-    assert_eq!(std::fs::read_to_string(&good).unwrap_or_default(), CANONICAL);
-    let again = ptx(&["fmt", "--check", &path_str(&d.join("bad.ptx")), &path_str(&good)]);
+    assert_eq!(
+        std::fs::read_to_string(&good).unwrap_or_default(),
+        CANONICAL
+    );
+    let again = ptx(&[
+        "fmt",
+        "--check",
+        &path_str(&d.join("bad.ptx")),
+        &path_str(&good),
+    ]);
     assert_eq!(again.status.code(), Some(0));
     // A file with syntax errors is reported and left alone.
     let e = ptx(&["fmt", "--write", &path_str(&broken)]);
     assert_eq!(e.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&e.stderr).contains("frobnicate"));
-    assert_eq!(std::fs::read_to_string(&broken).unwrap_or_default(), broken_text);
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap_or_default(),
+        broken_text
+    );
     // No temporary files left behind.
     let n = std::fs::read_dir(&d).map(|r| r.count()).unwrap_or_default();
     assert_eq!(n, 3);
     // stdin cannot be written back; --check and --write exclude each other.
     assert_eq!(ptx(&["fmt", "--write", "-"]).status.code(), Some(2));
     assert_eq!(
-        ptx(&["fmt", "--write", "--check", &path_str(&good)]).status.code(),
+        ptx(&["fmt", "--write", "--check", &path_str(&good)])
+            .status
+            .code(),
         Some(2)
     );
     let _ = std::fs::remove_dir_all(&d);
