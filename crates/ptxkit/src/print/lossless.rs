@@ -26,7 +26,7 @@ pub fn lossless(m: &Module, src: &[u8]) -> Vec<u8> {
 /// [`lossless`] given `original`, the tree parsed from `src` (for a module
 /// known to be unedited, `m` itself: the output is then `src`).
 pub fn lossless_from(m: &Module, original: &Module, src: &[u8]) -> Vec<u8> {
-    if m == original {
+    if std::ptr::eq(m, original) || m == original {
         return src.to_vec();
     }
     let mut p = Printer {
