@@ -59,7 +59,9 @@ fn parse(src: &[u8]) -> usize {
 
 fn print(src: &[u8]) -> usize {
     let p = ptxkit::parse(src);
-    ptxkit::print::lossless(&p.module, src).len()
+    // A freshly parsed tree is its own original (`lossless` would parse
+    // `src` again to find what was edited).
+    ptxkit::print::lossless_from(&p.module, &p.module, src).len()
 }
 
 /// `ptx check --syntax-only`: the streamed parse, diagnostics only.

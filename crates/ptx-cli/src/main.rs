@@ -51,7 +51,9 @@ enum Command {
     /// (files, or directories of .cu .cuh .h .hpp .cpp .inl). Exit status
     /// as for `check`.
     CheckAsm(cmd::check_asm::Args),
-    /// Print a module in canonical form (or losslessly) to stdout.
+    /// Print modules in canonical form, comments kept (or losslessly) to
+    /// stdout; --check reports files that are not canonical, --write
+    /// rewrites them.
     Fmt(cmd::fmt::Args),
     /// Print the syntax tree.
     Ast(cmd::ast::Args),

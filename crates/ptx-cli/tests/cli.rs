@@ -82,7 +82,9 @@ fn fmt_lossless_and_canonical() {
         text.contains("\tcall.uni\t(ret0), square, (arg0);"),
         "{text}"
     );
-    assert!(text.starts_with(".version 8.0\n.target sm_80\n.address_size 64\n"));
+    assert!(text.starts_with(
+        "// Functions, declarations, prototypes, call targets, branch tables, directives.\n.version 8.0\n.target sm_80\n.address_size 64\n"
+    ));
 }
 
 #[test]
@@ -103,7 +105,7 @@ fn summary_and_ast() {
     );
     let ast = ptx(&["ast", "--json", &data("ok/minimal.ptx")]);
     let v: serde_json::Value = serde_json::from_slice(&ast.stdout).expect("json");
-    assert_eq!(v["items"][3]["Function"]["name"], "empty");
+    assert_eq!(v["module"]["items"][3]["Function"]["name"], "empty");
 }
 
 #[test]

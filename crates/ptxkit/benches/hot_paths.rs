@@ -108,7 +108,7 @@ fn printer(c: &mut Criterion) {
             parsed
                 .iter()
                 .zip(&files)
-                .map(|(m, src)| ptxkit::print::lossless(black_box(m), src).len())
+                .map(|(m, src)| ptxkit::print::lossless_from(black_box(m), m, src).len())
                 .sum::<usize>()
         })
     });

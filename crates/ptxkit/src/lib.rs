@@ -19,6 +19,34 @@
 //! let text = ptxkit::print::canonical(&parsed.module);
 //! assert_eq!(ptxkit::parse(text.as_bytes()).module, parsed.module);
 //! ```
+//!
+//! ## Editing
+//!
+//! Trees are plain data: change them directly or with the visitors
+//! ([`syntax::visit::Visit`], [`syntax::visit_mut::VisitMut`]), make new nodes
+//! with [`syntax::build`], and print them back. The lossless printer keeps
+//! the source's text for what was not edited and prints the rest
+//! canonically (see `docs/editing.md`).
+//!
+//! ```
+//! use ptxkit::syntax::{build, Stmt};
+//! use ptxkit::Item;
+//!
+//! let src = b".version 8.0\n.target sm_90\n.entry k()\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, 1; // one\n\tret;\n}\n";
+//! let mut m = ptxkit::parse(src).module;
+//! let Some(Item::Function(k)) = m.items.last_mut() else { unreachable!() };
+//! let body = &mut k.body.as_mut().unwrap().stmts;
+//! // Double %r1 after the `mov`, and drop the `ret`... then put it back.
+//! let add = build::instruction("add.s32 %r2, %r1, %r1").unwrap();
+//! body.insert(2, Stmt::Instruction(add));
+//! let ret = body.pop().unwrap();
+//! body.push(ret);
+//! let out = ptxkit::print::lossless(&m, src);
+//! assert_eq!(
+//!     String::from_utf8(out).unwrap(),
+//!     ".version 8.0\n.target sm_90\n.entry k()\n{\n\t.reg .b32 %r<3>;\n\tmov.u32 %r1, 1; // one\n\tadd.s32\t%r2, %r1, %r1;\n\tret;\n}\n"
+//! );
+//! ```
 #![deny(missing_docs)]
 #![deny(
     clippy::unwrap_used,
@@ -35,6 +63,7 @@ pub mod demangle;
 pub mod diag;
 pub mod inline_asm;
 pub mod isa;
+pub mod json;
 pub mod lex;
 pub mod print;
 pub mod source;

@@ -10,7 +10,9 @@ use serde::Serialize;
 /// so that trees derived with `PartialEq` compare their content only (a
 /// parsed module equals the module parsed from its canonical print). Compare
 /// `start` and `end` to compare positions.
-#[derive(Clone, Copy, Debug, Default, Serialize)]
+/// Serialized as `{"start", "end"}` (with lines and columns inside a
+/// [`crate::json::Document`]).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Span {
     /// First byte.
     pub start: u32,

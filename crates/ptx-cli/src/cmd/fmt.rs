@@ -1,7 +1,8 @@
-//! `ptx fmt`: canonical or lossless printing.
+//! `ptx fmt`: canonical (comment-keeping) or lossless printing; `--check`
+//! and `--write` for files.
 
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ptxkit::diag::render;
 use ptxkit::LineIndex;
@@ -11,29 +12,148 @@ use crate::input;
 /// Arguments of `ptx fmt`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// The file; `-` reads stdin.
-    pub path: PathBuf,
+    /// The files (directories stand for the `.ptx` files below them); `-`
+    /// reads stdin.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
     /// Reproduce the input byte for byte from the tree instead of reformatting.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["check", "write"])]
     pub lossless: bool,
+    /// Print nothing; exit 1 when a file is not canonical, naming it and its
+    /// first differing line.
+    #[arg(long, conflicts_with = "write")]
+    pub check: bool,
+    /// Rewrite each file that is not canonical in place.
+    #[arg(long)]
+    pub write: bool,
+}
+
+/// What became of one file.
+enum Outcome {
+    /// Already canonical (or printed).
+    Same,
+    /// Not canonical: under `--check`, reported; under `--write`, rewritten.
+    Changed,
+    /// Syntax errors (reported) or an I/O error.
+    Failed,
 }
 
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
-    let inp = input::read(&a.path)?;
+    let files = input::expand_with(&a.paths, &["ptx"])?;
+    if files.is_empty() {
+        return Err("no input files".into());
+    }
+    if a.write && files.iter().any(|p| p.as_os_str() == "-") {
+        return Err("--write needs files, not stdin".into());
+    }
+    let mut changed = 0usize;
+    let mut failed = false;
+    for path in &files {
+        match one(&a, path) {
+            Ok(Outcome::Same) => {}
+            Ok(Outcome::Changed) => changed = changed.saturating_add(1),
+            Ok(Outcome::Failed) => failed = true,
+            Err(e) => {
+                eprintln!("ptx: {e}");
+                failed = true;
+            }
+        }
+    }
+    if a.check && changed > 0 {
+        eprintln!(
+            "{changed} of {} file{} not canonical (run `ptx fmt --write`)",
+            files.len(),
+            if files.len() == 1 { " is" } else { "s are" }
+        );
+    }
+    Ok(if failed || (a.check && changed > 0) {
+        1
+    } else {
+        0
+    })
+}
+
+fn one(a: &Args, path: &Path) -> Result<Outcome, String> {
+    if (a.write || a.check) && path.as_os_str() != "-" && input::is_binary_file(path) {
+        return Err(format!(
+            "{}: a CUDA binary; extract its PTX with `ptx extract` first",
+            path.display()
+        ));
+    }
+    let inp = input::read(path)?;
     let parsed = ptxkit::parse_parallel(&inp.bytes);
     if parsed.has_errors() {
         let index = LineIndex::new(&inp.bytes);
         for d in &parsed.diagnostics {
             eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
         }
-        return Ok(1);
+        return Ok(Outcome::Failed);
     }
     let out = if a.lossless {
-        ptxkit::print::lossless(&parsed.module, &inp.bytes)
+        ptxkit::print::lossless_from(&parsed.module, &parsed.module, &inp.bytes)
     } else {
-        ptxkit::print::canonical(&parsed.module).into_bytes()
+        ptxkit::print::canonical_with_comments(&parsed.module, &inp.bytes).into_bytes()
     };
-    let _ = std::io::stdout().lock().write_all(&out);
-    Ok(0)
+    if !a.check && !a.write {
+        let _ = std::io::stdout().lock().write_all(&out);
+        return Ok(Outcome::Same);
+    }
+    if out == inp.bytes {
+        return Ok(Outcome::Same);
+    }
+    if a.check {
+        println!("{}", first_difference(&inp.name, &inp.bytes, &out));
+        return Ok(Outcome::Changed);
+    }
+    write_in_place(path, &out)?;
+    Ok(Outcome::Changed)
+}
+
+/// `name:LINE: not canonical` with the first line that differs, as it is
+/// and as it would be.
+fn first_difference(name: &str, old: &[u8], new: &[u8]) -> String {
+    let mut a = old.split(|b| *b == b'\n');
+    let mut b = new.split(|b| *b == b'\n');
+    let mut line = 1usize;
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => line = line.saturating_add(1),
+            (x, y) => {
+                let show = |l: Option<&[u8]>| match l {
+                    Some(l) => {
+                        let t = String::from_utf8_lossy(l);
+                        let t: String = t.chars().take(120).collect();
+                        format!("{:?}", t)
+                    }
+                    None => "(end of file)".to_string(),
+                };
+                return format!(
+                    "{name}:{line}: not canonical\n  - {}\n  + {}",
+                    show(x),
+                    show(y)
+                );
+            }
+        }
+    }
+}
+
+/// Replace `path`'s contents with `bytes` through a file beside it, so that
+/// an interrupted write leaves the original.
+fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    let mut tmp = path.as_os_str().to_owned();
+    tmp.push(".ptxfmt.tmp");
+    let tmp = PathBuf::from(tmp);
+    let res = std::fs::write(&tmp, bytes)
+        .and_then(|()| {
+            if let Ok(meta) = std::fs::metadata(path) {
+                let _ = std::fs::set_permissions(&tmp, meta.permissions());
+            }
+            std::fs::rename(&tmp, path)
+        })
+        .map_err(|e| format!("{}: {e}", path.display()));
+    if res.is_err() {
+        let _ = std::fs::remove_file(&tmp);
+    }
+    res
 }

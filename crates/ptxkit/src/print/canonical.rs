@@ -9,24 +9,32 @@ use crate::syntax::*;
 
 /// Print a module canonically.
 pub fn canonical(m: &Module) -> String {
-    let mut p = Printer {
-        out: String::with_capacity(4096),
-    };
-    let mut prev_fn = false;
-    for item in &m.items {
-        let is_fn = matches!(item, Item::Function(f) if f.body.is_some());
-        if (is_fn || prev_fn) && !p.out.is_empty() {
-            p.out.push('\n');
-        }
-        prev_fn = is_fn;
-        p.item(item);
+    let mut p = Printer::new(String::with_capacity(4096));
+    p.module(m);
+    p.out
+}
+
+/// Print a module canonically, keeping the comments of `src`, the source
+/// it was parsed from: each comment goes on its own line before the
+/// statement (or item) it precedes or is inside, or at the end of the line
+/// of the statement it ends (a comment after a statement on the same
+/// line). Comments before a closing brace stay before it; those at the end
+/// of the source stay at the end. The output parses to the same tree as
+/// [`canonical`]'s.
+pub fn canonical_with_comments(m: &Module, src: &[u8]) -> String {
+    let mut p = Printer::new(String::with_capacity(src.len().saturating_add(4096)));
+    p.notes = Some(Notes::new(src));
+    p.module(m);
+    p.lead(u32::MAX, 0);
+    if p.out.ends_with("\n\n") {
+        p.out.pop();
     }
     p.out
 }
 
 /// Print one statement canonically at indentation `depth` (no trailing newline).
 pub fn canonical_stmt(s: &Stmt, depth: usize) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer::new(String::new());
     p.stmt(s, depth);
     while p.out.ends_with('\n') {
         p.out.pop();
@@ -36,7 +44,7 @@ pub fn canonical_stmt(s: &Stmt, depth: usize) -> String {
 
 /// Print one top-level item canonically (no trailing newline).
 pub fn canonical_item(i: &Item) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer::new(String::new());
     p.item(i);
     while p.out.ends_with('\n') {
         p.out.pop();
@@ -48,7 +56,7 @@ pub fn canonical_item(i: &Item) -> String {
 /// what it was printed from (header lines carry the function's span, body
 /// lines their statement's, braces their block's).
 pub fn canonical_function_lines(f: &Function) -> Vec<(crate::source::Span, String)> {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer::new(String::new());
     p.function(f);
     let mut out: Vec<(crate::source::Span, String)> = Vec::new();
     for l in p.out.lines() {
@@ -82,23 +90,171 @@ pub fn canonical_function_lines(f: &Function) -> Vec<(crate::source::Span, Strin
 
 /// Print one instruction canonically (no indentation, no newline).
 pub fn instruction_text(i: &Instruction) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer::new(String::new());
     p.instruction(i);
     p.out
 }
 
+/// Print one operand canonically.
+pub fn operand_text(o: &Operand) -> String {
+    let mut p = Printer::new(String::new());
+    p.operand(o);
+    p.out
+}
+
+/// Print one statement canonically, without indentation or newline (a
+/// nested block spans several lines).
+pub fn stmt_text(s: &Stmt) -> String {
+    canonical_stmt(s, 0)
+}
+
 /// Print an expression canonically.
 pub fn expr_text(e: &Expr) -> String {
-    let mut p = Printer { out: String::new() };
+    let mut p = Printer::new(String::new());
     p.expr(e);
     p.out
 }
 
-struct Printer {
+struct Printer<'s> {
     out: String,
+    /// The source's comments, when they are kept.
+    notes: Option<Notes<'s>>,
 }
 
-impl Printer {
+/// The comments of a source, in order, and how many are printed.
+struct Notes<'s> {
+    src: &'s [u8],
+    spans: Vec<crate::source::Span>,
+    next: usize,
+}
+
+impl<'s> Notes<'s> {
+    fn new(src: &'s [u8]) -> Notes<'s> {
+        use crate::lex::{Lexer, TokenKind};
+        let mut lx = Lexer::new(src);
+        let mut spans = Vec::new();
+        loop {
+            let t = lx.next_token();
+            match t.kind {
+                TokenKind::Eof => break,
+                TokenKind::LineComment | TokenKind::BlockComment => spans.push(t.span),
+                _ => {}
+            }
+        }
+        Notes {
+            src,
+            spans,
+            next: 0,
+        }
+    }
+
+    /// The next comment, if it starts before `before`.
+    fn take_before(&mut self, before: u32) -> Option<String> {
+        let s = *self.spans.get(self.next)?;
+        if s.start >= before {
+            return None;
+        }
+        self.next = self.next.saturating_add(1);
+        Some(self.text(s))
+    }
+
+    /// The next comment, if only spaces separate it from `end` (the end of
+    /// a statement or of the comment before).
+    fn take_trailing(&mut self, end: &mut u32) -> Option<String> {
+        let s = *self.spans.get(self.next)?;
+        let gap = crate::source::Span::new(*end, s.start).slice(self.src);
+        if s.start < *end || !gap.iter().all(|b| *b == b' ' || *b == b'\t') {
+            return None;
+        }
+        self.next = self.next.saturating_add(1);
+        *end = s.end;
+        Some(self.text(s))
+    }
+
+    fn text(&self, s: crate::source::Span) -> String {
+        s.text(self.src).trim_end().to_string()
+    }
+}
+
+impl<'s> Printer<'s> {
+    fn new(out: String) -> Printer<'s> {
+        Printer { out, notes: None }
+    }
+
+    fn module(&mut self, m: &Module) {
+        let mut prev_fn = false;
+        for item in &m.items {
+            let is_fn = matches!(item, Item::Function(f) if f.body.is_some());
+            if (is_fn || prev_fn) && !self.out.is_empty() {
+                self.out.push('\n');
+            }
+            prev_fn = is_fn;
+            let span = item.span();
+            if !span.is_synthetic() {
+                let lead_to = match item {
+                    Item::Function(f) => f.body.as_ref().map_or(span.end, |b| b.span.start),
+                    // Its sources are verbatim text: what reads as a
+                    // comment there is printed with them.
+                    Item::IntermediateSource(_) => span.start,
+                    _ => span.end,
+                };
+                self.lead(lead_to, 0);
+                if let (Item::IntermediateSource(_), Some(n)) = (item, self.notes.as_mut()) {
+                    while n.take_before(span.end).is_some() {}
+                }
+            }
+            self.item(item);
+            if !span.is_synthetic() {
+                self.trail(span.end);
+            }
+        }
+    }
+
+    /// Print the comments that start before `before`, each on its own line.
+    fn lead(&mut self, before: u32, depth: usize) {
+        let Some(notes) = self.notes.as_mut() else {
+            return;
+        };
+        let mut texts = Vec::new();
+        while let Some(t) = notes.take_before(before) {
+            texts.push(t);
+        }
+        for t in texts {
+            if !self.out.is_empty() && !self.out.ends_with('\n') {
+                self.out.push('\n');
+            }
+            self.indent(depth);
+            self.out.push_str(&t);
+            self.out.push('\n');
+        }
+    }
+
+    /// Put the comments that follow `end` on its line at the end of the
+    /// line just printed.
+    fn trail(&mut self, mut end: u32) {
+        let Some(notes) = self.notes.as_mut() else {
+            return;
+        };
+        let mut texts = Vec::new();
+        while let Some(t) = notes.take_trailing(&mut end) {
+            texts.push(t);
+        }
+        if texts.is_empty() {
+            return;
+        }
+        let newline = self.out.ends_with('\n');
+        if newline {
+            self.out.pop();
+        }
+        for t in texts {
+            self.out.push(' ');
+            self.out.push_str(&t);
+        }
+        if newline || !self.out.ends_with('\n') {
+            self.out.push('\n');
+        }
+    }
+
     fn indent(&mut self, depth: usize) {
         for _ in 0..depth {
             self.out.push('\t');
@@ -417,8 +573,25 @@ impl Printer {
     fn block(&mut self, b: &Block, depth: usize) {
         self.indent(depth);
         self.out.push_str("{\n");
+        let inner = depth.saturating_add(1);
         for s in &b.stmts {
-            self.stmt(s, depth.saturating_add(1));
+            let span = s.span();
+            if span.is_synthetic() || self.notes.is_none() {
+                self.stmt(s, inner);
+                continue;
+            }
+            self.lead(
+                match s {
+                    Stmt::Block(b) => b.span.start,
+                    _ => span.end,
+                },
+                inner,
+            );
+            self.stmt(s, inner);
+            self.trail(span.end);
+        }
+        if !b.span.is_synthetic() {
+            self.lead(b.span.end.saturating_sub(1), inner);
         }
         self.indent(depth);
         self.out.push('}');

@@ -93,17 +93,6 @@ impl PartialEq for AddressAt {
     }
 }
 
-/// Serialized as `{"span": …, "suffix": …}`.
-impl Serialize for AddressAt {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("AddressAt", 2)?;
-        st.serialize_field("span", &self.span())?;
-        st.serialize_field("suffix", &self.suffix())?;
-        st.end()
-    }
-}
-
 /// The payload of [`Operand::Pair`], boxed so that the rare pair does not
 /// size every operand. (Serialized like a struct variant:
 /// `{"Pair": {"first": …, "second": …, "span": …}}`.)
@@ -225,6 +214,13 @@ impl Modifier {
         (self.slot != Self::NO_SLOT).then_some(usize::from(self.slot))
     }
 
+    /// Move the modifier to `span` (its slot and id unchanged).
+    pub fn set_span(&mut self, span: Span) {
+        let slot = self.slot;
+        *self = Modifier::new(self.id, span);
+        self.slot = slot;
+    }
+
     /// Record the slot the modifier fills.
     pub(crate) fn set_slot(&mut self, slot: Option<u8>) {
         self.slot = slot.unwrap_or(Self::NO_SLOT);
@@ -242,19 +238,8 @@ impl PartialEq for Modifier {
     }
 }
 
-/// Serialized with its span: `{"id": …, "span": …}`.
-impl Serialize for Modifier {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let mut st = s.serialize_struct("Modifier", 2)?;
-        st.serialize_field("id", &self.id)?;
-        st.serialize_field("span", &self.span())?;
-        st.end()
-    }
-}
-
-/// An instruction statement.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// An instruction statement. (Serialized by name: see [`crate::json`].)
+#[derive(Clone, Debug, PartialEq)]
 pub struct Instruction {
     /// Optional guard predicate (boxed: few instructions have one, and
     /// inline it would make every statement 24 bytes bigger).

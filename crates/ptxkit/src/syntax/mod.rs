@@ -3,6 +3,7 @@
 //! Every node carries a [`Span`](crate::source::Span); equality ignores spans
 //! (see [`Span`](crate::source::Span)), so trees compare by content.
 
+pub mod build;
 pub mod consteval;
 mod decl;
 mod expr;
@@ -10,6 +11,8 @@ mod inst;
 mod module;
 mod name;
 pub(crate) mod parser;
+pub mod visit;
+pub mod visit_mut;
 
 pub use decl::*;
 pub use expr::*;

@@ -132,10 +132,44 @@ pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
     );
 }
 
+/// Remove every second statement of every block (nested ones too).
+fn drop_every_other(b: &mut ptxkit::syntax::Block) {
+    let mut k = 0usize;
+    b.stmts.retain(|_| {
+        k += 1;
+        k % 2 == 1
+    });
+    for s in &mut b.stmts {
+        if let ptxkit::Stmt::Block(inner) = s {
+            drop_every_other(inner);
+        }
+    }
+}
+
 /// `lossless`: the lossless printer gives back the input byte for byte, for
-/// every input (accepted or not: error nodes keep their text).
+/// every input (accepted or not: error nodes keep their text); for an
+/// accepted input with every second statement removed, it prints text that
+/// parses to the edited tree.
 pub fn lossless(src: &[u8]) {
     let parsed = ptxkit::parse(src);
+    if !parsed.has_errors() {
+        let mut edited = parsed.module.clone();
+        for i in &mut edited.items {
+            if let ptxkit::Item::Function(f) = i {
+                if let Some(b) = &mut f.body {
+                    drop_every_other(b);
+                }
+            }
+        }
+        let text = ptxkit::print::lossless(&edited, src);
+        let again = ptxkit::parse(&text);
+        assert!(
+            !again.has_errors() && again.module == edited,
+            "lossless print of an edited tree does not parse to it: {:?}\n--- print ---\n{}",
+            again.diagnostics,
+            String::from_utf8_lossy(&text)
+        );
+    }
     let out = ptxkit::print::lossless(&parsed.module, src);
     if out != src {
         let at = out
@@ -178,6 +212,14 @@ pub fn canonical(src: &[u8]) {
         ptxkit::print::canonical(&again.module),
         text,
         "canonical print is not idempotent"
+    );
+    // With the comments kept, the same tree.
+    let commented = ptxkit::print::canonical_with_comments(&parsed.module, src);
+    let again = ptxkit::parse(commented.as_bytes());
+    assert!(
+        !again.has_errors() && again.module == parsed.module,
+        "canonical print with comments parses to a different tree: {:?}\n--- print ---\n{commented}",
+        again.diagnostics
     );
 }
 

@@ -1,0 +1,281 @@
+//! `ptx fmt` (comments kept, `--check`, `--write`) and `ptx ast --json`.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn ptx(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_ptx"))
+        .args(args)
+        .output()
+        .unwrap_or_else(|e| panic!("run ptx: {e}"))
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh scratch directory for one test.
+fn scratch(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("ptx-fmt-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display()));
+    d
+}
+
+const COMMENTED: &str = "// header comment
+.version 8.0
+.target sm_90 // the target
+.address_size 64
+
+/* kernel
+   doc */
+.visible .entry k(
+\t.param .u64 p // param comment
+)
+{
+  .reg .b64 %rd<2>;
+  .reg .pred %p;
+  // before ld
+  ld.param.u64 %rd1, /* inside */ [p]; // load
+  @%p bra DONE;   // skip
+DONE: // label
+  {
+    // nested
+    ret;
+    // end of nested
+  }
+  // end of body
+}
+// trailer
+";
+
+const CANONICAL: &str = "// header comment
+.version 8.0
+.target sm_90 // the target
+.address_size 64
+
+/* kernel
+   doc */
+// param comment
+.visible .entry k(
+\t.param .u64 p
+)
+{
+\t.reg .b64 %rd<2>;
+\t.reg .pred %p;
+\t// before ld
+\t/* inside */
+\tld.param.u64\t%rd1, [p]; // load
+\t@%p bra\tDONE; // skip
+DONE: // label
+\t{
+\t\t// nested
+\t\tret;
+\t\t// end of nested
+\t}
+\t// end of body
+}
+// trailer
+";
+
+fn path_str(p: &Path) -> String {
+    p.display().to_string()
+}
+
+#[test]
+fn fmt_keeps_comments_and_the_tree() {
+    let d = scratch("comments");
+    let f = d.join("k.ptx");
+    std::fs::write(&f, COMMENTED).unwrap_or_default();
+    let out = ptx(&["fmt", &path_str(&f)]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text, CANONICAL);
+    // The canonical print parses to the same tree, and is a fixed point.
+    let a = ptxkit::parse(COMMENTED.as_bytes());
+    let b = ptxkit::parse(text.as_bytes());
+    assert!(!b.has_errors(), "{:?}", b.diagnostics);
+    assert_eq!(a.module, b.module);
+    assert_eq!(
+        ptxkit::print::canonical_with_comments(&b.module, text.as_bytes()),
+        text
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn fmt_check_names_files_and_first_differing_line() {
+    let d = scratch("check");
+    let good = d.join("good.ptx");
+    let bad = d.join("bad.ptx");
+    std::fs::write(&good, CANONICAL).unwrap_or_default();
+    std::fs::write(&bad, COMMENTED).unwrap_or_default();
+    let ok = ptx(&["fmt", "--check", &path_str(&good)]);
+    assert_eq!(
+        ok.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&ok.stdout)
+    );
+    assert!(ok.stdout.is_empty() && ok.stderr.is_empty());
+    let both = ptx(&["fmt", "--check", &path_str(&d)]);
+    assert_eq!(both.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&both.stdout);
+    assert_eq!(
+        text,
+        format!(
+            "{}:8: not canonical\n  - \".visible .entry k(\"\n  + \"// param comment\"\n",
+            bad.display()
+        )
+    );
+    let err = String::from_utf8_lossy(&both.stderr);
+    assert!(err.contains("1 of 2 files are not canonical"), "{err}");
+    // --check changes nothing.
+    assert_eq!(std::fs::read_to_string(&bad).unwrap_or_default(), COMMENTED);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn fmt_write_rewrites_in_place() {
+    let d = scratch("write");
+    let bad = d.join("bad.ptx");
+    let good = d.join("good.ptx");
+    let broken = d.join("broken.ptx");
+    std::fs::write(&bad, COMMENTED).unwrap_or_default();
+    std::fs::write(&good, CANONICAL).unwrap_or_default();
+    let broken_text = ".version 8.0\n.target sm_90\n.entry k() {\n  frobnicate %r1;\n}\n";
+    std::fs::write(&broken, broken_text).unwrap_or_default();
+    let w = ptx(&["fmt", "--write", &path_str(&bad), &path_str(&good)]);
+    assert_eq!(
+        w.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&w.stderr)
+    );
+    assert!(w.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&bad).unwrap_or_default(), CANONICAL);
+    assert_eq!(
+        std::fs::read_to_string(&good).unwrap_or_default(),
+        CANONICAL
+    );
+    let again = ptx(&[
+        "fmt",
+        "--check",
+        &path_str(&d.join("bad.ptx")),
+        &path_str(&good),
+    ]);
+    assert_eq!(again.status.code(), Some(0));
+    // A file with syntax errors is reported and left alone.
+    let e = ptx(&["fmt", "--write", &path_str(&broken)]);
+    assert_eq!(e.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&e.stderr).contains("frobnicate"));
+    assert_eq!(
+        std::fs::read_to_string(&broken).unwrap_or_default(),
+        broken_text
+    );
+    // No temporary files left behind.
+    let n = std::fs::read_dir(&d).map(|r| r.count()).unwrap_or_default();
+    assert_eq!(n, 3);
+    // stdin cannot be written back; --check and --write exclude each other.
+    assert_eq!(ptx(&["fmt", "--write", "-"]).status.code(), Some(2));
+    assert_eq!(
+        ptx(&["fmt", "--write", "--check", &path_str(&good)])
+            .status
+            .code(),
+        Some(2)
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+fn shared_ptxas() -> Option<PathBuf> {
+    let shared = match std::env::var("PTXKIT_SHARED") {
+        Ok(p) => PathBuf::from(p),
+        Err(_) => root().join("../shared"),
+    };
+    let ptxas = shared.join("tools/ptxas");
+    if ptxas.exists() {
+        return Some(ptxas);
+    }
+    assert!(
+        std::env::var("CI").as_deref() != Ok("true"),
+        "ptxas is required on CI"
+    );
+    eprintln!("note: ../shared/tools/ptxas is absent; ptxas verdicts not compared");
+    None
+}
+
+fn ptxas_ok(ptxas: &Path, file: &Path, arch: &str) -> bool {
+    Command::new(ptxas)
+        .args([&format!("-arch={arch}"), "-o", "/dev/null"])
+        .arg(file)
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+/// The examples, formatted: the same tree, every comment line kept, and
+/// ptxas's verdict unchanged.
+#[test]
+fn fmt_of_the_examples_keeps_tree_comments_and_ptxas_verdict() {
+    let d = scratch("examples");
+    let ptxas = shared_ptxas();
+    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join("examples"))
+        .map(|r| r.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.retain(|f| f.extension().is_some_and(|e| e == "ptx"));
+    files.sort();
+    assert!(files.len() >= 5);
+    for f in &files {
+        let src = std::fs::read(f).unwrap_or_default();
+        let out = ptx(&["fmt", &path_str(f)]);
+        assert_eq!(out.status.code(), Some(0), "{}", f.display());
+        let a = ptxkit::parse(&src);
+        let b = ptxkit::parse(&out.stdout);
+        assert!(!b.has_errors(), "{}: {:?}", f.display(), b.diagnostics);
+        assert_eq!(a.module, b.module, "{}", f.display());
+        let comments = |t: &[u8]| {
+            String::from_utf8_lossy(t)
+                .lines()
+                .filter_map(|l| l.find("//").map(|i| l[i..].trim_end().to_string()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(comments(&src), comments(&out.stdout), "{}", f.display());
+        if let Some(ptxas) = &ptxas {
+            let arch = a
+                .module
+                .target()
+                .and_then(|t| t.arch())
+                .map(|n| n.to_string())
+                .unwrap_or_else(|| "sm_90".into());
+            let formatted = d.join(f.file_name().unwrap_or_default());
+            std::fs::write(&formatted, &out.stdout).unwrap_or_default();
+            assert_eq!(
+                ptxas_ok(ptxas, f, &arch),
+                ptxas_ok(ptxas, &formatted, &arch),
+                "{}: ptxas's verdict changed",
+                f.display()
+            );
+        }
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn ast_json_is_self_describing() {
+    let f = root().join("crates/ptxkit/tests/data/json/shapes.ptx");
+    let out = ptx(&["ast", "--json", &path_str(&f)]);
+    assert_eq!(out.status.code(), Some(0));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    assert_eq!(v["schema_version"], ptxkit::json::SCHEMA_VERSION);
+    let inst = &v["module"]["items"][6]["Function"]["body"]["stmts"][6]["Instruction"];
+    assert_eq!(inst["opcode"], "setp");
+    assert_eq!(inst["mods"][0]["name"], ".lt");
+    assert_eq!(inst["mods"][0]["group"], "CmpOpS");
+    assert_eq!(inst["operands"][0]["role"], "p");
+    assert_eq!(inst["operands"][0]["kind"], "pair");
+    assert_eq!(inst["operands"][0]["text"], "%p|%q");
+    assert_eq!(inst["span"]["line"], 27);
+    assert_eq!(inst["span"]["col"], 2);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("\"id\":"), "catalog ids in the JSON");
+    assert!(!text.contains("\"form\": 2"), "catalog ids in the JSON");
+}
