@@ -74,6 +74,9 @@ enum Command {
     /// executables, shared libraries and objects (compressed entries
     /// decompressed).
     Extract(cmd::extract::Args),
+    /// The PTX language server, on stdin and stdout (diagnostics, hover,
+    /// navigation, completion, formatting… for any LSP editor).
+    Lsp(cmd::lsp::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -134,6 +137,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => or_usage(cmd::diff::run(a)),
         Command::Explain(a) => cmd::explain::run(a),
         Command::Extract(a) => or_usage(cmd::extract::run(a)),
+        Command::Lsp(a) => or_usage(cmd::lsp::run(a)),
     };
     ExitCode::from(code)
 }

@@ -15,6 +15,7 @@ pub mod extract;
 pub mod fmt;
 pub mod functions;
 pub mod grep;
+pub mod lsp;
 pub mod resources;
 pub mod show;
 pub mod stats;
