@@ -25,13 +25,13 @@ pub struct Analysis {
     pub module: Module,
     /// The parser's diagnostics.
     pub syntax: Vec<Diagnostic>,
-    /// The checker's diagnostics by item (aligned with `module.items`);
-    /// empty when the module has syntax errors, as in `ptx check`.
-    semantic: Vec<Vec<Diagnostic>>,
+    /// The checker's diagnostics by item (aligned with `module.items`).
+    /// The check runs even with syntax errors (so that an edit fixing one
+    /// finds the rest checked), but its diagnostics are then not shown, as
+    /// in `ptx check`.
+    pub(crate) semantic: Vec<Vec<Diagnostic>>,
     /// The checker's diagnostics outside every item.
-    loose: Vec<Diagnostic>,
-    /// Whether the check ran (no syntax errors).
-    checked: bool,
+    pub(crate) loose: Vec<Diagnostic>,
     /// The target checked against, when not the module's own.
     target: Option<String>,
     /// How much of the check was reused.
@@ -49,15 +49,15 @@ pub struct Reuse {
 }
 
 /// Where the old and new texts agree: a common prefix and suffix.
-struct Change {
-    prefix: u32,
-    suffix: u32,
-    old_len: u32,
-    new_len: u32,
+pub(crate) struct Change {
+    pub(crate) prefix: u32,
+    pub(crate) suffix: u32,
+    pub(crate) old_len: u32,
+    pub(crate) new_len: u32,
 }
 
 impl Change {
-    fn new(old: &[u8], new: &[u8]) -> Change {
+    pub(crate) fn new(old: &[u8], new: &[u8]) -> Change {
         let prefix = common_prefix(old, new);
         let max_suffix = old.len().min(new.len()) - prefix;
         let suffix = common_suffix(old, new, max_suffix);
@@ -70,7 +70,7 @@ impl Change {
     }
 
     /// The new offset of old offset `o`, if it is outside the change.
-    fn map(&self, o: u32) -> Option<u32> {
+    pub(crate) fn map(&self, o: u32) -> Option<u32> {
         if o <= self.prefix {
             Some(o)
         } else if o >= self.old_len - self.suffix {
@@ -80,7 +80,7 @@ impl Change {
         }
     }
 
-    fn map_span(&self, s: Span) -> Option<Span> {
+    pub(crate) fn map_span(&self, s: Span) -> Option<Span> {
         Some(Span::new(self.map(s.start)?, self.map(s.end)?))
     }
 }
@@ -113,7 +113,7 @@ fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
 
 /// A function's header with an empty body: what the checker needs to know
 /// of a function whose diagnostics are kept.
-fn header_of(f: &Function) -> Function {
+pub(crate) fn header_of(f: &Function) -> Function {
     Function {
         linkage: f.linkage,
         kind: f.kind,
@@ -130,7 +130,7 @@ fn header_of(f: &Function) -> Function {
     }
 }
 
-fn shifted(d: &Diagnostic, ch: &Change) -> Diagnostic {
+pub(crate) fn shifted(d: &Diagnostic, ch: &Change) -> Diagnostic {
     let mut d = d.clone();
     d.span = ch.map_span(d.span).unwrap_or(d.span);
     for l in &mut d.labels {
@@ -144,22 +144,32 @@ impl Analysis {
     /// `None`), reusing what still holds of `prev`, the analysis of the
     /// text before the change.
     pub fn new(text: String, target: Option<String>, prev: Option<&Analysis>) -> Analysis {
-        let parsed = ptxkit::parse_parallel(text.as_bytes());
+        Analysis::with(text, target, prev, true)
+    }
+
+    /// [`Analysis::new`], parsing on one thread unless `parallel`.
+    pub fn with(
+        text: String,
+        target: Option<String>,
+        prev: Option<&Analysis>,
+        parallel: bool,
+    ) -> Analysis {
+        let parsed = if parallel {
+            ptxkit::parse_parallel(text.as_bytes())
+        } else {
+            ptxkit::parse(text.as_bytes())
+        };
         let mut a = Analysis {
             module: parsed.module,
             syntax: parsed.diagnostics,
             semantic: Vec::new(),
             loose: Vec::new(),
-            checked: false,
             target,
             reuse: Reuse::default(),
             index: OnceCell::new(),
             text,
         };
-        if a.syntax.iter().any(Diagnostic::is_error) {
-            return a;
-        }
-        let prev = prev.filter(|p| p.checked && p.target == a.target);
+        let prev = prev.filter(|p| p.target == a.target);
         a.check(prev);
         a
     }
@@ -239,16 +249,17 @@ impl Analysis {
                 }
             }
         }
-        self.checked = true;
     }
 
-    /// Every diagnostic, in source order.
+    /// Every diagnostic to show, in source order: the syntax errors alone
+    /// when there are any, as in `ptx check`.
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let syntax_errors = self.syntax.iter().any(Diagnostic::is_error);
+        let semantic = self.semantic.iter().flatten().chain(self.loose.iter());
         let mut all: Vec<&Diagnostic> = self
             .syntax
             .iter()
-            .chain(self.semantic.iter().flatten())
-            .chain(self.loose.iter())
+            .chain(semantic.filter(|_| !syntax_errors))
             .collect();
         all.sort_by_key(|d| d.span.start);
         all
@@ -368,13 +379,12 @@ mod tests {
     /// Syntax errors hide the semantic diagnostics, as in `ptx check`.
     #[test]
     fn syntax_errors_first() {
-        let a = Analysis::new(
-            SRC.replace("ret;\n}\n.visible .entry c", "ret;\n.visible .entry c"),
-            None,
-            None,
-        );
-        assert!(a.diagnostics().iter().all(|d| d.code.starts_with("E0")));
-        let b = Analysis::new(SRC.to_string(), None, None);
-        assert!(b.diagnostics().iter().any(|d| d.code == "E0201"));
+        // `%q` is undeclared (a semantic error) and `frob` unknown (the
+        // parser's): only the latter is shown.
+        let a = Analysis::new(SRC.to_string(), None, None);
+        let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0201"]);
+        let b = Analysis::new(SRC.replace("frob", "mov"), None, None);
+        assert!(b.diagnostics().iter().any(|d| d.code >= "E0300"));
     }
 }

@@ -12,9 +12,9 @@ use crate::document::Document;
 /// would otherwise flood the editor).
 pub const MAX_DIAGNOSTICS: usize = 1000;
 
-/// The diagnostics of `doc`'s last analysis.
+/// The diagnostics of `doc`'s current text.
 pub fn of(doc: &Document) -> Vec<Diagnostic> {
-    doc.analysis
+    doc.layout
         .diagnostics()
         .into_iter()
         .take(MAX_DIAGNOSTICS)

@@ -138,11 +138,63 @@ pub struct Document {
     pub text: String,
     /// Its lines.
     pub lines: LineMap,
-    /// The analysis of `text`.
+    /// The last whole analysis: of `text` when [`Document::fresh`], else of
+    /// an earlier version (a newer one is on its way).
     pub analysis: Analysis,
+    /// The version `analysis` is of.
+    pub analysed: i32,
+    /// The diagnostics of `text`, by item.
+    pub layout: crate::incremental::Layout,
+    /// The version whose analysis is being made in the background.
+    pub refreshing: Option<i32>,
 }
 
 impl Document {
+    /// A document opened with `text`.
+    pub fn new(
+        uri: Uri,
+        version: i32,
+        text: String,
+        encoding: Encoding,
+        target: Option<String>,
+    ) -> Document {
+        let lines = LineMap::new(&text, encoding);
+        let analysis = Analysis::new(text.clone(), target, None);
+        let layout = crate::incremental::Layout::of(&analysis);
+        Document {
+            uri,
+            version,
+            text,
+            lines,
+            analysis,
+            analysed: version,
+            layout,
+            refreshing: None,
+        }
+    }
+
+    /// Whether the analysis is of the current text.
+    pub fn fresh(&self) -> bool {
+        self.analysed == self.version
+    }
+
+    /// Install `a`, the whole analysis of `version`, if that is still
+    /// the current one; returns whether it was.
+    pub fn install(&mut self, version: i32, a: Analysis) -> bool {
+        if version != self.version {
+            return false;
+        }
+        self.layout = crate::incremental::Layout::of(&a);
+        let old = std::mem::replace(&mut self.analysis, a);
+        self.analysed = version;
+        // A tree of megabytes takes tens of milliseconds to free: not on
+        // the thread that answers the next keystroke.
+        if old.text.len() > 1 << 20 {
+            std::thread::spawn(move || drop(old));
+        }
+        true
+    }
+
     /// Apply the changes of a `didChange` notification, in order. A change
     /// without a range replaces the whole text.
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {

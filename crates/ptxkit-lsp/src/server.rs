@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::error::Error;
 
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::{self as n, Notification as _};
 use lsp_types::request::{self as r, Request as _};
@@ -17,15 +18,28 @@ use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::analysis::Analysis;
-use crate::document::{Document, Encoding, LineMap};
+use crate::document::{Document, Encoding};
 
 /// The server's settings: from `initializationOptions`, or the `ptx`
 /// section of `workspace/didChangeConfiguration`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
     /// Check against this target (`sm_90a`) instead of each file's
     /// `.target`.
     pub target: Option<String>,
+    /// Documents larger than this many bytes answer an edit inside a
+    /// function body by checking that function alone, and parse the whole
+    /// module again in the background (`incrementalAbove`).
+    pub incremental_above: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            target: None,
+            incremental_above: 256 * 1024,
+        }
+    }
 }
 
 impl Config {
@@ -40,6 +54,12 @@ impl Config {
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(String::from),
+            incremental_above: v
+                .get("incrementalAbove")
+                .and_then(Value::as_u64)
+                .map_or(Config::default().incremental_above, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
         }
     }
 }
@@ -105,11 +125,18 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
     }
 }
 
+/// A whole analysis made in the background: document, version, result.
+type Refreshed = (String, i32, Analysis);
+
 /// The open documents and the settings.
 pub struct State {
     docs: HashMap<String, Document>,
     config: Config,
     encoding: Encoding,
+    refresh_tx: Sender<Refreshed>,
+    refresh_rx: Receiver<Refreshed>,
+    /// Notifications to send once the current message is handled.
+    outbox: Vec<Notification>,
 }
 
 /// Run the protocol on `conn`: initialization, then messages until
@@ -130,8 +157,9 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
     };
     let mut config = defaults;
     if let Some(c) = init.initialization_options.as_ref().map(Config::from_json) {
+        config.incremental_above = c.incremental_above;
         if c.target.is_some() {
-            config = c;
+            config.target = c.target;
         }
     }
     let result = serde_json::json!({
@@ -139,29 +167,44 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         "serverInfo": { "name": "ptx lsp", "version": env!("CARGO_PKG_VERSION") },
     });
     conn.initialize_finish(id, result)?;
+    let (refresh_tx, refresh_rx) = unbounded();
     let mut state = State {
         docs: HashMap::new(),
         config,
         encoding,
+        refresh_tx,
+        refresh_rx,
+        outbox: Vec::new(),
     };
-    for msg in &conn.receiver {
-        match msg {
-            Message::Request(req) => {
-                if conn.handle_shutdown(&req)? {
-                    return Ok(());
+    loop {
+        let refresh_rx = state.refresh_rx.clone();
+        select! {
+            recv(conn.receiver) -> msg => {
+                let Ok(msg) = msg else { return Ok(()) };
+                match msg {
+                    Message::Request(req) => {
+                        if conn.handle_shutdown(&req)? {
+                            return Ok(());
+                        }
+                        let resp = state.request(req);
+                        state.flush(conn)?;
+                        conn.sender.send(Message::Response(resp))?;
+                    }
+                    Message::Notification(not) => {
+                        let out = state.notification(not);
+                        state.outbox.extend(out);
+                    }
+                    Message::Response(_) => {}
                 }
-                let resp = state.request(req);
-                conn.sender.send(Message::Response(resp))?;
             }
-            Message::Notification(not) => {
-                for out in state.notification(not) {
-                    conn.sender.send(Message::Notification(out))?;
+            recv(refresh_rx) -> r => {
+                if let Ok(r) = r {
+                    state.refreshed(r);
                 }
             }
-            Message::Response(_) => {}
         }
+        state.flush(conn)?;
     }
-    Ok(())
 }
 
 fn parse<P: DeserializeOwned>(v: Value) -> Result<P, String> {
@@ -173,6 +216,76 @@ fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
 }
 
 impl State {
+    fn flush(&mut self, conn: &Connection) -> Result<(), BoxError> {
+        for n in self.outbox.drain(..) {
+            conn.sender.send(Message::Notification(n))?;
+        }
+        Ok(())
+    }
+
+    /// Make the whole analysis of `key`'s current text in the background.
+    fn spawn_refresh(&mut self, key: &str) {
+        let target = self.config.target.clone();
+        let Some(doc) = self.docs.get_mut(key) else {
+            return;
+        };
+        if doc.refreshing.is_some() {
+            return;
+        }
+        doc.refreshing = Some(doc.version);
+        let (text, version, key) = (doc.text.clone(), doc.version, key.to_string());
+        let tx = self.refresh_tx.clone();
+        std::thread::spawn(move || {
+            // One thread: the other core answers the next keystroke.
+            let a = Analysis::with(text, target, None, false);
+            let _ = tx.send((key, version, a));
+        });
+    }
+
+    /// A background analysis is done: install it if still current (and
+    /// send the diagnostics if they differ), or start the next.
+    fn refreshed(&mut self, (key, version, a): Refreshed) {
+        let Some(doc) = self.docs.get_mut(&key) else {
+            return;
+        };
+        doc.refreshing = None;
+        let before = crate::diagnostics::of(doc);
+        if doc.install(version, a) {
+            if crate::diagnostics::of(doc) != before {
+                let n = Self::publish(doc);
+                self.outbox.push(n);
+            }
+        } else if !doc.fresh() {
+            self.spawn_refresh(&key);
+        }
+    }
+
+    /// Wait until the document's whole analysis is of its current text.
+    fn ensure_fresh(&mut self, uri: &Uri) {
+        let key = uri.as_str();
+        loop {
+            let Some(doc) = self.docs.get(key) else {
+                return;
+            };
+            if doc.fresh() {
+                return;
+            }
+            if doc.refreshing.is_some() {
+                match self.refresh_rx.recv() {
+                    Ok(r) => self.refreshed(r),
+                    Err(_) => return,
+                }
+                continue;
+            }
+            let target = self.config.target.clone();
+            if let Some(doc) = self.docs.get_mut(key) {
+                let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
+                let v = doc.version;
+                doc.install(v, a);
+            }
+        }
+    }
+
     fn doc(&self, uri: &Uri) -> Result<&Document, (ErrorCode, String)> {
         self.docs.get(uri.as_str()).ok_or_else(|| {
             (
@@ -182,7 +295,7 @@ impl State {
         })
     }
 
-    fn publish(&self, doc: &Document) -> Notification {
+    fn publish(doc: &Document) -> Notification {
         let params = PublishDiagnosticsParams {
             uri: doc.uri.clone(),
             diagnostics: crate::diagnostics::of(doc),
@@ -199,16 +312,14 @@ impl State {
                     return Vec::new();
                 };
                 let d = p.text_document;
-                let lines = LineMap::new(&d.text, self.encoding);
-                let analysis = Analysis::new(d.text.clone(), self.config.target.clone(), None);
-                let doc = Document {
-                    uri: d.uri.clone(),
-                    version: d.version,
-                    text: d.text,
-                    lines,
-                    analysis,
-                };
-                let out = self.publish(&doc);
+                let doc = Document::new(
+                    d.uri.clone(),
+                    d.version,
+                    d.text,
+                    self.encoding,
+                    self.config.target.clone(),
+                );
+                let out = Self::publish(&doc);
                 self.docs.insert(d.uri.as_str().to_string(), doc);
                 vec![out]
             }
@@ -218,16 +329,29 @@ impl State {
                 };
                 let target = self.config.target.clone();
                 let encoding = self.encoding;
-                let Some(doc) = self.docs.get_mut(p.text_document.uri.as_str()) else {
+                let limit = self.config.incremental_above;
+                let key = p.text_document.uri.as_str().to_string();
+                let Some(doc) = self.docs.get_mut(&key) else {
                     return Vec::new();
                 };
+                let old = (doc.text.len() > limit).then(|| doc.text.clone());
                 doc.apply(p.content_changes, encoding);
                 doc.version = p.text_document.version;
-                doc.analysis = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
-                let Some(doc) = self.docs.get(p.text_document.uri.as_str()) else {
+                let quick = old.is_some_and(|old| {
+                    doc.layout
+                        .edit(&doc.analysis, &old, &doc.text, target.as_deref())
+                });
+                if quick {
+                    self.spawn_refresh(&key);
+                } else {
+                    let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
+                    let v = doc.version;
+                    doc.install(v, a);
+                }
+                let Some(doc) = self.docs.get(&key) else {
                     return Vec::new();
                 };
-                vec![self.publish(doc)]
+                vec![Self::publish(doc)]
             }
             n::DidCloseTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(not.params) else {
@@ -255,9 +379,11 @@ impl State {
                 self.config = config;
                 let target = self.config.target.clone();
                 for doc in self.docs.values_mut() {
-                    doc.analysis = Analysis::new(doc.text.clone(), target.clone(), None);
+                    let a = Analysis::new(doc.text.clone(), target.clone(), None);
+                    let v = doc.version;
+                    doc.install(v, a);
                 }
-                self.docs.values().map(|d| self.publish(d)).collect()
+                self.docs.values().map(Self::publish).collect()
             }
             _ => Vec::new(),
         }
@@ -282,6 +408,28 @@ impl State {
     }
 
     fn answer(&mut self, req: Request) -> Result<Value, (ErrorCode, String)> {
+        // Every request on a document reads its whole analysis.
+        if let Some(uri) = req
+            .params
+            .get("textDocument")
+            .and_then(|t| t.get("uri"))
+            .and_then(Value::as_str)
+            .and_then(|u| u.parse::<Uri>().ok())
+        {
+            self.ensure_fresh(&uri);
+        } else {
+            let stale: Vec<String> = self
+                .docs
+                .iter()
+                .filter(|(_, d)| !d.fresh())
+                .map(|(k, _)| k.clone())
+                .collect();
+            for k in stale {
+                if let Ok(u) = k.parse::<Uri>() {
+                    self.ensure_fresh(&u);
+                }
+            }
+        }
         let bad = |e: String| (ErrorCode::InvalidParams, e);
         let failed = |e: String| (ErrorCode::RequestFailed, e);
         match req.method.as_str() {

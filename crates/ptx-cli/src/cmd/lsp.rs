@@ -16,7 +16,10 @@ pub struct Args {
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let _ = a.stdio;
-    ptxkit_lsp::server::run_stdio_with(ptxkit_lsp::Config { target: a.target })
-        .map_err(|e| format!("lsp: {e}"))?;
+    ptxkit_lsp::server::run_stdio_with(ptxkit_lsp::Config {
+        target: a.target,
+        ..Default::default()
+    })
+    .map_err(|e| format!("lsp: {e}"))?;
     Ok(0)
 }
