@@ -183,7 +183,16 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
                 let Ok(msg) = msg else { return Ok(()) };
                 match msg {
                     Message::Request(req) => {
-                        if conn.handle_shutdown(&req)? {
+                        if req.method == r::Shutdown::METHOD {
+                            // Answer, then wait for `exit`; a client that
+                            // closes the stream instead ends us as well.
+                            let resp = Response::new_ok(req.id, ());
+                            conn.sender.send(Message::Response(resp))?;
+                            while let Ok(m) = conn.receiver.recv() {
+                                if matches!(&m, Message::Notification(x) if x.method == n::Exit::METHOD) {
+                                    break;
+                                }
+                            }
                             return Ok(());
                         }
                         let resp = state.request(req);
