@@ -113,8 +113,7 @@ impl Client {
         self.next_id += 1;
         let id = self.next_id;
         self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        let resp = self.wait(method, |v| v["id"] == json!(id));
-        resp
+        self.wait(method, |v| v["id"] == json!(id))
     }
 
     fn result(&mut self, method: &str, params: Value) -> Value {
@@ -425,6 +424,67 @@ fn configured_target() {
             .unwrap()
             .iter()
             .any(|x| x["code"] == "E0502"),
+        "{d}"
+    );
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().unwrap().success());
+}
+
+/// With `incrementalAbove: 0` every edit inside a body takes the path of
+/// large files (that function parsed and checked alone, the module again
+/// in the background): the diagnostics and a hover after the edit are
+/// those of the new text.
+#[test]
+fn incremental_edits() {
+    let mut c = Client::start();
+    c.result(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {},
+               "initializationOptions": {"incrementalAbove": 0}}),
+    );
+    c.notify("initialized", json!({}));
+    let src = SRC
+        .replace(
+            "\t.reg .b32 %r<4>;\n\t.reg .b32 %r<4>;",
+            "\t.reg .b32 %r<4>;",
+        )
+        .replace("\twgmma.fence.sync.aligned;\n", "");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "ptx", "version": 1, "text": src}}),
+    );
+    assert_eq!(c.diagnostics()["diagnostics"], json!([]));
+    // Two lines inserted before the `ld`: an undeclared register.
+    let line = pos(&src, "\tld.param", 0, 0)["line"].clone();
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2},
+               "contentChanges": [{"range": {"start": {"line": line, "character": 0},
+                                             "end": {"line": line, "character": 0}},
+                                   "text": "\tmov.u32 %r1, %nope;\n\n"}]}),
+    );
+    let d = c.diagnostics();
+    assert_eq!(d["version"], 2);
+    let diags = d["diagnostics"].as_array().unwrap();
+    assert_eq!(diags.len(), 1, "{d}");
+    assert_eq!(diags[0]["range"]["start"]["line"], line);
+    // A hover after the edit reads the new text: `%rd1` two lines down.
+    let new_src = src.replace("\tld.param", "\tmov.u32 %r1, %nope;\n\n\tld.param");
+    let h = c.result("textDocument/hover", at(&new_src, "%rd1", 0, 1));
+    assert_eq!(h["range"]["start"], pos(&new_src, "%rd1", 0, 0), "{h}");
+    // Undo: clean again.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 3},
+               "contentChanges": [{"range": {"start": {"line": line, "character": 0},
+                                             "end": {"line": line.as_u64().unwrap() + 2, "character": 0}},
+                                   "text": ""}]}),
+    );
+    let d = c.diagnostics();
+    assert_eq!(
+        (d["version"].clone(), d["diagnostics"].clone()),
+        (json!(3), json!([])),
         "{d}"
     );
     c.request("shutdown", Value::Null);

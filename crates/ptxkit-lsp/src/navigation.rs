@@ -78,6 +78,9 @@ pub fn prepare_rename(doc: &Document, off: u32) -> Result<PrepareRenameResponse,
 }
 
 /// The edit renaming the symbol at `off` to `new_name`.
+// `WorkspaceEdit` maps `Uri`s, whose lazily parsed parts clippy counts as
+// interior mutability; they are never changed here.
+#[allow(clippy::mutable_key_type)]
 pub fn rename(doc: &Document, off: u32, new_name: &str) -> Result<WorkspaceEdit, String> {
     prepare_rename(doc, off)?;
     if !valid_name(new_name) {
