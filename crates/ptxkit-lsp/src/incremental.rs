@@ -125,6 +125,8 @@ impl Layout {
         let (Some(new_end), Some(new_body_end)) = (shift(slot.span.end), shift(body.end)) else {
             return false;
         };
+        let old_from = slot.span.start;
+        let old_to = self.items.get(k + 1).map_or(u32::MAX, |n| n.span.start);
         let next = match self.items.get(k + 1) {
             Some(n) => match shift(n.span.start) {
                 Some(x) => x,
@@ -165,12 +167,22 @@ impl Layout {
         semantic.sort_by_key(|d| d.span.start);
         // Everything after the change moves by its length.
         let after = |d: &Diagnostic| shifted(d, &ch);
+        // The module's header rules (`.version` first, a `.target`) are
+        // not checked by a parse of one item, and a body edit does not
+        // change them: keep those.
+        let header = |d: &&Diagnostic| {
+            d.code == ptxkit::diag::codes::MISSING_VERSION
+                || d.code == ptxkit::diag::codes::MISSING_TARGET
+        };
         for (i, s) in self.items.iter_mut().enumerate() {
             if i == k {
+                let mut syntax = parsed.diagnostics.clone();
+                syntax.extend(s.syntax.iter().filter(header).map(after));
+                syntax.sort_by_key(|d| d.span.start);
                 *s = Slot {
                     span: f.span,
                     body: f.body.as_ref().map(|b| b.span),
-                    syntax: parsed.diagnostics.clone(),
+                    syntax,
                     semantic: std::mem::take(&mut semantic),
                 };
             } else if i > k {
@@ -183,8 +195,12 @@ impl Layout {
                 s.semantic = s.semantic.iter().map(after).collect();
             }
         }
-        self.stray = self.stray.iter().map(after).collect();
-        self.loose = self.loose.iter().map(after).collect();
+        // What lay between this item and the next was parsed again with it
+        // (its diagnostics are the slot's now).
+        let redone =
+            |d: &&Diagnostic| header(d) || !(old_from <= d.span.start && d.span.start < old_to);
+        self.stray = self.stray.iter().filter(redone).map(after).collect();
+        self.loose = self.loose.iter().filter(redone).map(after).collect();
         true
     }
 }
