@@ -87,6 +87,9 @@ enum Command {
     /// Print the manual page (roff) of `ptx` or of one subcommand, or
     /// write them all with --out-dir.
     Man(cmd::man::Args),
+    /// The PTX language server, on stdin and stdout (diagnostics, hover,
+    /// navigation, completion, formatting… for any LSP editor).
+    Lsp(cmd::lsp::Args),
 }
 
 /// Die quietly on a closed pipe (`ptx ast f.ptx | head`), as Unix tools do,
@@ -150,6 +153,7 @@ fn main() -> ExitCode {
         Command::Extract(a) => or_usage(cmd::extract::run(a)),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
         Command::Man(a) => or_usage(cmd::man::run(a, Cli::command())),
+        Command::Lsp(a) => or_usage(cmd::lsp::run(a)),
     };
     ExitCode::from(code)
 }

@@ -194,7 +194,10 @@ impl Module {
         let ds = py.detach(move || {
             let mut ds = doc.parsed.diagnostics.clone();
             if !syntax_only && !doc.parsed.has_errors() {
-                let opts = CheckOptions { target };
+                let opts = CheckOptions {
+                    target,
+                    ..CheckOptions::default()
+                };
                 ds.extend(ptxkit::check::check(&doc.parsed.module, &opts));
                 ds.sort_by_key(|d| d.span.start);
             }

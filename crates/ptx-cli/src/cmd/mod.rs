@@ -17,6 +17,7 @@ pub mod fmt;
 pub mod functions;
 pub mod grep;
 pub mod man;
+pub mod lsp;
 pub mod resources;
 pub mod show;
 pub mod stats;

@@ -234,6 +234,12 @@ impl<'o> ModuleChecker<'o> {
         }
     }
 
+    /// The diagnostics found so far, taken out (in the order found), so a
+    /// caller can tell which items they came from.
+    pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        std::mem::take(&mut self.c.diags)
+    }
+
     /// The diagnostics, in source order.
     pub fn finish(self) -> Vec<Diagnostic> {
         let mut diags = self.c.diags;

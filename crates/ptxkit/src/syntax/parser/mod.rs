@@ -16,7 +16,7 @@ mod split;
 mod stream;
 
 pub use pieces::{Piece, PieceStream};
-pub use split::{parse_in_pieces, parse_parallel};
+pub use split::{parse_in_pieces, parse_parallel, parse_range};
 pub use stream::{syntax_check, ItemStream};
 
 use crate::diag::{codes, Diagnostic};

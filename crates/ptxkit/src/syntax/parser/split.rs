@@ -47,6 +47,36 @@ pub fn parse_in_pieces(src: &[u8], pieces: usize) -> Parsed {
     }
 }
 
+/// Parse the items of `src` from offset `start` up to the item that starts
+/// at `end` (`u32::MAX`: to the end of the input), with spans in `src`'s
+/// coordinates, as [`parse`] would parse them in the whole module. For a
+/// tool that holds a module and parses again only the item an edit
+/// touched (a language server). The header rules (`.version` first, a
+/// `.target`) are not checked. `None` unless a token starts at `start` and
+/// the parse ends exactly at `end`.
+///
+/// ```
+/// let src = b".version 8.0\n.target sm_90\n.entry a() { ret; }\n.entry b() { ret; }\n";
+/// let b = src.windows(9).position(|w| w == b".entry b(").unwrap() as u32;
+/// let a = ptxkit::parse_range(src, 27, b).unwrap();
+/// assert_eq!(a.module.items.len(), 1);
+/// assert_eq!(a.module.items[0].span().start, 27);
+/// // The end must be where an item starts.
+/// assert!(ptxkit::parse_range(src, 27, b - 4).is_none());
+/// ```
+pub fn parse_range(src: &[u8], start: u32, end: u32) -> Option<Parsed> {
+    if super::too_large(src.len()).is_some() || src.len() >= u32::MAX as usize {
+        return None;
+    }
+    let piece = parse_piece(src, start, end, true)?;
+    let mut diagnostics = piece.diags;
+    diagnostics.sort_by_key(|d| d.span.start);
+    Some(Parsed {
+        module: Module { items: piece.items },
+        diagnostics,
+    })
+}
+
 /// How many pieces [`parse_parallel`] and [`check`](super::check) cut `src`
 /// into (0 or 1: none).
 pub(crate) fn pieces_for(len: usize) -> usize {

@@ -1,0 +1,391 @@
+//! Parsing and checking a document, again after each change.
+//!
+//! The whole text is parsed again (on all cores for a large module), which
+//! costs a few milliseconds for megabytes. The check, which costs more,
+//! is redone only where needed: an edit that stays inside one function's
+//! body, between its braces, changes no declaration, so every other
+//! function keeps its diagnostics (moved by the edit's length if they come
+//! after it) and is fed to the checker by its header alone. Anything else
+//! (a header, a declaration, a directive, an item added or removed) has
+//! everything from that item on checked again.
+
+use std::cell::OnceCell;
+
+use ptxkit::check::{CheckOptions, ModuleChecker};
+use ptxkit::syntax::{Block, Function};
+use ptxkit::{Diagnostic, Item, Module, Piece, Span};
+
+use crate::index::Index;
+
+/// A document's text with its tree and diagnostics.
+pub struct Analysis {
+    /// The text analysed.
+    pub text: String,
+    /// The tree.
+    pub module: Module,
+    /// The parser's diagnostics.
+    pub syntax: Vec<Diagnostic>,
+    /// The checker's diagnostics by item (aligned with `module.items`).
+    /// The check runs even with syntax errors (so that an edit fixing one
+    /// finds the rest checked), but its diagnostics are then not shown, as
+    /// in `ptx check`.
+    pub(crate) semantic: Vec<Vec<Diagnostic>>,
+    /// The checker's diagnostics outside every item.
+    pub(crate) loose: Vec<Diagnostic>,
+    /// The target checked against, when not the module's own.
+    target: Option<String>,
+    /// How much of the check was reused.
+    pub reuse: Reuse,
+    index: OnceCell<Index>,
+}
+
+/// What an analysis reused from the one before.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Reuse {
+    /// Functions whose diagnostics were kept.
+    pub kept: usize,
+    /// Functions checked again.
+    pub checked: usize,
+}
+
+/// Where the old and new texts agree: a common prefix and suffix.
+pub(crate) struct Change {
+    pub(crate) prefix: u32,
+    pub(crate) suffix: u32,
+    pub(crate) old_len: u32,
+    pub(crate) new_len: u32,
+}
+
+impl Change {
+    pub(crate) fn new(old: &[u8], new: &[u8]) -> Change {
+        let prefix = common_prefix(old, new);
+        let max_suffix = old.len().min(new.len()) - prefix;
+        let suffix = common_suffix(old, new, max_suffix);
+        Change {
+            prefix: prefix as u32,
+            suffix: suffix as u32,
+            old_len: old.len() as u32,
+            new_len: new.len() as u32,
+        }
+    }
+
+    /// The new offset of old offset `o`, if it is outside the change.
+    pub(crate) fn map(&self, o: u32) -> Option<u32> {
+        if o <= self.prefix {
+            Some(o)
+        } else if o >= self.old_len - self.suffix {
+            u32::try_from(i64::from(o) + i64::from(self.new_len) - i64::from(self.old_len)).ok()
+        } else {
+            None
+        }
+    }
+
+    pub(crate) fn map_span(&self, s: Span) -> Option<Span> {
+        Some(Span::new(self.map(s.start)?, self.map(s.end)?))
+    }
+}
+
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const CHUNK: usize = 4096;
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + CHUNK <= n && a.get(i..i + CHUNK) == b.get(i..i + CHUNK) {
+        i += CHUNK;
+    }
+    while i < n && a.get(i) == b.get(i) {
+        i += 1;
+    }
+    i
+}
+
+fn common_suffix(a: &[u8], b: &[u8], max: usize) -> usize {
+    const CHUNK: usize = 4096;
+    let (la, lb) = (a.len(), b.len());
+    let mut i = 0;
+    while i + CHUNK <= max && a.get(la - i - CHUNK..la - i) == b.get(lb - i - CHUNK..lb - i) {
+        i += CHUNK;
+    }
+    while i < max && a.get(la - i - 1) == b.get(lb - i - 1) {
+        i += 1;
+    }
+    i
+}
+
+/// A function's header with an empty body: what the checker needs to know
+/// of a function whose diagnostics are kept.
+pub(crate) fn header_of(f: &Function) -> Function {
+    Function {
+        linkage: f.linkage,
+        kind: f.kind,
+        rets: f.rets.clone(),
+        name: f.name,
+        name_span: f.name_span,
+        params: f.params.clone(),
+        directives: f.directives.clone(),
+        body: f.body.as_ref().map(|b| Block {
+            stmts: Vec::new(),
+            span: Span::at(b.span.start),
+        }),
+        span: f.span,
+    }
+}
+
+pub(crate) fn shifted(d: &Diagnostic, ch: &Change) -> Diagnostic {
+    let mut d = d.clone();
+    d.span = ch.map_span(d.span).unwrap_or(d.span);
+    for l in &mut d.labels {
+        l.span = ch.map_span(l.span).unwrap_or(l.span);
+    }
+    d
+}
+
+impl Analysis {
+    /// Parse and check `text` against `target` (the module's `.target` when
+    /// `None`), reusing what still holds of `prev`, the analysis of the
+    /// text before the change.
+    pub fn new(text: String, target: Option<String>, prev: Option<&Analysis>) -> Analysis {
+        Analysis::with(text, target, prev, true)
+    }
+
+    /// [`Analysis::new`], parsing on one thread unless `parallel`.
+    pub fn with(
+        text: String,
+        target: Option<String>,
+        prev: Option<&Analysis>,
+        parallel: bool,
+    ) -> Analysis {
+        let parsed = if parallel {
+            ptxkit::parse_parallel(text.as_bytes())
+        } else {
+            ptxkit::parse(text.as_bytes())
+        };
+        let mut a = Analysis {
+            module: parsed.module,
+            syntax: parsed.diagnostics,
+            semantic: Vec::new(),
+            loose: Vec::new(),
+            target,
+            reuse: Reuse::default(),
+            index: OnceCell::new(),
+            text,
+        };
+        let prev = prev.filter(|p| p.target == a.target);
+        a.check(prev);
+        a
+    }
+
+    fn check(&mut self, prev: Option<&Analysis>) {
+        let opts = CheckOptions {
+            target: self.target.clone(),
+            ..CheckOptions::default()
+        };
+        let change = prev.map(|p| Change::new(p.text.as_bytes(), self.text.as_bytes()));
+        let mut mc = ModuleChecker::new(&opts);
+        // For each item, the old item whose diagnostics it keeps.
+        let mut kept: Vec<Option<usize>> = vec![None; self.module.items.len()];
+        let mut dirty = prev.is_none();
+        for (i, item) in self.module.items.iter().enumerate() {
+            let old = match (prev, &change) {
+                (Some(p), Some(ch)) if !dirty => counterpart(p, ch, item),
+                _ => None,
+            };
+            match (item, old) {
+                (Item::Function(f), Some((k, true))) if f.body.is_some() => {
+                    // Unchanged, after unchanged declarations: the header
+                    // declares it, the old diagnostics stand.
+                    mc.piece(&Piece::FunctionStart(Box::new(header_of(f))));
+                    mc.piece(&Piece::FunctionEnd(f.span));
+                    if let Some(slot) = kept.get_mut(i) {
+                        *slot = Some(k);
+                    }
+                    self.reuse.kept += 1;
+                }
+                (Item::Function(f), Some((_, false))) if f.body.is_some() => {
+                    // Only the body changed: check it again.
+                    mc.item(item);
+                    self.reuse.checked += 1;
+                }
+                (_, Some((_, true))) => mc.item(item),
+                _ => {
+                    dirty = true;
+                    if matches!(item, Item::Function(_)) {
+                        self.reuse.checked += 1;
+                    }
+                    mc.item(item);
+                }
+            }
+        }
+        let diags = mc.finish();
+        let starts: Vec<u32> = self.module.items.iter().map(|i| i.span().start).collect();
+        self.semantic = vec![Vec::new(); self.module.items.len()];
+        for d in diags {
+            let k = match starts.binary_search(&d.span.start) {
+                Ok(k) => Some(k),
+                Err(0) => None,
+                Err(k) => Some(k - 1),
+            };
+            let within = k.filter(|&k| {
+                self.module
+                    .items
+                    .get(k)
+                    .is_some_and(|it| d.span.start < it.span().end.max(it.span().start + 1))
+            });
+            match within {
+                Some(k) if kept.get(k).copied().flatten().is_some() => {}
+                Some(k) => {
+                    if let Some(v) = self.semantic.get_mut(k) {
+                        v.push(d);
+                    }
+                }
+                None => self.loose.push(d),
+            }
+        }
+        if let (Some(p), Some(ch)) = (prev, &change) {
+            for (i, k) in kept.iter().enumerate() {
+                let (Some(k), Some(v)) = (k, self.semantic.get_mut(i)) else {
+                    continue;
+                };
+                if let Some(old) = p.semantic.get(*k) {
+                    v.extend(old.iter().map(|d| shifted(d, ch)));
+                }
+            }
+        }
+    }
+
+    /// Every diagnostic to show, in source order: the syntax errors alone
+    /// when there are any, as in `ptx check`.
+    pub fn diagnostics(&self) -> Vec<&Diagnostic> {
+        let syntax_errors = self.syntax.iter().any(Diagnostic::is_error);
+        let semantic = self.semantic.iter().flatten().chain(self.loose.iter());
+        let mut all: Vec<&Diagnostic> = self
+            .syntax
+            .iter()
+            .chain(semantic.filter(|_| !syntax_errors))
+            .collect();
+        all.sort_by_key(|d| d.span.start);
+        all
+    }
+
+    /// The symbol index of the module (built on first use).
+    pub fn index(&self) -> &Index {
+        self.index
+            .get_or_init(|| Index::build(&self.module, self.text.as_bytes()))
+    }
+
+    /// The target the document is checked against, if configured.
+    pub fn target(&self) -> Option<&str> {
+        self.target.as_deref()
+    }
+}
+
+/// The old item that `item` stands where, and whether it is unchanged
+/// (`true`) or a function whose body alone changed (`false`).
+fn counterpart(p: &Analysis, ch: &Change, item: &Item) -> Option<(usize, bool)> {
+    let s = item.span();
+    let new_change_end = ch.new_len - ch.suffix;
+    let delta = i64::from(ch.new_len) - i64::from(ch.old_len);
+    let old_start = if s.end <= ch.prefix {
+        s.start
+    } else if s.start >= new_change_end {
+        u32::try_from(i64::from(s.start) - delta).ok()?
+    } else {
+        // The change is inside this item: a function whose body alone
+        // changed keeps its header and everything around it.
+        let Item::Function(f) = item else {
+            return None;
+        };
+        let body = f.body.as_ref()?;
+        let inside = body.span.start < ch.prefix && new_change_end < body.span.end;
+        if !inside {
+            return None;
+        }
+        let k = p
+            .module
+            .items
+            .binary_search_by_key(&s.start, |i| i.span().start)
+            .ok()?;
+        let old = p.module.items.get(k)?;
+        let old_end = i64::from(old.span().end) + delta;
+        let same_frame = matches!(old, Item::Function(g) if g.body.as_ref().is_some_and(|b| b.span.start == body.span.start))
+            && old_end == i64::from(s.end);
+        return same_frame.then_some((k, false));
+    };
+    let k = p
+        .module
+        .items
+        .binary_search_by_key(&old_start, |i| i.span().start)
+        .ok()?;
+    let old = p.module.items.get(k)?;
+    (old.span().len() == s.len() && std::mem::discriminant(old) == std::mem::discriminant(item))
+        .then_some((k, true))
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    const SRC: &str = ".version 8.0\n.target sm_90\n.address_size 64\n\
+        .visible .entry a() {\n  .reg .b32 %r<4>;\n  mov.b32 %r1, 1;\n  ret;\n}\n\
+        .visible .entry b() {\n  .reg .b32 %r<4>;\n  frob.b32 %r1, %r9;\n  ret;\n}\n\
+        .visible .entry c() {\n  .reg .b32 %r<4>;\n  mov.b32 %r1, %q;\n  ret;\n}\n";
+
+    fn codes(a: &Analysis) -> Vec<(&'static str, u32)> {
+        a.diagnostics()
+            .iter()
+            .map(|d| (d.code, d.span.start))
+            .collect()
+    }
+
+    /// After an edit inside one body, the diagnostics are those of a fresh
+    /// analysis, and only that function was checked again.
+    #[test]
+    fn body_edit_rechecks_one_function() {
+        let src = SRC.replace("frob.b32 %r1, %r9;", "mov.b32 %r1, %r9;");
+        let first = Analysis::new(src.clone(), None, None);
+        assert_eq!(first.reuse.checked, 3);
+        let at = src.find("mov.b32 %r1, 1;").unwrap() + "mov.b32 %r1, ".len();
+        let mut edited = src.clone();
+        edited.replace_range(at..at + 1, "%r7 + 100");
+        let inc = Analysis::new(edited.clone(), None, Some(&first));
+        let fresh = Analysis::new(edited, None, None);
+        assert_eq!(
+            inc.reuse,
+            Reuse {
+                kept: 2,
+                checked: 1
+            }
+        );
+        assert_eq!(codes(&inc), codes(&fresh));
+        assert!(!codes(&fresh).is_empty());
+    }
+
+    /// A header edit checks everything from there on.
+    #[test]
+    fn header_edit_rechecks_the_rest() {
+        let src = SRC.replace("frob.b32", "mov.b32");
+        let first = Analysis::new(src.clone(), None, None);
+        let edited = src.replace(".entry b()", ".entry bb()");
+        let inc = Analysis::new(edited.clone(), None, Some(&first));
+        assert_eq!(
+            inc.reuse,
+            Reuse {
+                kept: 1,
+                checked: 2
+            }
+        );
+        assert_eq!(codes(&inc), codes(&Analysis::new(edited, None, None)));
+    }
+
+    /// Syntax errors hide the semantic diagnostics, as in `ptx check`.
+    #[test]
+    fn syntax_errors_first() {
+        // `%q` is undeclared (a semantic error) and `frob` unknown (the
+        // parser's): only the latter is shown.
+        let a = Analysis::new(SRC.to_string(), None, None);
+        let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code).collect();
+        assert_eq!(codes, ["E0201"]);
+        let b = Analysis::new(SRC.replace("frob", "mov"), None, None);
+        assert!(b.diagnostics().iter().any(|d| d.code >= "E0300"));
+    }
+}

@@ -1,0 +1,52 @@
+//! The checker's diagnostics as protocol diagnostics: code, severity,
+//! the secondary labels as related locations (the earlier declaration),
+//! notes appended to the message.
+
+use lsp_types::{
+    Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
+};
+
+use crate::document::Document;
+
+/// Diagnostics beyond this many are not sent (a module full of errors
+/// would otherwise flood the editor).
+pub const MAX_DIAGNOSTICS: usize = 1000;
+
+/// The diagnostics of `doc`'s current text.
+pub fn of(doc: &Document) -> Vec<Diagnostic> {
+    doc.layout
+        .diagnostics()
+        .into_iter()
+        .take(MAX_DIAGNOSTICS)
+        .map(|d| convert(doc, d))
+        .collect()
+}
+
+fn convert(doc: &Document, d: &ptxkit::Diagnostic) -> Diagnostic {
+    let mut message = d.message.clone();
+    for n in &d.notes {
+        message.push_str("\nnote: ");
+        message.push_str(n);
+    }
+    let related: Vec<DiagnosticRelatedInformation> = d
+        .labels
+        .iter()
+        .map(|l| DiagnosticRelatedInformation {
+            location: Location::new(doc.uri.clone(), doc.range(l.span)),
+            message: l.message.clone(),
+        })
+        .collect();
+    Diagnostic {
+        range: doc.range(d.span),
+        severity: Some(if d.is_error() {
+            DiagnosticSeverity::ERROR
+        } else {
+            DiagnosticSeverity::WARNING
+        }),
+        code: Some(NumberOrString::String(d.code.to_string())),
+        source: Some("ptx".to_string()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..Diagnostic::default()
+    }
+}

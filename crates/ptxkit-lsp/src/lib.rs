@@ -1,0 +1,42 @@
+//! # ptxkit-lsp
+//!
+//! A language server for NVIDIA PTX built on ptxkit's tree, checker and
+//! instruction catalog, speaking the Language Server Protocol through
+//! `lsp-server` and `lsp-types` (the crates rust-analyzer is built on).
+//! `ptx lsp` runs it on stdin/stdout.
+//!
+//! Each open document is parsed and checked on every change
+//! ([`analysis`]); after an edit inside one function body only that
+//! function is checked again, and the diagnostics of the others are kept,
+//! moved to their new positions. The requests read the last analysis:
+//! hover ([`hover`]), navigation ([`navigation`]), symbols ([`symbols`]),
+//! completion ([`completion`]), signature help ([`signature`]), semantic
+//! tokens ([`semantic_tokens`]), folding ([`folding`]), formatting
+//! ([`formatting`]) and inlay hints ([`inlay_hints`]).
+#![deny(missing_docs)]
+#![deny(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::indexing_slicing,
+    clippy::panic
+)]
+
+pub mod analysis;
+pub mod completion;
+pub mod diagnostics;
+pub mod document;
+pub mod folding;
+pub mod formatting;
+pub mod forms;
+pub mod hover;
+pub mod incremental;
+pub mod index;
+pub mod inlay_hints;
+pub mod locate;
+pub mod navigation;
+pub mod semantic_tokens;
+pub mod server;
+pub mod signature;
+pub mod symbols;
+
+pub use server::{run_stdio, run_stdio_with, serve, Config};

@@ -1,0 +1,534 @@
+//! The protocol loop: initialization, the open documents, and the
+//! dispatch of requests and notifications to the feature modules.
+
+use std::collections::HashMap;
+use std::error::Error;
+
+use crossbeam_channel::{select, unbounded, Receiver, Sender};
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::{self as n, Notification as _};
+use lsp_types::request::{self as r, Request as _};
+use lsp_types::{
+    CompletionOptions, HoverProviderCapability, InitializeParams, OneOf, PositionEncodingKind,
+    PublishDiagnosticsParams, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
+    SemanticTokensServerCapabilities, ServerCapabilities, SignatureHelpOptions,
+    TextDocumentSyncCapability, TextDocumentSyncKind, Uri, WorkDoneProgressOptions,
+};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::analysis::Analysis;
+use crate::document::{Document, Encoding};
+
+/// The server's settings: from `initializationOptions`, or the `ptx`
+/// section of `workspace/didChangeConfiguration`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// Check against this target (`sm_90a`) instead of each file's
+    /// `.target`.
+    pub target: Option<String>,
+    /// Documents larger than this many bytes answer an edit inside a
+    /// function body by checking that function alone, and parse the whole
+    /// module again in the background (`incrementalAbove`).
+    pub incremental_above: usize,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            target: None,
+            incremental_above: 256 * 1024,
+        }
+    }
+}
+
+impl Config {
+    /// Read `{"target": "sm_90"}` or `{"ptx": {"target": "sm_90"}}`; an
+    /// empty or missing target means each file's own.
+    pub fn from_json(v: &Value) -> Config {
+        let v = v.get("ptx").unwrap_or(v);
+        Config {
+            target: v
+                .get("target")
+                .and_then(Value::as_str)
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from),
+            incremental_above: v
+                .get("incrementalAbove")
+                .and_then(Value::as_u64)
+                .map_or(Config::default().incremental_above, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
+        }
+    }
+}
+
+type BoxError = Box<dyn Error + Send + Sync>;
+
+/// Run the server on stdin and stdout until the client says `exit`.
+pub fn run_stdio() -> Result<(), BoxError> {
+    run_stdio_with(Config::default())
+}
+
+/// [`run_stdio`] with default settings (the client's
+/// `initializationOptions` override them).
+pub fn run_stdio_with(defaults: Config) -> Result<(), BoxError> {
+    let (conn, io) = Connection::stdio();
+    serve(&conn, defaults)?;
+    drop(conn);
+    io.join()?;
+    Ok(())
+}
+
+/// The capabilities the server announces.
+pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
+    ServerCapabilities {
+        position_encoding: Some(match encoding {
+            Encoding::Utf8 => PositionEncodingKind::UTF8,
+            Encoding::Utf16 => PositionEncodingKind::UTF16,
+        }),
+        text_document_sync: Some(TextDocumentSyncCapability::Kind(
+            TextDocumentSyncKind::INCREMENTAL,
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        definition_provider: Some(OneOf::Left(true)),
+        references_provider: Some(OneOf::Left(true)),
+        document_highlight_provider: Some(OneOf::Left(true)),
+        rename_provider: Some(OneOf::Right(RenameOptions {
+            prepare_provider: Some(true),
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        })),
+        document_symbol_provider: Some(OneOf::Left(true)),
+        workspace_symbol_provider: Some(OneOf::Left(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec![".".into(), "%".into()]),
+            ..CompletionOptions::default()
+        }),
+        signature_help_provider: Some(SignatureHelpOptions {
+            trigger_characters: Some(vec![" ".into(), ",".into()]),
+            retrigger_characters: None,
+            work_done_progress_options: WorkDoneProgressOptions::default(),
+        }),
+        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
+            SemanticTokensOptions {
+                legend: crate::semantic_tokens::legend(),
+                full: Some(SemanticTokensFullOptions::Bool(true)),
+                range: Some(true),
+                work_done_progress_options: WorkDoneProgressOptions::default(),
+            },
+        )),
+        folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
+        document_formatting_provider: Some(OneOf::Left(true)),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        ..ServerCapabilities::default()
+    }
+}
+
+/// A whole analysis made in the background: document, version, result.
+type Refreshed = (String, i32, Analysis);
+
+/// The open documents and the settings.
+pub struct State {
+    docs: HashMap<String, Document>,
+    config: Config,
+    encoding: Encoding,
+    refresh_tx: Sender<Refreshed>,
+    refresh_rx: Receiver<Refreshed>,
+    /// Notifications to send once the current message is handled.
+    outbox: Vec<Notification>,
+}
+
+/// Run the protocol on `conn`: initialization, then messages until
+/// `shutdown`.
+pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
+    let (id, params) = conn.initialize_start()?;
+    let init: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let utf8 = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .is_some_and(|e| e.contains(&PositionEncodingKind::UTF8));
+    let encoding = if utf8 {
+        Encoding::Utf8
+    } else {
+        Encoding::Utf16
+    };
+    let mut config = defaults;
+    if let Some(c) = init.initialization_options.as_ref().map(Config::from_json) {
+        config.incremental_above = c.incremental_above;
+        if c.target.is_some() {
+            config.target = c.target;
+        }
+    }
+    let result = serde_json::json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": { "name": "ptx lsp", "version": env!("CARGO_PKG_VERSION") },
+    });
+    conn.initialize_finish(id, result)?;
+    let (refresh_tx, refresh_rx) = unbounded();
+    let mut state = State {
+        docs: HashMap::new(),
+        config,
+        encoding,
+        refresh_tx,
+        refresh_rx,
+        outbox: Vec::new(),
+    };
+    loop {
+        let refresh_rx = state.refresh_rx.clone();
+        select! {
+            recv(conn.receiver) -> msg => {
+                let Ok(msg) = msg else { return Ok(()) };
+                match msg {
+                    Message::Request(req) => {
+                        if req.method == r::Shutdown::METHOD {
+                            // Answer, then wait for `exit`; a client that
+                            // closes the stream instead ends us as well.
+                            let resp = Response::new_ok(req.id, ());
+                            conn.sender.send(Message::Response(resp))?;
+                            while let Ok(m) = conn.receiver.recv() {
+                                if matches!(&m, Message::Notification(x) if x.method == n::Exit::METHOD) {
+                                    break;
+                                }
+                            }
+                            return Ok(());
+                        }
+                        let resp = state.request(req);
+                        state.flush(conn)?;
+                        conn.sender.send(Message::Response(resp))?;
+                    }
+                    Message::Notification(not) => {
+                        let out = state.notification(not);
+                        state.outbox.extend(out);
+                    }
+                    Message::Response(_) => {}
+                }
+            }
+            recv(refresh_rx) -> r => {
+                if let Ok(r) = r {
+                    state.refreshed(r);
+                }
+            }
+        }
+        state.flush(conn)?;
+    }
+}
+
+fn parse<P: DeserializeOwned>(v: Value) -> Result<P, String> {
+    serde_json::from_value(v).map_err(|e| format!("bad parameters: {e}"))
+}
+
+fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
+    serde_json::to_value(v).map_err(|e| (ErrorCode::InternalError, e.to_string()))
+}
+
+impl State {
+    fn flush(&mut self, conn: &Connection) -> Result<(), BoxError> {
+        for n in self.outbox.drain(..) {
+            conn.sender.send(Message::Notification(n))?;
+        }
+        Ok(())
+    }
+
+    /// Make the whole analysis of `key`'s current text in the background.
+    fn spawn_refresh(&mut self, key: &str) {
+        let target = self.config.target.clone();
+        let Some(doc) = self.docs.get_mut(key) else {
+            return;
+        };
+        if doc.refreshing.is_some() {
+            return;
+        }
+        doc.refreshing = Some(doc.version);
+        let (text, version, key) = (doc.text.clone(), doc.version, key.to_string());
+        let tx = self.refresh_tx.clone();
+        std::thread::spawn(move || {
+            // One thread: the other core answers the next keystroke.
+            let a = Analysis::with(text, target, None, false);
+            let _ = tx.send((key, version, a));
+        });
+    }
+
+    /// A background analysis is done: install it if still current (and
+    /// send the diagnostics if they differ), or start the next.
+    fn refreshed(&mut self, (key, version, a): Refreshed) {
+        let Some(doc) = self.docs.get_mut(&key) else {
+            return;
+        };
+        doc.refreshing = None;
+        let before = crate::diagnostics::of(doc);
+        if doc.install(version, a) {
+            if crate::diagnostics::of(doc) != before {
+                let n = Self::publish(doc);
+                self.outbox.push(n);
+            }
+        } else if !doc.fresh() {
+            self.spawn_refresh(&key);
+        }
+    }
+
+    /// Wait until the document's whole analysis is of its current text.
+    fn ensure_fresh(&mut self, uri: &Uri) {
+        let key = uri.as_str();
+        loop {
+            let Some(doc) = self.docs.get(key) else {
+                return;
+            };
+            if doc.fresh() {
+                return;
+            }
+            if doc.refreshing.is_some() {
+                match self.refresh_rx.recv() {
+                    Ok(r) => self.refreshed(r),
+                    Err(_) => return,
+                }
+                continue;
+            }
+            let target = self.config.target.clone();
+            if let Some(doc) = self.docs.get_mut(key) {
+                let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
+                let v = doc.version;
+                doc.install(v, a);
+            }
+        }
+    }
+
+    fn doc(&self, uri: &Uri) -> Result<&Document, (ErrorCode, String)> {
+        self.docs.get(uri.as_str()).ok_or_else(|| {
+            (
+                ErrorCode::InvalidParams,
+                format!("{} is not open", uri.as_str()),
+            )
+        })
+    }
+
+    fn publish(doc: &Document) -> Notification {
+        let params = PublishDiagnosticsParams {
+            uri: doc.uri.clone(),
+            diagnostics: crate::diagnostics::of(doc),
+            version: Some(doc.version),
+        };
+        Notification::new(n::PublishDiagnostics::METHOD.to_string(), params)
+    }
+
+    /// Handle a notification; returns the notifications to send back.
+    pub fn notification(&mut self, not: Notification) -> Vec<Notification> {
+        match not.method.as_str() {
+            n::DidOpenTextDocument::METHOD => {
+                let Ok(p) = parse::<lsp_types::DidOpenTextDocumentParams>(not.params) else {
+                    return Vec::new();
+                };
+                let d = p.text_document;
+                let doc = Document::new(
+                    d.uri.clone(),
+                    d.version,
+                    d.text,
+                    self.encoding,
+                    self.config.target.clone(),
+                );
+                let out = Self::publish(&doc);
+                self.docs.insert(d.uri.as_str().to_string(), doc);
+                vec![out]
+            }
+            n::DidChangeTextDocument::METHOD => {
+                let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(not.params) else {
+                    return Vec::new();
+                };
+                let target = self.config.target.clone();
+                let encoding = self.encoding;
+                let limit = self.config.incremental_above;
+                let key = p.text_document.uri.as_str().to_string();
+                let Some(doc) = self.docs.get_mut(&key) else {
+                    return Vec::new();
+                };
+                let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                doc.apply(p.content_changes, encoding);
+                doc.version = p.text_document.version;
+                let quick = old.is_some_and(|old| {
+                    doc.layout
+                        .edit(&doc.analysis, &old, &doc.text, target.as_deref())
+                });
+                if quick {
+                    self.spawn_refresh(&key);
+                } else {
+                    let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
+                    let v = doc.version;
+                    doc.install(v, a);
+                }
+                let Some(doc) = self.docs.get(&key) else {
+                    return Vec::new();
+                };
+                vec![Self::publish(doc)]
+            }
+            n::DidCloseTextDocument::METHOD => {
+                let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(not.params) else {
+                    return Vec::new();
+                };
+                self.docs.remove(p.text_document.uri.as_str());
+                let params = PublishDiagnosticsParams {
+                    uri: p.text_document.uri,
+                    diagnostics: Vec::new(),
+                    version: None,
+                };
+                vec![Notification::new(
+                    n::PublishDiagnostics::METHOD.to_string(),
+                    params,
+                )]
+            }
+            n::DidChangeConfiguration::METHOD => {
+                let Ok(p) = parse::<lsp_types::DidChangeConfigurationParams>(not.params) else {
+                    return Vec::new();
+                };
+                let config = Config::from_json(&p.settings);
+                if config == self.config {
+                    return Vec::new();
+                }
+                self.config = config;
+                let target = self.config.target.clone();
+                for doc in self.docs.values_mut() {
+                    let a = Analysis::new(doc.text.clone(), target.clone(), None);
+                    let v = doc.version;
+                    doc.install(v, a);
+                }
+                self.docs.values().map(Self::publish).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Answer a request.
+    pub fn request(&mut self, req: Request) -> Response {
+        let id = req.id.clone();
+        match self.answer(req) {
+            Ok(v) => Response::new_ok(id, v),
+            Err((code, msg)) => Response::new_err(id, code as i32, msg),
+        }
+    }
+
+    fn at(
+        &self,
+        p: &lsp_types::TextDocumentPositionParams,
+    ) -> Result<(&Document, u32), (ErrorCode, String)> {
+        let doc = self.doc(&p.text_document.uri)?;
+        let off = doc.offset(p.position);
+        Ok((doc, off))
+    }
+
+    fn answer(&mut self, req: Request) -> Result<Value, (ErrorCode, String)> {
+        // Every request on a document reads its whole analysis.
+        if let Some(uri) = req
+            .params
+            .get("textDocument")
+            .and_then(|t| t.get("uri"))
+            .and_then(Value::as_str)
+            .and_then(|u| u.parse::<Uri>().ok())
+        {
+            self.ensure_fresh(&uri);
+        } else {
+            let stale: Vec<String> = self
+                .docs
+                .iter()
+                .filter(|(_, d)| !d.fresh())
+                .map(|(k, _)| k.clone())
+                .collect();
+            for k in stale {
+                if let Ok(u) = k.parse::<Uri>() {
+                    self.ensure_fresh(&u);
+                }
+            }
+        }
+        let bad = |e: String| (ErrorCode::InvalidParams, e);
+        let failed = |e: String| (ErrorCode::RequestFailed, e);
+        match req.method.as_str() {
+            r::HoverRequest::METHOD => {
+                let p: lsp_types::HoverParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position_params)?;
+                ok(crate::hover::hover(doc, off))
+            }
+            r::GotoDefinition::METHOD => {
+                let p: lsp_types::GotoDefinitionParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position_params)?;
+                ok(crate::navigation::definition(doc, off))
+            }
+            r::References::METHOD => {
+                let p: lsp_types::ReferenceParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position)?;
+                ok(crate::navigation::references(
+                    doc,
+                    off,
+                    p.context.include_declaration,
+                ))
+            }
+            r::DocumentHighlightRequest::METHOD => {
+                let p: lsp_types::DocumentHighlightParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position_params)?;
+                ok(crate::navigation::highlights(doc, off))
+            }
+            r::PrepareRenameRequest::METHOD => {
+                let p: lsp_types::TextDocumentPositionParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p)?;
+                ok(crate::navigation::prepare_rename(doc, off).map_err(failed)?)
+            }
+            r::Rename::METHOD => {
+                let p: lsp_types::RenameParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position)?;
+                ok(crate::navigation::rename(doc, off, &p.new_name).map_err(failed)?)
+            }
+            r::DocumentSymbolRequest::METHOD => {
+                let p: lsp_types::DocumentSymbolParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                ok(lsp_types::DocumentSymbolResponse::Nested(
+                    crate::symbols::document(doc),
+                ))
+            }
+            r::WorkspaceSymbolRequest::METHOD => {
+                let p: lsp_types::WorkspaceSymbolParams = parse(req.params).map_err(bad)?;
+                ok(crate::symbols::workspace(
+                    self.docs.values(),
+                    &p.query,
+                    1000,
+                ))
+            }
+            r::Completion::METHOD => {
+                let p: lsp_types::CompletionParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position)?;
+                ok(crate::completion::complete(doc, off))
+            }
+            r::SignatureHelpRequest::METHOD => {
+                let p: lsp_types::SignatureHelpParams = parse(req.params).map_err(bad)?;
+                let (doc, off) = self.at(&p.text_document_position_params)?;
+                ok(crate::signature::help(doc, off))
+            }
+            r::SemanticTokensFullRequest::METHOD => {
+                let p: lsp_types::SemanticTokensParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                ok(crate::semantic_tokens::tokens(doc, None))
+            }
+            r::SemanticTokensRangeRequest::METHOD => {
+                let p: lsp_types::SemanticTokensRangeParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let span = doc.lines.span(&doc.text, p.range);
+                ok(crate::semantic_tokens::tokens(doc, Some(span)))
+            }
+            r::FoldingRangeRequest::METHOD => {
+                let p: lsp_types::FoldingRangeParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                ok(crate::folding::ranges(doc))
+            }
+            r::Formatting::METHOD => {
+                let p: lsp_types::DocumentFormattingParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                ok(crate::formatting::format(doc).map_err(failed)?)
+            }
+            r::InlayHintRequest::METHOD => {
+                let p: lsp_types::InlayHintParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let span = doc.lines.span(&doc.text, p.range);
+                ok(crate::inlay_hints::hints(doc, span))
+            }
+            m => Err((ErrorCode::MethodNotFound, format!("unknown method {m}"))),
+        }
+    }
+}

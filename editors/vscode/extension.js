@@ -1,0 +1,26 @@
+// The VS Code side of `ptx lsp`: start the server for .ptx files and pass
+// it the `ptx.target` setting.
+const vscode = require("vscode");
+const { LanguageClient } = require("vscode-languageclient/node");
+
+let client;
+
+function activate(context) {
+  const config = vscode.workspace.getConfiguration("ptx");
+  const command = config.get("server.path") || "ptx";
+  const serverOptions = { command, args: ["lsp"] };
+  const clientOptions = {
+    documentSelector: [{ language: "ptx" }],
+    initializationOptions: { target: config.get("target") || "" },
+    synchronize: { configurationSection: "ptx" },
+  };
+  client = new LanguageClient("ptx", "PTX (ptxkit)", serverOptions, clientOptions);
+  context.subscriptions.push({ dispose: () => client && client.stop() });
+  return client.start();
+}
+
+function deactivate() {
+  return client ? client.stop() : undefined;
+}
+
+module.exports = { activate, deactivate };
