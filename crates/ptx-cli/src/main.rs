@@ -10,6 +10,7 @@
 mod cmd;
 mod input;
 mod out;
+mod report;
 
 use std::process::ExitCode;
 

@@ -36,6 +36,7 @@ pub mod inline_asm;
 pub mod isa;
 pub mod lex;
 pub mod print;
+pub mod sniff;
 pub mod source;
 pub mod syntax;
 #[cfg(test)]

@@ -156,6 +156,7 @@ impl Extend<Diagnostic> for Bounded {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
     use crate::Span;

@@ -92,9 +92,10 @@ impl Excerpt {
         let mut e = map(span.end as usize).max(s);
         if e == s {
             // A point: underline the character there, if any.
-            e = self.text[s..]
-                .chars()
-                .next()
+            e = self
+                .text
+                .get(s..)
+                .and_then(|t| t.chars().next())
                 .map_or(s, |c| s.saturating_add(c.len_utf8()));
         }
         s..e
@@ -133,6 +134,7 @@ pub(crate) fn escape(s: &str) -> std::borrow::Cow<'_, str> {
 }
 
 #[cfg(test)]
+#[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
 
