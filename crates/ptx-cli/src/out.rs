@@ -228,7 +228,10 @@ pub fn parse_input(input: Input, report: bool) -> Loaded {
         let max = crate::report::DEFAULT_MAX_ERRORS;
         let color = crate::report::stderr_color();
         for d in parsed.diagnostics.iter().take(max) {
-            eprint!("{}", render_styled(d, &input.name, &input.bytes, &lines, color));
+            eprint!(
+                "{}",
+                render_styled(d, &input.name, &input.bytes, &lines, color)
+            );
         }
         if let Some(more) = parsed.diagnostics.len().checked_sub(max).filter(|&n| n > 0) {
             eprintln!(

@@ -276,7 +276,11 @@ impl<'o> Printer<'o> {
 
 /// `3 errors, 1 warning`.
 fn counts(errors: usize, warnings: usize) -> String {
-    format!("{}, {}", plural(errors, "error"), plural(warnings, "warning"))
+    format!(
+        "{}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    )
 }
 
 /// `1 file`, `2,000 files`.

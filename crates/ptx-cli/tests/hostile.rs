@@ -126,7 +126,11 @@ fn invalid_utf8_and_nul() {
     v.extend_from_slice(b".visible .entry k() {\n  ret;\n\0\0\0 ret; }\n");
     let r = check("nul", &v);
     assert_eq!(r.code, Some(2));
-    assert!(r.stderr.contains("not PTX text: a NUL byte at offset 73"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("not PTX text: a NUL byte at offset 73"),
+        "{}",
+        r.stderr
+    );
     assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
     let mut v = module("  ret;");
     v.extend_from_slice(b"\0\0");

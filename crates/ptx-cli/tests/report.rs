@@ -64,7 +64,10 @@ fn a_syntax_error_does_not_hide_later_semantic_errors() {
     let out = ptx_in(&d, &["check", "mixed.ptx"]);
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
-    let heads: Vec<&str> = err.lines().filter(|l| l.starts_with("mixed.ptx:")).collect();
+    let heads: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("mixed.ptx:"))
+        .collect();
     assert_eq!(
         heads,
         [
@@ -138,7 +141,9 @@ fn sarif_log() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("SARIF is JSON");
     // The fields SARIF 2.1.0 requires, and those code scanning reads.
     assert_eq!(v["version"], "2.1.0");
-    assert!(v["$schema"].as_str().is_some_and(|s| s.contains("sarif-2.1.0")));
+    assert!(v["$schema"]
+        .as_str()
+        .is_some_and(|s| s.contains("sarif-2.1.0")));
     let run = &v["runs"][0];
     assert_eq!(run["tool"]["driver"]["name"], "ptx");
     let rules: Vec<&str> = run["tool"]["driver"]["rules"]
@@ -153,7 +158,10 @@ fn sarif_log() {
     assert_eq!(results.len(), 4);
     for r in results {
         let id = r["ruleId"].as_str().expect("ruleId");
-        assert_eq!(rules[r["ruleIndex"].as_u64().expect("ruleIndex") as usize], id);
+        assert_eq!(
+            rules[r["ruleIndex"].as_u64().expect("ruleIndex") as usize],
+            id
+        );
         assert!(r["message"]["text"].as_str().is_some_and(|t| !t.is_empty()));
         assert_eq!(r["level"], "error");
         let loc = &r["locations"][0]["physicalLocation"];
@@ -185,12 +193,17 @@ fn max_errors_bounds_each_file_and_counts_the_rest() {
     assert_eq!(heads(&def), 100);
     let err = text(&def.stderr);
     assert!(
-        err.contains("ptx: many.ptx: ... and 150 more errors not shown (--max-errors 100; 0 shows all)"),
+        err.contains(
+            "ptx: many.ptx: ... and 150 more errors not shown (--max-errors 100; 0 shows all)"
+        ),
         "{}",
         err.lines().rev().take(3).collect::<Vec<_>>().join("\n")
     );
     assert!(err.ends_with("250 errors, 0 warnings in 1 file\n"), "{err}");
-    assert_eq!(heads(&ptx_in(&d, &["check", "--max-errors", "3", "many.ptx"])), 3);
+    assert_eq!(
+        heads(&ptx_in(&d, &["check", "--max-errors", "3", "many.ptx"])),
+        3
+    );
     let all = ptx_in(&d, &["check", "--max-errors", "0", "many.ptx"]);
     assert_eq!(heads(&all), 250);
     assert!(!text(&all.stderr).contains("not shown"));
@@ -224,7 +237,10 @@ fn binary_input_is_one_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(err.lines().count() <= 3, "{err}");
-    assert!(err.contains("no PTX in this binary") && err.contains("ptx extract --list"), "{err}");
+    assert!(
+        err.contains("no PTX in this binary") && err.contains("ptx extract --list"),
+        "{err}"
+    );
     // The analyses say so too.
     let out = ptx_in(&d, &["summary", "noise.ptx"]);
     assert_eq!(out.status.code(), Some(2));
@@ -308,7 +324,10 @@ fn a_million_errors_in_bounded_memory() {
             "{}",
             err.lines().rev().take(3).collect::<Vec<_>>().join("\n")
         );
-        assert!(err.contains("... and 999,900 more errors not shown"), "the count of the rest");
+        assert!(
+            err.contains("... and 999,900 more errors not shown"),
+            "the count of the rest"
+        );
         assert!(rss_kb < 100 * 1024, "peak RSS {} MB", rss_kb / 1024);
     }
 }

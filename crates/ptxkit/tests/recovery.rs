@@ -88,7 +88,13 @@ fn a_broken_module_item_silences_not_declared_for_the_rest() {
 "
     );
     let got = lines_and_codes(&src);
-    assert_eq!(got.iter().filter(|(_, c)| *c == "E0401" || *c == "E0601").count(), 0, "{got:?}");
+    assert_eq!(
+        got.iter()
+            .filter(|(_, c)| *c == "E0401" || *c == "E0601")
+            .count(),
+        0,
+        "{got:?}"
+    );
     assert!(got.iter().any(|&(l, c)| l == 4 && c == "E0101"), "{got:?}");
 }
 
@@ -106,7 +112,10 @@ fn the_bounded_check_keeps_the_first_and_counts_all() {
     assert_eq!((c.errors, c.warnings, c.omitted()), (5000, 0, 4990));
     let s = syntax_check_bounded(b".version 8.0\n.target sm_90\n.entry k() { a; b; c; }", 2);
     assert_eq!((s.diagnostics.len(), s.errors), (2, 3));
-    assert_eq!(syntax_check_bounded(b"x", 0).diagnostics, ptxkit::syntax_check(b"x"));
+    assert_eq!(
+        syntax_check_bounded(b"x", 0).diagnostics,
+        ptxkit::syntax_check(b"x")
+    );
 }
 
 #[test]
@@ -115,7 +124,10 @@ fn frames_escape_control_bytes_and_colour_only_when_asked() {
     let d = &ptxkit::parse(src).diagnostics[0];
     let index = LineIndex::new(src);
     let plain = render(d, "k.ptx", src, &index);
-    assert!(plain.contains("3 | .entry k() { \\x1b[31m\\x07frob; }\n"), "{plain}");
+    assert!(
+        plain.contains("3 | .entry k() { \\x1b[31m\\x07frob; }\n"),
+        "{plain}"
+    );
     assert!(!plain.bytes().any(|b| b < 0x20 && b != b'\n'), "{plain:?}");
     let coloured = render_styled(d, "k.ptx", src, &index, true);
     assert!(coloured.contains("\x1b["), "{coloured:?}");
@@ -132,9 +144,15 @@ fn frames_escape_control_bytes_and_colour_only_when_asked() {
 
 #[test]
 fn labels_on_other_lines_get_their_own_frame() {
-    let src = format!("{HEADER}.visible .entry k() {{\n  .reg .b32 %a;\n  .reg .b32 %a;\n  ret;\n}}\n");
+    let src =
+        format!("{HEADER}.visible .entry k() {{\n  .reg .b32 %a;\n  .reg .b32 %a;\n  ret;\n}}\n");
     let d = check_source(src.as_bytes(), &CheckOptions::default());
-    let text = render(&d[0], "k.ptx", src.as_bytes(), &LineIndex::new(src.as_bytes()));
+    let text = render(
+        &d[0],
+        "k.ptx",
+        src.as_bytes(),
+        &LineIndex::new(src.as_bytes()),
+    );
     assert_eq!(
         text,
         "k.ptx:6:13: error: `%a` is declared twice in the same scope [E0402]

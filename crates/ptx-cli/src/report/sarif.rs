@@ -35,7 +35,9 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
                             .start_line(i64::from(start.0))
                             .start_column(i64::from(start.1))
                             .end_line(i64::from(end.0))
-                            .end_column(i64::from(end.1.max(start.1.saturating_add(u32::from(end == start)))))
+                            .end_column(i64::from(
+                                end.1.max(start.1.saturating_add(u32::from(end == start))),
+                            ))
                             .build(),
                     )
                     .build(),

@@ -201,7 +201,8 @@ fn stream_check(
             let end = poison != u32::MAX && matches!(piece, Piece::FunctionEnd(_));
             c.drain_into(&mut sink, |d| {
                 !CASCADES.contains(&d.code)
-                    || (d.span.start < poison && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
+                    || (d.span.start < poison
+                        && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
             });
         }
         if matches!(piece, Piece::FunctionEnd(_)) {
@@ -312,7 +313,7 @@ impl<'o> ModuleChecker<'o> {
         match piece {
             Piece::Item(item) => self.item(item),
             Piece::FunctionStart(f) => {
-                c.header.declared = true;
+                c.header.declare(f.name_span);
                 c.declare_function(f, &mut self.ms);
                 let walk = c.body_start(f);
                 // The header is small: kept for the rules that need the

@@ -137,7 +137,11 @@ impl Bounded {
             all.sort_by_key(|d| d.span.start);
             all
         } else {
-            self.heap.into_sorted_vec().into_iter().map(|e| e.2).collect()
+            self.heap
+                .into_sorted_vec()
+                .into_iter()
+                .map(|e| e.2)
+                .collect()
         };
         Collected {
             diagnostics,
@@ -187,10 +191,17 @@ mod tests {
     #[test]
     fn zero_keeps_everything() {
         let mut b = Bounded::new(0);
-        b.extend((0..1000u32).rev().map(|i| Diagnostic::error("E0101", Span::at(i), "x")));
+        b.extend(
+            (0..1000u32)
+                .rev()
+                .map(|i| Diagnostic::error("E0101", Span::at(i), "x")),
+        );
         let c = b.finish();
         assert_eq!(c.diagnostics.len(), 1000);
         assert_eq!(c.omitted(), 0);
-        assert!(c.diagnostics.windows(2).all(|w| w[0].span.start <= w[1].span.start));
+        assert!(c
+            .diagnostics
+            .windows(2)
+            .all(|w| w[0].span.start <= w[1].span.start));
     }
 }
