@@ -252,7 +252,10 @@ impl<'o> Printer<'o> {
                     let log = sarif::log(&self.located, &self.artifacts);
                     println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
                 }
-                Format::Text | Format::Github => {
+                // Silent when there is nothing to say, as compilers are.
+                Format::Text | Format::Github
+                    if self.errors > 0 || self.warnings > 0 || self.io_errors > 0 =>
+                {
                     let files = self.files;
                     let unread = match self.io_errors {
                         0 => String::new(),
@@ -264,6 +267,7 @@ impl<'o> Printer<'o> {
                         plural(files, "file")
                     );
                 }
+                Format::Text | Format::Github => {}
             }
         }
         if self.io_errors > 0 {

@@ -70,7 +70,7 @@ $L junk:
     // (another function) is checked as usual.
     assert_eq!(
         got,
-        [(5, "E0101"), (8, "E0101"), (12, "E0401"), (12, "E0401")],
+        [(5, "E0101"), (8, "E0201"), (12, "E0401"), (12, "E0401")],
         "{got:?}"
     );
 }
@@ -100,7 +100,7 @@ fn a_broken_module_item_silences_not_declared_for_the_rest() {
 
 #[test]
 fn the_bounded_check_keeps_the_first_and_counts_all() {
-    let mut src = format!("{HEADER}.visible .entry k() {{\n");
+    let mut src = format!("{HEADER}.visible .entry k() {{\n  .reg .b32 %r<2>;\n");
     for i in 0..5000 {
         src.push_str(&format!("  mov.u32 %r1, %u{i};\n"));
     }
