@@ -74,7 +74,8 @@ pub fn not_text(bytes: &[u8]) -> Option<NotText> {
         );
         let last = chunks.peek().is_none();
         // A character cut by the end of the window is not an error.
-        if !chunk.invalid().is_empty() && !(last && truncated && chunk.invalid().len() < 4) {
+        let cut = last && truncated && chunk.invalid().len() < 4;
+        if !chunk.invalid().is_empty() && !cut {
             bad = bad.saturating_add(1);
         }
     }
