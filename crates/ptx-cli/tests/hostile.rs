@@ -121,7 +121,7 @@ fn invalid_utf8_and_nul() {
     v.extend_from_slice(b".visible .entry k() {\n  ret;\xff\xfe\n  ret;\n}\n");
     rejected("utf8", &v, 5, 7, "E0001");
     // A NUL byte inside the text: not text, one error (trailing NULs, as
-    // compilers that dump PTX as a C string leave, are fine).
+    // compilers that dump PTX as a C string leave, are read as text).
     let mut v = HEADER.as_bytes().to_vec();
     v.extend_from_slice(b".visible .entry k() {\n  ret;\n\0\0\0 ret; }\n");
     let r = check("nul", &v);
@@ -136,7 +136,8 @@ fn invalid_utf8_and_nul() {
     let mut v = module("  ret;");
     v.extend_from_slice(b"\0\0");
     let r = check("trailing_nul", &v);
-    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(!r.stderr.contains("not PTX text"), "{}", r.stderr);
     // A megabyte of binary noise after a valid header: one error too.
     let mut v = HEADER.as_bytes().to_vec();
     v.extend((0..1_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8));

@@ -17,7 +17,7 @@ pub const SNIFF: usize = 64 * 1024;
 pub enum NotText {
     /// A NUL byte at this offset, with more than NUL bytes and whitespace
     /// after it (compilers that dump PTX as a C string leave a trailing
-    /// NUL: that is text).
+    /// NUL: that is read as text).
     Nul(usize),
     /// Too many bytes that are neither UTF-8 text nor whitespace: this many
     /// of the first `of`.
