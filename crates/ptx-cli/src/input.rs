@@ -29,6 +29,7 @@ pub fn read(path: &Path) -> Result<Input, String> {
             let (name, bytes) = binary::only_ptx(Path::new("<stdin>"), &bytes)?;
             return Ok(Input { name, bytes });
         }
+        ensure_text("<stdin>", &bytes)?;
         return Ok(Input {
             name: "<stdin>".into(),
             bytes,
@@ -40,10 +41,21 @@ pub fn read(path: &Path) -> Result<Input, String> {
         return Ok(Input { name, bytes });
     }
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    Ok(Input {
-        name: path.display().to_string(),
-        bytes,
-    })
+    let name = path.display().to_string();
+    ensure_text(&name, &bytes)?;
+    Ok(Input { name, bytes })
+}
+
+/// An error when `bytes` is not text (see [`ptxkit::sniff::not_text`]):
+/// one clear line rather than an error for every byte of an image, an
+/// archive or an object file handed over by mistake.
+pub fn ensure_text(name: &str, bytes: &[u8]) -> Result<(), String> {
+    match ptxkit::sniff::not_text(bytes) {
+        Some(why) => Err(format!(
+            "{name}: {why} (PTX is read from text files and from CUDA binaries: ELF executables, libraries and objects, fatbins; `ptx extract --list` shows the PTX a binary holds)"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Whether the file at `path` starts like a CUDA binary (false when it
@@ -180,7 +192,9 @@ pub fn open(path: &Path) -> Result<Opened, String> {
             bytes: Bytes::Owned(bytes),
         });
     }
-    open_plain(path)
+    let opened = open_plain(path)?;
+    ensure_text(&opened.name, &opened.bytes)?;
+    Ok(opened)
 }
 
 /// Open one file as it is (mapped if it is a large regular file), or

@@ -10,6 +10,7 @@
 mod cmd;
 mod input;
 mod out;
+mod report;
 mod validate;
 
 use std::process::ExitCode;

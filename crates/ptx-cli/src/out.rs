@@ -5,7 +5,7 @@ use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use anstyle::{AnsiColor, Style};
-use ptxkit::diag::render;
+use ptxkit::diag::render_styled;
 use ptxkit::syntax::Function;
 use ptxkit::{LineIndex, Parsed};
 
@@ -264,8 +264,20 @@ pub fn parse_input(input: Input, report: bool) -> Loaded {
     let parsed = ptxkit::parse_parallel(&input.bytes);
     let lines = LineIndex::new(&input.bytes);
     if report {
-        for d in &parsed.diagnostics {
-            eprint!("{}", render(d, &input.name, &input.bytes, &lines));
+        let max = crate::report::DEFAULT_MAX_ERRORS;
+        let color = crate::report::stderr_color();
+        for d in parsed.diagnostics.iter().take(max) {
+            eprint!(
+                "{}",
+                render_styled(d, &input.name, &input.bytes, &lines, color)
+            );
+        }
+        if let Some(more) = parsed.diagnostics.len().checked_sub(max).filter(|&n| n > 0) {
+            eprintln!(
+                "ptx: {}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
+                input.name,
+                crate::report::thousands(more)
+            );
         }
     }
     Loaded {

@@ -120,14 +120,30 @@ fn invalid_utf8_and_nul() {
     let mut v = HEADER.as_bytes().to_vec();
     v.extend_from_slice(b".visible .entry k() {\n  ret;\xff\xfe\n  ret;\n}\n");
     rejected("utf8", &v, 5, 7, "E0001");
+    // A NUL byte inside the text: not text, one error (trailing NULs, as
+    // compilers that dump PTX as a C string leave, are read as text).
     let mut v = HEADER.as_bytes().to_vec();
     v.extend_from_slice(b".visible .entry k() {\n  ret;\n\0\0\0 ret; }\n");
-    rejected("nul", &v, 6, 1, "E0001");
-    // A megabyte of binary noise after a valid header.
+    let r = check("nul", &v);
+    assert_eq!(r.code, Some(2));
+    assert!(
+        r.stderr.contains("not PTX text: a NUL byte at offset 73"),
+        "{}",
+        r.stderr
+    );
+    // That line and the summary.
+    assert_eq!(r.stderr.lines().count(), 2, "{}", r.stderr);
+    let mut v = module("  ret;");
+    v.extend_from_slice(b"\0\0");
+    let r = check("trailing_nul", &v);
+    assert_eq!(r.code, Some(1), "{}", r.stderr);
+    assert!(!r.stderr.contains("not PTX text"), "{}", r.stderr);
+    // A megabyte of binary noise after a valid header: one error too.
     let mut v = HEADER.as_bytes().to_vec();
     v.extend((0..1_000_000u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 11) as u8));
     let r = check("noise", &v);
-    assert_eq!(r.code, Some(1));
+    assert_eq!(r.code, Some(2));
+    assert_eq!(r.stderr.lines().count(), 2, "{}", r.stderr);
     bounded("noise", &r);
 }
 
@@ -282,7 +298,8 @@ fn errors_early_and_late_in_a_mapped_file() {
             "no error at line {line} naming {reg}; stderr:\n{}",
             head(&r.stderr)
         );
-        let quoted = format!("{line} | \tadd.s32 %r1, {reg}, 20;");
+        // The frame shows a tab as four spaces.
+        let quoted = format!("{line} |     add.s32 %r1, {reg}, 20;");
         assert!(
             r.stderr.lines().any(|l| l.trim_start() == quoted),
             "source line {line} not quoted; stderr:\n{}",

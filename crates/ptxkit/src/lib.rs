@@ -66,6 +66,7 @@ pub mod isa;
 pub mod json;
 pub mod lex;
 pub mod print;
+pub mod sniff;
 pub mod source;
 pub mod suggest;
 pub mod syntax;

@@ -1,16 +1,16 @@
 //! `ptx check-asm`: check the inline PTX `asm(...)` statements of CUDA C++
 //! sources.
 
-use std::io::Write;
 use std::path::PathBuf;
 
-use ptxkit::diag::{render, JsonDiagnostic};
+use ptxkit::diag::{Bounded, JsonDiagnostic};
 use ptxkit::inline_asm::{self, Verdict};
 use ptxkit::{Diagnostic, LineIndex};
 use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::input;
+use crate::report::{self, FileReport, Printer};
 
 /// The extensions searched in directories.
 const EXTENSIONS: [&str; 6] = ["cu", "cuh", "h", "hpp", "cpp", "inl"];
@@ -32,12 +32,10 @@ pub struct Args {
         value_parser = crate::validate::target
     )]
     pub targets: Vec<String>,
-    /// Print JSON on stdout: an object with `statements` and `diagnostics`.
-    #[arg(long)]
-    pub json: bool,
-    /// Print nothing but the exit status.
-    #[arg(long, short)]
-    pub quiet: bool,
+    /// Output (`--format json` or `--json`: an object with `statements`
+    /// and `diagnostics`).
+    #[command(flatten)]
+    pub report: report::Options,
     /// Also list every statement with the targets that accept it, and a
     /// summary (on stdout).
     #[arg(long, short)]
@@ -68,14 +66,15 @@ struct Tally {
     skipped: usize,
 }
 
-enum Report {
-    Io(String),
-    Done {
-        tally: Tally,
-        text: String,
-        list: String,
-        json: Vec<serde_json::Value>,
-    },
+/// What checking one file gives.
+struct Report {
+    tally: Tally,
+    /// The diagnostics, for the printer.
+    file: FileReport,
+    /// The `-v` listing.
+    list: String,
+    /// The statements as JSON.
+    json: Vec<serde_json::Value>,
 }
 
 #[inline(never)]
@@ -94,88 +93,76 @@ pub fn run(a: Args) -> Result<u8, String> {
         a.targets.clone()
     };
     let files = input::expand_with(&a.paths, &EXTENSIONS)?;
-    let reports: Vec<Report> = files
+    let reports: Vec<Result<Report, String>> = files
         .par_iter()
         .map(|f| check_one(f, &a, &targets))
         .collect();
+    let o = &a.report;
     let mut total = Tally::default();
-    let mut io_error = false;
+    let mut printer = Printer::new(o);
     let mut statements = Vec::new();
     let mut diagnostics = Vec::new();
-    let mut err = std::io::stderr().lock();
-    let mut out = std::io::stdout().lock();
     for r in reports {
-        match r {
-            Report::Io(e) => {
-                let _ = writeln!(err, "ptx: {e}");
-                io_error = true;
+        let r = match r {
+            Ok(r) => r,
+            Err(e) => {
+                printer.io_error(&e);
+                continue;
             }
-            Report::Done {
-                tally,
-                text,
-                list,
-                json,
-            } => {
-                total.statements = total.statements.saturating_add(tally.statements);
-                total.valid = total.valid.saturating_add(tally.valid);
-                total.invalid = total.invalid.saturating_add(tally.invalid);
-                total.skipped = total.skipped.saturating_add(tally.skipped);
-                let _ = err.write_all(text.as_bytes());
-                if !a.json {
-                    let _ = out.write_all(list.as_bytes());
-                }
-                for s in json {
-                    if let Some(ds) = s.get("diagnostics").and_then(|d| d.as_array()) {
-                        diagnostics.extend(ds.iter().cloned());
-                    }
-                    statements.push(s);
-                }
-            }
+        };
+        total.statements = total.statements.saturating_add(r.tally.statements);
+        total.valid = total.valid.saturating_add(r.tally.valid);
+        total.invalid = total.invalid.saturating_add(r.tally.invalid);
+        total.skipped = total.skipped.saturating_add(r.tally.skipped);
+        if o.format() == report::Format::Text && !o.quiet {
+            crate::out::print(&r.list);
         }
+        for s in r.json {
+            if let Some(ds) = s.get("diagnostics").and_then(|d| d.as_array()) {
+                diagnostics.extend(ds.iter().cloned());
+            }
+            statements.push(s);
+        }
+        printer.file(r.file);
     }
-    drop(err);
-    if a.json && !a.quiet {
-        let v = serde_json::json!({ "statements": statements, "diagnostics": diagnostics });
-        let _ = writeln!(
-            out,
-            "{}",
-            serde_json::to_string_pretty(&v).unwrap_or_default()
-        );
-    } else if a.verbose && !a.quiet {
-        let _ = writeln!(
-            out,
-            "{} asm statement(s) in {} file(s): {} valid, {} invalid, {} skipped (template not literal); {} target(s)",
+    if a.verbose && !o.quiet && o.format() == report::Format::Text {
+        crate::out::print(&format!(
+            "{} asm statement(s) in {} file(s): {} valid, {} invalid, {} skipped (template not literal); {} target(s)\n",
             total.statements,
             files.len(),
             total.valid,
             total.invalid,
             total.skipped,
             targets.len()
-        );
+        ));
     }
-    Ok(if io_error {
+    let v = serde_json::json!({ "statements": statements, "diagnostics": diagnostics });
+    let status = printer.finish(Some(v));
+    Ok(if status == 2 {
         2
     } else {
         u8::from(total.invalid > 0)
     })
 }
 
-fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
-    let inp = match input::read(f) {
-        Ok(i) => i,
-        Err(e) => return Report::Io(e),
-    };
+fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report, String> {
+    let inp = input::open_plain(f)?;
     if inp.bytes.len() > ptxkit::MAX_FILE_SIZE {
-        return Report::Io(format!(
+        return Err(format!(
             "{}: larger than {} bytes",
             inp.name,
             ptxkit::MAX_FILE_SIZE
         ));
     }
+    if let Some(why) = ptxkit::sniff::not_text(&inp.bytes) {
+        return Err(format!("{}: {why}", inp.name));
+    }
+    let o = &a.report;
+    let json_out = o.format() == report::Format::Json;
     let checked = inline_asm::check_source(&inp.bytes, targets);
     let index = LineIndex::new(&inp.bytes);
     let mut tally = Tally::default();
-    let mut text = String::new();
+    let mut all = Bounded::new(o.max_errors);
     let mut list = String::new();
     let mut json = Vec::new();
     for c in &checked {
@@ -212,7 +199,8 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
                 ("skipped", &[], None, vec![diagnostic.clone()])
             }
         };
-        if a.quiet {
+        if o.quiet {
+            all.extend(diags);
             continue;
         }
         if a.verbose {
@@ -225,7 +213,7 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
                 accepted.join(" ")
             ));
         }
-        if a.json {
+        if json_out {
             let s = JsonStatement {
                 file: &inp.name,
                 line: lc.line,
@@ -239,16 +227,15 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Report {
                     .collect(),
             };
             json.push(serde_json::to_value(&s).unwrap_or_default());
-        } else {
-            for d in &diags {
-                text.push_str(&render(d, &inp.name, &inp.bytes, &index));
-            }
         }
+        all.extend(diags);
     }
-    Report::Done {
+    let collected = all.finish();
+    let file = FileReport::new(&inp.name, &inp.bytes, || index, &collected, o);
+    Ok(Report {
         tally,
-        text,
+        file,
         list,
         json,
-    }
+    })
 }

@@ -82,7 +82,9 @@ pub fn nothing_chosen(name: &str, bin: &Binary, sel: &Selection) -> String {
         } else {
             format!("{} fatbin entries, none of them PTX", bin.entries.len())
         };
-        return format!("{name}: no PTX in this binary ({what})");
+        return format!(
+            "{name}: no PTX in this binary ({what}); `ptx extract --list {name}` lists what it holds"
+        );
     }
     let mut why = Vec::new();
     if let Some(a) = &sel.arch {

@@ -16,7 +16,7 @@ pub mod rules;
 pub mod symbols;
 pub mod target;
 
-use crate::diag::Diagnostic;
+use crate::diag::{Bounded, Collected, Diagnostic};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
 use symbols::ModuleScope;
@@ -60,10 +60,18 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 
 /// Parse and check `src` piece by piece ([`crate::PieceStream`]), never
 /// holding more than one statement of the tree: the full check in memory
-/// proportional to the module's declarations, not to its code. Syntax
-/// errors first; as with [`check`] after [`crate::parse`], the semantic
-/// diagnostics are reported only for a module without syntax errors.
-/// Diagnostics in source order.
+/// proportional to the module's declarations, not to its code. Diagnostics
+/// in source order.
+///
+/// A syntax error does not end the check: every piece (an item, or one
+/// statement of a body) that parsed without error is still checked, so the
+/// semantic errors of the rest of the module are reported too (ptxas stops
+/// at its first syntax error). What a broken piece would have declared is
+/// unknown, so after a broken declaration, label or function header the
+/// "not declared" family of errors ([`CASCADES`]) is not reported: for the
+/// rest of the function when the piece is in a body, for the rest of the
+/// module when it is at module scope. Without syntax errors the result is
+/// exactly [`crate::parse`] then [`check`].
 ///
 /// ```
 /// let src = b".version 8.0\n.target sm_90\n.address_size 64\n\
@@ -85,26 +93,135 @@ pub fn check_source(src: &[u8], opts: &CheckOptions) -> Vec<Diagnostic> {
 pub fn check_source_with(
     src: &[u8],
     opts: &CheckOptions,
-    mut done: impl FnMut(usize),
+    done: impl FnMut(usize),
 ) -> Vec<Diagnostic> {
-    let mut stream = crate::PieceStream::new(src);
+    check_source_bounded(src, opts, 0, done).diagnostics
+}
+
+/// [`check_source_with`], keeping only the first `max` diagnostics in
+/// source order (all with `max == 0`) and counting the others: memory stays
+/// bounded however many errors the input has (`ptx check --max-errors`).
+///
+/// ```
+/// let src = b".version 8.0\n.target sm_90\n.entry k() { a; b; c; d; }\n";
+/// let c = ptxkit::check::check_source_bounded(src, &Default::default(), 2, |_| {});
+/// assert_eq!(c.diagnostics.len(), 2);
+/// assert_eq!((c.errors, c.omitted()), (4, 2));
+/// ```
+pub fn check_source_bounded(
+    src: &[u8],
+    opts: &CheckOptions,
+    max: usize,
+    done: impl FnMut(usize),
+) -> Collected {
     let mut checker = ModuleChecker::new(opts);
-    let mut all = Vec::new();
+    stream_check(src, Some(&mut checker), max, done)
+}
+
+/// The syntax errors of `src` ([`crate::syntax_check`]), keeping only the
+/// first `max` (all with `max == 0`) and counting the others. Read one
+/// statement at a time on one thread, so memory stays bounded whatever the
+/// input.
+pub fn syntax_check_bounded(src: &[u8], max: usize) -> Collected {
+    if max == 0 {
+        let diagnostics = crate::syntax_check(src);
+        let errors = diagnostics.iter().filter(|d| d.is_error()).count();
+        return Collected {
+            warnings: diagnostics.len().saturating_sub(errors),
+            errors,
+            diagnostics,
+        };
+    }
+    stream_check(src, None, max, |_| {})
+}
+
+/// The codes of errors that a broken declaration can cause further on: a
+/// name it would have declared is then "not declared" (see
+/// [`check_source`]).
+pub const CASCADES: [&str; 6] = [
+    symbols::codes::UNDECLARED,
+    symbols::codes::UNDEFINED_LABEL,
+    symbols::codes::UNDECLARED_CALLEE,
+    symbols::codes::CALL_ARITY,
+    symbols::codes::CALL_PROTOTYPE,
+    module_rules::codes::HEADER_ORDER,
+];
+
+/// Whether a statement that did not parse may have been meant to declare
+/// something: a directive (`.reg`, `.local`, ...) or a label, not an
+/// instruction.
+fn may_declare(text: &[u8]) -> bool {
+    let text = text.trim_ascii_start();
+    if text.first() == Some(&b'.') {
+        return true;
+    }
+    let word = text
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || matches!(b, b'_' | b'$' | b'%')))
+        .unwrap_or(text.len());
+    text.get(word..)
+        .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
+}
+
+/// Read `src` piece by piece; check each piece without syntax errors when
+/// a checker is given (see [`check_source`]).
+fn stream_check(
+    src: &[u8],
+    mut checker: Option<&mut ModuleChecker<'_>>,
+    max: usize,
+    mut done: impl FnMut(usize),
+) -> Collected {
+    use crate::syntax::Stmt;
+    use crate::Piece;
+    let mut stream = crate::PieceStream::new(src);
+    let mut sink = Bounded::new(max);
+    // Offsets from which cascading errors are not reported: in the module,
+    // and in the function being read.
+    let mut module_poison = u32::MAX;
+    let mut body_poison = u32::MAX;
     while let Some((piece, diags)) = stream.next() {
-        // After a syntax error the semantic diagnostics are dropped anyway.
-        if diags.is_empty() && all.is_empty() {
-            checker.piece(&piece);
+        let broken = diags.iter().any(Diagnostic::is_error);
+        let structural = matches!(
+            piece,
+            Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_)
+        );
+        if broken {
+            let at = diags.first().map_or(0, |d| d.span.start);
+            match &piece {
+                Piece::Stmt(Stmt::Instruction(_)) => {}
+                Piece::Stmt(Stmt::Error(sp)) if !may_declare(sp.slice(src)) => {}
+                Piece::Stmt(_) => body_poison = body_poison.min(at),
+                Piece::Item(_) | Piece::FunctionStart(_) => module_poison = module_poison.min(at),
+                _ => {}
+            }
         }
-        all.extend(diags);
+        sink.extend(diags);
+        if let Some(c) = checker.as_deref_mut() {
+            if !broken || structural {
+                c.piece(&piece);
+            }
+            let poison = module_poison.min(body_poison);
+            // The end of a body reports what it resolves late (labels
+            // used before their definition), anywhere in the body.
+            let end = poison != u32::MAX && matches!(piece, Piece::FunctionEnd(_));
+            c.drain_into(&mut sink, |d| {
+                !CASCADES.contains(&d.code)
+                    || (d.span.start < poison
+                        && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
+            });
+        }
+        if matches!(piece, Piece::FunctionEnd(_)) {
+            body_poison = u32::MAX;
+        }
         drop(piece);
         done(stream.consumed());
     }
-    all.extend(stream.finish());
-    if !all.iter().any(Diagnostic::is_error) {
-        all.extend(checker.finish());
+    sink.extend(stream.finish());
+    if let Some(c) = checker {
+        let clean = module_poison == u32::MAX;
+        c.drain_into(&mut sink, |d| clean || !CASCADES.contains(&d.code));
     }
-    all.sort_by_key(|d| d.span.start);
-    all
+    sink.finish()
 }
 
 /// The checker fed one module-scope item at a time, in source order, the
@@ -202,7 +319,7 @@ impl<'o> ModuleChecker<'o> {
         match piece {
             Piece::Item(item) => self.item(item),
             Piece::FunctionStart(f) => {
-                c.header.declared = true;
+                c.header.declare(f.name_span);
                 c.declare_function(f, &mut self.ms);
                 let walk = c.body_start(f);
                 // The header is small: kept for the rules that need the
@@ -238,6 +355,18 @@ impl<'o> ModuleChecker<'o> {
     /// caller can tell which items they came from.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
         std::mem::take(&mut self.c.diags)
+    }
+
+    /// Move the diagnostics found so far into `sink`, those that `keep`.
+    fn drain_into(&mut self, sink: &mut Bounded, keep: impl Fn(&Diagnostic) -> bool) {
+        if self.c.diags.is_empty() {
+            return;
+        }
+        for d in self.c.diags.drain(..) {
+            if keep(&d) {
+                sink.push(d);
+            }
+        }
     }
 
     /// The diagnostics, in source order.

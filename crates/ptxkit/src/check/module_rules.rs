@@ -54,6 +54,20 @@ pub struct HeaderState {
     pub declared: bool,
     /// An `.address_size`.
     pub address_size: bool,
+    /// Where the first declaration is (a function: its name).
+    pub declared_at: Option<crate::source::Span>,
+    /// Where the first `.address_size` is.
+    pub address_size_at: Option<crate::source::Span>,
+}
+
+impl HeaderState {
+    /// Note a declaration at `span`.
+    pub fn declare(&mut self, span: crate::source::Span) {
+        if !self.declared {
+            self.declared = true;
+            self.declared_at = Some(span);
+        }
+    }
 }
 
 /// Where ptxas reports whole-function problems: the closing `}` (or the
@@ -362,8 +376,12 @@ impl Checker<'_> {
             Item::Target(t) => (".target", t.span),
             Item::AddressSize(a) => (".address_size", a.span),
             Item::Error(_) => return,
-            _ => {
-                self.header.declared = true;
+            Item::Function(f) => {
+                self.header.declare(f.name_span);
+                return;
+            }
+            other => {
+                self.header.declare(other.span());
                 return;
             }
         };
@@ -376,17 +394,29 @@ impl Checker<'_> {
             } else {
                 "twice"
             };
-            self.diags.push(
-                Diagnostic::error(
-                    codes::HEADER_ORDER,
-                    span,
-                    format!("`{what}` cannot appear {why}"),
-                )
-                .with_note("a module starts with `.version`, then `.target` (one or more), then at most one `.address_size`, then its declarations"),
-            );
+            let mut d = Diagnostic::error(
+                codes::HEADER_ORDER,
+                span,
+                format!("`{what}` cannot appear {why}"),
+            )
+            .with_note("a module starts with `.version`, then `.target` (one or more), then at most one `.address_size`, then its declarations");
+            let earlier = if self.header.declared {
+                self.header
+                    .declared_at
+                    .map(|s| (s, "the first declaration"))
+            } else {
+                self.header
+                    .address_size_at
+                    .map(|s| (s, "the `.address_size`"))
+            };
+            if let Some((at, label)) = earlier {
+                d = d.with_label(at, format!("{label} is here"));
+            }
+            self.diags.push(d);
         }
-        if what == ".address_size" {
+        if what == ".address_size" && !self.header.address_size {
             self.header.address_size = true;
+            self.header.address_size_at = Some(span);
         }
     }
 

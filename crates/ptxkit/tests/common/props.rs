@@ -47,6 +47,10 @@ pub fn diagnostics_sound(src: &[u8], diags: &[Diagnostic]) {
             text.starts_with("fuzz.ptx:"),
             "rendered without a position: {text}"
         );
+        assert!(
+            !text.bytes().any(|b| b < 0x20 && b != b'\n' && b != b'\t') && !text.contains('\u{7f}'),
+            "raw control byte in a rendered diagnostic: {text:?}"
+        );
         let _ = serde_json::to_string(&JsonDiagnostic::new("fuzz.ptx", d, &index));
     }
 }
@@ -232,22 +236,33 @@ pub fn check(src: &[u8]) {
     streamed_equals_whole(src, "input");
 }
 
-/// The diagnostics of parsing `src` whole and then (without syntax errors)
-/// checking it, in source order, after asserting that the streaming check
-/// (`check_source`, `ptx check`'s path) gives exactly the same ones, and
-/// that the pieces it reads make the same tree.
+/// The diagnostics of the streaming check (`check_source`, `ptx check`'s
+/// path), after asserting that they are exactly those of parsing `src`
+/// whole and then checking it when it has no syntax errors, and, when it
+/// has some, that they hold every syntax diagnostic of the whole parse (the
+/// rest being the semantic errors of the pieces that parsed); also that the
+/// pieces it reads make the same tree.
 pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
     let opts = ptxkit::check::CheckOptions::default();
     let parsed = ptxkit::parse(src);
     pieces_make_the_tree(src, &parsed);
-    let mut whole = parsed.diagnostics.clone();
-    if !parsed.has_errors() {
-        whole.extend(ptxkit::check::check(&parsed.module, &opts));
-    }
-    whole.sort_by_key(|d| d.span.start);
     let streamed = ptxkit::check::check_source(src, &opts);
     // Spans compare equal whatever they hold: compare their offsets too.
     let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
+    if parsed.has_errors() {
+        let mut rest = streamed.iter().map(key);
+        for d in &parsed.diagnostics {
+            let k = key(d);
+            assert!(
+                rest.any(|s| s == k),
+                "{what}: the streaming check lost the syntax diagnostic {d:#?}:\n{streamed:#?}"
+            );
+        }
+        return streamed;
+    }
+    let mut whole = parsed.diagnostics.clone();
+    whole.extend(ptxkit::check::check(&parsed.module, &opts));
+    whole.sort_by_key(|d| d.span.start);
     assert!(
         streamed.iter().map(key).eq(whole.iter().map(key)),
         "{what}: streaming check differs from the whole-module check:\n{streamed:#?}\n{whole:#?}"

@@ -1,14 +1,21 @@
 //! Diagnostics and their rendering.
 //!
-//! The text form starts with the GNU line `path:line:col: error: message`
-//! (what editors and scripts jump to), followed by a code frame in the style
-//! of GCC/Clang, secondary labels and notes. We render it ourselves because
-//! the common Rust diagnostic crates lead with a `error[..]:` header instead of
-//! the GNU line.
+//! The text form ([`render`]) starts with the GNU line
+//! `path:line:col: error: message [code]` (what editors and scripts jump
+//! to), followed by a code frame drawn by `annotate-snippets` with the
+//! secondary labels and notes. [`Bounded`] keeps the first diagnostics of
+//! a check up to a limit and counts the rest, so memory stays bounded
+//! whatever the input.
 
 use serde::Serialize;
 
 use crate::source::{LineIndex, Span};
+
+mod bounded;
+mod excerpt;
+mod render;
+
+pub use bounded::{Bounded, Collected};
 
 /// How serious.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -123,81 +130,7 @@ pub mod codes {
     pub const MISSING_TARGET: &str = "E0302";
 }
 
-/// Render `d` for a file: the GNU line, then a code frame, labels and notes.
-pub fn render(d: &Diagnostic, path: &str, src: &[u8], index: &LineIndex) -> String {
-    use std::fmt::Write;
-    let mut out = String::new();
-    let lc = index.line_col(d.span.start.min(src.len() as u32));
-    let sev = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    let _ = writeln!(
-        out,
-        "{path}:{}:{}: {sev}: {} [{}]",
-        lc.line, lc.col, d.message, d.code
-    );
-    frame(&mut out, d.span, None, src, index);
-    for l in &d.labels {
-        let llc = index.line_col(l.span.start.min(src.len() as u32));
-        let _ = writeln!(out, "{path}:{}:{}: note: {}", llc.line, llc.col, l.message);
-        frame(&mut out, l.span, None, src, index);
-    }
-    for n in &d.notes {
-        let _ = writeln!(out, "  = note: {n}");
-    }
-    out
-}
-
-/// One source line with a caret underline.
-fn frame(out: &mut String, span: Span, label: Option<&str>, src: &[u8], index: &LineIndex) {
-    use std::fmt::Write;
-    let start = span.start.min(src.len() as u32);
-    let lc = index.line_col(start);
-    let line = index.line_span(lc.line, src);
-    let text = line.text(src);
-    // Keep frames readable on huge generated lines.
-    let (shown, offset) = clip(&text, lc.col.saturating_sub(1) as usize);
-    let gutter = lc.line.to_string();
-    let _ = writeln!(out, " {gutter} | {shown}");
-    let width = span.end.min(line.end).saturating_sub(start).max(1) as usize;
-    let width = width.min(shown.len().saturating_sub(offset).max(1));
-    let pad: String = shown
-        .chars()
-        .take(offset)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
-    let _ = writeln!(
-        out,
-        " {} | {pad}^{}{}",
-        " ".repeat(gutter.len()),
-        "~".repeat(width.saturating_sub(1)),
-        label.map(|l| format!(" {l}")).unwrap_or_default()
-    );
-}
-
-/// Cut a long line to a window around byte column `col`; returns the window
-/// and the column within it.
-fn clip(text: &str, col: usize) -> (String, usize) {
-    const MAX: usize = 160;
-    if text.len() <= MAX {
-        return (text.to_string(), col.min(text.len()));
-    }
-    let mut start = col.saturating_sub(MAX / 2);
-    while !text.is_char_boundary(start) && start > 0 {
-        start = start.saturating_sub(1);
-    }
-    let mut end = start.saturating_add(MAX).min(text.len());
-    while !text.is_char_boundary(end) && end < text.len() {
-        end = end.saturating_add(1);
-    }
-    let body = text.get(start..end).unwrap_or("");
-    let prefix = if start > 0 { "..." } else { "" };
-    (
-        format!("{prefix}{body}"),
-        col.saturating_sub(start).saturating_add(prefix.len()),
-    )
-}
+pub use render::{render, render_styled};
 
 /// A JSON-ready view of a diagnostic with resolved positions.
 #[derive(Clone, Debug, Serialize)]

@@ -1,0 +1,337 @@
+//! Reporting the diagnostics of `ptx check` and `ptx check-asm`: as text
+//! frames on stderr (colour when stderr is a terminal and `NO_COLOR` is
+//! unset), as JSON, SARIF 2.1.0 or GitHub workflow commands on stdout; the
+//! first `--max-errors` of each file with a count of the rest; a summary
+//! line `N errors, M warnings in K files` on stderr.
+
+mod github;
+mod sarif;
+
+use std::io::{IsTerminal, Write};
+
+use ptxkit::diag::{render_styled, Collected, JsonDiagnostic};
+use ptxkit::{Diagnostic, LineIndex};
+
+/// The default of `--max-errors`.
+pub const DEFAULT_MAX_ERRORS: usize = 100;
+
+/// How diagnostics are printed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// `path:line:col: error: message [code]` and a code frame, on stderr.
+    #[default]
+    Text,
+    /// One JSON document on stdout.
+    Json,
+    /// A SARIF 2.1.0 log on stdout (code scanning, IDEs).
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...`) on stdout.
+    Github,
+}
+
+/// The reporting options shared by the check commands.
+#[derive(clap::Args, Clone, Debug)]
+pub struct Options {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
+    /// Same as `--format json`.
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
+    /// Print nothing but the exit status.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Report at most N diagnostics per file (the first in source order),
+    /// then how many more there were; 0 reports all.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_ERRORS)]
+    pub max_errors: usize,
+}
+
+impl Options {
+    /// The format asked for.
+    pub fn format(&self) -> Format {
+        if self.json {
+            Format::Json
+        } else {
+            self.format
+        }
+    }
+}
+
+/// Whether to colour standard error.
+pub fn stderr_color() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// A diagnostic with its positions resolved, for the machine formats.
+#[derive(Clone, Debug)]
+pub struct Located {
+    /// The file.
+    pub file: String,
+    /// Start and end, 1-based line and column.
+    pub start: (u32, u32),
+    /// End (exclusive column).
+    pub end: (u32, u32),
+    /// The label positions (start and end), in the order of the labels.
+    pub labels: Vec<((u32, u32), (u32, u32))>,
+    /// The diagnostic.
+    pub diagnostic: Diagnostic,
+}
+
+impl Located {
+    /// Resolve `d`'s positions in `file`.
+    pub fn new(file: &str, d: &Diagnostic, index: &LineIndex) -> Located {
+        let lc = |o: u32| {
+            let p = index.line_col(o);
+            (p.line, p.col)
+        };
+        Located {
+            file: file.to_string(),
+            start: lc(d.span.start),
+            end: lc(d.span.end),
+            labels: d
+                .labels
+                .iter()
+                .map(|l| (lc(l.span.start), lc(l.span.end)))
+                .collect(),
+            diagnostic: d.clone(),
+        }
+    }
+}
+
+/// What checking one file gives the printer, built on a worker thread.
+#[derive(Default)]
+pub struct FileReport {
+    /// The file's display name.
+    pub name: String,
+    /// Rendered frames (text format).
+    pub text: String,
+    /// The diagnostics as JSON values (JSON format).
+    pub json: Vec<serde_json::Value>,
+    /// The diagnostics with positions (SARIF and GitHub formats).
+    pub located: Vec<Located>,
+    /// Errors and warnings found (shown or not).
+    pub errors: usize,
+    /// Warnings found.
+    pub warnings: usize,
+    /// Errors and warnings found but not shown.
+    pub omitted: (usize, usize),
+}
+
+impl FileReport {
+    /// The report of `collected`, found in `bytes` of file `name`, in the
+    /// chosen format (nothing kept when quiet); `index` gives the line
+    /// index of `bytes` when one is needed.
+    pub fn new(
+        name: &str,
+        bytes: &[u8],
+        index: impl FnOnce() -> LineIndex,
+        collected: &Collected,
+        o: &Options,
+    ) -> FileReport {
+        let mut r = FileReport {
+            name: name.to_string(),
+            errors: collected.errors,
+            warnings: collected.warnings,
+            omitted: (collected.omitted_errors(), collected.omitted_warnings()),
+            ..FileReport::default()
+        };
+        if o.quiet || collected.diagnostics.is_empty() {
+            return r;
+        }
+        let index = index();
+        r.add(&collected.diagnostics, bytes, &index, o);
+        r
+    }
+
+    /// Add diagnostics of this file, found in `bytes` (with `index`).
+    pub fn add(&mut self, ds: &[Diagnostic], bytes: &[u8], index: &LineIndex, o: &Options) {
+        if o.quiet {
+            return;
+        }
+        match o.format() {
+            Format::Text => {
+                let color = stderr_color();
+                for d in ds {
+                    self.text
+                        .push_str(&render_styled(d, &self.name, bytes, index, color));
+                }
+            }
+            Format::Json => self.json.extend(ds.iter().map(|d| {
+                serde_json::to_value(JsonDiagnostic::new(&self.name, d, index)).unwrap_or_default()
+            })),
+            Format::Sarif | Format::Github => self
+                .located
+                .extend(ds.iter().map(|d| Located::new(&self.name, d, index))),
+        }
+    }
+}
+
+/// Prints file reports as they come (in the order files were named) and
+/// the totals at the end.
+pub struct Printer<'o> {
+    opts: &'o Options,
+    files: usize,
+    errors: usize,
+    warnings: usize,
+    io_errors: usize,
+    json: Vec<serde_json::Value>,
+    located: Vec<Located>,
+    artifacts: Vec<String>,
+}
+
+impl<'o> Printer<'o> {
+    /// A printer for these options.
+    pub fn new(opts: &'o Options) -> Printer<'o> {
+        Printer {
+            opts,
+            files: 0,
+            errors: 0,
+            warnings: 0,
+            io_errors: 0,
+            json: Vec::new(),
+            located: Vec::new(),
+            artifacts: Vec::new(),
+        }
+    }
+
+    /// A file that could not be read or is not PTX.
+    pub fn io_error(&mut self, e: &str) {
+        self.io_errors = self.io_errors.saturating_add(1);
+        eprintln!("ptx: {e}");
+    }
+
+    /// A checked file.
+    pub fn file(&mut self, r: FileReport) {
+        self.files = self.files.saturating_add(1);
+        self.errors = self.errors.saturating_add(r.errors);
+        self.warnings = self.warnings.saturating_add(r.warnings);
+        if self.opts.quiet {
+            return;
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = err.write_all(r.text.as_bytes());
+        let (oe, ow) = r.omitted;
+        if oe > 0 || ow > 0 {
+            let _ = writeln!(
+                err,
+                "ptx: {}: ... and {} not shown (--max-errors {}; 0 shows all)",
+                r.name,
+                more(oe, ow),
+                self.opts.max_errors
+            );
+        }
+        drop(err);
+        match self.opts.format() {
+            Format::Text => {}
+            Format::Json => self.json.extend(r.json),
+            Format::Github => {
+                let mut out = std::io::stdout().lock();
+                for l in &r.located {
+                    let _ = writeln!(out, "{}", github::command(l));
+                }
+            }
+            Format::Sarif => {
+                self.artifacts.push(r.name);
+                self.located.extend(r.located);
+            }
+        }
+    }
+
+    /// Print the JSON document (`json`, or the diagnostics as one array),
+    /// the SARIF log, and the summary line; the exit status.
+    pub fn finish(self, json: Option<serde_json::Value>) -> u8 {
+        let o = self.opts;
+        if !o.quiet {
+            match o.format() {
+                Format::Json => {
+                    let v = json.unwrap_or(serde_json::Value::Array(self.json));
+                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                }
+                Format::Sarif => {
+                    let log = sarif::log(&self.located, &self.artifacts);
+                    println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+                }
+                // Silent when there is nothing to say, as compilers are.
+                Format::Text | Format::Github
+                    if self.errors > 0 || self.warnings > 0 || self.io_errors > 0 =>
+                {
+                    let files = self.files;
+                    let unread = match self.io_errors {
+                        0 => String::new(),
+                        n => format!("; {} not read", plural(n, "file")),
+                    };
+                    eprintln!(
+                        "{} in {}{unread}",
+                        counts(self.errors, self.warnings),
+                        plural(files, "file")
+                    );
+                }
+                Format::Text | Format::Github => {}
+            }
+        }
+        if self.io_errors > 0 {
+            2
+        } else {
+            u8::from(self.errors > 0)
+        }
+    }
+}
+
+/// `3 errors, 1 warning`.
+fn counts(errors: usize, warnings: usize) -> String {
+    format!(
+        "{}, {}",
+        plural(errors, "error"),
+        plural(warnings, "warning")
+    )
+}
+
+/// `1 file`, `2,000 files`.
+fn plural(n: usize, one: &str) -> String {
+    format!("{} {one}{}", thousands(n), if n == 1 { "" } else { "s" })
+}
+
+/// `150 more errors and 2 more warnings`.
+fn more(errors: usize, warnings: usize) -> String {
+    let mut parts = Vec::new();
+    for (n, what) in [(errors, "error"), (warnings, "warning")] {
+        if n > 0 {
+            parts.push(format!(
+                "{} more {what}{}",
+                thousands(n),
+                if n == 1 { "" } else { "s" }
+            ));
+        }
+    }
+    parts.join(" and ")
+}
+
+/// `2499900` as `2,499,900`.
+pub fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::with_capacity(s.len().saturating_add(s.len() / 3));
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len().saturating_sub(i)) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_counts() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(2_499_900), "2,499,900");
+        assert_eq!(counts(1, 0), "1 error, 0 warnings");
+        assert_eq!(counts(1234, 1), "1,234 errors, 1 warning");
+        assert_eq!(more(150, 0), "150 more errors");
+        assert_eq!(more(1, 2), "1 more error and 2 more warnings");
+    }
+}

@@ -1,0 +1,106 @@
+//! SARIF 2.1.0 (the OASIS format code-scanning services and IDEs read), with
+//! `serde-sarif`'s types: one run of the `ptx` tool, a rule per diagnostic
+//! code, a result per diagnostic with its file, line and column, the
+//! secondary labels as related locations, and the files checked as
+//! artifacts.
+
+use serde_sarif::sarif::{
+    Artifact, ArtifactLocation, Location, Message, PhysicalLocation, Region, ReportingDescriptor,
+    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent, Version, SCHEMA_URL,
+};
+
+use ptxkit::Severity;
+
+use super::Located;
+
+/// The log of these diagnostics, from these files (in the order checked).
+pub fn log(located: &[Located], files: &[String]) -> Sarif {
+    let mut codes: Vec<&str> = located.iter().map(|l| l.diagnostic.code).collect();
+    codes.sort_unstable();
+    codes.dedup();
+    let rules: Vec<ReportingDescriptor> = codes
+        .iter()
+        .map(|c| ReportingDescriptor::builder().id(*c).build())
+        .collect();
+    let artifact_index = |f: &str| files.iter().position(|x| x == f);
+    let location = |file: &str, start: (u32, u32), end: (u32, u32), message: Option<&str>| {
+        let mut at = ArtifactLocation::builder().uri(file).build();
+        at.index = artifact_index(file).and_then(|i| i64::try_from(i).ok());
+        let mut l = Location::builder()
+            .physical_location(
+                PhysicalLocation::builder()
+                    .artifact_location(at)
+                    .region(
+                        Region::builder()
+                            .start_line(i64::from(start.0))
+                            .start_column(i64::from(start.1))
+                            .end_line(i64::from(end.0))
+                            .end_column(i64::from(
+                                end.1.max(start.1.saturating_add(u32::from(end == start))),
+                            ))
+                            .build(),
+                    )
+                    .build(),
+            )
+            .build();
+        l.message = message.map(|m| Message::builder().text(m).build());
+        l
+    };
+    let results: Vec<SarifResult> = located
+        .iter()
+        .map(|l| {
+            let d = &l.diagnostic;
+            let mut text = d.message.clone();
+            for n in &d.notes {
+                text.push_str("\nnote: ");
+                text.push_str(n);
+            }
+            let related: Vec<Location> = d
+                .labels
+                .iter()
+                .zip(&l.labels)
+                .map(|(label, &(s, e))| location(&l.file, s, e, Some(&label.message)))
+                .collect();
+            let mut r = SarifResult::builder()
+                .rule_id(d.code)
+                .message(Message::builder().text(text).build())
+                .level(match d.severity {
+                    Severity::Error => ResultLevel::Error,
+                    Severity::Warning => ResultLevel::Warning,
+                })
+                .locations(vec![location(&l.file, l.start, l.end, None)])
+                .build();
+            r.rule_index = codes
+                .binary_search(&d.code)
+                .ok()
+                .and_then(|i| i64::try_from(i).ok());
+            if !related.is_empty() {
+                r.related_locations = Some(related);
+            }
+            r
+        })
+        .collect();
+    let artifacts: Vec<Artifact> = files
+        .iter()
+        .map(|f| {
+            Artifact::builder()
+                .location(ArtifactLocation::builder().uri(f.as_str()).build())
+                .build()
+        })
+        .collect();
+    let driver = ToolComponent::builder()
+        .name("ptx")
+        .version(env!("CARGO_PKG_VERSION"))
+        .rules(rules)
+        .build();
+    let run = Run::builder()
+        .tool(Tool::builder().driver(driver).build())
+        .artifacts(artifacts)
+        .results(results)
+        .build();
+    Sarif::builder()
+        .version(Version::V2_1_0.to_string())
+        .schema(SCHEMA_URL)
+        .runs(vec![run])
+        .build()
+}

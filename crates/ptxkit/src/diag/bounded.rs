@@ -1,0 +1,207 @@
+//! Keeping the first diagnostics of a check, up to a limit, and counting the
+//! rest: a file of garbage has millions of errors, and nobody reads past the
+//! first hundred, so a check keeps memory bounded whatever the input.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+use super::Diagnostic;
+
+/// Collects diagnostics, keeping the `max` first in source order (all of
+/// them with `max == 0`) and counting every error and warning pushed.
+///
+/// ```
+/// use ptxkit::diag::{Bounded, Diagnostic};
+/// use ptxkit::Span;
+/// let mut b = Bounded::new(2);
+/// for at in [30, 10, 20, 40] {
+///     b.push(Diagnostic::error("E0101", Span::at(at), "bad"));
+/// }
+/// let c = b.finish();
+/// let kept: Vec<u32> = c.diagnostics.iter().map(|d| d.span.start).collect();
+/// assert_eq!(kept, [10, 20]);
+/// assert_eq!((c.errors, c.omitted()), (4, 2));
+/// ```
+#[derive(Debug, Default)]
+pub struct Bounded {
+    max: usize,
+    /// With a limit: the kept diagnostics, the last in source order on top.
+    heap: BinaryHeap<Entry>,
+    /// Without a limit: every diagnostic, in arrival order.
+    all: Vec<Diagnostic>,
+    /// Arrival count, to keep the order of diagnostics at one offset.
+    seq: u64,
+    errors: usize,
+    warnings: usize,
+}
+
+/// A kept diagnostic, ordered by position then arrival.
+#[derive(Debug)]
+struct Entry(u32, u64, Diagnostic);
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Entry) -> bool {
+        (self.0, self.1) == (other.0, other.1)
+    }
+}
+impl Eq for Entry {}
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Entry) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Entry {
+    fn cmp(&self, other: &Entry) -> Ordering {
+        (self.0, self.1).cmp(&(other.0, other.1))
+    }
+}
+
+/// What a [`Bounded`] collected.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Collected {
+    /// The diagnostics kept, in source order (diagnostics at one offset in
+    /// the order they were found).
+    pub diagnostics: Vec<Diagnostic>,
+    /// Errors found, kept or not.
+    pub errors: usize,
+    /// Warnings found, kept or not.
+    pub warnings: usize,
+}
+
+impl Collected {
+    /// How many diagnostics were found but not kept.
+    pub fn omitted(&self) -> usize {
+        self.errors
+            .saturating_add(self.warnings)
+            .saturating_sub(self.diagnostics.len())
+    }
+
+    /// Errors found but not kept.
+    pub fn omitted_errors(&self) -> usize {
+        let kept = self.diagnostics.iter().filter(|d| d.is_error()).count();
+        self.errors.saturating_sub(kept)
+    }
+
+    /// Warnings found but not kept.
+    pub fn omitted_warnings(&self) -> usize {
+        let kept = self.diagnostics.iter().filter(|d| !d.is_error()).count();
+        self.warnings.saturating_sub(kept)
+    }
+
+    /// Whether any error was found.
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
+    }
+}
+
+impl Bounded {
+    /// A collector keeping at most `max` diagnostics (0: all).
+    pub fn new(max: usize) -> Bounded {
+        Bounded {
+            max,
+            ..Bounded::default()
+        }
+    }
+
+    /// Add a diagnostic.
+    pub fn push(&mut self, d: Diagnostic) {
+        if d.is_error() {
+            self.errors = self.errors.saturating_add(1);
+        } else {
+            self.warnings = self.warnings.saturating_add(1);
+        }
+        if self.max == 0 {
+            self.all.push(d);
+            return;
+        }
+        let e = Entry(d.span.start, self.seq, d);
+        self.seq = self.seq.wrapping_add(1);
+        if self.heap.len() < self.max {
+            self.heap.push(e);
+        } else if self.heap.peek().is_some_and(|top| e < *top) {
+            // Replaces the last kept one, which is dropped.
+            self.heap.pop();
+            self.heap.push(e);
+        }
+    }
+
+    /// The number of diagnostics pushed so far.
+    pub fn count(&self) -> usize {
+        self.errors.saturating_add(self.warnings)
+    }
+
+    /// The kept diagnostics in source order, with the counts.
+    pub fn finish(self) -> Collected {
+        let diagnostics = if self.max == 0 {
+            let mut all = self.all;
+            all.sort_by_key(|d| d.span.start);
+            all
+        } else {
+            self.heap
+                .into_sorted_vec()
+                .into_iter()
+                .map(|e| e.2)
+                .collect()
+        };
+        Collected {
+            diagnostics,
+            errors: self.errors,
+            warnings: self.warnings,
+        }
+    }
+}
+
+impl Extend<Diagnostic> for Bounded {
+    fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
+        for d in iter {
+            self.push(d);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+    use crate::Span;
+
+    #[test]
+    fn keeps_the_first_in_source_order_and_counts_the_rest() {
+        let mut b = Bounded::new(3);
+        for (i, at) in [5u32, 1, 9, 1, 7, 0].into_iter().enumerate() {
+            let d = if i % 2 == 0 {
+                Diagnostic::error("E0101", Span::at(at), format!("{i}"))
+            } else {
+                Diagnostic::warning("W0001", Span::at(at), format!("{i}"))
+            };
+            b.push(d);
+        }
+        let c = b.finish();
+        let kept: Vec<(u32, &str)> = c
+            .diagnostics
+            .iter()
+            .map(|d| (d.span.start, d.message.as_str()))
+            .collect();
+        // The two at offset 1 stay in arrival order.
+        assert_eq!(kept, [(0, "5"), (1, "1"), (1, "3")]);
+        assert_eq!((c.errors, c.warnings, c.omitted()), (3, 3, 3));
+        assert_eq!((c.omitted_errors(), c.omitted_warnings()), (3, 0));
+    }
+
+    #[test]
+    fn zero_keeps_everything() {
+        let mut b = Bounded::new(0);
+        b.extend(
+            (0..1000u32)
+                .rev()
+                .map(|i| Diagnostic::error("E0101", Span::at(i), "x")),
+        );
+        let c = b.finish();
+        assert_eq!(c.diagnostics.len(), 1000);
+        assert_eq!(c.omitted(), 0);
+        assert!(c
+            .diagnostics
+            .windows(2)
+            .all(|w| w[0].span.start <= w[1].span.start));
+    }
+}
