@@ -172,7 +172,7 @@ impl Checker<'_> {
         // the new generation. Built in place on the heap the first time
         // (an array built on the stack and then boxed costs a copy).
         let (memo, generation) = match self.memo.take() {
-            Some((memo, g)) if g < u32::MAX - 1 => (memo, g + 1),
+            Some((memo, g)) if g < u32::MAX.saturating_sub(1) => (memo, g.saturating_add(1)),
             _ => (
                 vec![
                     std::cell::Cell::new((

@@ -188,20 +188,19 @@ impl Name {
     #[inline]
     pub(crate) fn split_digits(&self) -> Option<(Option<u64>, usize, &[u8])> {
         let len = usize::from(self.0[INLINE]);
-        if len > INLINE {
-            return None;
-        }
-        let mut p = len;
-        while p > 0 && self.0[p - 1].is_ascii_digit() {
-            p -= 1;
-        }
+        let name = self.0.get(..len).filter(|_| len <= INLINE)?;
+        let digits = name.iter().rev().take_while(|b| b.is_ascii_digit()).count();
+        let p = len.saturating_sub(digits);
         let key = (p <= 8).then(|| {
             let w = u64::from_le_bytes([
                 self.0[0], self.0[1], self.0[2], self.0[3], self.0[4], self.0[5], self.0[6],
                 self.0[7],
             ]);
             // Keep the prefix's bytes only (`p` is at most 8 here).
-            w & u64::MAX.checked_shr(64 - 8 * p as u32).unwrap_or(0)
+            let keep = u32::try_from(p).unwrap_or(8).saturating_mul(8);
+            w & u64::MAX
+                .checked_shr(64u32.saturating_sub(keep))
+                .unwrap_or(0)
         });
         Some((key, p, self.0.get(p..len).unwrap_or_default()))
     }
