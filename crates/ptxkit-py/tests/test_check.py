@@ -33,10 +33,12 @@ def test_diagnostic_fields_and_code_frame():
     assert d.path == "broken.ptx"
     assert d.snippet == "frobnicate"
     # str() is what `ptx check` prints.
+    # (A tab is shown as four spaces, as the CLI draws it.)
     assert str(d) == (
         "broken.ptx:8:2: error: unknown instruction `frobnicate` [E0201]\n"
-        " 8 | \tfrobnicate.u32 %r1, %r2;\n"
-        "   | \t^~~~~~~~~~\n"
+        "  |\n"
+        "8 |     frobnicate.u32 %r1, %r2;\n"
+        "  |     ^^^^^^^^^^\n"
     )
     j = d.to_dict()
     assert (j["file"], j["line"], j["column"], j["code"]) == ("broken.ptx", 8, 2, "E0201")
