@@ -51,6 +51,13 @@ fn venv_ok(root: &Path, code: &str) -> bool {
         .is_ok_and(|o| o.status.success())
 }
 
+/// `pip install --quiet ARGS` in the venv.
+fn pip_install(root: &Path, args: &[&str]) -> Result<(), String> {
+    let mut c = venv_cmd(root, "python");
+    c.args(["-m", "pip", "install", "--quiet"]).args(args);
+    run_cmd(root, &mut c)
+}
+
 /// Builds the Python package into a virtual environment and runs pytest.
 fn suite(root: &Path) -> Outcome {
     let python = host_python();
@@ -61,39 +68,21 @@ fn suite(root: &Path) -> Outcome {
             return Outcome::Skipped(format!("cannot create a Python venv with `{python}`: {e}"));
         }
     }
-    let mut c = venv_cmd(root, "python");
-    c.args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
-        "maturin>=1.5,<2",
-        "pytest",
-        "networkx",
-        "mypy",
-    ]);
-    if let Err(e) = run_cmd(root, &mut c) {
+    if let Err(e) = pip_install(root, &["maturin>=1.5,<2", "pytest", "networkx", "mypy"]) {
         return Outcome::Skipped(format!("cannot install maturin and pytest: {e}"));
     }
     if !venv_ok(root, "import triton") {
-        let mut c = venv_cmd(root, "python");
-        c.args(["-m", "pip", "install", "--quiet", "triton"]);
-        if let Err(e) = run_cmd(root, &mut c) {
+        if let Err(e) = pip_install(root, &["triton"]) {
             eprintln!("note: Triton could not be installed ({e}); its test will say so");
         }
     }
-    let mut c = venv_cmd(root, "python");
-    c.args([
-        "-m",
-        "pip",
-        "install",
-        "--quiet",
+    let package = [
         "--no-build-isolation",
         "--force-reinstall",
         "--no-deps",
         "crates/ptxkit-py",
-    ]);
-    if let Err(e) = run_cmd(root, &mut c) {
+    ];
+    if let Err(e) = pip_install(root, &package) {
         return Outcome::Failed(format!("building the package failed: {e}"));
     }
     let mut c = venv_cmd(root, "python");
