@@ -106,6 +106,9 @@ pub struct Opts {
     pub ptxas_file: Option<PathBuf>,
     /// Also time each file alone and print the spread of throughputs.
     pub per_file: bool,
+    /// Only the stages whose name contains this word (`semantic`,
+    /// `syntax`, `lex`…), one core, no big module: for a profiler.
+    pub stage: Option<String>,
 }
 
 pub fn run(root: &Path, o: Opts) -> i32 {
@@ -154,6 +157,20 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     );
     // Parsing proper: the clock stops with the tree in hand (as for the
     // big module below); freeing the tree is timed apart.
+    if let Some(word) = &o.stage {
+        for (name, f) in stages.iter().filter(|(n, _)| n.contains(word.as_str())) {
+            let (wall, cpu) = time(min, || files.iter().map(|s| f(s)).sum());
+            println!(
+                "{:<30} {:>10} {:>10.1} {:>14.0} {:>14.1}",
+                name,
+                "1",
+                mb / wall,
+                insts as f64 / wall,
+                mb / cpu
+            );
+        }
+        return 0;
+    }
     let passes = time_to_tree(min, &files, ptxkit::parse);
     let (to_tree, freeing) = (passes.best_in_hand, passes.best_in_hand_freeing);
     println!(

@@ -21,7 +21,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -68,6 +68,7 @@ fn main() {
                 ptxas_only: false,
                 ptxas_file: None,
                 per_file: false,
+                stage: None,
             };
             while let Some(a) = args.next() {
                 match a.as_str() {
@@ -81,6 +82,7 @@ fn main() {
                     "--split-only" => o.split_only = true,
                     "--no-ptxas" => o.ptxas = false,
                     "--per-file" => o.per_file = true,
+                    "--stage" => o.stage = Some(args.next().unwrap_or_else(|| usage())),
                     "--ptxas-only" => o.ptxas_only = true,
                     "--ptxas-file" => {
                         o.ptxas_file =

@@ -37,7 +37,8 @@ pub(crate) struct BodyWalk {
     /// ranges, block by block) was the checker's largest cost. An entry is
     /// good while its generation is [`BodyWalk::generation`].
     memo: Memo,
-    /// Bumped whenever a name is declared or a block opens or closes.
+    /// Bumped when a register range is declared or a block that declared
+    /// one closes; a single name declared or gone forgets its own entry.
     generation: u32,
     /// Whether the body is a kernel's (`.entry`).
     pub(super) entry: bool,
@@ -201,19 +202,27 @@ impl Checker<'_> {
 
     /// A nested block opens.
     pub(super) fn block_start(&mut self, w: &mut BodyWalk) {
-        w.changed();
+        // An empty scope changes no lookup made so far.
         w.stack.push(Scope::default());
         w.labels.push(Scope::default());
     }
 
     /// The innermost open block closes.
     pub(super) fn block_end(&mut self, w: &mut BodyWalk) {
-        w.changed();
         // The parameters' and the body's scopes stay until the body ends.
         let depth = w.stack.len();
         if depth > 2 {
-            w.stack.pop();
+            let inner = w.stack.pop().unwrap_or_default();
             let labels = w.labels.pop().unwrap_or_default();
+            // Only the lookups of the names the block declared change
+            // (all of them when it declared a register range).
+            if inner.ranges.is_empty() {
+                for n in inner.names.keys().chain(labels.names.keys()) {
+                    w.forget(*n);
+                }
+            } else {
+                w.changed();
+            }
             // Uses in this block (or deeper) that its labels settle are
             // gone; the others wait for the enclosing block's labels.
             w.pending
@@ -273,7 +282,15 @@ impl Checker<'_> {
                 }
             }
             Stmt::Var(v) => {
-                w.changed();
+                // A declaration changes the lookups of its own names (of
+                // every name, for a register range).
+                if v.decls.iter().any(|d| d.range.is_some()) {
+                    w.changed();
+                } else {
+                    for d in &v.decls {
+                        w.forget(d.name);
+                    }
+                }
                 if let Some(scope) = w.stack.last_mut() {
                     self.declare_vars(v, scope);
                 }

@@ -213,7 +213,7 @@ fn stream_check(
         if matches!(piece, Piece::FunctionEnd(_)) {
             body_poison = u32::MAX;
         }
-        drop(piece);
+        stream.recycle(piece);
         done(stream.consumed());
     }
     sink.extend(stream.finish());

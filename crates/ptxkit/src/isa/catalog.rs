@@ -49,6 +49,9 @@ pub struct Catalog {
     mod_lanes: Vec<Option<u8>>,
     /// Per modifier: the state space it spells (`.shared::cta`), if any.
     mod_spaces: Vec<Option<super::vocab::StateSpace>>,
+    /// Per opcode: whether a form takes a parenthesised list (`call`'s
+    /// arguments), so that the parser reads `(a, b)` as one.
+    opcode_lists: Vec<bool>,
     /// Special registers that are not numbered families, by name.
     sreg_index: FxHashMap<&'static str, usize>,
     errors: Vec<DslError>,
@@ -165,8 +168,20 @@ impl Catalog {
             .iter()
             .map(|m| super::vocab::ScalarType::from_spelling(m))
             .collect();
+        let opcode_lists = tables
+            .opcodes
+            .iter()
+            .map(|op| {
+                op.forms
+                    .iter()
+                    .filter_map(|f| tables.forms.get(f.0 as usize))
+                    .flat_map(|f| f.operands.iter())
+                    .any(|t| matches!(t.shape, super::model::Shape::List))
+            })
+            .collect();
         Catalog {
             tables,
+            opcode_lists,
             mod_index,
             opcode_index,
             mod_words,
@@ -192,6 +207,14 @@ impl Catalog {
                 .collect(),
             errors,
         }
+    }
+
+    /// Whether a form of opcode `op` takes a parenthesised operand list.
+    pub fn opcode_takes_lists(&self, op: OpcodeId) -> bool {
+        self.opcode_lists
+            .get(usize::from(op.0))
+            .copied()
+            .unwrap_or(false)
     }
 
     /// The tables behind this catalog.

@@ -379,7 +379,17 @@ impl Parser<'_> {
         lists: bool,
         cap: usize,
     ) -> PResult<Vec<Operand>> {
-        let mut items = Vec::with_capacity(cap.max(1));
+        let items = Vec::with_capacity(cap.max(1));
+        self.operand_seq_into(items, close, lists)
+    }
+
+    /// [`Parser::operand_seq`] into `items` (empty; a recycled list).
+    pub(crate) fn operand_seq_into(
+        &mut self,
+        mut items: Vec<Operand>,
+        close: K,
+        lists: bool,
+    ) -> PResult<Vec<Operand>> {
         self.push_operand(&mut items, lists)?;
         self.operand_seq_rest(items, close, lists)
     }

@@ -200,7 +200,7 @@ impl Parser<'_> {
             };
             mods.push(Modifier::new(id, t.span));
         }
-        let lists = op_text == "call";
+        let lists = catalog().opcode_takes_lists(opcode);
         let operands = if self.at(K::Semi) {
             Vec::new()
         } else {
@@ -210,7 +210,10 @@ impl Parser<'_> {
             let slot = usize::from(opcode.0);
             let cap = self.caches.arity.get(slot).copied().unwrap_or(0);
             let cap = if cap == 0 { 4 } else { usize::from(cap) };
-            let ops = self.operand_seq(K::Semi, lists, cap)?;
+            // A list handed back by a streamed reader is reused as is.
+            let mut items = std::mem::take(&mut self.spare_operands);
+            items.reserve_exact(cap.max(1));
+            let ops = self.operand_seq_into(items, K::Semi, lists)?;
             if self.caches.arity.len() <= slot {
                 self.caches.arity.resize(slot.saturating_add(1), 0);
             }

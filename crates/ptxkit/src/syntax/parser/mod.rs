@@ -155,6 +155,10 @@ pub(crate) struct Parser<'s> {
     /// Where the body of the function just returned starts (its `{`), when
     /// `stream_bodies` left it unread.
     body_at: Option<u32>,
+    /// An emptied operand list handed back by [`PieceStream::recycle`]: the
+    /// next instruction's operands go into it instead of a new allocation.
+    /// Always empty (no capacity) for a whole-tree parse.
+    pub(crate) spare_operands: Vec<crate::syntax::Operand>,
 }
 
 impl Drop for Parser<'_> {
@@ -194,6 +198,7 @@ impl<'s> Parser<'s> {
             stmt_hint: 0,
             stream_bodies: false,
             body_at: None,
+            spare_operands: Vec::new(),
         };
         p.tok = p.fetch();
         p
