@@ -6,6 +6,8 @@ use lsp_types::{
     Diagnostic, DiagnosticRelatedInformation, DiagnosticSeverity, Location, NumberOrString,
 };
 
+use ptxkit::Severity;
+
 use crate::document::Document;
 
 /// Diagnostics beyond this many are not sent (a module full of errors
@@ -22,12 +24,19 @@ pub fn of(doc: &Document) -> Vec<Diagnostic> {
         .collect()
 }
 
-fn convert(doc: &Document, d: &ptxkit::Diagnostic) -> Diagnostic {
-    let mut message = d.message.clone();
-    for n in &d.notes {
-        message.push_str("\nnote: ");
-        message.push_str(n);
+/// The protocol's severity of ours. The protocol numbers its severities
+/// (1 error … 4 hint) rather than naming them, so this is a `match` over
+/// every [`Severity`] (a new one fails to compile here), not a lookup by
+/// [`Severity::as_str`] as SARIF and GitHub do.
+fn severity(s: Severity) -> DiagnosticSeverity {
+    match s {
+        Severity::Error => DiagnosticSeverity::ERROR,
+        Severity::Warning => DiagnosticSeverity::WARNING,
     }
+}
+
+fn convert(doc: &Document, d: &ptxkit::Diagnostic) -> Diagnostic {
+    let message = d.message_with_notes();
     let related: Vec<DiagnosticRelatedInformation> = d
         .labels
         .iter()
@@ -38,11 +47,7 @@ fn convert(doc: &Document, d: &ptxkit::Diagnostic) -> Diagnostic {
         .collect();
     Diagnostic {
         range: doc.range(d.span),
-        severity: Some(if d.is_error() {
-            DiagnosticSeverity::ERROR
-        } else {
-            DiagnosticSeverity::WARNING
-        }),
+        severity: Some(severity(d.severity)),
         code: Some(NumberOrString::String(d.code.to_string())),
         source: Some("ptx".to_string()),
         message,

@@ -1,8 +1,11 @@
-//! Hover: an instruction's catalog entry (the same as `ptx explain`), a
-//! symbol's declaration, a special register's type.
+//! Hover: an instruction's catalog entry (the head line and modifier
+//! meanings of `ptx explain`, from [`ptxkit::analysis::explain_text`],
+//! narrowed to the form and modifiers written), a symbol's declaration, a
+//! special register's type.
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use ptxkit::analysis::explain::{explain, Entry};
+use ptxkit::analysis::explain_text;
 use ptxkit::check::target::{Env, Sm, Unmet};
 use ptxkit::isa::{catalog, PtxVersion, Requirement};
 use ptxkit::syntax::Instruction;
@@ -115,10 +118,9 @@ fn instruction(doc: &Document, i: &Instruction, off: u32) -> String {
         e.entries.into_iter().find(|x| x.name == name)
     });
     if let Some(e) = &entry {
-        let _ = write!(out, " — {}", e.family);
-        if !e.isa_sections.is_empty() {
-            let _ = write!(out, " (ISA § {})", e.isa_sections.join(", "));
-        }
+        // The head line of `ptx explain`'s entry: family, ISA sections,
+        // what it needs.
+        let _ = write!(out, " — {}", explain_text::summary(e));
     }
     out.push_str("\n\n");
     match form {
@@ -145,12 +147,7 @@ fn instruction(doc: &Document, i: &Instruction, off: u32) -> String {
             .map(|m| {
                 let name = m.as_str();
                 let here = m.span().start <= off && off <= m.span().end;
-                let meaning = e
-                    .modifiers
-                    .iter()
-                    .find(|x| x.modifier == name)
-                    .and_then(|x| x.meaning.clone())
-                    .or_else(|| ptxkit::analysis::explain::common_meaning(name));
+                let meaning = explain_text::modifier_meaning(e, name);
                 let b = if here { "**" } else { "" };
                 match meaning {
                     Some(t) => format!("- {b}`{name}`{b}: {t}"),

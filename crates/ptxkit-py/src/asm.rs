@@ -59,11 +59,7 @@ impl AsmStatement {
     /// ``"skipped"`` (the template is not a string literal).
     #[getter]
     fn status(&self) -> &'static str {
-        match &self.c.verdict {
-            Verdict::Valid { .. } => "valid",
-            Verdict::Invalid { .. } => "invalid",
-            Verdict::Skipped { .. } => "skipped",
-        }
+        self.c.verdict.status()
     }
 
     /// Whether some selected target accepts the statement.
@@ -95,27 +91,7 @@ impl AsmStatement {
     /// literal; ``str(d)`` shows the C++ code frame, as ``ptx check-asm``.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        let ds = match &self.c.verdict {
-            Verdict::Valid { .. } => Vec::new(),
-            Verdict::Invalid {
-                closest,
-                diagnostics,
-            } => {
-                let note = match closest {
-                    Some(t) if self.selected > 1 => format!(
-                        "no selected target accepts this asm statement; shown as {t} sees it (the closest of {})",
-                        self.selected
-                    ),
-                    Some(t) => format!("checked as an asm statement for {t}"),
-                    None => "in an asm statement: the same for every target".to_string(),
-                };
-                diagnostics
-                    .iter()
-                    .map(|d| d.clone().with_note(note.clone()))
-                    .collect()
-            }
-            Verdict::Skipped { diagnostic } => vec![diagnostic.clone()],
-        };
+        let ds = self.c.verdict.diagnostics(self.selected);
         Diagnostic::list(&self.text, ds)
     }
 

@@ -34,17 +34,6 @@ pub fn read_input(src: &Bound<'_, PyAny>) -> PyResult<BinaryInput> {
     })
 }
 
-/// Whether entry `e` is for architecture `want` (`sm_80`, `compute_80`,
-/// `80`, `sm_90a`).
-fn arch_matches(e: &Entry, want: &str) -> bool {
-    let bare = |s: &str| {
-        s.trim_start_matches("sm_")
-            .trim_start_matches("compute_")
-            .to_ascii_lowercase()
-    };
-    bare(&e.arch_name()) == bare(want)
-}
-
 /// One entry of a fatbin. PTX entries give their text with ``text`` (read
 /// and decompressed when first asked for).
 #[pyclass(frozen, module = "ptxkit")]
@@ -94,7 +83,7 @@ pub fn select(
         .into_iter()
         .filter(|x| all_kinds || x.number.is_some())
         .filter(|x| entry.is_none_or(|n| x.number == Some(n)))
-        .filter(|x| arch.is_none_or(|a| arch_matches(&x.e, a)))
+        .filter(|x| arch.is_none_or(|a| x.e.is_for_arch(a)))
         .collect())
 }
 

@@ -40,10 +40,7 @@ impl Diagnostic {
     /// ``"error"`` or ``"warning"``.
     #[getter]
     fn severity(&self) -> &'static str {
-        match self.d.severity {
-            ptxkit::Severity::Error => "error",
-            ptxkit::Severity::Warning => "warning",
-        }
+        self.d.severity.as_str()
     }
 
     /// Whether this is an error (not a warning).

@@ -12,7 +12,6 @@ mod binary;
 mod convert;
 mod diagnostic;
 mod doc;
-mod explain_text;
 mod function;
 mod graphs;
 mod instruction;
@@ -110,7 +109,7 @@ fn parse_file(
 #[pyfunction]
 fn explain(query: &str) -> PyResult<String> {
     let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
-    Ok(explain_text::render(&e))
+    Ok(ptxkit::analysis::explain_text::plain(&e))
 }
 
 /// The data of :func:`explain` as a dict (``ptx explain --json``).

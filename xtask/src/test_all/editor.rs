@@ -34,10 +34,15 @@ pub fn run(root: &Path) -> Outcome {
         Ok(o) if o.status.success() => {}
         _ => return Outcome::Skipped(format!("`{nvim}` not found (apt-get install neovim)")),
     }
+    // The `ptx` that `cargo test --workspace` built for the CLI's tests
+    // (target/debug/ptx, test profile): after the Rust suite this build is
+    // a no-op. A `cargo build -p ptx-cli` would compile ptxkit, the LSP and
+    // the CLI once more, in the dev profile and with other dependency
+    // features.
     let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
     if let Err(e) = super::run(
         root,
-        Command::new(&cargo).args(["build", "-q", "-p", "ptx-cli"]),
+        Command::new(&cargo).args(["test", "--workspace", "--no-run", "-q"]),
     ) {
         return Outcome::Failed(e);
     }

@@ -12,6 +12,7 @@ mod python;
 
 use std::path::Path;
 use std::process::Command;
+use std::time::Instant;
 
 /// What one suite came to.
 pub enum Outcome {
@@ -28,10 +29,18 @@ pub fn under_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
-/// Runs a command from the repository root, echoing it first.
+/// Runs a command from the repository root, echoing it first and its
+/// wall time after.
 pub fn run(root: &Path, cmd: &mut Command) -> Result<(), String> {
     eprintln!("xtask test: running {cmd:?}");
-    match cmd.current_dir(root).status() {
+    let start = Instant::now();
+    let status = cmd.current_dir(root).status();
+    eprintln!(
+        "xtask test: {:.1} s for {:?}",
+        start.elapsed().as_secs_f64(),
+        cmd.get_program()
+    );
+    match status {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("{cmd:?} exited with {s}")),
         Err(e) => Err(format!("{cmd:?} could not start: {e}")),
@@ -49,19 +58,38 @@ fn rust(root: &Path, extra: &[String]) -> Outcome {
 
 /// Runs the suites named in `only` (all when empty) and returns the exit code.
 pub fn main(root: &Path, only: &[String], cargo_args: &[String]) -> i32 {
-    type Suite = fn(&Path, &[String]) -> Outcome;
-    let suites: [(&str, Suite); 3] = [
-        ("rust", rust),
-        ("python", |r, _| python::run(r)),
-        ("editor", |r, _| editor::run(r)),
-    ];
+    let wanted = |name: &str| only.is_empty() || only.iter().any(|o| o == name);
+    // The Python suite's environment (a venv, packages from PyPI: mostly
+    // download and unpacking) is made on a thread of its own while the
+    // Rust suite compiles and runs; the package build and pytest wait for
+    // the Rust suite, so the two never compile at the same time.
+    let mut py_env = (wanted("python") && wanted("rust")).then(|| {
+        let root = root.to_path_buf();
+        std::thread::spawn(move || python::prepare(&root))
+    });
     let mut failed = 0;
     let mut summary = Vec::new();
-    for (name, suite) in suites {
-        if !only.is_empty() && !only.iter().any(|o| o == name) {
+    let total = Instant::now();
+    for name in ["rust", "python", "editor"] {
+        if !wanted(name) {
             continue;
         }
-        let outcome = suite(root, cargo_args);
+        let start = Instant::now();
+        let outcome = match name {
+            "rust" => rust(root, cargo_args),
+            "python" => python::run(
+                root,
+                py_env.take().map(|h| {
+                    h.join()
+                        .unwrap_or_else(|_| Err("preparing the venv panicked".into()))
+                }),
+            ),
+            _ => editor::run(root),
+        };
+        eprintln!(
+            "xtask test: the {name} suite took {:.1} s",
+            start.elapsed().as_secs_f64()
+        );
         let line = match outcome {
             Outcome::Passed => format!("{name}: passed"),
             Outcome::Skipped(why) if under_ci() => {
@@ -76,7 +104,10 @@ pub fn main(root: &Path, only: &[String], cargo_args: &[String]) -> i32 {
         };
         summary.push(line);
     }
-    eprintln!("\nxtask test summary:");
+    eprintln!(
+        "\nxtask test summary ({:.1} s):",
+        total.elapsed().as_secs_f64()
+    );
     for l in &summary {
         eprintln!("  {l}");
     }

@@ -5,7 +5,8 @@
 //! networkx and mypy (its stubtest checks the `.pyi` stubs) into it;
 //! install Triton from PyPI when it is not there yet (the Triton test
 //! compiles a kernel without a GPU; if Triton cannot be installed that
-//! test skips with a note, or fails under CI); build and
+//! test skips with a note, or fails under CI) — these three ([`prepare`])
+//! run on a thread during the Rust suite when both run; build and
 //! install the package with `pip install crates/ptxkit-py` (maturin, the
 //! crate's own optimised release profile, build files in
 //! `target/py-build`); then `python -m pytest crates/ptxkit-py/tests`.
@@ -58,23 +59,35 @@ fn pip_install(root: &Path, args: &[&str]) -> Result<(), String> {
     run_cmd(root, &mut c)
 }
 
-/// Builds the Python package into a virtual environment and runs pytest.
-fn suite(root: &Path) -> Outcome {
+/// The suite's environment: the venv (made once) with maturin, pytest,
+/// networkx, mypy and (when it installs) Triton. `Err` is the reason the
+/// suite cannot run. Safe to run while the Rust suite builds: it compiles
+/// nothing of ours.
+pub fn prepare(root: &Path) -> Result<(), String> {
+    let root = canonical(root);
     let python = host_python();
-    if !venv_bin(root).join("python").exists() {
+    if !venv_bin(&root).join("python").exists() {
         let mut c = Command::new(&python);
         c.args(["-m", "venv", "target/py-venv"]);
-        if let Err(e) = run_cmd(root, &mut c) {
-            return Outcome::Skipped(format!("cannot create a Python venv with `{python}`: {e}"));
+        if let Err(e) = run_cmd(&root, &mut c) {
+            return Err(format!("cannot create a Python venv with `{python}`: {e}"));
         }
     }
-    if let Err(e) = pip_install(root, &["maturin>=1.5,<2", "pytest", "networkx", "mypy"]) {
-        return Outcome::Skipped(format!("cannot install maturin and pytest: {e}"));
+    if let Err(e) = pip_install(&root, &["maturin>=1.5,<2", "pytest", "networkx", "mypy"]) {
+        return Err(format!("cannot install maturin and pytest: {e}"));
     }
-    if !venv_ok(root, "import triton") {
-        if let Err(e) = pip_install(root, &["triton"]) {
+    if !venv_ok(&root, "import triton") {
+        if let Err(e) = pip_install(&root, &["triton"]) {
             eprintln!("note: Triton could not be installed ({e}); its test will say so");
         }
+    }
+    Ok(())
+}
+
+/// Builds the Python package into the prepared environment and runs pytest.
+fn suite(root: &Path, prepared: Result<(), String>) -> Outcome {
+    if let Err(why) = prepared {
+        return Outcome::Skipped(why);
     }
     let package = [
         "--no-build-isolation",
@@ -101,13 +114,18 @@ fn suite(root: &Path) -> Outcome {
     }
 }
 
-/// Runs the Python suite.
-pub fn run(root: &Path) -> Outcome {
+/// One spelling of the repository root from run to run (cargo's build
+/// records hold absolute paths; `xtask/..` would not match them).
+fn canonical(root: &Path) -> PathBuf {
+    root.canonicalize().unwrap_or_else(|_| root.to_path_buf())
+}
+
+/// Runs the Python suite; `prepared` is the outcome of [`prepare`] when it
+/// already ran (on a thread, during the Rust suite), else it runs first.
+pub fn run(root: &Path, prepared: Option<Result<(), String>>) -> Outcome {
     if !root.join("crates/ptxkit-py/pyproject.toml").exists() {
         return Outcome::Failed("crates/ptxkit-py/pyproject.toml is missing".into());
     }
-    // One spelling of the build folder from run to run (cargo's build
-    // records hold absolute paths; `xtask/..` would not match them).
-    let root = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
-    suite(&root)
+    let prepared = prepared.unwrap_or_else(|| prepare(root));
+    suite(&canonical(root), prepared)
 }

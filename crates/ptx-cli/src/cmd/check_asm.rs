@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use ptxkit::diag::{Bounded, JsonDiagnostic};
 use ptxkit::inline_asm::{self, Verdict};
-use ptxkit::{Diagnostic, LineIndex};
+use ptxkit::LineIndex;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -168,35 +168,20 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
     for c in &checked {
         tally.statements = tally.statements.saturating_add(1);
         let lc = index.line_col(c.statement.keyword.start);
-        let (status, accepted, closest, diags): (_, &[String], _, Vec<Diagnostic>) = match &c
-            .verdict
-        {
+        let status = c.verdict.status();
+        let diags = c.verdict.diagnostics(targets.len());
+        let (accepted, closest): (&[String], _) = match &c.verdict {
             Verdict::Valid { targets } => {
                 tally.valid = tally.valid.saturating_add(1);
-                ("valid", targets, None, Vec::new())
+                (targets, None)
             }
-            Verdict::Invalid {
-                closest,
-                diagnostics,
-            } => {
+            Verdict::Invalid { closest, .. } => {
                 tally.invalid = tally.invalid.saturating_add(1);
-                let note = match closest {
-                    Some(t) if targets.len() > 1 => format!(
-                        "no selected target accepts this asm statement; shown as {t} sees it (the closest of {})",
-                        targets.len()
-                    ),
-                    Some(t) => format!("checked as an asm statement for {t}"),
-                    None => "in an asm statement: the same for every target".to_string(),
-                };
-                let ds = diagnostics
-                    .iter()
-                    .map(|d| d.clone().with_note(note.clone()))
-                    .collect();
-                ("invalid", &[], closest.as_deref(), ds)
+                (&[], closest.as_deref())
             }
-            Verdict::Skipped { diagnostic } => {
+            Verdict::Skipped { .. } => {
                 tally.skipped = tally.skipped.saturating_add(1);
-                ("skipped", &[], None, vec![diagnostic.clone()])
+                (&[], None)
             }
         };
         if o.quiet {

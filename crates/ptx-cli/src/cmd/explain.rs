@@ -1,8 +1,9 @@
 //! `ptx explain`: the catalog entry of an instruction.
 
 use ptxkit::analysis::explain::{explain, Explanation};
+use ptxkit::analysis::explain_text::{self, Part};
 
-use crate::out::{self, style, Align, Table};
+use crate::out::{self, style};
 
 /// Arguments of `ptx explain`.
 #[derive(clap::Args)]
@@ -34,102 +35,16 @@ pub fn run(a: Args) -> u8 {
     }
 }
 
-/// The human-readable entry.
+/// The human-readable entry: the library's layout
+/// ([`ptxkit::analysis::explain_text`]) in the CLI's colours when `on`.
 pub fn render(e: &Explanation, on: bool) -> String {
-    let mut s = String::new();
-    for (k, x) in e.entries.iter().enumerate() {
-        if k > 0 {
-            s.push('\n');
-        }
-        let mut needs = Vec::new();
-        if let Some(p) = &x.ptx {
-            needs.push(format!("PTX {p}"));
-        }
-        if let Some(t) = &x.sm {
-            needs.push(format!("target {t}"));
-        }
-        s.push_str(&format!(
-            "{}  ({}; ISA section {}; {})\n",
-            out::paint(&x.name, style::NAME, on),
-            x.family,
-            x.isa_sections.join(", "),
-            if needs.is_empty() {
-                "any version".to_string()
-            } else {
-                format!("since {}", needs.join(", "))
-            }
-        ));
-        for n in &x.notes {
-            s.push_str(&format!("  {n}\n"));
-        }
-        if !x.forms.is_empty() {
-            s.push_str(&format!("\n  {}\n", out::paint("syntax", style::HEAD, on)));
-            for f in &x.forms {
-                let text: String = f.syntax.split_whitespace().collect::<Vec<_>>().join(" ");
-                let mut req = Vec::new();
-                if let Some(p) = &f.ptx {
-                    req.push(format!("PTX {p}"));
-                }
-                if let Some(t) = &f.sm {
-                    req.push(t.clone());
-                }
-                s.push_str(&format!(
-                    "    {text}{}\n",
-                    if req.is_empty() {
-                        String::new()
-                    } else {
-                        out::paint(&format!("   [{}]", req.join(", ")), style::DIM, on)
-                    }
-                ));
-                s.push_str(&out::paint(
-                    &format!("      operands: {}\n", f.operands.join(", ")),
-                    style::DIM,
-                    on,
-                ));
-            }
-        }
-        if !x.groups.is_empty() {
-            s.push_str(&format!(
-                "\n  {}\n",
-                out::paint("modifier groups", style::HEAD, on)
-            ));
-            for g in &x.groups {
-                s.push_str(&format!("    .{} = {}\n", g.name, g.alternatives.join(" ")));
-            }
-        }
-        if !x.modifiers.is_empty() {
-            s.push_str(&format!(
-                "\n  {}\n",
-                out::paint("modifiers", style::HEAD, on)
-            ));
-            let mut t = Table::new(&[
-                ("modifier", Align::Left),
-                ("needs", Align::Left),
-                ("meaning", Align::Left),
-            ]);
-            for m in &x.modifiers {
-                let needs: Vec<String> = m
-                    .ptx
-                    .iter()
-                    .map(|p| format!("PTX {p}"))
-                    .chain(m.sm.iter().cloned())
-                    .collect();
-                let st = if m.queried {
-                    style::HEAD
-                } else {
-                    anstyle::Style::new()
-                };
-                t.styled_row(vec![
-                    (m.modifier.clone(), st),
-                    (needs.join(", "), style::DIM),
-                    (m.meaning.clone().unwrap_or_default(), anstyle::Style::new()),
-                ]);
-            }
-            s.push_str(&t.render("    ", on));
-        }
-        for (op, vals) in &x.operand_values {
-            s.push_str(&format!("  {op} is one of {}\n", vals.join(", ")));
-        }
-    }
-    s
+    explain_text::render(e, &|s: &str, part| {
+        let st = match part {
+            Part::Name => style::NAME,
+            Part::Heading => style::HEAD,
+            Part::Dim => style::DIM,
+            Part::Plain => anstyle::Style::new(),
+        };
+        out::paint(s, st, on)
+    })
 }

@@ -29,16 +29,6 @@ pub fn selection() -> &'static Selection {
     SELECTION.get_or_init(Selection::default)
 }
 
-/// Whether `e` is for architecture `want`.
-pub fn arch_matches(e: &Entry, want: &str) -> bool {
-    let bare = |s: &str| {
-        s.trim_start_matches("sm_")
-            .trim_start_matches("compute_")
-            .to_ascii_lowercase()
-    };
-    bare(&e.arch_name()) == bare(want)
-}
-
 /// One PTX entry of a binary: its number among the PTX entries (1-based)
 /// and the entry.
 pub struct Numbered<'a> {
@@ -57,7 +47,7 @@ pub fn chosen<'a>(bin: &'a Binary, sel: &Selection) -> Vec<Numbered<'a>> {
             entry,
         })
         .filter(|n| sel.entry.is_none_or(|want| want == n.number))
-        .filter(|n| sel.arch.as_deref().is_none_or(|a| arch_matches(n.entry, a)))
+        .filter(|n| sel.arch.as_deref().is_none_or(|a| n.entry.is_for_arch(a)))
         .collect()
 }
 

@@ -2,22 +2,14 @@
 //! endColumn=..,title=CODE::message`, which the Actions runner turns into
 //! annotations on the pull request's diff.
 
-use ptxkit::Severity;
-
 use super::Located;
 
 /// The workflow command of one diagnostic (one line).
 pub fn command(l: &Located) -> String {
     let d = &l.diagnostic;
-    let kind = match d.severity {
-        Severity::Error => "error",
-        Severity::Warning => "warning",
-    };
-    let mut message = d.message.clone();
-    for n in &d.notes {
-        message.push_str("\nnote: ");
-        message.push_str(n);
-    }
+    // GitHub's commands are named as our severities are: `::error`, `::warning`.
+    let kind = d.severity.as_str();
+    let message = d.message_with_notes();
     let mut props = format!(
         "file={},line={},col={}",
         property(&l.file),

@@ -13,6 +13,12 @@ use ptxkit::Severity;
 
 use super::Located;
 
+/// The SARIF level of a severity: the level of the same name
+/// ([`Severity::as_str`]; SARIF's `error`, `warning`, `note`).
+fn level(s: Severity) -> ResultLevel {
+    s.as_str().parse().unwrap_or(ResultLevel::Error)
+}
+
 /// The log of these diagnostics, from these files (in the order checked).
 pub fn log(located: &[Located], files: &[String]) -> Sarif {
     let mut codes: Vec<&str> = located.iter().map(|l| l.diagnostic.code).collect();
@@ -50,11 +56,7 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
         .iter()
         .map(|l| {
             let d = &l.diagnostic;
-            let mut text = d.message.clone();
-            for n in &d.notes {
-                text.push_str("\nnote: ");
-                text.push_str(n);
-            }
+            let text = d.message_with_notes();
             let related: Vec<Location> = d
                 .labels
                 .iter()
@@ -64,10 +66,7 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
             let mut r = SarifResult::builder()
                 .rule_id(d.code)
                 .message(Message::builder().text(text).build())
-                .level(match d.severity {
-                    Severity::Error => ResultLevel::Error,
-                    Severity::Warning => ResultLevel::Warning,
-                })
+                .level(level(d.severity))
                 .locations(vec![location(&l.file, l.start, l.end, None)])
                 .build();
             r.rule_index = codes
@@ -103,4 +102,18 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
         .schema(SCHEMA_URL)
         .runs(vec![run])
         .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every severity has a SARIF level of its own name (none falls back).
+    #[test]
+    fn levels_by_name() {
+        for s in Severity::ALL {
+            assert_eq!(level(s).to_string(), s.as_str());
+        }
+        assert_eq!(level(Severity::Warning), ResultLevel::Warning);
+    }
 }

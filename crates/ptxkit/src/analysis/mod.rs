@@ -1,6 +1,7 @@
 //! Analyses over the tree: module summary, control
 //! flow, dominators, loops, liveness, call graph, resources, statistics,
-//! instruction search, module diff and catalog explanations.
+//! instruction search, module diff and catalog explanations (and their
+//! text).
 
 pub mod callgraph;
 pub mod cfg;
@@ -10,6 +11,7 @@ pub mod diff;
 pub mod dom;
 pub mod dot;
 pub mod explain;
+pub mod explain_text;
 pub mod facts;
 pub mod flow;
 pub mod functions;

@@ -145,6 +145,17 @@ impl Entry {
         format!("sm_{}{suffix}", self.arch)
     }
 
+    /// Whether this entry is for architecture `want`, however it is
+    /// spelled: `sm_80`, `compute_80`, `80`, `SM_90A`.
+    pub fn is_for_arch(&self, want: &str) -> bool {
+        let bare = |s: &str| {
+            s.trim_start_matches("sm_")
+                .trim_start_matches("compute_")
+                .to_ascii_lowercase()
+        };
+        bare(&self.arch_name()) == bare(&want.to_ascii_lowercase())
+    }
+
     /// The names of the flag bits set that have a known meaning.
     pub fn flag_names(&self) -> Vec<&'static str> {
         FLAG_NAMES
@@ -354,4 +365,43 @@ fn text_field(header: &[u8], off: u32, len: u32) -> Option<String> {
     let s = std::str::from_utf8(raw).ok()?;
     let s = s.trim_end_matches([' ', '\0']).trim_start();
     (!s.is_empty()).then(|| s.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(arch: u32, flags: u64) -> Entry {
+        Entry {
+            index: 0,
+            container: 0,
+            offset: 0,
+            kind: Kind::Ptx,
+            header_version: 0,
+            header_size: 0,
+            arch,
+            version: (0, 0),
+            flags,
+            compression: Compression::None,
+            stored_size: 0,
+            compressed_size: 0,
+            uncompressed_size: 0,
+            name: None,
+            options: None,
+            payload: 0..0,
+        }
+    }
+
+    #[test]
+    fn arch_spellings() {
+        let e = entry(90, FLAG_ARCH_SPECIFIC);
+        for want in ["sm_90a", "compute_90a", "90a", "SM_90A"] {
+            assert!(e.is_for_arch(want), "{want}");
+        }
+        for want in ["sm_90", "90", "sm_80a", "90f"] {
+            assert!(!e.is_for_arch(want), "{want}");
+        }
+        assert!(entry(80, 0).is_for_arch("compute_80"));
+        assert!(entry(100, FLAG_FAMILY_SPECIFIC).is_for_arch("sm_100f"));
+    }
 }

@@ -27,6 +27,23 @@ pub enum Severity {
     Error,
 }
 
+impl Severity {
+    /// Every severity, the most serious first.
+    pub const ALL: [Severity; 2] = [Severity::Error, Severity::Warning];
+
+    /// Its name in every report: `error` or `warning`. The word of the
+    /// `path:line:col: error:` line, the JSON's `severity`, the GitHub
+    /// workflow command (`::error`) and the SARIF `level` all use it, so
+    /// front ends map a severity by this name rather than each by its own
+    /// `match`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
 /// A secondary location with a message.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Label {
@@ -92,6 +109,18 @@ impl Diagnostic {
     /// Whether an error.
     pub fn is_error(&self) -> bool {
         self.severity == Severity::Error
+    }
+
+    /// The message followed by each note on a line of its own
+    /// (`\nnote: ...`): the text of a report with no room for a code
+    /// frame (SARIF, GitHub annotations, editor diagnostics).
+    pub fn message_with_notes(&self) -> String {
+        let mut text = self.message.clone();
+        for n in &self.notes {
+            text.push_str("\nnote: ");
+            text.push_str(n);
+        }
+        text
     }
 }
 
@@ -163,5 +192,32 @@ impl<'a> JsonDiagnostic<'a> {
             end_column: e.col,
             diagnostic: d,
         }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used)]
+mod tests {
+    use super::*;
+
+    /// The name of a severity is the one serde writes in the JSON.
+    #[test]
+    fn severity_names_match_the_json() {
+        for s in Severity::ALL {
+            let json = serde_json::to_value(s).unwrap();
+            assert_eq!(json.as_str(), Some(s.as_str()));
+        }
+        assert_eq!(Severity::Error.as_str(), "error");
+        assert_eq!(Severity::Warning.as_str(), "warning");
+    }
+
+    #[test]
+    fn notes_follow_the_message() {
+        let d = Diagnostic::warning("W0001", Span::new(0, 1), "odd")
+            .with_note("one")
+            .with_note("two");
+        assert_eq!(d.message_with_notes(), "odd\nnote: one\nnote: two");
+        let d = Diagnostic::error("E0101", Span::new(0, 1), "bad");
+        assert_eq!(d.message_with_notes(), "bad");
     }
 }

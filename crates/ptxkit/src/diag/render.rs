@@ -36,9 +36,10 @@ pub fn render_styled(
     color: bool,
 ) -> String {
     let lc = index.line_col(d.span.start.min(src.len() as u32));
-    let (sev, sev_style) = match d.severity {
-        Severity::Error => ("error", AnsiColor::BrightRed.on_default().bold()),
-        Severity::Warning => ("warning", AnsiColor::BrightYellow.on_default().bold()),
+    let sev = d.severity.as_str();
+    let sev_style = match d.severity {
+        Severity::Error => AnsiColor::BrightRed.on_default().bold(),
+        Severity::Warning => AnsiColor::BrightYellow.on_default().bold(),
     };
     let paint = |s: &str, st: Style| {
         if color {

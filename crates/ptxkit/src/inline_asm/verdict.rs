@@ -35,6 +35,45 @@ pub enum Verdict {
     },
 }
 
+impl Verdict {
+    /// `valid`, `invalid` or `skipped`.
+    pub fn status(&self) -> &'static str {
+        match self {
+            Verdict::Valid { .. } => "valid",
+            Verdict::Invalid { .. } => "invalid",
+            Verdict::Skipped { .. } => "skipped",
+        }
+    }
+
+    /// The diagnostics to report when `selected` targets were tried: none
+    /// for a valid statement, the skip warning, or the invalid
+    /// statement's diagnostics each with a note naming the target they
+    /// were found for (what `ptx check-asm` and Python's
+    /// `AsmStatement.diagnostics` show).
+    pub fn diagnostics(&self, selected: usize) -> Vec<Diagnostic> {
+        match self {
+            Verdict::Valid { .. } => Vec::new(),
+            Verdict::Invalid {
+                closest,
+                diagnostics,
+            } => {
+                let note = match closest {
+                    Some(t) if selected > 1 => format!(
+                        "no selected target accepts this asm statement; shown as {t} sees it (the closest of {selected})"
+                    ),
+                    Some(t) => format!("checked as an asm statement for {t}"),
+                    None => "in an asm statement: the same for every target".to_string(),
+                };
+                diagnostics
+                    .iter()
+                    .map(|d| d.clone().with_note(note.clone()))
+                    .collect()
+            }
+            Verdict::Skipped { diagnostic } => vec![diagnostic.clone()],
+        }
+    }
+}
+
 /// Check `stmt` against each of `targets` (`sm_90a` spellings).
 pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
     let Template::Literal(t) = &stmt.template else {
