@@ -27,7 +27,9 @@ MAX_BYTES = 300 * 1024
 # producer folder -> script (relative to producers/)
 PRODUCERS = {
     "triton": "triton_kernels.py",
+    "triton2": "triton_kernels2.py",
     "numba": "numba_kernels.py",
+    "numba2": "numba_kernels2.py",
     "nvrtc": "nvrtc_compile.py",
     "nvcc": "nvcc_compile.py",
     "cutlass": "cutlass/cutlass_compile.py",

@@ -5,6 +5,8 @@
 //! literal of another kind, another register of the function or another
 //! `cvt` rounding in an operand's or modifier's place — and
 //! compares `ptx check`'s verdict and error line with ptxas on each mutant.
+//! `--dir DIR` (repeatable) mutates the `.ptx` files under DIR instead
+//! (e.g. freshly generated producer output; give only ptxas-accepted files).
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -237,14 +239,26 @@ fn ours(src: &[u8]) -> Option<u32> {
 }
 
 /// ptxas's verdict: `Some(line)` when rejected (0 when it names no line).
+/// Relocatable code (calls to functions declared `.extern`, as numba's
+/// fp16 helpers) is judged with `ptxas -c` when whole-program ptxas refuses
+/// it only for an unresolved extern, as `producers/generate.py` does.
 fn theirs(ptxas: &Path, arch: &str, file: &Path) -> Option<u32> {
-    let out = Command::new(ptxas)
-        .arg(format!("-arch={arch}"))
-        .arg(file)
-        .arg("-o")
-        .arg("/dev/null")
-        .output()
-        .ok()?;
+    let run = |relocatable: bool| {
+        let mut c = Command::new(ptxas);
+        c.arg(format!("-arch={arch}"));
+        if relocatable {
+            c.arg("-c");
+        }
+        c.arg(file).arg("-o").arg("/dev/null").output().ok()
+    };
+    let mut out = run(false)?;
+    let unresolved = |o: &std::process::Output| {
+        let e = String::from_utf8_lossy(&o.stderr);
+        e.contains("Unresolved extern") && !e.contains("error")
+    };
+    if !out.status.success() && unresolved(&out) {
+        out = run(true)?;
+    }
     if out.status.success() {
         return None;
     }
@@ -259,14 +273,15 @@ fn theirs(ptxas: &Path, arch: &str, file: &Path) -> Option<u32> {
     Some(line.unwrap_or(0))
 }
 
-pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
+pub fn run(root: &Path, count: usize, seed: u64, jobs: usize, dirs: &[PathBuf]) -> i32 {
     let ptxas = root.join("../shared/tools/ptxas");
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for dir in [
+    let defaults = [
         root.join("examples"),
         root.join("crates/ptxkit/tests/data/ok"),
         root.join("crates/ptxkit/tests/data/check/pass"),
-    ] {
+    ];
+    for dir in if dirs.is_empty() { &defaults[..] } else { dirs } {
         let mut files: Vec<PathBuf> = Vec::new();
         crate::inputs::collect(&dir, &mut files);
         for f in files {
@@ -292,7 +307,9 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
             mutants.push(m);
         }
     }
-    let tmp = std::env::temp_dir().join("ptxkit-mutants");
+    // One folder per run: concurrent runs (several worktrees) must not
+    // overwrite each other's mutant files between writing and ptxas.
+    let tmp = std::env::temp_dir().join(format!("ptxkit-mutants-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&tmp);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(&'static str, bool, bool, String)>> = Mutex::new(Vec::new());

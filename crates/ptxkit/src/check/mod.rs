@@ -307,6 +307,10 @@ impl<'o> ModuleChecker<'o> {
                 c.check_function(f, &self.ms);
                 c.function_rules(f);
             }
+            Item::Section(s) => {
+                c.declare(item, &mut self.ms);
+                c.section_rules(s);
+            }
             _ => c.declare(item, &mut self.ms),
         }
     }

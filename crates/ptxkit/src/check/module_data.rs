@@ -61,6 +61,9 @@ pub struct ModuleData {
     pub init_none: Vec<String>,
     /// Types no initial value fits (any is a type mismatch).
     pub init_never: Vec<String>,
+    /// `section-feature`: what a `.section` body may hold from which
+    /// `.version` on (`label`, `label-offset`, `label-diff`, `negative`).
+    pub section_features: Vec<(String, PtxVersion)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -70,6 +73,9 @@ fn version(s: &str) -> Option<PtxVersion> {
         minor: b.parse().ok()?,
     })
 }
+
+/// The `.section` body features `section-feature` lines may name.
+pub const SECTION_FEATURES: [&str; 4] = ["label", "label-offset", "label-diff", "negative"];
 
 fn blame(s: &str) -> Option<Blame> {
     Some(match s {
@@ -144,6 +150,9 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
             ("init-address", ts) => d.init_address.extend(ts.iter().map(|t| t.to_string())),
             ("init-none", ts) => d.init_none.extend(ts.iter().map(|t| t.to_string())),
             ("init-never", ts) => d.init_never.extend(ts.iter().map(|t| t.to_string())),
+            ("section-feature", [name, v]) if SECTION_FEATURES.contains(name) => d
+                .section_features
+                .push((name.to_string(), version(v).ok_or_else(bad)?)),
             _ => return Err(bad()),
         }
     }
@@ -163,7 +172,16 @@ impl ModuleData {
         self.versions.iter().copied().max()
     }
 
-    /// Whether `v` is a version ptxas knows.
+    /// The first `.version` whose `.section` bodies may use `name` (a
+    /// [`SECTION_FEATURES`] word), if `module.ptxisa` states one.
+    pub fn section_feature(&self, name: &str) -> Option<PtxVersion> {
+        self.section_features
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| *v)
+    }
+
+    /// Whether ptxas knows `.version v`.
     pub fn knows_version(&self, v: PtxVersion) -> bool {
         self.versions.contains(&v)
     }
@@ -256,5 +274,7 @@ mod tests {
         assert!(!d.option_holds("debug", 0));
         assert!(parse("bogus line").is_err());
         assert!(parse("target sm_90").is_err());
+        assert_eq!(d.section_feature("label"), v(7, 0));
+        assert!(parse("section-feature bogus 7.0").is_err());
     }
 }

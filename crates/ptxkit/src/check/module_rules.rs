@@ -6,7 +6,10 @@ use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::source::Span;
-use crate::syntax::{AddressSize, Expr, Function, Initializer, Item, Target, VarDecl, Version};
+use crate::syntax::{
+    AddressSize, BinOp, Expr, Function, Initializer, Item, Section, SectionEntry, Target, UnOp,
+    VarDecl, Version,
+};
 
 /// Diagnostic codes of this pass.
 pub mod codes {
@@ -66,6 +69,47 @@ impl HeaderState {
         if !self.declared {
             self.declared = true;
             self.declared_at = Some(span);
+        }
+    }
+}
+
+/// What a `.section` data value is built from.
+#[derive(Default)]
+struct SectionExprFeatures {
+    /// `a - b` with names on both sides.
+    diff: bool,
+    /// A name plus or minus a constant.
+    offset: bool,
+    /// A negated constant.
+    negative: bool,
+}
+
+impl SectionExprFeatures {
+    fn scan(&mut self, e: &Expr) {
+        fn has_name(e: &Expr) -> bool {
+            let mut any = false;
+            e.for_each_name(&mut |_, _| any = true);
+            any
+        }
+        match e {
+            Expr::Binary(b) => {
+                let (l, r) = (has_name(&b.lhs), has_name(&b.rhs));
+                match b.op {
+                    BinOp::Sub if l && r => self.diff = true,
+                    BinOp::Add | BinOp::Sub if l != r => self.offset = true,
+                    _ => {}
+                }
+                self.scan(&b.lhs);
+                self.scan(&b.rhs);
+            }
+            Expr::Unary {
+                op: UnOp::Neg,
+                expr,
+                ..
+            } if !has_name(expr) => self.negative = true,
+            Expr::Unary { expr, .. } => self.scan(expr),
+            Expr::Paren(x, _) => self.scan(x),
+            _ => {}
         }
     }
 }
@@ -255,6 +299,52 @@ impl Checker<'_> {
         if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
                 self.diags.push(Diagnostic::error(codes::TARGET_VERSION, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
+            }
+        }
+    }
+
+    /// `.section` bodies: labels, label arithmetic and negative numbers
+    /// each need a `.version` (`section-feature` lines of `module.ptxisa`);
+    /// ptxas blames the line that uses the feature.
+    pub(super) fn section_rules(&mut self, s: &Section) {
+        let Some(have) = self.env.ptx else {
+            return;
+        };
+        let d = data();
+        let need = |feature: &str, what: &str, span: Span, diags: &mut Vec<Diagnostic>| {
+            if let Some(v) = d.section_feature(feature).filter(|v| have < *v) {
+                diags.push(Diagnostic::error(
+                    codes::TARGET_VERSION,
+                    span,
+                    format!("{what} in `.section` requires PTX ISA .version {v} or later (the module declares {have})"),
+                ));
+            }
+        };
+        for e in &s.entries {
+            match e {
+                SectionEntry::Label(_, sp) => {
+                    need("label", "a label definition", *sp, &mut self.diags)
+                }
+                SectionEntry::Data { values, span, .. } => {
+                    let mut f = SectionExprFeatures::default();
+                    for v in values {
+                        f.scan(v);
+                    }
+                    if f.diff {
+                        need("label-diff", "a label difference", *span, &mut self.diags);
+                    }
+                    if f.offset {
+                        need(
+                            "label-offset",
+                            "a label plus offset",
+                            *span,
+                            &mut self.diags,
+                        );
+                    }
+                    if f.negative {
+                        need("negative", "a negative number", *span, &mut self.diags);
+                    }
+                }
             }
         }
     }
@@ -784,4 +874,50 @@ impl Checker<'_> {
 fn dim_len(e: Option<&Expr>) -> Option<u64> {
     e.and_then(crate::syntax::consteval::eval_int)
         .and_then(|n| u64::try_from(n).ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::check::{check, CheckOptions};
+
+    /// The lines of the errors of parse + check on a module with one
+    /// `.section .debug_info` holding `lines` (the first is line 7).
+    fn error_lines(version: &str, target: &str, lines: &[&str]) -> Vec<u32> {
+        let src = format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k() {{ ret; }}\n\
+             .section .debug_info\n{{\n{}\n}}\n",
+            lines.join("\n")
+        );
+        let parsed = crate::parse(src.as_bytes());
+        let mut d = parsed.diagnostics.clone();
+        d.extend(check(&parsed.module, &CheckOptions::default()));
+        let index = crate::LineIndex::new(src.as_bytes());
+        d.iter()
+            .filter(|d| d.is_error())
+            .map(|d| index.line_col(d.span.start).line)
+            .collect()
+    }
+
+    /// `.section` features by version, each side as ptxas 13.5 judges it.
+    #[test]
+    fn section_features_need_their_version() {
+        let labels = [
+            "$La:",
+            ".b8 1",
+            "$Lb:",
+            ".b32 $Lb-$La",
+            ".b64 $La+4",
+            ".b8 -1",
+        ];
+        assert_eq!(error_lines("6.5", "sm_75", &labels), vec![7, 9, 10, 12]);
+        assert_eq!(error_lines("7.0", "sm_75", &labels), vec![10, 12]);
+        assert!(error_lines("7.5", "sm_75", &labels).is_empty());
+        assert_eq!(
+            error_lines("3.1", "sm_30", &[".b32 .debug_info+4"]),
+            vec![7]
+        );
+        assert!(
+            error_lines("3.2", "sm_30", &[".b32 .debug_info+4", ".b32 .debug_info"]).is_empty()
+        );
+    }
 }

@@ -296,6 +296,21 @@ impl Checker<'_> {
             let Some((at, (o, f))) = written.next() else {
                 break;
             };
+            // A constant the form spells out (`cp.async.cg ..., 16`).
+            if let (Shape::Literal(lit), Operand::Expr(e)) = (&tpl.shape, o) {
+                let want = int_literal(lit);
+                let have = crate::syntax::consteval::eval_int(e);
+                if let (Some(want), Some(have)) = (want, have.filter(|h| Some(*h) != want)) {
+                    self.diags.push(Diagnostic::error(
+                        codes::IMMEDIATE_VALUE,
+                        e.span(),
+                        format!(
+                            "{have} cannot be written here in `{}`: it must be {want}",
+                            super::inst_name(i)
+                        ),
+                    ));
+                }
+            }
             // A plain value (most operands) goes straight to its role.
             let whole = match (&tpl.shape, o) {
                 (Shape::Value | Shape::Literal(_), Operand::Expr(_)) => {
@@ -1311,14 +1326,34 @@ impl Checker<'_> {
             .push(Diagnostic::error(codes::IMMEDIATE_TYPE, e.span(), message).with_note(note));
     }
 
-    /// The value of constant `e` against the role's range and multiple.
+    /// The value of constant `e` against the role's range and multiple,
+    /// and against the value set its section lists for the role
+    /// (`cp-size = { 4, 8, 16 };`), when the set is all integers.
     fn immediate_value(&mut self, i: &Instruction, spec: &RoleSpec, e: &Expr) {
-        if spec.range.is_none() && spec.multiple <= 1 {
+        let listed: Option<Vec<i64>> = catalog()
+            .section_of(i.form)
+            .and_then(|s| s.operand_values.iter().find(|(r, _)| *r == spec.role))
+            .and_then(|(_, vs)| vs.iter().map(|v| int_literal(v)).collect());
+        if spec.range.is_none() && spec.multiple <= 1 && listed.is_none() {
             return;
         }
         let Some(v) = crate::syntax::consteval::eval_int(e) else {
             return;
         };
+        if let Some(set) = listed.filter(|set| !set.contains(&v)) {
+            let want: Vec<String> = set.iter().map(i64::to_string).collect();
+            self.diags.push(Diagnostic::error(
+                codes::IMMEDIATE_VALUE,
+                e.span(),
+                format!(
+                    "{v} cannot be `{}` of `{}`: it must be one of {}",
+                    spec.role,
+                    super::inst_name(i),
+                    want.join(", ")
+                ),
+            ));
+            return;
+        }
         let out_of_range = spec.range.is_some_and(|(lo, hi)| v < lo || v > hi);
         let not_multiple = spec.multiple > 1 && v.rem_euclid(i64::from(spec.multiple)) != 0;
         if !(out_of_range || not_multiple) {
@@ -1341,6 +1376,14 @@ impl Checker<'_> {
                 want.join(" and ")
             ),
         ));
+    }
+}
+
+/// An integer written in a catalog value set (`16`, `0xFFFFFFFF`).
+fn int_literal(v: &str) -> Option<i64> {
+    match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
+        Some(h) => i64::from_str_radix(h, 16).ok(),
+        None => v.parse().ok(),
     }
 }
 
@@ -1449,5 +1492,21 @@ mod tests {
         ];
         assert_eq!(error_lines("7.4", "sm_80", &body), vec![1, 2]);
         assert_eq!(error_lines("7.5", "sm_80", &body), Vec::<usize>::new());
+    }
+
+    /// A constant from a section's value set (`cp-size = { 4, 8, 16 };`)
+    /// or the constant a form spells out (`.cg ..., 16`): ptxas 13.5 on
+    /// sm_80 refuses every other value, with or without src-size.
+    #[test]
+    fn constants_from_value_sets_and_spelled_literals() {
+        let body = [
+            "cp.async.ca.shared.global [%rd1], [%rd2], 4, %r1;",
+            "cp.async.ca.shared.global [%rd1], [%rd2], 0x10;",
+            "cp.async.cg.shared.global [%rd1], [%rd2], 16, %r1;",
+            "cp.async.ca.shared.global [%rd1], [%rd2], 1, %r1;",
+            "cp.async.ca.shared.global [%rd1], [%rd2], 12;",
+            "cp.async.cg.shared.global [%rd1], [%rd2], 8;",
+        ];
+        assert_eq!(error_lines("8.0", "sm_80", &body), vec![3, 4, 5]);
     }
 }
