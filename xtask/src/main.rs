@@ -21,7 +21,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N]\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -114,6 +114,7 @@ fn main() {
         },
         Some("mutants") => {
             let (mut count, mut seed) = (1000usize, 1u64);
+            let mut dirs: Vec<std::path::PathBuf> = Vec::new();
             let mut jobs = std::thread::available_parallelism()
                 .map(|n| n.get())
                 .unwrap_or(2);
@@ -137,10 +138,11 @@ fn main() {
                             .and_then(|s| s.parse().ok())
                             .unwrap_or_else(|| usage())
                     }
+                    "--dir" => dirs.push(args.next().map(Into::into).unwrap_or_else(|| usage())),
                     _ => usage(),
                 }
             }
-            std::process::exit(mutants::run(&root, count, seed, jobs));
+            std::process::exit(mutants::run(&root, &dirs, count, seed, jobs));
         }
         Some("sweep") => {
             let mut o = sweep::Opts {

@@ -5,6 +5,9 @@
 //! literal of another kind, another register of the function or another
 //! `cvt` rounding in an operand's or modifier's place — and
 //! compares `ptx check`'s verdict and error line with ptxas on each mutant.
+//! `--dir DIR` (repeatable) mutates the `.ptx` files under DIR instead, e.g.
+//! the output of new kernels that no test has seen yet; files that ptxas
+//! rejects as they are are left out.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -259,17 +262,24 @@ fn theirs(ptxas: &Path, arch: &str, file: &Path) -> Option<u32> {
     Some(line.unwrap_or(0))
 }
 
-pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
+pub fn run(root: &Path, dirs: &[PathBuf], count: usize, seed: u64, jobs: usize) -> i32 {
     let ptxas = root.join("../shared/tools/ptxas");
     let mut inputs: Vec<(String, Vec<u8>)> = Vec::new();
-    for dir in [
+    let default_dirs = [
         root.join("examples"),
         root.join("crates/ptxkit/tests/data/ok"),
         root.join("crates/ptxkit/tests/data/check/pass"),
-    ] {
+    ];
+    let from_user = !dirs.is_empty();
+    for dir in if from_user { dirs } else { &default_dirs[..] } {
         let mut files: Vec<PathBuf> = Vec::new();
-        crate::inputs::collect(&dir, &mut files);
+        crate::inputs::collect(dir, &mut files);
         for f in files {
+            if from_user
+                && theirs(&ptxas, &arch_of(&std::fs::read(&f).unwrap_or_default()), &f).is_some()
+            {
+                continue;
+            }
             if let Ok(b) = std::fs::read(&f) {
                 inputs.push((
                     f.file_name()
@@ -292,7 +302,8 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize) -> i32 {
             mutants.push(m);
         }
     }
-    let tmp = std::env::temp_dir().join("ptxkit-mutants");
+    // One folder per run: two runs at once must not overwrite each other's mutants.
+    let tmp = std::env::temp_dir().join(format!("ptxkit-mutants-{}", std::process::id()));
     let _ = std::fs::create_dir_all(&tmp);
     let next = AtomicUsize::new(0);
     let results: Mutex<Vec<(&'static str, bool, bool, String)>> = Mutex::new(Vec::new());
