@@ -271,7 +271,12 @@ pub fn run(root: &Path, dirs: &[PathBuf], count: usize, seed: u64, jobs: usize) 
         root.join("crates/ptxkit/tests/data/check/pass"),
     ];
     let from_user = !dirs.is_empty();
-    for dir in if from_user { dirs } else { &default_dirs[..] } {
+    let chosen = if from_user {
+        dirs
+    } else {
+        default_dirs.as_slice()
+    };
+    for dir in chosen {
         let mut files: Vec<PathBuf> = Vec::new();
         crate::inputs::collect(dir, &mut files);
         for f in files {
