@@ -34,6 +34,20 @@ PLAN = {
     "dyn_parallel": ["sm_80:R", "sm_90:G,R"],
     "extern_linkage": ["sm_75:R", "sm_80:G,R"],
     "classes": ["sm_75", "sm_86:G"],
+    # unseen-cuda kernels (issue #27: new kernels, flags and targets)
+    "atomics_all": ["sm_75", "sm_90", "sm_121a", "sm_80:L"],
+    "cache_hints": ["sm_86", "sm_100a", "sm_90:F"],
+    "cg_more": ["sm_86", "sm_100a", "sm_80:R"],
+    "cub_blocks": ["sm_86", "sm_90:L"],
+    "cuda_ptx_wrappers": ["sm_90a", "sm_100a:L"],
+    "libcudacxx": ["sm_86", "sm_100a:R"],
+    "lowp_convert": ["sm_86", "sm_100a", "sm_120a:L", "sm_100a:F"],
+    "mma_asm": ["sm_75", "sm_90a", "sm_120a", "sm_89:G"],
+    "runtime_misc": ["sm_86", "sm_120a:R", "sm_75:G,R", "sm_90:L,F"],
+    "tex_surf": ["sm_86", "sm_89:L"],
+    "warp_ops": ["sm_86", "sm_121a", "sm_100a:F"],
+    "wmma_all": ["sm_86", "sm_120a", "sm_75:L"],
+    "dyn_tail": ["sm_80:R", "sm_90:G,R", "sm_120a:L,R"],
 }
 FLAGS = {"G": ["-G"], "L": ["-lineinfo"], "R": ["-rdc=true"], "F": ["--use_fast_math"]}
 

@@ -25,6 +25,26 @@ PLAN = [
     ("cute_sm90_gemm.sm90a", "cute_sm90_gemm.cu", "sm_90a", []),
     ("cute_sm90_gemm_n64.sm90a", "cute_sm90_gemm.cu", "sm_90a", ["-DTILE_N=64"]),
     ("cute_sm100_gemm.sm100a", "cute_sm90_gemm.cu", "sm_100a", ["-DARCH_TAG=cutlass::arch::Sm100"]),
+    # unseen-cuda: other element types, tiles, clusters and epilogues (issue #27)
+    ("cutlass2_bf16.sm80", "cutlass2_more.cu", "sm_80", ["-DV_BF16"]),
+    ("cutlass2_tf32.sm86", "cutlass2_more.cu", "sm_86", ["-DV_TF32"]),
+    ("cutlass2_f64.sm80", "cutlass2_more.cu", "sm_80", ["-DV_F64"]),
+    ("cutlass2_int4.sm80", "cutlass2_more.cu", "sm_80", ["-DV_INT4"]),
+    ("cutlass2_fp8.sm89", "cutlass2_more.cu", "sm_89", ["-DV_FP8"]),
+    ("cutlass2_u8.sm75", "cutlass2_more.cu", "sm_75", ["-DV_SM75_INT8"]),
+    ("cute_sm90_bf16_c2.sm90a", "cute_sm90_more.cu", "sm_90a", []),
+    ("cute_sm90_fp8.sm90a", "cute_sm90_more.cu", "sm_90a", ["-DEA=cutlass::float_e4m3_t", "-DEB=cutlass::float_e4m3_t",
+     "-DALIGN_AB=16", "-DEC=cutlass::half_t", "-DTM=128", "-DTN=128", "-DTK=128", "-DCM=1"]),
+    ("cute_sm90_tf32_coop.sm90a", "cute_sm90_more.cu", "sm_90a", ["-DEA=cutlass::tfloat32_t", "-DEB=cutlass::tfloat32_t",
+     "-DALIGN_AB=4", "-DEC=float", "-DTM=128", "-DTN=64", "-DTK=32", "-DCM=2",
+     "-DSCHED=cutlass::gemm::KernelTmaWarpSpecializedCooperative",
+     "-DESCHED=cutlass::epilogue::TmaWarpSpecializedCooperative"]),
+    ("cute_sm100_fp8_2sm.sm100a", "cute_sm90_more.cu", "sm_100a", ["-DARCH_TAG=cutlass::arch::Sm100",
+     "-DEA=cutlass::float_e4m3_t", "-DEB=cutlass::float_e4m3_t", "-DALIGN_AB=16", "-DEC=cutlass::bfloat16_t", "-DTM=256",
+     "-DTN=128", "-DTK=128", "-DCM=2"]),
+    ("cute_sm120_fp8.sm120a", "cute_sm90_more.cu", "sm_120a", ["-DARCH_TAG=cutlass::arch::Sm120",
+     "-DEA=cutlass::float_e4m3_t", "-DEB=cutlass::float_e4m3_t", "-DALIGN_AB=16", "-DEC=cutlass::half_t", "-DTM=128",
+     "-DTN=128", "-DTK=128", "-DCM=1"]),
 ]
 
 

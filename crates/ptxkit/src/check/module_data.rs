@@ -52,6 +52,10 @@ pub struct ModuleData {
     pub align_max: u64,
     /// Performance directives.
     pub directives: Vec<DirectiveRule>,
+    /// Directives introduced late: name, first `.version`, first sm number.
+    pub directive_since: Vec<(String, PtxVersion, u32)>,
+    /// Directives that are valid only together with all of the others named.
+    pub directive_needs: Vec<(String, Vec<String>)>,
     /// Directive pairs that exclude each other, and where the conflict is
     /// blamed.
     pub conflicts: Vec<(String, String, Blame)>,
@@ -143,6 +147,15 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                     .ok_or_else(bad)?;
                 r.removed = Some(v);
             }
+            ("directive-since", [name, v, sm]) => d.directive_since.push((
+                name.to_string(),
+                version(v).ok_or_else(bad)?,
+                sm.parse().map_err(|_| bad())?,
+            )),
+            ("directive-needs", [name, rest @ ..]) if !rest.is_empty() => d.directive_needs.push((
+                name.to_string(),
+                rest.iter().map(|r| r.to_string()).collect(),
+            )),
             ("conflict", [a, b, how]) => {
                 d.conflicts
                     .push((a.to_string(), b.to_string(), blame(how).ok_or_else(bad)?));
@@ -247,6 +260,63 @@ impl ModuleData {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Error lines of a kernel with the given directives (line 5 on), as
+    /// `ptx check` reports them.
+    fn directive_errors(version: &str, target: &str, dirs: &str) -> Vec<u32> {
+        let src = format!(
+            ".version {version}\n.target {target}\n.address_size 64\n.visible .entry k()\n{dirs}\n{{\n ret;\n}}\n"
+        );
+        let index = crate::LineIndex::new(src.as_bytes());
+        let mut v: Vec<u32> = crate::check::check_source(src.as_bytes(), &Default::default())
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| index.line_col(d.span.start).line)
+            .collect();
+        v.dedup();
+        v
+    }
+
+    /// ptxas 13.5's verdicts (lines) on the cluster directives.
+    #[test]
+    fn late_directives_need_their_version_and_target() {
+        assert_eq!(
+            directive_errors("9.4", "sm_80", ".explicitcluster"),
+            vec![5]
+        );
+        assert_eq!(
+            directive_errors("9.4", "sm_89", ".maxclusterrank 4"),
+            vec![5]
+        );
+        assert_eq!(
+            directive_errors("9.4", "sm_88", ".reqnctapercluster 2, 1, 1"),
+            vec![5]
+        );
+        assert_eq!(
+            directive_errors("9.4", "sm_90", ".explicitcluster"),
+            Vec::<u32>::new()
+        );
+        assert_eq!(
+            directive_errors("9.4", "sm_100a", ".reqnctapercluster 2"),
+            Vec::<u32>::new()
+        );
+        // .blocksareclusters: PTX 9.0, and only beside .reqntid and .reqnctapercluster.
+        let all = ".reqntid 32\n.reqnctapercluster 2\n.blocksareclusters";
+        assert_eq!(directive_errors("9.0", "sm_90", all), Vec::<u32>::new());
+        assert_eq!(directive_errors("8.8", "sm_90", all), vec![7]);
+        assert_eq!(
+            directive_errors("9.0", "sm_90", ".blocksareclusters\n.reqntid 32"),
+            vec![9]
+        );
+        assert_eq!(
+            directive_errors(
+                "9.0",
+                "sm_90",
+                ".blocksareclusters\n.maxntid 32\n.reqnctapercluster 2"
+            ),
+            vec![10]
+        );
+    }
 
     #[test]
     fn the_data_parses() {

@@ -144,6 +144,7 @@ impl Checker<'_> {
             }
         }
         self.directive_values(f);
+        self.directive_targets(f);
         if f.is_kernel()
             && f.directive(".minnctapersm").is_some()
             && f.directive(".maxntid").is_none()
@@ -166,6 +167,55 @@ impl Checker<'_> {
                 d.span,
                 "`.maxnreg` above 255 is ignored",
             ));
+        }
+    }
+
+    /// Directives introduced late (`directive-since`: a `.version` and a
+    /// target they need, blamed at the directive) and directives that need
+    /// others beside them (`directive-needs`, blamed at the closing brace).
+    fn directive_targets(&mut self, f: &Function) {
+        let md = data();
+        for d in &f.directives {
+            let name = d.name.as_str();
+            for (_, v, sm) in md.directive_since.iter().filter(|(n, _, _)| n == name) {
+                if let Some(have) = self.env.ptx.filter(|have| have < v) {
+                    self.diags.push(Diagnostic::error(
+                        codes::DIRECTIVE,
+                        d.span,
+                        format!("`{name}` requires PTX ISA .version {v} or later (the module declares {have})"),
+                    ));
+                }
+                if let Some(have) = self.env.sm.filter(|have| have.num < *sm) {
+                    self.diags.push(Diagnostic::error(
+                        codes::DIRECTIVE,
+                        d.span,
+                        format!("`{name}` requires .target sm_{sm} or higher, not {have}"),
+                    ));
+                }
+            }
+        }
+        for (name, needs) in &md.directive_needs {
+            if f.directive(name).is_none() {
+                continue;
+            }
+            let missing: Vec<&str> = needs
+                .iter()
+                .filter(|n| f.directive(n).is_none())
+                .map(String::as_str)
+                .collect();
+            if !missing.is_empty() {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::DIRECTIVE,
+                        function_end(f),
+                        format!(
+                            "`{name}` needs `{}` in the same kernel",
+                            needs.join("` and `")
+                        ),
+                    )
+                    .with_note(format!("missing: `{}`", missing.join("`, `"))),
+                );
+            }
         }
     }
 
