@@ -307,6 +307,10 @@ impl<'o> ModuleChecker<'o> {
                 c.check_function(f, &self.ms);
                 c.function_rules(f);
             }
+            Item::Alias(a) => {
+                c.since_rule(".alias", a.span);
+                c.declare(item, &mut self.ms);
+            }
             _ => c.declare(item, &mut self.ms),
         }
     }

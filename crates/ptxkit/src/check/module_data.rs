@@ -61,6 +61,10 @@ pub struct ModuleData {
     pub init_none: Vec<String>,
     /// Types no initial value fits (any is a type mismatch).
     pub init_never: Vec<String>,
+    /// Declaration words (a linkage, a function directive, a declared type,
+    /// a module directive) with the first `.version` and the lowest target
+    /// number that allow them.
+    pub since: Vec<(String, PtxVersion, Option<u32>)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -144,6 +148,18 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
             ("init-address", ts) => d.init_address.extend(ts.iter().map(|t| t.to_string())),
             ("init-none", ts) => d.init_none.extend(ts.iter().map(|t| t.to_string())),
             ("init-never", ts) => d.init_never.extend(ts.iter().map(|t| t.to_string())),
+            ("since", [word, v]) => {
+                d.since
+                    .push((word.to_string(), version(v).ok_or_else(bad)?, None))
+            }
+            ("since", [word, v, sm]) => {
+                let num = sm
+                    .strip_prefix("sm_")
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(bad)?;
+                d.since
+                    .push((word.to_string(), version(v).ok_or_else(bad)?, Some(num)))
+            }
             _ => return Err(bad()),
         }
     }
@@ -183,6 +199,16 @@ impl ModuleData {
             .iter()
             .find(|(t, _)| *t == canon)
             .map(|(_, v)| *v)
+    }
+
+    /// The first version (and lowest target number) that allows the
+    /// declaration word `word` (`.weak`, `.noreturn`, `.f16x2`), if it is
+    /// newer than the oldest PTX.
+    pub fn since(&self, word: &str) -> Option<(PtxVersion, Option<u32>)> {
+        self.since
+            .iter()
+            .find(|(w, _, _)| w == word)
+            .map(|(_, v, sm)| (*v, *sm))
     }
 
     /// The rule of a performance directive.
@@ -246,6 +272,15 @@ mod tests {
         assert_eq!(d.min_ptx_for("gfx90a"), None);
         assert_eq!(d.option("texmode_unified"), Some(Some("texmode")));
         assert!(d.directive(".reqntid").is_some_and(|r| !r.zero_ok));
+        assert_eq!(
+            d.since(".weak"),
+            Some((PtxVersion { major: 3, minor: 1 }, None))
+        );
+        assert_eq!(
+            d.since(".f16x2"),
+            Some((PtxVersion { major: 4, minor: 2 }, Some(53)))
+        );
+        assert_eq!(d.since(".visible"), None);
         // The texture mode: unified unless independent is declared.
         let bit = |n: &str| d.option_index(n).map_or(0, |k| 1u32 << k);
         assert!(d.option_holds("texmode_unified", 0));
