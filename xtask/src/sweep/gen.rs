@@ -96,6 +96,65 @@ fn version_before(v: PtxVersion) -> Option<PtxVersion> {
         .map(|&x| ver(x))
 }
 
+/// The `-arch` ptxas is run with for a case's target: the name before any
+/// `.target` option; ptxas 13.5 no longer generates code for targets below
+/// `sm_75` but still checks PTX written for them when compiled for `sm_75`,
+/// and it compiles `sm_101*` (renamed `sm_110*` in PTX 9.0) for `sm_110*`.
+pub fn arch_for(target: &str) -> String {
+    let name = target.split(',').next().unwrap_or(target).trim();
+    match Sm::parse(name) {
+        Some(s) if s.num < 75 => "sm_75".into(),
+        Some(s) if s.num == 101 => name.replacen("101", "110", 1),
+        _ => name.to_string(),
+    }
+}
+
+/// Parse a PTX ISA version `X.Y`.
+pub fn parse_version(s: &str) -> Option<PtxVersion> {
+    let (a, b) = s.trim().split_once('.')?;
+    Some(PtxVersion {
+        major: a.parse().ok()?,
+        minor: b.parse().ok()?,
+    })
+}
+
+/// The (target, version) pairs of `--targets LIST` (`sm_70,sm_70@7.8`:
+/// an item's own `@X.Y`, else every version of `versions`, else
+/// [`NEWEST`]). A pair whose version does not know its target is an error.
+pub fn parse_pairs(targets: &str, versions: &[PtxVersion]) -> Result<Vec<Pair>, String> {
+    let mut out: Vec<Pair> = Vec::new();
+    for item in targets.split(',').map(str::trim).filter(|x| !x.is_empty()) {
+        let (t, own) = match item.split_once('@') {
+            Some((t, v)) => (
+                t,
+                vec![parse_version(v).ok_or_else(|| format!("bad version in `{item}`"))?],
+            ),
+            None if versions.is_empty() => (item, vec![NEWEST]),
+            None => (item, versions.to_vec()),
+        };
+        let sm = Sm::parse(t).ok_or_else(|| format!("unknown target `{t}`"))?;
+        for v in own {
+            if min_ptx_for(sm).is_none_or(|min| v < min) {
+                return Err(format!("PTX {v} does not know target {t}"));
+            }
+            if v > LATEST {
+                return Err(format!("ptxas does not know PTX {v}"));
+            }
+            let p = (t.to_string(), v);
+            if !out.contains(&p) {
+                out.push(p);
+            }
+        }
+    }
+    if out.is_empty() {
+        return Err("no target named".into());
+    }
+    Ok(out)
+}
+
+/// A target and the PTX version it is written at.
+pub type Pair = (String, PtxVersion);
+
 /// Number of registers declared per class in the prelude (`%r<N>`).
 pub const REGS: usize = 300;
 
@@ -125,6 +184,10 @@ pub const REG_CLASSES: &[(&str, &str)] = &[
 /// follows it, then [`EPILOGUE`].
 pub fn prelude(target: &str, version: &str) -> String {
     let b128 = version_ge(version, (8, 3));
+    // `.f16x2` registers need sm_53 and PTX 4.2 (older targets, with
+    // `--targets`, get a prelude without them).
+    let f16x2 = version_ge(version, (4, 2))
+        && Sm::parse(target.split(',').next().unwrap_or(target).trim()).is_none_or(|s| s.num >= 53);
     let mut s = format!(
         ".version {version}\n.target {target}\n.address_size 64\n\
          .global .align 16 .b8 gbuf[4096];\n\
@@ -137,7 +200,7 @@ pub fn prelude(target: &str, version: &str) -> String {
          .local .align 16 .b8 lbuf[256];\n"
     );
     for (p, t) in REG_CLASSES {
-        if *t == ".b128" && !b128 {
+        if (*t == ".b128" && !b128) || (*t == ".f16x2" && !f16x2) {
             continue;
         }
         s.push_str(&format!(".reg {t} {p}<{REGS}>;\n"));
@@ -918,6 +981,14 @@ pub struct GenOpts {
     /// Instances per form that get role-wise mutations.
     pub mutate: usize,
     pub only: Option<String>,
+    /// `--targets`: try instances on these (target, version) pairs instead
+    /// of the main targets at the newest version.
+    pub pairs: Option<Vec<Pair>>,
+    /// `--also-targets`: after the default cases of each instance, its
+    /// `valid`, `removed` and `version-low` cases on these pairs (no
+    /// mutations or rule-broken cases, so the default cases stay as they
+    /// are).
+    pub also: Option<Vec<Pair>>,
 }
 
 /// Every case, in a deterministic order.
@@ -1010,11 +1081,20 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
             // small.
             let long = inst.text(cat, &inst.ops).len() > 300;
             let mutate = n < o.mutate && (n == 0 || !long);
-            emit(cat, &inst, mutate, &mut rng, &mut cases);
+            match &o.pairs {
+                Some(p) => emit_at(cat, &inst, mutate, &mut rng, &mut cases, p),
+                None => emit(cat, &inst, mutate, &mut rng, &mut cases),
+            }
+            if let Some(p) = &o.also {
+                emit_at(cat, &inst, false, &mut rng, &mut cases, p);
+            }
         }
         for (n, (_, combo)) in broken.iter().enumerate() {
             let inst = build(n, combo);
-            emit_broken(cat, &inst, &mut cases);
+            match &o.pairs {
+                Some(p) => emit_broken_at(cat, &inst, &mut cases, p),
+                None => emit_broken(cat, &inst, &mut cases),
+            }
         }
     }
     cases
@@ -1170,6 +1250,106 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
         .get(rng.below(valid_at.len()))
         .copied()
         .unwrap_or(("sm_90a", top));
+    emit_mutations(cat, inst, target, version, cases);
+}
+
+/// Where an instance stands on one (target, version) pair.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum At {
+    Valid,
+    /// Past an upper bound (`until_ptx`/`until_sm`).
+    Removed,
+    /// The target meets it, the version is below its requirement.
+    VersionLow,
+    /// The target does not meet it.
+    Unmet,
+}
+
+fn status_at(t: &str, v: PtxVersion, reqs: &[Requirement]) -> At {
+    let Some(have) = Sm::parse(t) else {
+        return At::Unmet;
+    };
+    if !target_meets(t, reqs) {
+        return At::Unmet;
+    }
+    if max_ptx(reqs).is_some_and(|need| need > v) {
+        return At::VersionLow;
+    }
+    let removed = reqs.iter().filter(|r| r.has_until()).any(|r| {
+        r.until_sm
+            .and_then(Sm::parse)
+            .is_none_or(|u| have.num >= u.num)
+            && r.until_ptx.is_none_or(|u| v >= u)
+    });
+    if removed {
+        At::Removed
+    } else {
+        At::Valid
+    }
+}
+
+/// `--targets`: the cases of one instance on the named pairs: `valid` on
+/// every pair that meets it, `removed` where an upper bound has passed,
+/// one `version-low` on the highest version below its requirement among
+/// pairs whose target meets it, and mutations on one valid pair.
+fn emit_at(
+    cat: &Catalog,
+    inst: &Instance,
+    mutate: bool,
+    rng: &mut Rng,
+    cases: &mut Vec<Case>,
+    pairs: &[Pair],
+) {
+    let text = inst.text(cat, &inst.ops);
+    let mut valid_at: Vec<&Pair> = Vec::new();
+    let mut low: Option<&Pair> = None;
+    for p in pairs {
+        match status_at(&p.0, p.1, &inst.reqs) {
+            At::Valid => {
+                push(cases, inst, &p.0, p.1, "valid".into(), text.clone());
+                valid_at.push(p);
+            }
+            At::Removed => push(cases, inst, &p.0, p.1, "removed".into(), text.clone()),
+            At::VersionLow => {
+                if low.is_none_or(|l| p.1 > l.1) {
+                    low = Some(p);
+                }
+            }
+            At::Unmet => {}
+        }
+    }
+    if let Some(p) = low {
+        push(cases, inst, &p.0, p.1, "version-low".into(), text.clone());
+    }
+    if !mutate || valid_at.is_empty() || inst.unspec {
+        return;
+    }
+    if let Some(p) = valid_at.get(rng.below(valid_at.len())) {
+        emit_mutations(cat, inst, &p.0, p.1, cases);
+    }
+}
+
+/// `--targets`: an instance that breaks one `@rule`, on the first named
+/// pair where it would otherwise be valid.
+fn emit_broken_at(cat: &Catalog, inst: &Instance, cases: &mut Vec<Case>, pairs: &[Pair]) {
+    if let Some(p) = pairs
+        .iter()
+        .find(|p| status_at(&p.0, p.1, &inst.reqs) == At::Valid)
+    {
+        let text = inst.text(cat, &inst.ops);
+        push(cases, inst, &p.0, p.1, "rule-broken".into(), text);
+    }
+}
+
+/// The role-wise mutations of an instance, on one target and version.
+fn emit_mutations(
+    cat: &Catalog,
+    inst: &Instance,
+    target: &str,
+    version: PtxVersion,
+    cases: &mut Vec<Case>,
+) {
+    let text = inst.text(cat, &inst.ops);
     for (name, op) in mutations(inst) {
         let mut ops = inst.ops.clone();
         let Some((path, with)) = op else { continue };
@@ -1329,5 +1509,48 @@ mod tests {
         let r96 = [req(Some((9, 6)), None)];
         assert_eq!(top_version(&r96), NEWEST);
         assert_eq!(valid_version("sm_100a", &r96), None);
+    }
+
+    /// `--targets`: items with their own version, the version list, the
+    /// newest by default; a version that does not know its target is
+    /// refused; old targets run ptxas as sm_75, sm_101* as sm_110*.
+    #[test]
+    fn named_targets_and_their_status() {
+        let v = |a, b| ver((a, b));
+        let p = parse_pairs("sm_50@6.0, sm_70", &[v(6, 4), v(7, 8)]);
+        assert_eq!(
+            p,
+            Ok(vec![
+                ("sm_50".to_string(), v(6, 0)),
+                ("sm_70".to_string(), v(6, 4)),
+                ("sm_70".to_string(), v(7, 8)),
+            ])
+        );
+        assert_eq!(
+            parse_pairs("sm_90a", &[]),
+            Ok(vec![("sm_90a".to_string(), NEWEST)])
+        );
+        assert!(parse_pairs("sm_90@7.0", &[]).is_err());
+        assert!(parse_pairs("sm_90@9.6", &[]).is_err());
+        assert_eq!(arch_for("sm_50"), "sm_75");
+        assert_eq!(arch_for("sm_75, texmode_independent"), "sm_75");
+        assert_eq!(arch_for("sm_101a"), "sm_110a");
+        assert_eq!(arch_for("sm_90a"), "sm_90a");
+        let r = [req(Some((7, 0)), Some("sm_60"))];
+        assert_eq!(status_at("sm_50", v(7, 0), &r), At::Unmet);
+        assert_eq!(status_at("sm_61", v(6, 5), &r), At::VersionLow);
+        assert_eq!(status_at("sm_61", v(7, 0), &r), At::Valid);
+        let bounded = [Requirement {
+            until_ptx: Some(v(6, 4)),
+            until_sm: Some("sm_70"),
+            ..Requirement::default()
+        }];
+        assert_eq!(status_at("sm_70", v(6, 0), &bounded), At::Valid);
+        assert_eq!(status_at("sm_60", v(7, 0), &bounded), At::Valid);
+        assert_eq!(status_at("sm_70", v(6, 4), &bounded), At::Removed);
+        // The prelude leaves out `.f16x2` registers below sm_53.
+        assert!(!prelude("sm_50", "6.0").contains(".f16x2"));
+        assert!(prelude("sm_53", "4.2").contains(".f16x2"));
+        assert!(prelude("T", "9.4").contains(".f16x2"));
     }
 }

@@ -82,6 +82,16 @@ pub struct Opts {
     pub mutate: usize,
     /// Ignore the verdicts cached by earlier runs.
     pub fresh: bool,
+    /// `--targets LIST`: the targets to try instances on instead of the
+    /// main ones (items `sm_70` or `sm_70@6.4`).
+    pub targets: Option<String>,
+    /// `--version V` / `--versions LIST`: the PTX versions for the items of
+    /// `--targets` and `--also-targets` that name none (default: the
+    /// newest).
+    pub versions: Vec<String>,
+    /// `--also-targets LIST`: the default cases, and each instance's
+    /// `valid`/`removed`/`version-low` cases on these targets too.
+    pub also_targets: Option<String>,
 }
 
 /// Errors (line, code, message) of parse + check on `src`.
@@ -201,11 +211,47 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         eprintln!("sweep: no ptxas at {}", ptxas.display());
         return 2;
     }
+    if !o.versions.is_empty() && o.targets.is_none() && o.also_targets.is_none() {
+        eprintln!("sweep: --version/--versions need --targets or --also-targets");
+        return 2;
+    }
+    let mut versions = Vec::new();
+    for v in &o.versions {
+        match gen::parse_version(v) {
+            Some(v) => versions.push(v),
+            None => {
+                eprintln!("sweep: bad PTX version `{v}`");
+                return 2;
+            }
+        }
+    }
+    let named = |list: &Option<String>, what: &str| -> Result<Option<Vec<gen::Pair>>, ()> {
+        let Some(t) = list else { return Ok(None) };
+        match gen::parse_pairs(t, &versions) {
+            Ok(p) => {
+                let names: Vec<String> = p.iter().map(|(t, v)| format!("{t}@{v}")).collect();
+                eprintln!("sweep: {what} {}", names.join(", "));
+                Ok(Some(p))
+            }
+            Err(e) => {
+                eprintln!("sweep: {what}: {e}");
+                Err(())
+            }
+        }
+    };
+    let Ok(pairs) = named(&o.targets, "--targets") else {
+        return 2;
+    };
+    let Ok(also) = named(&o.also_targets, "--also-targets") else {
+        return 2;
+    };
     let mut cases = gen::generate(&gen::GenOpts {
         seed: o.seed,
         combos: o.combos,
         mutate: o.mutate,
         only: o.only.clone(),
+        pairs,
+        also,
     });
     eprintln!("sweep: {} cases generated", cases.len());
     if let Some(limit) = o.limit.filter(|&l| l > 0 && l < cases.len()) {

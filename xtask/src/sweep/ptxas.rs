@@ -310,9 +310,10 @@ pub fn resolve(
                         );
                     }
                     // A case's target may carry `.target` options after a comma
-                    // (`sm_75, texmode_independent`): -arch takes the name.
-                    let arch = t.split(',').next().unwrap_or(t).trim();
-                    (run_ptxas(ptxas, arch, &path), pre_lines)
+                    // (`sm_75, texmode_independent`): -arch takes the name (or
+                    // the lowest ptxas still compiles for, `gen::arch_for`).
+                    let arch = super::gen::arch_for(t);
+                    (run_ptxas(ptxas, &arch, &path), pre_lines)
                 })
                 .collect()
         });

@@ -311,6 +311,10 @@ impl<'o> ModuleChecker<'o> {
                 c.declare(item, &mut self.ms);
                 c.section_rules(s);
             }
+            Item::Alias(a) => {
+                c.since_rule(crate::syntax::Alias::KEYWORD, a.span);
+                c.declare(item, &mut self.ms);
+            }
             _ => c.declare(item, &mut self.ms),
         }
     }

@@ -68,6 +68,10 @@ pub struct ModuleData {
     /// `section-feature`: what a `.section` body may hold from which
     /// `.version` on (`label`, `label-offset`, `label-diff`, `negative`).
     pub section_features: Vec<(String, PtxVersion)>,
+    /// Declaration words (a linkage, a function directive, a declared type,
+    /// a module directive) with the first `.version` and the lowest target
+    /// number that allow them.
+    pub since: Vec<(String, PtxVersion, Option<u32>)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -166,6 +170,18 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
             ("section-feature", [name, v]) if SECTION_FEATURES.contains(name) => d
                 .section_features
                 .push((name.to_string(), version(v).ok_or_else(bad)?)),
+            ("since", [word, v]) => {
+                d.since
+                    .push((word.to_string(), version(v).ok_or_else(bad)?, None))
+            }
+            ("since", [word, v, sm]) => {
+                let num = sm
+                    .strip_prefix("sm_")
+                    .and_then(|n| n.parse().ok())
+                    .ok_or_else(bad)?;
+                d.since
+                    .push((word.to_string(), version(v).ok_or_else(bad)?, Some(num)))
+            }
             _ => return Err(bad()),
         }
     }
@@ -214,6 +230,16 @@ impl ModuleData {
             .iter()
             .find(|(t, _)| *t == canon)
             .map(|(_, v)| *v)
+    }
+
+    /// The first version (and lowest target number) that allows the
+    /// declaration word `word` (`.weak`, `.noreturn`, `.f16x2`), if it is
+    /// newer than the oldest PTX.
+    pub fn since(&self, word: &str) -> Option<(PtxVersion, Option<u32>)> {
+        self.since
+            .iter()
+            .find(|(w, _, _)| w == word)
+            .map(|(_, v, sm)| (*v, *sm))
     }
 
     /// The rule of a performance directive.
@@ -334,6 +360,15 @@ mod tests {
         assert_eq!(d.min_ptx_for("gfx90a"), None);
         assert_eq!(d.option("texmode_unified"), Some(Some("texmode")));
         assert!(d.directive(".reqntid").is_some_and(|r| !r.zero_ok));
+        assert_eq!(
+            d.since(".weak"),
+            Some((PtxVersion { major: 3, minor: 1 }, None))
+        );
+        assert_eq!(
+            d.since(".f16x2"),
+            Some((PtxVersion { major: 4, minor: 2 }, Some(53)))
+        );
+        assert_eq!(d.since(".visible"), None);
         // The texture mode: unified unless independent is declared.
         let bit = |n: &str| d.option_index(n).map_or(0, |k| 1u32 << k);
         assert!(d.option_holds("texmode_unified", 0));

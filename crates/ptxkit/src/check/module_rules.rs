@@ -48,6 +48,9 @@ pub mod codes {
     pub const INIT_KIND: &str = "E0317";
     /// An `.extern` function with a body.
     pub const EXTERN_DEFINED: &str = "E0318";
+    /// A declaration word (linkage, function directive, declared type,
+    /// module directive) newer than the module's `.version` or `.target`.
+    pub const DECL_VERSION: &str = "E0319";
 }
 
 /// What the header check has seen of the module so far.
@@ -601,6 +604,45 @@ impl Checker<'_> {
         }
     }
 
+    /// A declaration word at `span` that `module.ptxisa` says needs a newer
+    /// `.version` or `.target` than the module's (`since`).
+    pub(super) fn since_rule(&mut self, word: &str, span: Span) {
+        let Some((need, sm)) = data().since(word) else {
+            return;
+        };
+        if let Some(have) = self.env.ptx.filter(|h| *h < need) {
+            self.diags.push(Diagnostic::error(
+                codes::DECL_VERSION,
+                span,
+                format!("`{word}` requires PTX ISA .version {need} or later (the module declares {have})"),
+            ));
+        }
+        if let (Some(have), Some(num)) = (self.env.sm, sm) {
+            if have.num < num {
+                self.diags.push(Diagnostic::error(
+                    codes::DECL_VERSION,
+                    span,
+                    format!(
+                        "`{word}` requires .target sm_{num} or higher (the module declares {have})"
+                    ),
+                ));
+            }
+        }
+    }
+
+    /// The `since` words of a declaration: its linkage and its type.
+    fn decl_since(
+        &mut self,
+        linkage: Option<crate::isa::vocab::Linkage>,
+        ty: ScalarType,
+        span: Span,
+    ) {
+        if let Some(l) = linkage {
+            self.since_rule(l.as_str(), span);
+        }
+        self.since_rule(ty.as_str(), span);
+    }
+
     /// A module-scope variable: the declaration rules, and linkage against
     /// earlier `.extern` declarations.
     pub(super) fn global_rules(&mut self, v: &VarDecl) {
@@ -612,6 +654,7 @@ impl Checker<'_> {
     /// (unless `.extern`), an initializer only where its space allows one.
     pub(super) fn decl_rules(&mut self, v: &VarDecl) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+        self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());
         for d in &v.decls {
             let no_size = d.dims.first().is_some_and(Option::is_none);
@@ -658,8 +701,15 @@ impl Checker<'_> {
     pub(super) fn function_rules(&mut self, f: &Function) {
         self.directive_rules(f);
         self.function_linkage(f);
+        if let Some(l) = f.linkage {
+            self.since_rule(l.as_str(), f.name_span);
+        }
+        for d in &f.directives {
+            self.since_rule(d.name.as_str(), d.span);
+        }
         for p in f.rets.iter().flatten().chain(f.params()) {
             self.align_rule(p.align.as_ref());
+            self.since_rule(p.ty.as_str(), p.span);
         }
         if !f.is_kernel() {
             return;
@@ -968,6 +1018,57 @@ mod tests {
         );
         assert!(
             error_lines("3.2", "sm_30", &[".b32 .debug_info+4", ".b32 .debug_info"]).is_empty()
+        );
+    }
+
+    /// The lines of parse + check errors on a module at `.target t`,
+    /// `.version v`.
+    fn lines(t: &str, v: &str, body: &str) -> Vec<u32> {
+        let src = format!(".version {v}\n.target {t}\n.address_size 64\n{body}");
+        let parsed = crate::parse(src.as_bytes());
+        let mut d = parsed.diagnostics.clone();
+        d.extend(check(&parsed.module, &CheckOptions::default()));
+        let index = crate::LineIndex::new(src.as_bytes());
+        let mut l: Vec<u32> = d
+            .iter()
+            .filter(|d| d.is_error())
+            .map(|d| index.line_col(d.span.start).line)
+            .collect();
+        l.dedup();
+        l
+    }
+
+    /// `since` words (ptxas 13.5: each line refused below the version or
+    /// target named in module.ptxisa, accepted from it on).
+    #[test]
+    fn declaration_words_need_their_version_and_target() {
+        let body = ".weak .global .align 4 .b32 w;\n\
+                    .common .global .align 4 .b32 c;\n\
+                    .func f()\n{\nret;\n}\n\
+                    .func g();\n\
+                    .alias g, f;\n\
+                    .func h() .noreturn\n{\ntrap;\n}\n\
+                    .visible .entry k()\n{\n.reg .f16x2 x;\n.reg .f16 y;\nret;\n}\n";
+        assert_eq!(lines("sm_50", "6.0", body), vec![11, 12, 18]);
+        assert_eq!(lines("sm_50", "4.0", body), vec![5, 11, 12, 18]);
+        assert_eq!(lines("sm_53", "3.1", body).len(), 5);
+        assert!(lines("sm_53", "6.4", body).is_empty());
+        assert!(lines("sm_70", "6.4", ".global .align 16 .b128 q;\n").len() == 1);
+        assert!(lines("sm_70", "8.3", ".global .align 16 .b128 q;\n").is_empty());
+        assert!(lines("sm_60", "8.3", ".global .align 16 .b128 q;\n").len() == 1);
+        assert!(lines(
+            "sm_90",
+            "7.8",
+            ".entry k() .reqnctapercluster 2\n{\nret;\n}\n"
+        )
+        .is_empty());
+        assert_eq!(
+            lines(
+                "sm_80",
+                "7.8",
+                ".entry k() .reqnctapercluster 2\n{\nret;\n}\n"
+            ),
+            vec![4]
         );
     }
 }

@@ -205,6 +205,11 @@ pub struct Alias {
     pub span: Span,
 }
 
+impl Alias {
+    /// The directive that declares an alias.
+    pub const KEYWORD: &'static str = ".alias";
+}
+
 /// A directive kept with its raw arguments.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Directive {
