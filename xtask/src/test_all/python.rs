@@ -8,7 +8,7 @@
 //! test skips with a note, or fails under CI) — these three ([`prepare`])
 //! run on a thread during the Rust suite when both run; build and
 //! install the package with `pip install crates/ptxkit-py` (maturin, the
-//! crate's own optimised release profile, build files in
+//! crate's `pytest` profile: optimised, no LTO, build files in
 //! `target/py-build`); then `python -m pytest crates/ptxkit-py/tests`.
 //! No Python 3 on the machine means the suite is skipped (a failure under
 //! CI).
@@ -39,6 +39,9 @@ fn venv_cmd(root: &Path, program: &str) -> Command {
         c.env("PATH", p);
     }
     c.env("CARGO_TARGET_DIR", root.join("target/py-build"));
+    // The package is built with its `pytest` profile (see its Cargo.toml):
+    // maturin reads extra build arguments from this variable.
+    c.env("MATURIN_PEP517_ARGS", "--profile pytest");
     c.env("PIP_DISABLE_PIP_VERSION_CHECK", "1");
     c
 }
