@@ -283,7 +283,7 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize, dirs: &[PathBuf]) 
     ];
     for dir in if dirs.is_empty() { &defaults[..] } else { dirs } {
         let mut files: Vec<PathBuf> = Vec::new();
-        crate::inputs::collect(&dir, &mut files);
+        crate::inputs::collect(dir, &mut files);
         for f in files {
             if let Ok(b) = std::fs::read(&f) {
                 inputs.push((
