@@ -155,22 +155,26 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         "{:<30} {:>10} {:>10} {:>14} {:>14}",
         "stage", "cores", "MB/s", "instr/s", "MB/s (CPU)"
     );
-    // Parsing proper: the clock stops with the tree in hand (as for the
-    // big module below); freeing the tree is timed apart.
+    // One stage on one core: its row of the table.
+    let one_core = |name: &str, f: Stage| {
+        let (wall, cpu) = time(min, || files.iter().map(|s| f(s)).sum());
+        println!(
+            "{:<30} {:>10} {:>10.1} {:>14.0} {:>14.1}",
+            name,
+            "1",
+            mb / wall,
+            insts as f64 / wall,
+            mb / cpu
+        );
+    };
     if let Some(word) = &o.stage {
         for (name, f) in stages.iter().filter(|(n, _)| n.contains(word.as_str())) {
-            let (wall, cpu) = time(min, || files.iter().map(|s| f(s)).sum());
-            println!(
-                "{:<30} {:>10} {:>10.1} {:>14.0} {:>14.1}",
-                name,
-                "1",
-                mb / wall,
-                insts as f64 / wall,
-                mb / cpu
-            );
+            one_core(name, *f);
         }
         return 0;
     }
+    // Parsing proper: the clock stops with the tree in hand (as for the
+    // big module below); freeing the tree is timed apart.
     let passes = time_to_tree(min, &files, ptxkit::parse);
     let (to_tree, freeing) = (passes.best_in_hand, passes.best_in_hand_freeing);
     println!(
@@ -184,15 +188,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         mb / (to_tree + freeing)
     );
     for (name, f) in stages {
-        let (wall, cpu) = time(min, || files.iter().map(|s| f(s)).sum());
-        println!(
-            "{:<30} {:>10} {:>10.1} {:>14.0} {:>14.1}",
-            name,
-            "1",
-            mb / wall,
-            insts as f64 / wall,
-            mb / cpu
-        );
+        one_core(name, f);
         let (wall, _) = time(min, || files.par_iter().map(|s| f(s)).sum());
         println!(
             "{:<30} {:>10} {:>10.1} {:>14.0} {:>14}",

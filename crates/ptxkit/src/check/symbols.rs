@@ -78,9 +78,6 @@ pub(super) struct Scope {
     /// it cost more than the match (checking the corpus took 194-199 ms
     /// with a memo, 171-179 ms without).
     pub(super) ranges: Vec<Range>,
-    /// Whether a range's name ends in a digit (`%v2<4>`): only then may a
-    /// register match a range other than the one its own prefix names.
-    digit_ranges: bool,
 }
 
 /// `%r<N>`: registers `%r0` to `%r{N-1}`.
@@ -118,7 +115,6 @@ impl Scope {
     }
 
     pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
-        self.digit_ranges |= name.as_bytes().last().is_some_and(u8::is_ascii_digit);
         self.ranges.push(Range {
             name,
             prefix: name.as_str().into(),
@@ -130,12 +126,8 @@ impl Scope {
     }
 
     pub(super) fn find(&self, n: Name) -> Option<Decl> {
-        // (A scope of register ranges only, the common body scope, has
-        // no names to hash against.)
-        if !self.names.is_empty() {
-            if let Some(d) = self.names.get(&n) {
-                return Some(*d);
-            }
+        if let Some(d) = self.names.get(&n) {
+            return Some(*d);
         }
         if self.ranges.is_empty() {
             return None;
@@ -151,11 +143,7 @@ impl Scope {
                     return Some(d);
                 }
             }
-            // A range whose name ends in digits (`%v2<4>` declares `%v20`…),
-            // or one whose prefix is too long for a key.
-            if key.is_some() && !self.digit_ranges {
-                return None;
-            }
+            // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
             let s = n.as_bytes();
             return self.ranges.iter().find_map(|r| r.covers(s));
         }
@@ -179,9 +167,6 @@ impl Scope {
             }
         }
         // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
-        if !self.digit_ranges {
-            return None;
-        }
         self.ranges.iter().find_map(|r| r.covers(s))
     }
 }
