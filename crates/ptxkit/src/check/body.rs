@@ -85,7 +85,18 @@ impl BodyWalk {
         }
     }
 
-    /// Something was declared or a block opened or closed: forget the
+    /// `names` were declared, or went out of scope with their block:
+    /// forget their lookups, or all lookups when a register range (which
+    /// declares names by pattern) was among them.
+    fn declared(&mut self, names: impl Iterator<Item = Name>, range: bool) {
+        if range {
+            self.changed();
+        } else {
+            names.for_each(|n| self.forget(n));
+        }
+    }
+
+    /// A register range was declared or went out of scope: forget the
     /// lookups made so far.
     fn changed(&mut self) {
         self.generation = self.generation.wrapping_add(1);
@@ -214,15 +225,9 @@ impl Checker<'_> {
         if depth > 2 {
             let inner = w.stack.pop().unwrap_or_default();
             let labels = w.labels.pop().unwrap_or_default();
-            // Only the lookups of the names the block declared change
-            // (all of them when it declared a register range).
-            if inner.ranges.is_empty() {
-                for n in inner.names.keys().chain(labels.names.keys()) {
-                    w.forget(*n);
-                }
-            } else {
-                w.changed();
-            }
+            // Only the lookups of the names the block declared change.
+            let gone = inner.names.keys().chain(labels.names.keys()).copied();
+            w.declared(gone, !inner.ranges.is_empty());
             // Uses in this block (or deeper) that its labels settle are
             // gone; the others wait for the enclosing block's labels.
             w.pending
@@ -282,15 +287,9 @@ impl Checker<'_> {
                 }
             }
             Stmt::Var(v) => {
-                // A declaration changes the lookups of its own names (of
-                // every name, for a register range).
-                if v.decls.iter().any(|d| d.range.is_some()) {
-                    w.changed();
-                } else {
-                    for d in &v.decls {
-                        w.forget(d.name);
-                    }
-                }
+                // A declaration changes the lookups of its own names.
+                let range = v.decls.iter().any(|d| d.range.is_some());
+                w.declared(v.decls.iter().map(|d| d.name), range);
                 if let Some(scope) = w.stack.last_mut() {
                     self.declare_vars(v, scope);
                 }
