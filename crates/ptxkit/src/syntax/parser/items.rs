@@ -111,7 +111,7 @@ impl Parser<'_> {
             ".loc" => Ok(Item::Loc(self.loc()?)),
             ".pragma" => Ok(Item::Pragma(self.pragma()?)),
             ".section" => self.section(),
-            ".alias" => {
+            crate::syntax::Alias::KEYWORD => {
                 self.bump();
                 let a = self.expect(K::Ident, "an alias name")?;
                 self.expect(K::Comma, "`,`")?;
