@@ -1,15 +1,17 @@
 //! The symbols of a module and every place each is named: the ground of
 //! hover, go to definition, references, rename, highlights and symbols.
 //!
-//! Names are resolved the way PTX scopes them: a register or variable in
-//! the innermost block that declares it (`%r<8>` declares `%r0`…`%r7`),
-//! then the function's parameters and labels, then the module's variables
-//! and functions.
+//! Names are resolved by the library's one resolver
+//! ([`ptxkit::syntax::scope`]), in the order the checker looks them up: a
+//! register or variable in the innermost block that declares it (`%r<8>`
+//! declares `%r0`…`%r7`, by ptxas's rules), then the function's
+//! parameters, then its labels (each known in its whole block), then the
+//! module's variables and functions.
 
 use ptxkit::isa::vocab::{ScalarType, StateSpace};
+use ptxkit::syntax::scope::Scope;
 use ptxkit::syntax::{Block, Expr, Function, Initializer, Param, Stmt, VarDecl};
 use ptxkit::{Item, Module, Name, Span};
-use rustc_hash::FxHashMap;
 
 /// What a symbol is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,18 +93,15 @@ pub struct Index {
     pub functions: Vec<FunctionScope>,
 }
 
-#[derive(Default)]
-struct Scope {
-    names: FxHashMap<Name, u32>,
-    /// Register ranges: prefix, count, symbol.
-    ranges: Vec<(Name, u64, u32)>,
-}
-
 struct Builder<'s> {
     ix: Index,
     src: &'s [u8],
-    module: FxHashMap<Name, u32>,
-    scopes: Vec<Scope>,
+    /// The module's variables and functions.
+    module: Scope<u32>,
+    /// The parameters' scope, then one per open block.
+    scopes: Vec<Scope<u32>>,
+    /// The labels of each open block.
+    labels: Vec<Scope<u32>>,
     function: Option<usize>,
 }
 
@@ -151,13 +150,19 @@ impl Builder<'_> {
                 },
                 d.name_span,
             );
+            // A duplicate (the checker reports it) keeps the first.
             match (self.scopes.last_mut(), d.range) {
-                (Some(s), Some(r)) => s.ranges.push((d.name, r.value, id)),
-                (Some(s), None) => {
-                    s.names.insert(d.name, id);
+                (Some(s), Some(r)) => {
+                    let _ = s.declare_range(d.name, r.value, d.name_span, id);
                 }
-                (None, _) => {
-                    self.module.entry(d.name).or_insert(id);
+                (Some(s), None) => {
+                    let _ = s.declare(d.name, id);
+                }
+                (None, Some(r)) => {
+                    let _ = self.module.declare_range(d.name, r.value, d.name_span, id);
+                }
+                (None, None) => {
+                    let _ = self.module.declare(d.name, id);
                 }
             }
         }
@@ -181,26 +186,12 @@ impl Builder<'_> {
     }
 
     fn resolve(&self, n: Name) -> Option<u32> {
-        for s in self.scopes.iter().rev() {
-            if let Some(&id) = s.names.get(&n) {
-                return Some(id);
-            }
-        }
-        let text = n.as_str();
-        let digits = text.len() - text.trim_end_matches(|c: char| c.is_ascii_digit()).len();
-        if digits > 0 && digits < text.len() {
-            let (prefix, num) = text.split_at(text.len() - digits);
-            let num: u64 = num.parse().ok()?;
-            let leading_zero = num.to_string().len() != digits;
-            for s in self.scopes.iter().rev() {
-                for &(p, count, id) in s.ranges.iter().rev() {
-                    if p.as_str() == prefix && num < count && !leading_zero {
-                        return Some(id);
-                    }
-                }
-            }
-        }
-        self.module.get(&n).copied()
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.find(n))
+            .or_else(|| self.labels.iter().rev().find_map(|s| s.find(n)))
+            .or_else(|| self.module.find(n))
     }
 
     fn use_name(&mut self, n: Name, span: Span) {
@@ -236,20 +227,18 @@ impl Builder<'_> {
             p.name_span,
         );
         if let Some(s) = self.scopes.last_mut() {
-            s.names.insert(p.name, id);
+            let _ = s.declare(p.name, id);
         }
     }
 
+    /// The labels `b` defines itself (not those of its nested blocks).
     fn labels(&mut self, b: &Block) {
+        let mut scope = Scope::default();
         for s in &b.stmts {
             let (name, span) = match s {
                 Stmt::Label(n, sp) => (*n, head(*sp, *n)),
                 Stmt::CallPrototype(p) => (p.label, head(p.span, p.label)),
                 Stmt::CallTargets(t) | Stmt::BranchTargets(t) => (t.label, head(t.span, t.label)),
-                Stmt::Block(inner) => {
-                    self.labels(inner);
-                    continue;
-                }
                 _ => continue,
             };
             let id = self.decl(
@@ -267,14 +256,14 @@ impl Builder<'_> {
                 },
                 span,
             );
-            if let Some(sc) = self.scopes.last_mut() {
-                sc.names.entry(name).or_insert(id);
-            }
+            let _ = scope.declare(name, id);
         }
+        self.labels.push(scope);
     }
 
     fn block(&mut self, b: &Block) {
         self.scopes.push(Scope::default());
+        self.labels(b);
         for s in &b.stmts {
             match s {
                 Stmt::Instruction(i) => {
@@ -300,6 +289,7 @@ impl Builder<'_> {
             }
         }
         self.scopes.pop();
+        self.labels.pop();
     }
 
     fn function(&mut self, f: &Function) {
@@ -310,7 +300,7 @@ impl Builder<'_> {
         };
         let header_end = f.body.as_ref().map_or(f.span.end, |b| b.span.start);
         let header = Span::new(f.span.start, header_end);
-        let id = match self.module.get(&f.name).copied() {
+        let id = match self.module.get(f.name).copied() {
             Some(id) => {
                 // A definition after its prototype: the definition is where
                 // "go to definition" leads.
@@ -343,7 +333,7 @@ impl Builder<'_> {
                     },
                     f.name_span,
                 );
-                self.module.insert(f.name, id);
+                self.module.replace(f.name, id);
                 id
             }
         };
@@ -359,7 +349,6 @@ impl Builder<'_> {
             self.param(p);
         }
         if let Some(b) = &f.body {
-            self.labels(b);
             self.block(b);
         }
         self.scopes.pop();
@@ -373,8 +362,9 @@ impl Index {
         let mut b = Builder {
             ix: Index::default(),
             src,
-            module: FxHashMap::default(),
+            module: Scope::default(),
             scopes: Vec::new(),
+            labels: Vec::new(),
             function: None,
         };
         let _ = b.src;

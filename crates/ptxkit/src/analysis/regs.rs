@@ -37,6 +37,7 @@ use super::facts;
 use super::liveness::{solve, Liveness};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{Dir, Shape};
+use crate::syntax::scope::Scope;
 use crate::syntax::{Block, Expr, Function, Instruction, Name, Operand, Stmt};
 
 /// The declared type of a register.
@@ -83,12 +84,17 @@ impl RegType {
     }
 }
 
-/// The registers a function declares, with their types.
+/// The registers a function declares, with their types, named by the
+/// rules of the one resolver ([`crate::syntax::scope`]).
+///
+/// The table is not positional: it answers for the function as a whole,
+/// so a register declared in two blocks (an inner `%r1` hiding a range's)
+/// takes the type of the outermost declaration met first.
 #[derive(Clone, Debug, Default)]
 pub struct RegTable {
-    exact: FxHashMap<Name, RegType>,
-    /// `%r<100>`: prefix → (count, type).
-    ranges: FxHashMap<Box<str>, SmallVec<[(u64, RegType); 1]>>,
+    /// One scope per block (the parameters' and the body's first), in the
+    /// order the blocks open.
+    scopes: Vec<Scope<RegType>>,
     /// Every declaration: (class, number of registers).
     declared: Vec<(RegType, u64)>,
 }
@@ -97,7 +103,10 @@ impl RegTable {
     /// The `.reg` declarations of `f` (nested scopes included) and its
     /// `.reg` parameters and return values.
     pub fn of_function(f: &Function) -> RegTable {
-        let mut t = RegTable::default();
+        let mut t = RegTable {
+            scopes: vec![Scope::default()],
+            declared: Vec::new(),
+        };
         for p in f
             .params()
             .iter()
@@ -108,7 +117,9 @@ impl RegTable {
                     ty: p.ty,
                     vector: p.vector.unwrap_or(1),
                 };
-                t.exact.insert(p.name, rt);
+                if let Some(s) = t.scopes.first_mut() {
+                    let _ = s.declare(p.name, rt);
+                }
                 t.declared.push((rt, 1));
             }
         }
@@ -119,6 +130,8 @@ impl RegTable {
     }
 
     fn walk(&mut self, b: &Block) {
+        let at = self.scopes.len();
+        self.scopes.push(Scope::default());
         for s in &b.stmts {
             match s {
                 Stmt::Var(v) if v.space == StateSpace::Reg => {
@@ -126,17 +139,19 @@ impl RegTable {
                         ty: v.ty,
                         vector: v.vector.unwrap_or(1),
                     };
+                    let Some(scope) = self.scopes.get_mut(at) else {
+                        continue;
+                    };
                     for d in &v.decls {
+                        // A duplicate (which the checker reports) keeps
+                        // the first declaration.
                         match d.range {
                             Some(r) => {
-                                self.ranges
-                                    .entry(d.name.as_str().into())
-                                    .or_default()
-                                    .push((r.value, rt));
+                                let _ = scope.declare_range(d.name, r.value, d.name_span, rt);
                                 self.declared.push((rt, r.value));
                             }
                             None => {
-                                self.exact.insert(d.name, rt);
+                                let _ = scope.declare(d.name, rt);
                                 self.declared.push((rt, 1));
                             }
                         }
@@ -150,27 +165,7 @@ impl RegTable {
 
     /// The type of register `n`, if `n` is a declared register.
     pub fn lookup(&self, n: Name) -> Option<RegType> {
-        if let Some(t) = self.exact.get(&n) {
-            return Some(*t);
-        }
-        if self.ranges.is_empty() {
-            return None;
-        }
-        let s = n.as_str();
-        let digits = s.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
-        if digits == 0 {
-            return None;
-        }
-        let (prefix, num) = s.split_at(s.len().saturating_sub(digits));
-        if num.len() > 1 && num.starts_with('0') {
-            return None;
-        }
-        let k: u64 = num.parse().ok()?;
-        self.ranges
-            .get(prefix)?
-            .iter()
-            .find(|(count, _)| k < *count)
-            .map(|(_, t)| *t)
+        self.scopes.iter().find_map(|s| s.find(n))
     }
 
     /// Every declaration as (type, number of registers).
@@ -643,7 +638,8 @@ mod tests {
         let t = RegTable::of_function(f);
         assert_eq!(t.lookup(Name::new("%r9")).map(|t| t.bits()), Some(32));
         assert_eq!(t.lookup(Name::new("%r10")), None);
-        assert_eq!(t.lookup(Name::new("%r01")), None);
+        // ptxas reads leading zeros (`%r01` is `%r1`).
+        assert_eq!(t.lookup(Name::new("%r01")).map(|t| t.bits()), Some(32));
         assert_eq!(t.lookup(Name::new("%rd1")), None);
         assert_eq!(t.lookup(Name::new("v")).map(|t| t.units()), Some(2));
         assert_eq!(t.lookup(Name::new("a")).map(|t| t.units()), Some(2));

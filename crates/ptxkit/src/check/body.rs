@@ -11,7 +11,7 @@
 
 use smallvec::SmallVec;
 
-use super::symbols::{codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::symbols::{clash_span, codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::StateSpace;
@@ -128,8 +128,9 @@ impl BodyWalk {
         }
     }
 
-    fn ranges(&self) -> impl Iterator<Item = &super::symbols::Range> {
-        self.stack.iter().rev().flat_map(|s| s.ranges.iter())
+    /// The innermost range `n` names a register of, but past its count.
+    fn range_beyond(&self, n: Name) -> Option<&crate::syntax::scope::Range<Decl>> {
+        self.stack.iter().rev().find_map(|s| s.range_beyond(n))
     }
 }
 
@@ -164,20 +165,19 @@ impl Checker<'_> {
             } else {
                 Kind::Var
             };
-            if let Some(first) = top.names.insert(
-                p.name,
-                Decl {
-                    kind,
-                    span: p.name_span,
-                    ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
-                    space: Some(if p.space == StateSpace::Param {
-                        param_space
-                    } else {
-                        p.space
-                    }),
-                },
-            ) {
-                self.duplicate(p.name, p.name_span, first.span);
+            let decl = Decl {
+                kind,
+                span: p.name_span,
+                ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
+                space: Some(if p.space == StateSpace::Param {
+                    param_space
+                } else {
+                    p.space
+                }),
+            };
+            if let Err(c) = top.declare(p.name, decl) {
+                let first = clash_span(c);
+                self.duplicate(p.name, p.name_span, first);
             }
         }
         // The memo of the last body, reused: its entries are stale under
@@ -226,12 +226,12 @@ impl Checker<'_> {
             let inner = w.stack.pop().unwrap_or_default();
             let labels = w.labels.pop().unwrap_or_default();
             // Only the lookups of the names the block declared change.
-            let gone = inner.names.keys().chain(labels.names.keys()).copied();
-            w.declared(gone, !inner.ranges.is_empty());
+            let gone = inner.names().chain(labels.names()).map(|(n, _)| *n);
+            w.declared(gone, !inner.ranges().is_empty());
             // Uses in this block (or deeper) that its labels settle are
             // gone; the others wait for the enclosing block's labels.
             w.pending
-                .retain(|(n, _, d)| *d < depth || !labels.names.contains_key(n));
+                .retain(|(n, _, d)| *d < depth || labels.get(*n).is_none());
             for p in &mut w.pending {
                 p.2 = p.2.min(depth.saturating_sub(1));
             }
@@ -243,7 +243,7 @@ impl Checker<'_> {
     pub(super) fn body_end(&mut self, w: BodyWalk) {
         self.memo = Some((w.memo, w.generation));
         for (n, d, _) in w.pending {
-            if !w.labels.iter().any(|s| s.names.contains_key(&n)) {
+            if !w.labels.iter().any(|s| s.get(n).is_some()) {
                 self.diags.push(d);
             }
         }
@@ -331,16 +331,9 @@ impl Checker<'_> {
         let Some(labels) = w.labels.last_mut() else {
             return;
         };
-        if let Some(first) = labels.names.insert(
-            name,
-            Decl {
-                kind: Kind::Label,
-                span,
-                ty: None,
-                space: None,
-            },
-        ) {
-            self.duplicate(name, span, first.span);
+        if let Err(c) = labels.declare(name, Decl::of(Kind::Label, span)) {
+            let first = clash_span(c);
+            self.duplicate(name, span, first);
         }
     }
 
@@ -352,21 +345,16 @@ impl Checker<'_> {
             Kind::Var
         };
         for d in &v.decls {
-            if let Some(r) = &d.range {
-                if let Some(first) = scope
-                    .ranges
-                    .iter()
-                    .find(|x| x.name == d.name)
-                    .map(|x| x.span)
-                {
-                    self.duplicate(d.name, d.name_span, first);
-                }
-                scope.add_range(d.name, r.value, d.name_span, reg_type(v));
-                continue;
-            }
-            if let Some(first) = scope.names.insert(
-                d.name,
-                Decl {
+            let clash = if let Some(r) = &d.range {
+                let decl = Decl {
+                    kind: Kind::Reg,
+                    span: d.name_span,
+                    ty: reg_type(v),
+                    space: None,
+                };
+                scope.declare_range(d.name, r.value, d.name_span, decl)
+            } else {
+                let decl = Decl {
                     kind,
                     span: d.name_span,
                     ty: if kind == Kind::Var {
@@ -375,9 +363,12 @@ impl Checker<'_> {
                         reg_type(v)
                     },
                     space: Some(v.space),
-                },
-            ) {
-                self.duplicate(d.name, d.name_span, first.span);
+                };
+                scope.declare(d.name, decl)
+            };
+            if let Err(c) = clash {
+                let first = clash_span(c);
+                self.duplicate(d.name, d.name_span, first);
             }
         }
         self.decl_rules(v);
@@ -553,14 +544,15 @@ impl Checker<'_> {
             return;
         }
         // A register just past a `%r<N>` range gets a precise message.
-        let s = n.as_str();
-        let beyond = w.ranges().find_map(|r| {
-            let idx = s.strip_prefix(&*r.prefix)?.parse::<u64>().ok()?;
-            (idx >= r.count).then(|| {
-                let (prefix, count) = (&r.prefix, r.count);
-                Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, which declares {prefix}0 to {prefix}{}", count.saturating_sub(1)))
-                    .with_label(r.span, "range declared here")
-            })
+        let beyond = w.range_beyond(n).map(|r| {
+            let (prefix, count) = (r.name, r.count);
+            let declares = if count == 0 {
+                "which declares no register".to_string()
+            } else {
+                format!("which declares {prefix}0 to {}", r.register(count.saturating_sub(1)))
+            };
+            Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, {declares}"))
+                .with_label(r.span, "range declared here")
         });
         let d = beyond.unwrap_or_else(|| super::symbols::undeclared(n, span));
         self.report(n, d, found, w);

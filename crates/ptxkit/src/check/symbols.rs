@@ -68,148 +68,34 @@ pub(super) struct Decl {
     pub space: Option<crate::isa::vocab::StateSpace>,
 }
 
-/// One scope: plain names and `%r<N>` ranges.
-#[derive(Default)]
-pub(super) struct Scope {
-    /// Declared names other than register ranges.
-    pub(super) names: FxHashMap<Name, Decl>,
-    /// Register ranges, matched by text. Not memoised: nvcc's registers are
-    /// each used two or three times, so a memo mostly missed, and filling
-    /// it cost more than the match (checking the corpus took 194-199 ms
-    /// with a memo, 171-179 ms without).
-    pub(super) ranges: Vec<Range>,
-}
-
-/// `%r<N>`: registers `%r0` to `%r{N-1}`.
-pub(super) struct Range {
-    pub(super) name: Name,
-    /// The name's text, kept to match register names against it.
-    pub(super) prefix: Box<str>,
-    /// The text packed into a word when it has at most eight bytes
-    /// (`%r`, `%rd`, `%fd`…): matched against a register's prefix with one
-    /// comparison.
-    key: Option<u64>,
-    pub(super) count: u64,
-    pub(super) span: Span,
-    ty: Option<ScalarType>,
-}
-
-impl Scope {
-    /// Enter `name`, not a register, as declared at `span`.
-    fn declare(
-        &mut self,
-        name: Name,
-        kind: Kind,
-        span: Span,
-        space: Option<crate::isa::vocab::StateSpace>,
-    ) {
-        self.names.insert(
-            name,
-            Decl {
-                kind,
-                span,
-                ty: None,
-                space,
-            },
-        );
-    }
-
-    pub(super) fn add_range(&mut self, name: Name, count: u64, span: Span, ty: Option<ScalarType>) {
-        self.ranges.push(Range {
-            name,
-            prefix: name.as_str().into(),
-            key: word(name.as_bytes()),
-            count,
+impl Decl {
+    /// A declaration of `kind` at `span` with no type or space.
+    pub(super) fn of(kind: Kind, span: Span) -> Decl {
+        Decl {
+            kind,
             span,
-            ty,
-        });
-    }
-
-    pub(super) fn find(&self, n: Name) -> Option<Decl> {
-        if let Some(d) = self.names.get(&n) {
-            return Some(*d);
-        }
-        if self.ranges.is_empty() {
-            return None;
-        }
-        // A short name: its prefix and digits straight from its bytes.
-        if let Some((key, plen, idx)) = n.split_digits() {
-            if let Some(k) = key {
-                let r = self
-                    .ranges
-                    .iter()
-                    .find(|r| r.key == Some(k) && r.prefix.len() == plen);
-                if let Some(d) = r.and_then(|r| r.index(idx)) {
-                    return Some(d);
-                }
-            }
-            // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
-            let s = n.as_bytes();
-            return self.ranges.iter().find_map(|r| r.covers(s));
-        }
-        self.find_in_ranges(n.as_bytes())
-    }
-
-    /// The range that declares register `s`, if any.
-    fn find_in_ranges(&self, s: &[u8]) -> Option<Decl> {
-        // Fast path: `%r17` against a range named `%r` (the digits split off).
-        let digits = s.iter().rev().take_while(|b| b.is_ascii_digit()).count();
-        if let Some((prefix, idx)) = s.split_at_checked(s.len().saturating_sub(digits)) {
-            let key = word(prefix);
-            let same = |r: &&Range| match key {
-                Some(k) => r.key == Some(k) && r.prefix.len() == prefix.len(),
-                None => r.prefix.as_bytes() == prefix,
-            };
-            if let Some(r) = self.ranges.iter().find(same) {
-                if let Some(d) = r.index(idx) {
-                    return Some(d);
-                }
-            }
-        }
-        // A range whose name ends in digits (`%v2<4>` declares `%v20`…).
-        self.ranges.iter().find_map(|r| r.covers(s))
-    }
-}
-
-impl Range {
-    /// The declaration of register `s` if this range declares it: the
-    /// prefix, then a canonical index below the count.
-    fn covers(&self, s: &[u8]) -> Option<Decl> {
-        self.index(s.strip_prefix(self.prefix.as_bytes())?)
-    }
-
-    /// The declaration of the register this range's prefix followed by
-    /// `idx` names, if it declares it.
-    fn index(&self, idx: &[u8]) -> Option<Decl> {
-        let canonical = !idx.is_empty() && (idx == b"0" || !idx.starts_with(b"0"));
-        // The index as a number; `None` if a byte is not a digit or it
-        // overflows (then it is past any count).
-        let value = idx.iter().try_fold(0u64, |v, &b| {
-            let d = b.wrapping_sub(b'0');
-            (d < 10).then_some(())?;
-            v.checked_mul(10)?.checked_add(u64::from(d))
-        });
-        (canonical && value.is_some_and(|i| i < self.count)).then_some(Decl {
-            kind: Kind::Reg,
-            span: self.span,
-            ty: self.ty,
+            ty: None,
             space: None,
-        })
+        }
     }
 }
 
-/// Up to eight bytes as one little-endian word; `None` if longer. Not
-/// [`crate::isa::pack_word`]: register prefixes are short, and its 16-byte
-/// word made each register lookup cost 8% more instructions.
-fn word(b: &[u8]) -> Option<u64> {
-    // Byte by byte: a copy into an array calls `memcpy` for a few bytes.
-    (b.len() <= 8).then(|| b.iter().rev().fold(0u64, |w, &x| (w << 8) | u64::from(x)))
+/// One scope of the checker: the resolver's, each declaration summarised
+/// as a [`Decl`].
+pub(super) type Scope = crate::syntax::scope::Scope<Decl>;
+
+/// The first declaration a new one clashes with, for the duplicate error.
+pub(super) fn clash_span(c: crate::syntax::scope::Clash<'_, Decl>) -> Span {
+    match c {
+        crate::syntax::scope::Clash::Name(_, d) => d.span,
+        crate::syntax::scope::Clash::Range(r) => r.span,
+    }
 }
 
 /// Special registers (the catalog's `@sreg` entries, spec chapter 10) and
-/// the predefined names `WARP_SZ` and `_`.
+/// the predefined names `WARP_SZ` and `_` (see [`crate::syntax::scope`]).
 pub fn is_predefined(name: &str) -> bool {
-    matches!(name, "WARP_SZ" | "_") || crate::isa::catalog().special_register(name).is_some()
+    crate::syntax::scope::is_predefined(name)
 }
 
 /// What a call needs to know of a function declared earlier.
@@ -274,7 +160,16 @@ impl Checker<'_> {
                 for d in &v.decls {
                     // Old PTX declares registers at module scope too.
                     if let Some(r) = &d.range {
-                        scope.add_range(d.name, r.value, d.name_span, reg_type(v));
+                        let decl = Decl {
+                            kind: Kind::Reg,
+                            span: d.name_span,
+                            ty: reg_type(v),
+                            space: None,
+                        };
+                        if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
+                            let first = clash_span(c);
+                            self.duplicate(d.name, d.name_span, first);
+                        }
                         continue;
                     }
                     let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
@@ -283,18 +178,24 @@ impl Checker<'_> {
                             self.duplicate(d.name, d.name_span, first);
                         }
                     }
-                    scope.declare(d.name, Kind::Var, d.name_span, Some(v.space));
                     // A variable's type tells a texture handle from other
                     // data; old `.tex` variables (`.tex .u32 t;`) are handles
                     // of any type, so theirs is left unknown.
-                    if let Some(x) = scope.names.get_mut(&d.name) {
-                        x.ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
-                    }
+                    let ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
+                    scope.replace(
+                        d.name,
+                        Decl {
+                            kind: Kind::Var,
+                            span: d.name_span,
+                            ty,
+                            space: Some(v.space),
+                        },
+                    );
                 }
             }
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
-                scope.declare(a.alias, Kind::Func, a.span, None);
+                scope.replace(a.alias, Decl::of(Kind::Func, a.span));
                 if let Some(f) = funcs.get(&a.target).copied() {
                     funcs.insert(a.alias, f);
                 }
@@ -302,7 +203,7 @@ impl Checker<'_> {
             Item::Section(s) => {
                 for e in &s.entries {
                     if let crate::syntax::SectionEntry::Label(n, sp) = e {
-                        scope.declare(*n, Kind::Label, *sp, None);
+                        scope.replace(*n, Decl::of(Kind::Label, *sp));
                     }
                 }
             }
@@ -322,7 +223,7 @@ impl Checker<'_> {
                 self.duplicate(f.name, f.name_span, first);
             }
         }
-        scope.declare(f.name, Kind::Func, f.name_span, None);
+        scope.replace(f.name, Decl::of(Kind::Func, f.name_span));
         // Prefer the definition (it has the parameter names).
         if f.body.is_some() || !funcs.contains_key(&f.name) {
             funcs.insert(f.name, Callee::of(f));
@@ -401,43 +302,4 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).
 pub(super) fn reg_type(v: &crate::syntax::VarDecl) -> Option<ScalarType> {
     (v.space == crate::isa::vocab::StateSpace::Reg && v.vector.is_none()).then_some(v.ty)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_range_covers_canonical_indices_below_its_count() {
-        let mut s = Scope::default();
-        s.add_range(Name::new("%r"), 12, Span::new(0, 1), None);
-        let covered = |s: &Scope, t: &str| s.find(Name::new(t)).is_some();
-        for yes in ["%r0", "%r1", "%r9", "%r10", "%r11"] {
-            assert!(covered(&s, yes), "{yes}");
-        }
-        for no in [
-            "%r",
-            "%r12",
-            "%r01",
-            "%r00",
-            "%r+1",
-            "%r1a",
-            "%rd1",
-            "%r99999999999999999999999",
-        ] {
-            assert!(!covered(&s, no), "{no}");
-        }
-        // A name declared after a lookup that missed it is found.
-        assert!(!covered(&s, "%q"));
-        s.names.insert(
-            Name::new("%q"),
-            Decl {
-                kind: Kind::Reg,
-                span: Span::new(2, 3),
-                ty: None,
-                space: None,
-            },
-        );
-        assert!(covered(&s, "%q"));
-    }
 }

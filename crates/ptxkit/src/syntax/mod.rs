@@ -11,6 +11,7 @@ mod inst;
 mod module;
 mod name;
 pub(crate) mod parser;
+pub mod scope;
 pub mod visit;
 pub mod visit_mut;
 
