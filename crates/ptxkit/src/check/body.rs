@@ -32,6 +32,10 @@ pub(crate) struct BodyWalk {
     /// Each with the depth of the block it was found in: it is dropped
     /// when that block, or one around it, defines the label.
     pending: Vec<(Name, Diagnostic, usize)>,
+    /// Diagnostics that stand only if the name turns out to be a label
+    /// defined later (a label where its role takes none), each with the
+    /// depth of its block, settled like [`BodyWalk::pending`].
+    if_label: Vec<(Name, Diagnostic, usize)>,
     /// Recent lookups, direct-mapped by name: an instruction's registers
     /// recur in the next ones, and a scope search (hash maps and `%r<N>`
     /// ranges, block by block) was the checker's largest cost. An entry is
@@ -205,6 +209,7 @@ impl Checker<'_> {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
             pending: Vec::new(),
+            if_label: Vec::new(),
             memo,
             generation,
             entry,
@@ -235,6 +240,17 @@ impl Checker<'_> {
             for p in &mut w.pending {
                 p.2 = p.2.min(depth.saturating_sub(1));
             }
+            // A use that this block's label settles as a label where its
+            // role takes none is reported now.
+            let mut keep = Vec::with_capacity(w.if_label.len());
+            for (n, d, at) in w.if_label.drain(..) {
+                if at >= depth && labels.get(n).is_some() {
+                    self.diags.push(d);
+                } else {
+                    keep.push((n, d, at.min(depth.saturating_sub(1))));
+                }
+            }
+            w.if_label = keep;
         }
     }
 
@@ -244,6 +260,11 @@ impl Checker<'_> {
         self.memo = Some((w.memo, w.generation));
         for (n, d, _) in w.pending {
             if !w.labels.iter().any(|s| s.get(n).is_some()) {
+                self.diags.push(d);
+            }
+        }
+        for (n, d, _) in w.if_label {
+            if w.labels.iter().any(|s| s.get(n).is_some()) {
                 self.diags.push(d);
             }
         }
@@ -313,6 +334,14 @@ impl Checker<'_> {
     /// [`Checker::report`], for the operand checks.
     pub(super) fn report_found(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
         self.report(n, d, found, w);
+    }
+
+    /// Report `d` about the use of `n`, not yet known, if a label of that
+    /// name is defined later in a block that sees the use.
+    pub(super) fn report_if_label(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
+        if !found.settled {
+            w.if_label.push((n, d, w.stack.len()));
+        }
     }
 
     /// Report `d` about the use of `n` now, or at the end of the body if a

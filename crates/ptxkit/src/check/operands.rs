@@ -7,7 +7,7 @@
 
 use super::body::{BodyWalk, Found};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{codes, compatible, Decl, Kind, ModuleScope};
+use super::symbols::{codes, compatible, is_predefined, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::Diagnostic;
 use crate::isa::vocab::{ScalarType, StateSpace};
@@ -267,6 +267,11 @@ fn special_of(e: &Expr) -> Option<(&'static SpecialReg, Option<&str>, Span)> {
     }
 }
 
+/// Whether `o` is the sink `_`.
+fn is_sink(o: &Operand) -> bool {
+    matches!(o, Operand::Expr(e) if e.is_sink())
+}
+
 /// Where `e` is a constant, its kind.
 fn constant(e: &Expr) -> Option<Lit> {
     operand_kinds::lit(e)
@@ -447,8 +452,24 @@ impl Checker<'_> {
             {
                 return self.role_operand(i, roles, only.spec, o, found, top, w, ms);
             }
-            (Shape::Vector(inner), Operand::Vector { items, .. }) if inner.len() == items.len() => {
+            (Shape::Vector(inner), Operand::Vector { items, span }) if inner.len() == items.len() => {
+                let writes = |t: &OperandTpl| catalog().role(t.spec).is_some_and(|r| r.dir.writes());
+                if inner.iter().all(writes) && items.iter().all(is_sink) {
+                    self.diags.push(Diagnostic::error(
+                        super::rules::codes::SINK,
+                        *span,
+                        format!(
+                            "every element of this vector of `{}` is the sink `_`: keep at least one register",
+                            super::inst_name(i)
+                        ),
+                    ));
+                    return false;
+                }
                 for (t, item) in inner.iter().zip(items) {
+                    // Any element of a written vector may be `_`.
+                    if is_sink(item) && writes(t) {
+                        continue;
+                    }
                     // An item of a role that takes special registers is an
                     // element of a written vector: ptxas takes one of any
                     // kind there, as in the vectors of a single role
@@ -615,6 +636,22 @@ impl Checker<'_> {
                             "`{}` takes values as `{}`, not a vector of predicates",
                             super::inst_name(i),
                             spec.role
+                        ),
+                    ));
+                    return false;
+                }
+                // Any element of a written vector may be the sink `_`,
+                // but not all of them: ptxas then cannot tell the
+                // elements' type ("Unable to infer type of vector
+                // elements").
+                if spec.dir.writes() && !items.is_empty() && items.iter().all(is_sink) {
+                    self.diags.push(Diagnostic::error(
+                        super::rules::codes::SINK,
+                        *span,
+                        format!(
+                            "every element of `{}` of `{}` is the sink `_`: keep at least one register",
+                            spec.role,
+                            super::inst_name(i)
                         ),
                     ));
                     return false;
@@ -835,6 +872,22 @@ impl Checker<'_> {
                 ty: Some(t),
                 ..
             }) => {
+                // ptxas 13.5 takes a register of any integer or .b type
+                // as an address, in every state space and at any size
+                // ("Use integer or bit only"); never a float one.
+                if t.is_float() {
+                    let d = Diagnostic::error(
+                        codes::OPERAND_TYPE,
+                        *sp,
+                        format!(
+                            "`{n}` is a {t} register, which cannot hold an address for `{}`",
+                            super::inst_name(i)
+                        ),
+                    )
+                    .with_note("an address register has an integer or bit type (`.u64`, `.b64`, `.u32`…)");
+                    self.report_found(*n, d, f, w);
+                    return;
+                }
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
@@ -894,7 +947,8 @@ impl Checker<'_> {
     }
 
     /// One element of a vector operand: as a value, except that ptxas
-    /// takes a special register of any kind there (`{%tid.x, %r1}`).
+    /// takes a special register of any kind there (`{%tid.x, %r1}`), and
+    /// the sink `_` in a written vector.
     #[allow(clippy::too_many_arguments)]
     fn element(
         &mut self,
@@ -906,6 +960,13 @@ impl Checker<'_> {
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
+        // Any element of a written vector may be the sink (ptxas 13.5:
+        // `ld`, `mov`, `ldmatrix`, `tex`, `mma`,
+        // `clusterlaunchcontrol.query_cancel`), whether or not the role
+        // takes `_` as a whole.
+        if e.is_sink() && spec.dir.writes() {
+            return;
+        }
         let found = match e {
             Expr::Name(n, _) => Some(w.lookup(ms, *n)),
             _ => None,
@@ -1047,7 +1108,17 @@ impl Checker<'_> {
                     }
                     return;
                 }
-                None => {}
+                None => {
+                    // Not known yet: a label defined further on would be
+                    // one where this role takes none.
+                    if !spec.kinds.has(Kinds::LABEL)
+                        && !spec.kinds.has(Kinds::PROTO)
+                        && !is_predefined(n.as_str())
+                    {
+                        let d = self.not_allowed(i, spec, *sp, format!("label `{n}`"));
+                        self.report_if_label(*n, d, f, w);
+                    }
+                }
             }
         }
         if let Some((r, component, span)) = special_of(e) {

@@ -294,8 +294,13 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     // A float register fits only its own float type: ptxas refuses an
     // .f32 register for .f16x2, .bf16x2 or .tf32 and an .f16x2 one for
     // .f32 ("Arguments mismatch"); .bN registers fit any type of their size.
+    // A packed register (.f16x2) also fits an integer type of its size, as
+    // a .b32 one would (`set.gtu.u32.f16x2 h, …`, `mul.lo.u32 h, h, h`,
+    // `cvt.f32.u32 f, h`), though an integer register does not fit the
+    // packed type (ptxas 13.5).
     untyped(ty)
         || untyped(reg)
+        || (reg.is_packed() && ty.is_integer())
         || (ty.is_float() == reg.is_float() && (!ty.is_float() || ty == reg))
 }
 

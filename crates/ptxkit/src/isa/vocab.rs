@@ -197,6 +197,38 @@ impl ScalarType {
                 | Ue8m0x4
                 | Ue5m3x2
                 | S2f6x2
+                // ptxas 13.5: "Type .f32x2 may only be used as an
+                // instruction type".
+                | F32x2
+        )
+    }
+
+    /// Whether a packed type: two or more lanes in one value (`.f16x2`,
+    /// `.u16x2`, `.e4m3x4`…).
+    pub fn is_packed(self) -> bool {
+        use ScalarType::*;
+        matches!(
+            self,
+            F16x2
+                | Bf16x2
+                | U16x2
+                | S16x2
+                | F32x2
+                | E4m3x2
+                | E5m2x2
+                | E2m3x2
+                | E3m2x2
+                | E2m1x2
+                | Ue8m0x2
+                | Ue5m3x2
+                | S2f6x2
+                | E2m1x4
+                | E4m3x4
+                | E5m2x4
+                | E2m3x4
+                | E3m2x4
+                | E2m1p4x4
+                | Ue8m0x4
         )
     }
 
