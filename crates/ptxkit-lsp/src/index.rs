@@ -450,4 +450,29 @@ mod tests {
         let rd = src.find("%rd").unwrap() as u32;
         assert!(ix.at(rd + 1).is_none());
     }
+
+    /// The module the checker and the register analyses resolve in
+    /// ptxkit's `tests/names.rs`: the index must agree with them.
+    #[test]
+    fn agrees_with_the_checker_and_the_analyses() {
+        let src = include_str!("../../ptxkit/tests/data/names/tricky.ptx");
+        let m = ptxkit::parse(src.as_bytes());
+        let ix = Index::build(&m.module, src.as_bytes());
+        let at = |needle: &str, nth: usize| {
+            let off = src.match_indices(needle).nth(nth).unwrap().0 as u32;
+            ix.at(off + 1).and_then(|o| ix.decl(o.decl)).cloned()
+        };
+        // `%q01` is register 1 of `%q<3>`; `%v20` and `%q3` are nothing.
+        let q01 = at("%q01", 0).unwrap();
+        assert_eq!((q01.name.as_str(), q01.range), ("%q", Some(3)));
+        assert!(at("%v20", 0).is_none());
+        assert!(at("%q3", 0).is_none());
+        // The inner block's `%q1` hides the range's register.
+        let inner = at("%q1,", 0).unwrap();
+        assert_eq!((inner.range, inner.ty), (None, Some(ScalarType::B64)));
+        // After the block, `%q01` is the range's again; `L` is a label
+        // used before its definition.
+        assert_eq!(at("%q01", 1).unwrap().range, Some(3));
+        assert_eq!(at("L;", 0).unwrap().kind, Kind::Label);
+    }
 }

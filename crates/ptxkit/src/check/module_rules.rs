@@ -228,6 +228,8 @@ impl Checker<'_> {
     /// value list (`.reqntid 1, 0`) at the token after it, a single value
     /// at the value.
     fn directive_values(&mut self, f: &Function) {
+        /// Values in a full `.maxntid`/`.reqntid`/`.reqnctapercluster` list.
+        const DIMENSIONS: usize = 3;
         let md = data();
         // Where each directive is blamed: its value, or the next token.
         let blame_at = |i: usize, blame: Blame| -> Span {
@@ -236,6 +238,12 @@ impl Checker<'_> {
             };
             match blame {
                 Blame::Value => d.args.last().map_or(d.span, |a| a.span),
+                // A list of all three dimensions ends at its last value
+                // (ptxas needs no lookahead there and blames that line:
+                // `.maxntid 0, 1, 1` on its own line is blamed there).
+                Blame::Next if d.args.len() >= DIMENSIONS => {
+                    d.args.last().map_or(d.span, |a| a.span)
+                }
                 _ => match f.directives.get(i.saturating_add(1)) {
                     Some(n) => Span::at(n.span.start),
                     None => match &f.body {
@@ -268,7 +276,20 @@ impl Checker<'_> {
                     );
                 }
             }
-            if !rule.zero_ok && d.args.iter().any(|a| a.value == 0) {
+            // ptxas reads each value into 32 bits: a larger one is a
+            // "Constant overflow" on its own line, then taken modulo 2³²
+            // (`.maxntid 4294967296` is also a zero).
+            for a in d.args.iter().filter(|a| a.value > u64::from(u32::MAX)) {
+                self.diags.push(
+                    Diagnostic::error(
+                        codes::DIRECTIVE_VALUE,
+                        a.span,
+                        format!("`{name}` takes 32-bit values; this one does not fit"),
+                    )
+                    .with_note("ptxas: Constant overflow"),
+                );
+            }
+            if !rule.zero_ok && d.args.iter().any(|a| a.value & u64::from(u32::MAX) == 0) {
                 ok = false;
                 self.diags.push(
                     Diagnostic::error(

@@ -139,9 +139,10 @@ impl<T> Scope<T> {
         }
     }
 
-    /// Declare the range `name<count>`, unless a range of that name or a
-    /// plain name it covers is already declared in the scope: then the
-    /// first such declaration, and the scope is unchanged.
+    /// Declare the range `name<count>`, unless a range of that name is
+    /// already declared in the scope: then that range, and the scope is
+    /// unchanged. A plain name of the scope that the range covers is a
+    /// clash too, returned after the range is declared.
     pub fn declare_range(
         &mut self,
         name: Name,
@@ -170,11 +171,13 @@ impl<T> Scope<T> {
             .filter(|n| new.index_of(n.as_bytes()).is_some())
             .min_by_key(|n| new.index_of(n.as_bytes()))
             .copied();
-        if let Some(n) = covered {
-            return self.clash_of(n).map_or(Ok(()), Err);
-        }
         self.ranges.push(new);
-        Ok(())
+        // Like ptxas, the range stands beside the name it clashes with
+        // (`.reg %p1; .reg %p<3>; .reg %p001;` clashes twice).
+        match covered {
+            Some(n) => self.clash_of(n).map_or(Ok(()), Err),
+            None => Ok(()),
+        }
     }
 
     /// The range that declares register `n`, if any.
