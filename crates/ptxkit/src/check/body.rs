@@ -11,6 +11,7 @@
 
 use smallvec::SmallVec;
 
+use super::held::{Held, Settle, Settled};
 use super::symbols::{clash_span, codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -28,14 +29,14 @@ pub(crate) struct BodyWalk {
     /// block.
     stack: Vec<Scope>,
     /// Diagnostics that stand unless the name turns out to be a label
-    /// defined later in the function.
-    /// Each with the depth of the block it was found in: it is dropped
-    /// when that block, or one around it, defines the label.
-    pending: Vec<(Name, Diagnostic, usize)>,
+    /// defined later in the function, each with the depth of the block it
+    /// was found in: dropped when that block, or one around it, defines
+    /// the label. Bounded by the error cap ([`Held`]).
+    pending: Held,
     /// Diagnostics that stand only if the name turns out to be a label
-    /// defined later (a label where its role takes none), each with the
-    /// depth of its block, settled like [`BodyWalk::pending`].
-    if_label: Vec<(Name, Diagnostic, usize)>,
+    /// defined later (a label where its role takes none), settled the same
+    /// way.
+    if_label: Held,
     /// Recent lookups, direct-mapped by name: an instruction's registers
     /// recur in the next ones, and a scope search (hash maps and `%r<N>`
     /// ranges, block by block) was the checker's largest cost. An entry is
@@ -208,8 +209,8 @@ impl Checker<'_> {
         BodyWalk {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
-            pending: Vec::new(),
-            if_label: Vec::new(),
+            pending: Held::new(Settle::DropIfLabel, self.hold_cap),
+            if_label: Held::new(Settle::KeepIfLabel, self.hold_cap),
             memo,
             generation,
             entry,
@@ -234,23 +235,13 @@ impl Checker<'_> {
             let gone = inner.names().chain(labels.names()).map(|(n, _)| *n);
             w.declared(gone, !inner.ranges().is_empty());
             // Uses in this block (or deeper) that its labels settle are
-            // gone; the others wait for the enclosing block's labels.
-            w.pending
-                .retain(|(n, _, d)| *d < depth || labels.get(*n).is_none());
-            for p in &mut w.pending {
-                p.2 = p.2.min(depth.saturating_sub(1));
-            }
-            // A use that this block's label settles as a label where its
-            // role takes none is reported now.
-            let mut keep = Vec::with_capacity(w.if_label.len());
-            for (n, d, at) in w.if_label.drain(..) {
-                if at >= depth && labels.get(n).is_some() {
-                    self.diags.push(d);
-                } else {
-                    keep.push((n, d, at.min(depth.saturating_sub(1))));
-                }
-            }
-            w.if_label = keep;
+            // gone (or, for a label where none may stand, reported); the
+            // others wait for the enclosing block's labels.
+            let is_label = |n: Name| labels.get(n).is_some();
+            let a = w.pending.block_end(depth, is_label);
+            let b = w.if_label.block_end(depth, is_label);
+            self.settled(a);
+            self.settled(b);
         }
     }
 
@@ -258,16 +249,18 @@ impl Checker<'_> {
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
         self.memo = Some((w.memo, w.generation));
-        for (n, d, _) in w.pending {
-            if !w.labels.iter().any(|s| s.get(n).is_some()) {
-                self.diags.push(d);
-            }
-        }
-        for (n, d, _) in w.if_label {
-            if w.labels.iter().any(|s| s.get(n).is_some()) {
-                self.diags.push(d);
-            }
-        }
+        let labels = &w.labels;
+        let is_label = |n: Name| labels.iter().any(|s| s.get(n).is_some());
+        let a = w.pending.finish(is_label);
+        let b = w.if_label.finish(is_label);
+        self.settled(a);
+        self.settled(b);
+    }
+
+    /// Report what a closing block or body settled.
+    fn settled(&mut self, s: Settled) {
+        self.diags.extend(s.diags);
+        self.uncounted = self.uncounted.saturating_add(s.counted);
     }
 
     /// The next statement of the body (a nested block whole).
@@ -338,9 +331,15 @@ impl Checker<'_> {
 
     /// Report `d` about the use of `n`, not yet known, if a label of that
     /// name is defined later in a block that sees the use.
-    pub(super) fn report_if_label(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
+    pub(super) fn report_if_label(
+        w: &mut BodyWalk,
+        n: Name,
+        found: Found,
+        make: impl FnOnce() -> Diagnostic,
+    ) {
         if !found.settled {
-            w.if_label.push((n, d, w.stack.len()));
+            let depth = w.stack.len();
+            w.if_label.hold(n, depth, make);
         }
     }
 
@@ -350,7 +349,8 @@ impl Checker<'_> {
         if found.settled {
             self.diags.push(d);
         } else {
-            w.pending.push((n, d, w.stack.len()));
+            let depth = w.stack.len();
+            w.pending.hold(n, depth, || d);
         }
     }
 
@@ -578,10 +578,17 @@ impl Checker<'_> {
             let declares = if count == 0 {
                 "which declares no register".to_string()
             } else {
-                format!("which declares {prefix}0 to {}", r.register(count.saturating_sub(1)))
+                format!(
+                    "which declares {prefix}0 to {}",
+                    r.register(count.saturating_sub(1))
+                )
             };
-            Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, {declares}"))
-                .with_label(r.span, "range declared here")
+            Diagnostic::error(
+                codes::OUT_OF_RANGE,
+                span,
+                format!("`{n}` is outside `{prefix}<{count}>`, {declares}"),
+            )
+            .with_label(r.span, "range declared here")
         });
         let d = beyond.unwrap_or_else(|| super::symbols::undeclared(n, span));
         self.report(n, d, found, w);

@@ -6,6 +6,7 @@
 
 mod body;
 pub mod gating;
+mod held;
 pub mod mod_rules;
 pub mod module_data;
 pub mod module_rules;
@@ -46,6 +47,11 @@ pub(crate) struct Checker<'o> {
     /// The lookup memo of the last body and its last generation, for the
     /// next body to reuse (see `body`).
     memo: Option<(body::Memo, u32)>,
+    /// The error cap diagnostics held for a later label are bounded by
+    /// (0: none; see `held`).
+    hold_cap: usize,
+    /// Errors found past that cap: counted, not kept.
+    uncounted: u64,
     opts: &'o CheckOptions,
 }
 
@@ -114,7 +120,7 @@ pub fn check_source_bounded(
     max: usize,
     done: impl FnMut(usize),
 ) -> Collected {
-    let mut checker = ModuleChecker::new(opts);
+    let mut checker = ModuleChecker::new(opts).with_max_errors(max);
     stream_check(src, Some(&mut checker), max, done)
 }
 
@@ -209,6 +215,12 @@ fn stream_check(
                     || (d.span.start < poison
                         && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
             });
+            // Errors past the cap, counted only, are of the "not declared"
+            // family: not counted after a broken declaration.
+            let uncounted = c.take_uncounted_errors();
+            if poison == u32::MAX {
+                sink.add_unkept_errors(uncounted);
+            }
         }
         if matches!(piece, Piece::FunctionEnd(_)) {
             body_poison = u32::MAX;
@@ -220,6 +232,10 @@ fn stream_check(
     if let Some(c) = checker {
         let clean = module_poison == u32::MAX;
         c.drain_into(&mut sink, |d| clean || !CASCADES.contains(&d.code));
+        let uncounted = c.take_uncounted_errors();
+        if clean {
+            sink.add_unkept_errors(uncounted);
+        }
     }
     sink.finish()
 }
@@ -252,12 +268,32 @@ impl<'o> ModuleChecker<'o> {
                 met: Default::default(),
                 resolved: Default::default(),
                 memo: None,
+                hold_cap: 0,
+                uncounted: 0,
                 header: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
             body: None,
         }
+    }
+
+    /// Hold at most about `max` diagnostics per name while waiting for a
+    /// function's labels (a use of an unknown name may be a label defined
+    /// further on), counting the others: with `max` the caller's error
+    /// cap, the first `max` errors in source order are still all reported
+    /// and memory stays bounded however many uses a body has (0: hold
+    /// everything). The errors counted, not kept, are
+    /// [`ModuleChecker::take_uncounted_errors`].
+    pub fn with_max_errors(mut self, max: usize) -> ModuleChecker<'o> {
+        self.c.hold_cap = max;
+        self
+    }
+
+    /// The errors found past the cap of [`ModuleChecker::with_max_errors`]
+    /// (counted, never made into diagnostics) since the last call.
+    pub fn take_uncounted_errors(&mut self) -> usize {
+        usize::try_from(std::mem::take(&mut self.c.uncounted)).unwrap_or(usize::MAX)
     }
 
     /// Check the next module-scope item.

@@ -452,8 +452,11 @@ impl Checker<'_> {
             {
                 return self.role_operand(i, roles, only.spec, o, found, top, w, ms);
             }
-            (Shape::Vector(inner), Operand::Vector { items, span }) if inner.len() == items.len() => {
-                let writes = |t: &OperandTpl| catalog().role(t.spec).is_some_and(|r| r.dir.writes());
+            (Shape::Vector(inner), Operand::Vector { items, span })
+                if inner.len() == items.len() =>
+            {
+                let writes =
+                    |t: &OperandTpl| catalog().role(t.spec).is_some_and(|r| r.dir.writes());
                 if inner.iter().all(writes) && items.iter().all(is_sink) {
                     self.diags.push(Diagnostic::error(
                         super::rules::codes::SINK,
@@ -884,7 +887,9 @@ impl Checker<'_> {
                             super::inst_name(i)
                         ),
                     )
-                    .with_note("an address register has an integer or bit type (`.u64`, `.b64`, `.u32`…)");
+                    .with_note(
+                        "an address register has an integer or bit type (`.u64`, `.b64`, `.u32`…)",
+                    );
                     self.report_found(*n, d, f, w);
                     return;
                 }
@@ -1115,8 +1120,9 @@ impl Checker<'_> {
                         && !spec.kinds.has(Kinds::PROTO)
                         && !is_predefined(n.as_str())
                     {
-                        let d = self.not_allowed(i, spec, *sp, format!("label `{n}`"));
-                        self.report_if_label(*n, d, f, w);
+                        Checker::report_if_label(w, *n, f, || {
+                            self.not_allowed(i, spec, *sp, format!("label `{n}`"))
+                        });
                     }
                 }
             }

@@ -125,6 +125,12 @@ impl Bounded {
         }
     }
 
+    /// Count `n` errors found but never made into diagnostics (they would
+    /// not have been kept).
+    pub fn add_unkept_errors(&mut self, n: usize) {
+        self.errors = self.errors.saturating_add(n);
+    }
+
     /// The number of diagnostics pushed so far.
     pub fn count(&self) -> usize {
         self.errors.saturating_add(self.warnings)

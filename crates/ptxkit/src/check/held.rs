@@ -1,0 +1,180 @@
+//! Diagnostics held until the labels of a block are known, in bounded
+//! memory.
+//!
+//! A name unknown where it is used may be a label defined further on, so
+//! its diagnostic waits for the end of the block (see [`super::body`]).
+//! A body of undeclared registers would hold one diagnostic per use until
+//! it ends (50 MB of `add.s32 %r1, %r2, %r3;` held 2.9 GB). With an error
+//! cap (`ptx check --max-errors N`), only the first `N` uses of each name
+//! are kept as diagnostics, and no more than [`KEPT_PER_CAP`] times `N` in
+//! all: a name that turns out to be a label drops all its uses, and the
+//! first `N` errors in source order are then among those kept. Later uses
+//! are counted by name and block depth, not stored; past [`COUNTED_MAX`]
+//! distinct names they are counted as errors at once.
+
+use rustc_hash::FxHashMap;
+
+use crate::diag::Diagnostic;
+use crate::syntax::Name;
+
+/// Kept diagnostics, in all, per unit of the error cap.
+const KEPT_PER_CAP: usize = 64;
+
+/// Distinct (name, depth) pairs counted past the kept ones.
+const COUNTED_MAX: usize = 1 << 16;
+
+/// What settles a held diagnostic when a label of its name is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Settle {
+    /// A label of that name makes the use correct: the diagnostic goes.
+    DropIfLabel,
+    /// The diagnostic stands only if the name is a label.
+    KeepIfLabel,
+}
+
+/// Diagnostics about names whose labels are not yet known.
+pub(super) struct Held {
+    settle: Settle,
+    /// The error cap (0: keep everything).
+    cap: usize,
+    /// Kept: the name, the diagnostic, the depth of its block.
+    kept: Vec<(Name, Diagnostic, usize)>,
+    /// How many are kept per name.
+    per_name: FxHashMap<Name, usize>,
+    /// Uses past the kept ones, by name and depth.
+    counted: FxHashMap<(Name, usize), u64>,
+    /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
+    lost: u64,
+}
+
+/// What a closing block or body settled.
+#[derive(Default)]
+pub(super) struct Settled {
+    /// The diagnostics that stand.
+    pub(super) diags: Vec<Diagnostic>,
+    /// Errors that stand, counted only.
+    pub(super) counted: u64,
+}
+
+impl Held {
+    pub(super) fn new(settle: Settle, cap: usize) -> Held {
+        Held {
+            settle,
+            cap,
+            kept: Vec::new(),
+            per_name: FxHashMap::default(),
+            counted: FxHashMap::default(),
+            lost: 0,
+        }
+    }
+
+    /// Hold a diagnostic about `n`, used at block depth `depth`; `make`
+    /// builds it, only when it is kept.
+    pub(super) fn hold(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Diagnostic) {
+        if self.cap == 0 {
+            self.kept.push((n, make(), depth));
+            return;
+        }
+        let mine = self.per_name.get(&n).copied().unwrap_or(0);
+        if mine < self.cap && self.kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
+            self.per_name.insert(n, mine.saturating_add(1));
+            self.kept.push((n, make(), depth));
+            return;
+        }
+        let key = (n, depth);
+        if self.counted.len() < COUNTED_MAX || self.counted.contains_key(&key) {
+            let c = self.counted.entry(key).or_insert(0);
+            *c = c.saturating_add(1);
+        } else if self.settle == Settle::DropIfLabel {
+            self.lost = self.lost.saturating_add(1);
+        }
+    }
+
+    /// The block at `depth` closes, its labels answering `is_label`: what
+    /// it settles is returned; the rest now waits in the enclosing block.
+    pub(super) fn block_end(&mut self, depth: usize, is_label: impl Fn(Name) -> bool) -> Settled {
+        let mut out = Settled::default();
+        let outer = depth.saturating_sub(1);
+        let keep_if_label = self.settle == Settle::KeepIfLabel;
+        let mut kept = Vec::with_capacity(self.kept.len());
+        for (n, d, at) in self.kept.drain(..) {
+            if at >= depth && is_label(n) {
+                if keep_if_label {
+                    out.diags.push(d);
+                }
+            } else {
+                kept.push((n, d, at.min(outer)));
+            }
+        }
+        self.kept = kept;
+        if self.counted.keys().any(|&(_, at)| at >= depth) {
+            let counted = std::mem::take(&mut self.counted);
+            for ((n, at), c) in counted {
+                if at >= depth && is_label(n) {
+                    if keep_if_label {
+                        out.counted = out.counted.saturating_add(c);
+                    }
+                } else {
+                    let e = self.counted.entry((n, at.min(outer))).or_insert(0);
+                    *e = e.saturating_add(c);
+                }
+            }
+        }
+        out
+    }
+
+    /// The body ends, its labels answering `is_label`: everything held is
+    /// settled.
+    pub(super) fn finish(self, is_label: impl Fn(Name) -> bool) -> Settled {
+        let stands = |n: Name| (self.settle == Settle::KeepIfLabel) == is_label(n);
+        let mut out = Settled {
+            diags: Vec::new(),
+            counted: self.lost,
+        };
+        for (n, d, _) in self.kept {
+            if stands(n) {
+                out.diags.push(d);
+            }
+        }
+        for ((n, _), c) in self.counted {
+            if stands(n) {
+                out.counted = out.counted.saturating_add(c);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::source::Span;
+
+    fn d() -> Diagnostic {
+        Diagnostic::error("E0401", Span::new(0, 1), "x")
+    }
+
+    #[test]
+    fn past_the_cap_uses_are_counted_not_kept() {
+        let mut h = Held::new(Settle::DropIfLabel, 2);
+        for _ in 0..1000 {
+            h.hold(Name::new("%r1"), 1, d);
+            h.hold(Name::new("L"), 1, d);
+        }
+        assert_eq!(h.kept.len(), 4);
+        let s = h.finish(|n| n == Name::new("L"));
+        assert_eq!((s.diags.len(), s.counted), (2, 998));
+    }
+
+    #[test]
+    fn a_nested_label_settles_only_its_block() {
+        let mut h = Held::new(Settle::KeepIfLabel, 1);
+        h.hold(Name::new("L"), 2, d);
+        h.hold(Name::new("L"), 2, d);
+        h.hold(Name::new("L"), 1, d);
+        let s = h.block_end(2, |n| n == Name::new("L"));
+        assert_eq!((s.diags.len(), s.counted), (1, 1));
+        let s = h.finish(|_| false);
+        assert_eq!((s.diags.len(), s.counted), (0, 0));
+    }
+}
