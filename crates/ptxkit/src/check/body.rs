@@ -9,9 +9,8 @@
 //! its block and is dropped if that block, or one around it, defines a
 //! label of that name.
 
-use smallvec::SmallVec;
-
 use super::held::{Held, Settle, Settled};
+use super::inst_ctx::InstCtx;
 use super::symbols::{clash_span, codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -309,9 +308,11 @@ impl Checker<'_> {
                 }
             }
             Stmt::Instruction(i) => {
-                self.instruction(i, w, ms);
-                self.gate_instruction(i);
-                self.instruction_rules(i);
+                // The instruction's facts, once, for every check after.
+                let cx = self.inst_ctx(i, w, ms);
+                self.instruction(&cx, w, ms);
+                self.gate_instruction(&cx);
+                self.instruction_rules(&cx);
             }
             Stmt::Block(inner) => {
                 self.block_start(w);
@@ -403,36 +404,31 @@ impl Checker<'_> {
         self.decl_rules(v);
     }
 
-    fn instruction(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+    fn instruction(&mut self, cx: &InstCtx<'_>, w: &mut BodyWalk, ms: &ModuleScope) {
+        let i = cx.i;
         if let Some(g) = &i.guard {
             let found = w.lookup(ms, g.pred);
             self.name_found(g.pred, g.span, found, w);
             self.guard(g, found, w);
         }
         let flags = crate::isa::catalog().flags(i.form);
-        // Each plain-name operand is looked up once, for the type check and
-        // the declaration check.
-        // Filled in place: a collected vector would be moved out (a call
-        // to `memcpy` per instruction).
-        let mut found: SmallVec<[Option<Found>; 8]> = SmallVec::new();
-        found.extend(i.operands.iter().map(|o| match o {
-            Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
-            _ => None,
-        }));
+        // Each plain-name operand was looked up once (`cx.found`), for the
+        // type check and the declaration check.
+        let found = &cx.found;
         if flags.has(crate::isa::Flags::CALL) {
             // The roles first (what the callee or function pointer may be),
             // then the call's own checks (callee, argument counts).
-            self.operands(i, &found, w, ms);
+            self.operands(cx, w, ms);
             return self.call(i, w, ms);
         }
         // Vector operands whose names the operand check looked up and
         // reported itself.
-        let handled = self.operands(i, &found, w, ms);
+        let handled = self.operands(cx, w, ms);
         let branch = flags.has(crate::isa::Flags::BRANCH);
         // Bracketed operands so far: the `k`th goes with the `k`th state
         // space written on the instruction.
         let mut brackets = 0usize;
-        for (k, (o, found)) in i.operands.iter().zip(&found).enumerate() {
+        for (k, (o, found)) in i.operands.iter().zip(found).enumerate() {
             let ordinal = brackets;
             if matches!(o, Operand::Tuple { .. } | Operand::Address { .. }) {
                 brackets = brackets.saturating_add(1);

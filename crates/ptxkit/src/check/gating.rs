@@ -2,6 +2,7 @@
 //! section, form and gated modifier says which `.version` and `.target` it
 //! needs.
 
+use super::inst_ctx::InstCtx;
 use super::target::{Env, Unmet};
 use super::Checker;
 use crate::diag::Diagnostic;
@@ -24,17 +25,17 @@ impl Checker<'_> {
     /// Gate one instruction: its gated modifiers, its form, its section.
     /// An instruction of a shape (form and modifiers) already found
     /// available in this environment is skipped.
-    pub(super) fn gate_instruction(&mut self, i: &Instruction) {
+    pub(super) fn gate_instruction(&mut self, cx: &InstCtx<'_>) {
         let env = self.env;
-        if let Some(s) = self.resolved.current(i) {
+        if let Some(s) = &cx.shape {
             if s.gated.get() == Some(env) {
                 return;
             }
         }
         let before = self.diags.len();
-        self.gate_uncached(i);
+        self.gate_uncached(cx.i);
         if self.diags.len() == before {
-            if let Some(s) = self.resolved.current(i) {
+            if let Some(s) = &cx.shape {
                 s.gated.set(Some(env));
             }
         }
@@ -80,14 +81,12 @@ impl Checker<'_> {
     ) -> bool {
         let env: Env = self.env;
         // Few distinct requirements recur on every instruction: remember
-        // the ones met.
-        // Requirements live in the static catalog: their address names them.
-        let key = std::ptr::from_ref(req) as usize;
-        if req.is_empty() || self.met.contains(&key) {
+        // the ones met, by value.
+        if req.is_empty() || self.met.contains(req) {
             return false;
         }
         let Some(u) = env.unmet(req) else {
-            self.met.insert(key);
+            self.met.insert(*req);
             return false;
         };
         let what = what();

@@ -7,6 +7,7 @@
 mod body;
 pub mod gating;
 mod held;
+mod inst_ctx;
 pub mod mod_rules;
 pub mod module_data;
 pub mod module_rules;
@@ -37,8 +38,8 @@ pub(crate) struct Checker<'o> {
     pub(crate) diags: Vec<Diagnostic>,
     /// `.extern` variables seen so far (for the linkage rule).
     pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
-    /// Catalog requirements the module meets, by address (see `gating`).
-    pub(crate) met: rustc_hash::FxHashSet<usize>,
+    /// Catalog requirements the module meets (see `gating`).
+    pub(crate) met: rustc_hash::FxHashSet<crate::isa::Requirement>,
     /// The order of the header so far (see `module_rules`).
     pub(crate) header: module_rules::HeaderState,
     /// Role types and vector sizes already worked out, by instruction

@@ -67,8 +67,9 @@ fn message(rule: &Rule, clause: usize) -> String {
 
 impl Checker<'_> {
     /// The catalog's modifier rules on one instruction.
-    pub(super) fn modifier_rules(&mut self, i: &Instruction) {
-        let Some((rule, clause)) = self.resolved.broken_rule(i) else {
+    pub(super) fn modifier_rules(&mut self, cx: &super::inst_ctx::InstCtx<'_>) {
+        let i = cx.i;
+        let Some((rule, clause)) = cx.broken_rule() else {
             return;
         };
         let cat = catalog();

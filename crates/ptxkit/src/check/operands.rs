@@ -6,6 +6,7 @@
 //! only for its shape (by the parser).
 
 use super::body::{BodyWalk, Found};
+use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
 use super::symbols::{codes, compatible, is_predefined, Decl, Kind, ModuleScope};
 use super::Checker;
@@ -76,11 +77,6 @@ thread_local! {
 /// written modifiers decide them, and few shapes recur through a module.
 pub(crate) struct Resolved {
     map: ShapeMap,
-    /// The instruction [`Resolved::of`] last saw (its address and where it
-    /// starts: a later statement may reuse a freed one's address) and its
-    /// facts: the gating and rules passes that follow read them instead of
-    /// a second lookup.
-    last: Option<((*const Instruction, u32), std::rc::Rc<ShapeFacts>)>,
 }
 
 /// What an instruction's shape decides.
@@ -92,6 +88,18 @@ pub(crate) struct ShapeFacts {
     /// The environment in which the shape's form, section and modifiers
     /// were found available (see `gating`): then they are again.
     pub(crate) gated: std::cell::Cell<Option<super::target::Env>>,
+}
+
+impl ShapeFacts {
+    /// Every described role's type and vector size.
+    pub(crate) fn roles(&self) -> &[RoleFacts] {
+        &self.roles
+    }
+
+    /// The modifier rule the shape breaks (rule, clause), if any.
+    pub(crate) fn broken(&self) -> Option<(u16, u16)> {
+        self.broken
+    }
 }
 
 /// The shape of an instruction as a key: the form and up to seven
@@ -114,7 +122,6 @@ impl Default for Resolved {
                 .ok()
                 .flatten()
                 .unwrap_or_default(),
-            last: None,
         }
     }
 }
@@ -128,32 +135,14 @@ impl Drop for Resolved {
 }
 
 impl Resolved {
-    /// The catalog `@rule` of `i`'s section that its modifiers break.
-    pub(crate) fn broken_rule(&mut self, i: &Instruction) -> Option<(u16, u16)> {
-        match self.last.take() {
-            Some((at, r)) if at == Self::at(i) => r.broken,
-            _ => broken_in_section(i),
-        }
-    }
-
-    /// The facts [`Resolved::of`] found for `i`, if it was the last
-    /// instruction it saw.
-    pub(crate) fn current(&self, i: &Instruction) -> Option<&ShapeFacts> {
-        self.last
-            .as_ref()
-            .filter(|(at, _)| *at == Self::at(i))
-            .map(|(_, r)| &**r)
-    }
-
-    fn at(i: &Instruction) -> (*const Instruction, u32) {
-        (std::ptr::from_ref(i), i.span.start)
-    }
-
     /// The facts of every described role of `i`'s form.
-    fn of(&mut self, i: &Instruction, form: &crate::isa::Form) -> std::rc::Rc<ShapeFacts> {
+    pub(crate) fn of(
+        &mut self,
+        i: &Instruction,
+        form: &crate::isa::Form,
+    ) -> std::rc::Rc<ShapeFacts> {
         let key = shape_key(i);
         if let Some(r) = key.and_then(|k| self.map.get(&k)) {
-            self.last = Some((Self::at(i), r.clone()));
             return r.clone();
         }
         let mut out: Vec<RoleFacts> = Vec::new();
@@ -180,7 +169,6 @@ impl Resolved {
             broken: broken_in_section(i),
             gated: std::cell::Cell::new(None),
         });
-        self.last = Some((Self::at(i), r.clone()));
         if let Some(k) = key {
             if self.map.len() < SHAPES_MAX {
                 self.map.insert(k, r.clone());
@@ -191,7 +179,7 @@ impl Resolved {
 }
 
 /// The rule of `i`'s section that its modifiers break, if it has rules.
-fn broken_in_section(i: &Instruction) -> Option<(u16, u16)> {
+pub(crate) fn broken_in_section(i: &Instruction) -> Option<(u16, u16)> {
     catalog()
         .section_of(i.form)
         .is_some_and(|s| !s.rules.is_empty())
@@ -278,20 +266,12 @@ fn constant(e: &Expr) -> Option<Lit> {
 }
 
 impl Checker<'_> {
-    /// Every operand of `i` against its role. `found` holds the lookup of
-    /// each top-level operand that is a plain name. Returns the written
-    /// operands (bit `k` for the `k`th) that are vectors whose names were
-    /// looked up and reported here.
-    pub(super) fn operands(
-        &mut self,
-        i: &Instruction,
-        found: &[Option<Found>],
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
-    ) -> u32 {
-        let Some(form) = i.form() else { return 0 };
-        let shape = self.resolved.of(i, form);
-        let roles = &shape.roles;
+    /// Every operand of the instruction against its role. Returns the
+    /// written operands (bit `k` for the `k`th) that are vectors whose
+    /// names were looked up and reported here.
+    pub(super) fn operands(&mut self, cx: &InstCtx<'_>, w: &mut BodyWalk, ms: &ModuleScope) -> u32 {
+        let (i, found) = (cx.i, &cx.found);
+        let Some(form) = cx.form else { return 0 };
         let mut written = i.operands.iter().zip(found).enumerate();
         let mut handled = 0u32;
         for (k, tpl) in form.operands.iter().enumerate() {
@@ -319,9 +299,9 @@ impl Checker<'_> {
             // A plain value (most operands) goes straight to its role.
             let whole = match (&tpl.shape, o) {
                 (Shape::Value | Shape::Literal(_), Operand::Expr(_)) => {
-                    self.role_operand(i, roles, tpl.spec, o, *f, true, w, ms)
+                    self.role_operand(cx, tpl.spec, o, *f, true, Names { w, ms })
                 }
-                _ => self.templated(i, roles, tpl, o, *f, true, w, ms),
+                _ => self.templated(cx, tpl, o, *f, true, Names { w, ms }),
             };
             if whole && at < 32 {
                 handled |= 1 << at;
@@ -369,24 +349,23 @@ impl Checker<'_> {
     }
 
     /// Operand `o` written for template `tpl`.
-    #[allow(clippy::too_many_arguments)]
     fn templated(
         &mut self,
-        i: &Instruction,
-        roles: &[RoleFacts],
+        cx: &InstCtx<'_>,
         tpl: &OperandTpl,
         o: &Operand,
         found: Option<Found>,
         top: bool,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
+        nm: Names<'_>,
     ) -> bool {
+        let (i, roles) = (cx.i, cx.roles());
+        let Names { w, ms } = nm;
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
-                self.role_operand(i, roles, tpl.spec, &p.first, None, false, w, ms);
+                self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
                 if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                    self.value(i, spec, ty, &p.second, None, w, ms);
+                    self.value(i, spec, ty, &p.second, None, Names { w, ms });
                 }
             }
             // `p|q` whose halves are not both names stays an expression
@@ -430,7 +409,7 @@ impl Checker<'_> {
                         continue;
                     }
                     let Some(item) = items.next() else { break };
-                    self.templated(i, roles, t, item, None, false, w, ms);
+                    self.templated(cx, t, item, None, false, Names { w, ms });
                 }
             }
             // An address is checked with its names (`body`, then
@@ -450,7 +429,7 @@ impl Checker<'_> {
             (Shape::Vector([only]), Operand::Vector { .. })
                 if matches!(only.shape, Shape::Value) =>
             {
-                return self.role_operand(i, roles, only.spec, o, found, top, w, ms);
+                return self.role_operand(cx, only.spec, o, found, top, Names { w, ms });
             }
             (Shape::Vector(inner), Operand::Vector { items, span })
                 if inner.len() == items.len() =>
@@ -480,10 +459,10 @@ impl Checker<'_> {
                     let spec = catalog().role(t.spec).filter(|s| s.kinds.has(Kinds::SREG));
                     if let (Shape::Value, Operand::Expr(e), Some(spec)) = (&t.shape, item, spec) {
                         let ty = facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                        self.element(i, spec, ty, e, false, w, ms);
+                        self.element(i, spec, ty, e, false, Names { w, ms });
                         continue;
                     }
-                    self.templated(i, roles, t, item, None, false, w, ms);
+                    self.templated(cx, t, item, None, false, Names { w, ms });
                 }
             }
             // A spelled-out vector of three or more distinct roles
@@ -530,11 +509,11 @@ impl Checker<'_> {
                     return false;
                 }
                 if let Some(last) = inner.last() {
-                    return self.templated(i, roles, last, o, found, top, w, ms);
+                    return self.templated(cx, last, o, found, top, Names { w, ms });
                 }
             }
             (Shape::Value | Shape::Literal(_) | Shape::Pair { .. }, _) => {
-                return self.role_operand(i, roles, tpl.spec, o, found, top, w, ms);
+                return self.role_operand(cx, tpl.spec, o, found, top, Names { w, ms });
             }
             _ => {}
         }
@@ -542,18 +521,17 @@ impl Checker<'_> {
     }
 
     /// Operand `o` of role `id`: its vector shape, then each value.
-    #[allow(clippy::too_many_arguments)]
     fn role_operand(
         &mut self,
-        i: &Instruction,
-        roles: &[RoleFacts],
+        cx: &InstCtx<'_>,
         id: RoleId,
         o: &Operand,
         found: Option<Found>,
         top: bool,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
+        nm: Names<'_>,
     ) -> bool {
+        let (i, roles) = (cx.i, cx.roles());
+        let Names { w, ms } = nm;
         let Some(spec) = catalog().role(id) else {
             return false;
         };
@@ -664,7 +642,7 @@ impl Checker<'_> {
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
                 for item in items {
                     if let Operand::Expr(e) = item {
-                        self.element(i, spec, ty, e, top && all, w, ms);
+                        self.element(i, spec, ty, e, top && all, Names { w, ms });
                     }
                 }
                 return top && all;
@@ -710,7 +688,7 @@ impl Checker<'_> {
                         return false;
                     }
                 }
-                self.value(i, spec, ty, e, found, w, ms);
+                self.value(i, spec, ty, e, found, Names { w, ms });
             }
             _ => {}
         }
@@ -752,7 +730,7 @@ impl Checker<'_> {
                 ty: Some(reg),
                 ..
             }) if reg != ScalarType::Pred => {
-                self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+                self.register_type(i, spec, (*n, *sp, f), (reg, ty), w);
             }
             // A typed address is held in a register: a variable's address
             // is not one of that memory's addresses (ptxas refuses it).
@@ -954,7 +932,6 @@ impl Checker<'_> {
     /// One element of a vector operand: as a value, except that ptxas
     /// takes a special register of any kind there (`{%tid.x, %r1}`), and
     /// the sink `_` in a written vector.
-    #[allow(clippy::too_many_arguments)]
     fn element(
         &mut self,
         i: &Instruction,
@@ -962,9 +939,9 @@ impl Checker<'_> {
         ty: Option<ScalarType>,
         e: &Expr,
         names: bool,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
+        nm: Names<'_>,
     ) {
+        let Names { w, ms } = nm;
         // Any element of a written vector may be the sink (ptxas 13.5:
         // `ld`, `mov`, `ldmatrix`, `tex`, `mma`,
         // `clusterlaunchcontrol.query_cancel`), whether or not the role
@@ -990,7 +967,7 @@ impl Checker<'_> {
                 return;
             }
         }
-        self.value(i, spec, ty, e, found, w, ms);
+        self.value(i, spec, ty, e, found, Names { w, ms });
     }
 
     /// Whether `component` is one `r` has; reports it if not.
@@ -1024,7 +1001,6 @@ impl Checker<'_> {
 
     /// One value `e` (a whole operand or a vector element) of role `spec`
     /// and type `ty`; `found` is its lookup if already made.
-    #[allow(clippy::too_many_arguments)]
     fn value(
         &mut self,
         i: &Instruction,
@@ -1032,9 +1008,9 @@ impl Checker<'_> {
         ty: Option<ScalarType>,
         e: &Expr,
         found: Option<Found>,
-        w: &mut BodyWalk,
-        ms: &ModuleScope,
+        nm: Names<'_>,
     ) {
+        let Names { w, ms } = nm;
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
                 self.diags.push(Diagnostic::error(
@@ -1065,7 +1041,7 @@ impl Checker<'_> {
                     // case) fits without a closer look.
                     match (reg, ty) {
                         (Some(reg), Some(ty)) if reg != ty => {
-                            self.register_type(i, spec, *n, *sp, f, reg, ty, w);
+                            self.register_type(i, spec, (*n, *sp, f), (reg, ty), w);
                         }
                         _ => {}
                     }
@@ -1197,16 +1173,12 @@ impl Checker<'_> {
     }
 
     /// Register `n` of type `reg` as an operand of type `ty`.
-    #[allow(clippy::too_many_arguments)]
     fn register_type(
         &mut self,
         i: &Instruction,
         spec: &RoleSpec,
-        n: Name,
-        span: Span,
-        found: Found,
-        reg: ScalarType,
-        ty: ScalarType,
+        (n, span, found): (Name, Span, Found),
+        (reg, ty): (ScalarType, ScalarType),
         w: &mut BodyWalk,
     ) {
         let fits = match (ty == ScalarType::Pred, reg == ScalarType::Pred) {

@@ -30,9 +30,9 @@ fn sink_in(o: &Operand) -> Option<crate::source::Span> {
 
 impl Checker<'_> {
     /// Rules on one instruction.
-    pub(super) fn instruction_rules(&mut self, i: &Instruction) {
-        self.sink_rules(i);
-        self.modifier_rules(i);
+    pub(super) fn instruction_rules(&mut self, cx: &super::inst_ctx::InstCtx<'_>) {
+        self.sink_rules(cx.i);
+        self.modifier_rules(cx);
     }
 
     /// `_` only receives results: never a source. (Which destinations may

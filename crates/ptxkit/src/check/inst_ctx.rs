@@ -1,0 +1,81 @@
+//! The facts of one instruction, worked out once before any check reads
+//! them: the form it matched, every role's type and vector size and the
+//! modifier rule it breaks (the shape's facts, [`ShapeFacts`]), and the
+//! declaration each plain-name operand resolves to. The body walk builds
+//! one [`InstCtx`] per instruction and hands it to the operand checks,
+//! the gating and the rules in turn; none of them works a fact out again
+//! or finds it in a cache keyed on the instruction.
+
+use std::rc::Rc;
+
+use smallvec::SmallVec;
+
+use super::body::{BodyWalk, Found};
+use super::operands::{RoleFacts, ShapeFacts};
+use super::symbols::ModuleScope;
+use super::Checker;
+use crate::syntax::{Expr, Instruction, Operand};
+
+/// One instruction and what is known of it.
+pub(crate) struct InstCtx<'i> {
+    /// The instruction.
+    pub(crate) i: &'i Instruction,
+    /// The form it matched, if any.
+    pub(crate) form: Option<&'static crate::isa::Form>,
+    /// What its shape (form and written modifiers) decides, when it
+    /// matched a form.
+    pub(crate) shape: Option<Rc<ShapeFacts>>,
+    /// The lookup of each top-level operand that is a plain name (`None`
+    /// for the others), as far as known where the instruction stands.
+    pub(crate) found: SmallVec<[Option<Found>; 8]>,
+}
+
+impl InstCtx<'_> {
+    /// Every described role's type and vector size.
+    pub(crate) fn roles(&self) -> &[RoleFacts] {
+        self.shape.as_deref().map_or(&[], ShapeFacts::roles)
+    }
+
+    /// The modifier rule (rule, clause) of its section that it breaks.
+    pub(crate) fn broken_rule(&self) -> Option<(u16, u16)> {
+        match &self.shape {
+            Some(s) => s.broken(),
+            None => super::operands::broken_in_section(self.i),
+        }
+    }
+}
+
+/// Where an instruction's names are looked up: the body being walked and
+/// the module around it.
+pub(crate) struct Names<'a> {
+    /// The body.
+    pub(crate) w: &'a mut BodyWalk,
+    /// The module's declarations so far.
+    pub(crate) ms: &'a ModuleScope,
+}
+
+impl Checker<'_> {
+    /// The facts of `i`, worked out once.
+    pub(super) fn inst_ctx<'i>(
+        &mut self,
+        i: &'i Instruction,
+        w: &BodyWalk,
+        ms: &ModuleScope,
+    ) -> InstCtx<'i> {
+        let form = i.form();
+        let shape = form.map(|f| self.resolved.of(i, f));
+        // Filled in place: a collected vector would be moved out (a call
+        // to `memcpy` per instruction).
+        let mut found: SmallVec<[Option<Found>; 8]> = SmallVec::new();
+        found.extend(i.operands.iter().map(|o| match o {
+            Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
+            _ => None,
+        }));
+        InstCtx {
+            i,
+            form,
+            shape,
+            found,
+        }
+    }
+}
