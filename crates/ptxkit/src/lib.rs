@@ -20,6 +20,24 @@
 //! assert_eq!(ptxkit::parse(text.as_bytes()).module, parsed.module);
 //! ```
 //!
+//! ## Names
+//!
+//! Which declaration a name refers to is decided by one resolver,
+//! [`syntax::scope`], by ptxas's rules (block scoping, labels seen in their
+//! whole block, `%r<N>` ranges with ptxas's reading of their indices). The
+//! checker ([`check`]), the register analyses ([`analysis::regs`]) and the
+//! language server all look names up through it.
+//!
+//! ```
+//! use ptxkit::syntax::scope::Scope;
+//! use ptxkit::{Name, Span};
+//!
+//! let mut s: Scope<&str> = Scope::default();
+//! let _ = s.declare_range(Name::new("%r"), 4, Span::new(0, 0), "%r<4>");
+//! assert_eq!(s.find(Name::new("%r01")), Some("%r<4>")); // leading zeros count
+//! assert_eq!(s.find(Name::new("%r4")), None);
+//! ```
+//!
 //! ## Editing
 //!
 //! Trees are plain data: change them directly or with the visitors

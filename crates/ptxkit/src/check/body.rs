@@ -9,7 +9,7 @@
 //! its block and is dropped if that block, or one around it, defines a
 //! label of that name.
 
-use super::held::{Held, Settle, Settled};
+use super::held::{Held, Settle};
 use super::inst_ctx::InstCtx;
 use super::symbols::{clash_span, codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
@@ -237,10 +237,9 @@ impl Checker<'_> {
             // gone (or, for a label where none may stand, reported); the
             // others wait for the enclosing block's labels.
             let is_label = |n: Name| labels.get(n).is_some();
-            let a = w.pending.block_end(depth, is_label);
-            let b = w.if_label.block_end(depth, is_label);
-            self.settled(a);
-            self.settled(b);
+            let a = w.pending.block_end(depth, is_label, &mut self.diags);
+            let b = w.if_label.block_end(depth, is_label, &mut self.diags);
+            self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
         }
     }
 
@@ -250,16 +249,9 @@ impl Checker<'_> {
         self.memo = Some((w.memo, w.generation));
         let labels = &w.labels;
         let is_label = |n: Name| labels.iter().any(|s| s.get(n).is_some());
-        let a = w.pending.finish(is_label);
-        let b = w.if_label.finish(is_label);
-        self.settled(a);
-        self.settled(b);
-    }
-
-    /// Report what a closing block or body settled.
-    fn settled(&mut self, s: Settled) {
-        self.diags.extend(s.diags);
-        self.uncounted = self.uncounted.saturating_add(s.counted);
+        let a = w.pending.finish(is_label, &mut self.diags);
+        let b = w.if_label.finish(is_label, &mut self.diags);
+        self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
     }
 
     /// The next statement of the body (a nested block whole).
@@ -309,7 +301,8 @@ impl Checker<'_> {
             }
             Stmt::Instruction(i) => {
                 // The instruction's facts, once, for every check after.
-                let cx = self.inst_ctx(i, w, ms);
+                let mut cx = InstCtx::new(i);
+                self.fill_inst_ctx(&mut cx, w, ms);
                 self.instruction(&cx, w, ms);
                 self.gate_instruction(&cx);
                 self.instruction_rules(&cx);

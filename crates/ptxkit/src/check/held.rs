@@ -5,12 +5,12 @@
 //! its diagnostic waits for the end of the block (see [`super::body`]).
 //! A body of undeclared registers would hold one diagnostic per use until
 //! it ends (50 MB of `add.s32 %r1, %r2, %r3;` held 2.9 GB). With an error
-//! cap (`ptx check --max-errors N`), only the first `N` uses of each name
-//! are kept as diagnostics, and no more than [`KEPT_PER_CAP`] times `N` in
-//! all: a name that turns out to be a label drops all its uses, and the
-//! first `N` errors in source order are then among those kept. Later uses
-//! are counted by name and block depth, not stored; past [`COUNTED_MAX`]
-//! distinct names they are counted as errors at once.
+//! cap (`ptx check --max-errors N`), the first [`KEPT_PER_CAP`] times `N`
+//! uses are kept as diagnostics, in source order; later uses are counted by
+//! name and block depth, not stored (past [`COUNTED_MAX`] distinct names,
+//! counted as errors at once). The error count stays exact, and the first
+//! `N` errors are among those kept unless more than all but `N` of the kept
+//! uses turn out to be labels.
 
 use rustc_hash::FxHashMap;
 
@@ -39,21 +39,10 @@ pub(super) struct Held {
     cap: usize,
     /// Kept: the name, the diagnostic, the depth of its block.
     kept: Vec<(Name, Diagnostic, usize)>,
-    /// How many are kept per name.
-    per_name: FxHashMap<Name, usize>,
     /// Uses past the kept ones, by name and depth.
     counted: FxHashMap<(Name, usize), u64>,
     /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
     lost: u64,
-}
-
-/// What a closing block or body settled.
-#[derive(Default)]
-pub(super) struct Settled {
-    /// The diagnostics that stand.
-    pub(super) diags: Vec<Diagnostic>,
-    /// Errors that stand, counted only.
-    pub(super) counted: u64,
 }
 
 impl Held {
@@ -62,7 +51,6 @@ impl Held {
             settle,
             cap,
             kept: Vec::new(),
-            per_name: FxHashMap::default(),
             counted: FxHashMap::default(),
             lost: 0,
         }
@@ -70,14 +58,13 @@ impl Held {
 
     /// Hold a diagnostic about `n`, used at block depth `depth`; `make`
     /// builds it, only when it is kept.
+    #[inline]
     pub(super) fn hold(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Diagnostic) {
         if self.cap == 0 {
             self.kept.push((n, make(), depth));
             return;
         }
-        let mine = self.per_name.get(&n).copied().unwrap_or(0);
-        if mine < self.cap && self.kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
-            self.per_name.insert(n, mine.saturating_add(1));
+        if self.kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
             self.kept.push((n, make(), depth));
             return;
         }
@@ -90,17 +77,27 @@ impl Held {
         }
     }
 
-    /// The block at `depth` closes, its labels answering `is_label`: what
-    /// it settles is returned; the rest now waits in the enclosing block.
-    pub(super) fn block_end(&mut self, depth: usize, is_label: impl Fn(Name) -> bool) -> Settled {
-        let mut out = Settled::default();
+    /// The block at `depth` closes, its labels answering `is_label`: the
+    /// diagnostics it settles as standing go to `out`, and the errors
+    /// counted only are returned; the rest now waits in the enclosing
+    /// block.
+    pub(super) fn block_end(
+        &mut self,
+        depth: usize,
+        is_label: impl Fn(Name) -> bool,
+        out: &mut Vec<Diagnostic>,
+    ) -> u64 {
+        let mut counted = 0u64;
+        if self.kept.is_empty() && self.counted.is_empty() {
+            return counted;
+        }
         let outer = depth.saturating_sub(1);
         let keep_if_label = self.settle == Settle::KeepIfLabel;
         let mut kept = Vec::with_capacity(self.kept.len());
         for (n, d, at) in self.kept.drain(..) {
             if at >= depth && is_label(n) {
                 if keep_if_label {
-                    out.diags.push(d);
+                    out.push(d);
                 }
             } else {
                 kept.push((n, d, at.min(outer)));
@@ -108,11 +105,11 @@ impl Held {
         }
         self.kept = kept;
         if self.counted.keys().any(|&(_, at)| at >= depth) {
-            let counted = std::mem::take(&mut self.counted);
-            for ((n, at), c) in counted {
+            let held = std::mem::take(&mut self.counted);
+            for ((n, at), c) in held {
                 if at >= depth && is_label(n) {
                     if keep_if_label {
-                        out.counted = out.counted.saturating_add(c);
+                        counted = counted.saturating_add(c);
                     }
                 } else {
                     let e = self.counted.entry((n, at.min(outer))).or_insert(0);
@@ -120,28 +117,30 @@ impl Held {
                 }
             }
         }
-        out
+        counted
     }
 
     /// The body ends, its labels answering `is_label`: everything held is
-    /// settled.
-    pub(super) fn finish(self, is_label: impl Fn(Name) -> bool) -> Settled {
+    /// settled, the diagnostics that stand into `out`; returns the errors
+    /// that stand, counted only.
+    #[inline]
+    pub(super) fn finish(self, is_label: impl Fn(Name) -> bool, out: &mut Vec<Diagnostic>) -> u64 {
+        if self.kept.is_empty() && self.counted.is_empty() && self.lost == 0 {
+            return 0;
+        }
         let stands = |n: Name| (self.settle == Settle::KeepIfLabel) == is_label(n);
-        let mut out = Settled {
-            diags: Vec::new(),
-            counted: self.lost,
-        };
+        let mut counted = self.lost;
         for (n, d, _) in self.kept {
             if stands(n) {
-                out.diags.push(d);
+                out.push(d);
             }
         }
         for ((n, _), c) in self.counted {
             if stands(n) {
-                out.counted = out.counted.saturating_add(c);
+                counted = counted.saturating_add(c);
             }
         }
-        out
+        counted
     }
 }
 
@@ -161,20 +160,28 @@ mod tests {
             h.hold(Name::new("%r1"), 1, d);
             h.hold(Name::new("L"), 1, d);
         }
-        assert_eq!(h.kept.len(), 4);
-        let s = h.finish(|n| n == Name::new("L"));
-        assert_eq!((s.diags.len(), s.counted), (2, 998));
+        assert_eq!(h.kept.len(), 2 * KEPT_PER_CAP);
+        let mut out = Vec::new();
+        let counted = h.finish(|n| n == Name::new("L"), &mut out);
+        assert_eq!(
+            (out.len(), counted),
+            (KEPT_PER_CAP, 1000 - KEPT_PER_CAP as u64)
+        );
     }
 
     #[test]
     fn a_nested_label_settles_only_its_block() {
         let mut h = Held::new(Settle::KeepIfLabel, 1);
+        for _ in 0..KEPT_PER_CAP {
+            h.hold(Name::new("M"), 1, d);
+        }
         h.hold(Name::new("L"), 2, d);
         h.hold(Name::new("L"), 2, d);
         h.hold(Name::new("L"), 1, d);
-        let s = h.block_end(2, |n| n == Name::new("L"));
-        assert_eq!((s.diags.len(), s.counted), (1, 1));
-        let s = h.finish(|_| false);
-        assert_eq!((s.diags.len(), s.counted), (0, 0));
+        let mut out = Vec::new();
+        let counted = h.block_end(2, |n| n == Name::new("L"), &mut out);
+        assert_eq!((out.len(), counted), (0, 2));
+        let counted = h.finish(|_| false, &mut out);
+        assert_eq!((out.len(), counted), (0, 0));
     }
 }

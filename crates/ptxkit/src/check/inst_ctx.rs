@@ -32,11 +32,13 @@ pub(crate) struct InstCtx<'i> {
 
 impl InstCtx<'_> {
     /// Every described role's type and vector size.
+    #[inline]
     pub(crate) fn roles(&self) -> &[RoleFacts] {
         self.shape.as_deref().map_or(&[], ShapeFacts::roles)
     }
 
     /// The modifier rule (rule, clause) of its section that it breaks.
+    #[inline]
     pub(crate) fn broken_rule(&self) -> Option<(u16, u16)> {
         match &self.shape {
             Some(s) => s.broken(),
@@ -54,28 +56,30 @@ pub(crate) struct Names<'a> {
     pub(crate) ms: &'a ModuleScope,
 }
 
+impl<'i> InstCtx<'i> {
+    /// The context of `i`, its facts not yet worked out (see
+    /// [`Checker::fill_inst_ctx`]). Built where it is used and filled in
+    /// place: the lookups are a few hundred bytes, which returning the
+    /// context by value would copy on every instruction.
+    #[inline]
+    pub(crate) fn new(i: &'i Instruction) -> InstCtx<'i> {
+        InstCtx {
+            i,
+            form: i.form(),
+            shape: None,
+            found: SmallVec::new(),
+        }
+    }
+}
+
 impl Checker<'_> {
-    /// The facts of `i`, worked out once.
-    pub(super) fn inst_ctx<'i>(
-        &mut self,
-        i: &'i Instruction,
-        w: &BodyWalk,
-        ms: &ModuleScope,
-    ) -> InstCtx<'i> {
-        let form = i.form();
-        let shape = form.map(|f| self.resolved.of(i, f));
-        // Filled in place: a collected vector would be moved out (a call
-        // to `memcpy` per instruction).
-        let mut found: SmallVec<[Option<Found>; 8]> = SmallVec::new();
-        found.extend(i.operands.iter().map(|o| match o {
+    /// Work out the facts of `cx`'s instruction, once.
+    pub(super) fn fill_inst_ctx(&mut self, cx: &mut InstCtx<'_>, w: &BodyWalk, ms: &ModuleScope) {
+        let i = cx.i;
+        cx.shape = cx.form.map(|f| self.resolved.of(i, f));
+        cx.found.extend(i.operands.iter().map(|o| match o {
             Operand::Expr(Expr::Name(n, _)) => Some(w.lookup(ms, *n)),
             _ => None,
         }));
-        InstCtx {
-            i,
-            form,
-            shape,
-            found,
-        }
     }
 }

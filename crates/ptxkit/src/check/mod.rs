@@ -2,7 +2,12 @@
 //! catalog's data. Separate from the parser; it reads a parsed [`Module`].
 //!
 //! Passes: module rules ([`module_rules`]), symbols and calls ([`symbols`]),
-//! version/target gating of instructions ([`gating`]).
+//! version/target gating of instructions ([`gating`]). Names are resolved by
+//! the one resolver, [`crate::syntax::scope`] (`docs/names.md`). Each
+//! instruction's facts (its form, its roles' types and sizes, the modifier
+//! rule it breaks, its operands' declarations) are worked out once into a
+//! context value that the operand checks, the gating and the rules read in
+//! turn.
 
 mod body;
 pub mod gating;

@@ -300,8 +300,8 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     // packed type (ptxas 13.5).
     untyped(ty)
         || untyped(reg)
-        || (reg.is_packed() && ty.is_integer())
         || (ty.is_float() == reg.is_float() && (!ty.is_float() || ty == reg))
+        || (reg.is_packed() && ty.is_integer())
 }
 
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).

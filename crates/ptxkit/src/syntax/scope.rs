@@ -187,14 +187,12 @@ impl<T> Scope<T> {
             return None;
         }
         // A short name: its prefix and digits straight from its bytes.
-        if let Some((key, plen, digits)) = n.split_digits() {
-            if let Some(k) = key {
-                return self
-                    .ranges
-                    .iter()
-                    .find(|r| r.key == Some(k) && r.len == plen)
-                    .filter(|r| r.covers_index(digits));
-            }
+        if let Some((Some(k), plen, digits)) = n.split_digits() {
+            return self
+                .ranges
+                .iter()
+                .find(|r| r.key == Some(k) && r.len == plen)
+                .filter(|r| r.covers_index(digits));
         }
         let (prefix, digits) = split_register(n.as_bytes())?;
         self.ranges
@@ -240,6 +238,7 @@ impl<T> Range<T> {
 /// A register name split into its prefix (without trailing digits, never
 /// empty) and its trailing digits (never empty); `None` when the name does
 /// not end in a digit or is only digits.
+#[inline]
 pub fn split_register(s: &[u8]) -> Option<(&[u8], &[u8])> {
     let digits = s.iter().rev().take_while(|b| b.is_ascii_digit()).count();
     if digits == 0 || digits == s.len() {
@@ -251,6 +250,7 @@ pub fn split_register(s: &[u8]) -> Option<(&[u8], &[u8])> {
 /// The value of a register's trailing digits as ptxas reads them: decimal,
 /// leading zeros allowed, wrapping modulo 2⁶⁴ (`%r18446744073709551617`
 /// is `%r1`). `None` when empty or not all digits.
+#[inline]
 pub fn register_index(digits: &[u8]) -> Option<u64> {
     if digits.is_empty() {
         return None;
