@@ -385,7 +385,11 @@ mod tests {
             t.declare_range(Name::new("%q"), 3, Span::new(0, 1), 1),
             Err(Clash::Name(..))
         ));
+        // The range is declared anyway: `%q001` is its register 1 now.
+        assert!(t.declare(Name::new("%q001"), 1).is_err());
         // `%q001` is another name than `%q1` when neither is a range's.
-        assert!(t.declare(Name::new("%q001"), 1).is_ok());
+        let mut u: Scope<u8> = Scope::default();
+        u.declare(Name::new("%q1"), 1).map_err(|_| ()).unwrap();
+        assert!(u.declare(Name::new("%q001"), 1).is_ok());
     }
 }
