@@ -29,6 +29,7 @@ pub mod folding;
 pub mod formatting;
 pub mod forms;
 pub mod hover;
+pub mod hover_diag;
 pub mod incremental;
 pub mod index;
 pub mod inlay_hints;

@@ -83,7 +83,7 @@ fn bodies_read_in_pieces() {
 #[test]
 #[should_panic(expected = "diagnostic span")]
 fn properties_can_fail() {
-    let d = ptxkit::Diagnostic::error("E0000", ptxkit::Span::new(0, 10), "x");
+    let d = ptxkit::Diagnostic::error(ptxkit::diag::Code::Syntax, ptxkit::Span::new(0, 10), "x");
     props::diagnostics_sound(b"abc", &[d]);
 }
 

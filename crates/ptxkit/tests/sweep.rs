@@ -100,7 +100,13 @@ fn errors(src: &[u8]) -> Vec<(u32, &'static str, String)> {
     diags
         .iter()
         .filter(|d| d.is_error())
-        .map(|d| (index.line_col(d.span.start).line, d.code, d.message.clone()))
+        .map(|d| {
+            (
+                index.line_col(d.span.start).line,
+                d.code.as_str(),
+                d.message.clone(),
+            )
+        })
         .collect()
 }
 

@@ -11,9 +11,9 @@
 
 use smallvec::SmallVec;
 
-use super::symbols::{codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::symbols::{is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::StateSpace;
 use crate::source::Span;
 use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
@@ -259,7 +259,7 @@ impl Checker<'_> {
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
                         self.diags.push(Diagnostic::error(
-                            codes::UNDECLARED_CALLEE,
+                            Code::UndeclaredCallee,
                             *sp,
                             format!("`{n}` in `.calltargets` is not a declared function"),
                         ));
@@ -278,7 +278,7 @@ impl Checker<'_> {
                         })
                     ) {
                         let d = Diagnostic::error(
-                            codes::UNDEFINED_LABEL,
+                            Code::UndefinedLabel,
                             *sp,
                             format!("label `{n}` is not defined in this function"),
                         );
@@ -434,7 +434,7 @@ impl Checker<'_> {
                 }
             } else if found.decl.is_none() && !is_predefined(n.as_str()) {
                 let d = Diagnostic::error(
-                    codes::UNDEFINED_LABEL,
+                    Code::UndefinedLabel,
                     *sp,
                     format!("label `{n}` is not defined in this function"),
                 );
@@ -467,7 +467,7 @@ impl Checker<'_> {
         if let Some(f) = ms.callee(name) {
             if f.kernel {
                 let d = Diagnostic::error(
-                    codes::UNDECLARED_CALLEE,
+                    Code::UndeclaredCallee,
                     span,
                     format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
                 )
@@ -504,7 +504,7 @@ impl Checker<'_> {
             }
             if !problems.is_empty() {
                 let d = Diagnostic::error(
-                    codes::CALL_ARITY,
+                    Code::CallArity,
                     span,
                     format!("call to `{name}` passes {}", problems.join(" and ")),
                 )
@@ -522,7 +522,7 @@ impl Checker<'_> {
         ) = (found.decl, rest.is_empty())
         {
             let d = Diagnostic::error(
-                codes::CALL_PROTOTYPE,
+                Code::CallPrototype,
                 span,
                 format!("the indirect call through `{name}` names no prototype"),
             )
@@ -531,7 +531,7 @@ impl Checker<'_> {
             return;
         }
         if found.decl.is_none() {
-            let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
+            let d = Diagnostic::error(Code::UndeclaredCallee, span, format!("call to `{name}`, which is not declared"))
                 .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
             self.report(name, d, found, w);
         }
@@ -558,7 +558,7 @@ impl Checker<'_> {
             let idx = s.strip_prefix(&*r.prefix)?.parse::<u64>().ok()?;
             (idx >= r.count).then(|| {
                 let (prefix, count) = (&r.prefix, r.count);
-                Diagnostic::error(codes::OUT_OF_RANGE, span, format!("`{n}` is outside `{prefix}<{count}>`, which declares {prefix}0 to {prefix}{}", count.saturating_sub(1)))
+                Diagnostic::error(Code::OutOfRange, span, format!("`{n}` is outside `{prefix}<{count}>`, which declares {prefix}0 to {prefix}{}", count.saturating_sub(1)))
                     .with_label(r.span, "range declared here")
             })
         });

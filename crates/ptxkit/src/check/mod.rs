@@ -16,7 +16,7 @@ pub mod rules;
 pub mod symbols;
 pub mod target;
 
-use crate::diag::{Bounded, Collected, Diagnostic};
+use crate::diag::{Bounded, Code, Collected, Diagnostic};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
 use symbols::ModuleScope;
@@ -68,7 +68,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 /// semantic errors of the rest of the module are reported too (ptxas stops
 /// at its first syntax error). What a broken piece would have declared is
 /// unknown, so after a broken declaration, label or function header the
-/// "not declared" family of errors ([`CASCADES`]) is not reported: for the
+/// "not declared" family of errors ([`Code::may_cascade`]) is not reported: for the
 /// rest of the function when the piece is in a body, for the rest of the
 /// module when it is at module scope. Without syntax errors the result is
 /// exactly [`crate::parse`] then [`check`].
@@ -135,18 +135,6 @@ pub fn syntax_check_bounded(src: &[u8], max: usize) -> Collected {
     stream_check(src, None, max, |_| {})
 }
 
-/// The codes of errors that a broken declaration can cause further on: a
-/// name it would have declared is then "not declared" (see
-/// [`check_source`]).
-pub const CASCADES: [&str; 6] = [
-    symbols::codes::UNDECLARED,
-    symbols::codes::UNDEFINED_LABEL,
-    symbols::codes::UNDECLARED_CALLEE,
-    symbols::codes::CALL_ARITY,
-    symbols::codes::CALL_PROTOTYPE,
-    module_rules::codes::HEADER_ORDER,
-];
-
 /// Whether a statement that did not parse may have been meant to declare
 /// something: a directive (`.reg`, `.local`, ...) or a label, not an
 /// instruction.
@@ -205,9 +193,8 @@ fn stream_check(
             // used before their definition), anywhere in the body.
             let end = poison != u32::MAX && matches!(piece, Piece::FunctionEnd(_));
             c.drain_into(&mut sink, |d| {
-                !CASCADES.contains(&d.code)
-                    || (d.span.start < poison
-                        && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
+                !d.code.may_cascade()
+                    || (d.span.start < poison && !(end && d.code == Code::UndefinedLabel))
             });
         }
         if matches!(piece, Piece::FunctionEnd(_)) {
@@ -219,7 +206,7 @@ fn stream_check(
     sink.extend(stream.finish());
     if let Some(c) = checker {
         let clean = module_poison == u32::MAX;
-        c.drain_into(&mut sink, |d| clean || !CASCADES.contains(&d.code));
+        c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
     }
     sink.finish()
 }

@@ -3,55 +3,13 @@
 
 use super::module_data::{data, Blame};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::source::Span;
 use crate::syntax::{
     AddressSize, BinOp, Expr, Function, Initializer, Item, Section, SectionEntry, Target, UnOp,
     VarDecl, Version,
 };
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// 32-bit addressing.
-    pub const ADDRESS_SIZE: &str = "E0303";
-    /// A `.target` newer than the `.version` allows.
-    pub const TARGET_VERSION: &str = "E0304";
-    /// A `.target` option that does not apply to the architecture.
-    pub const TARGET_OPTION: &str = "E0305";
-    /// A variable whose size is unknown.
-    pub const INCOMPLETE: &str = "E0306";
-    /// An initializer where the state space allows none.
-    pub const INITIALIZER: &str = "E0307";
-    /// Function header directives that conflict or do not apply.
-    pub const DIRECTIVE: &str = "E0308";
-    /// Kernel parameters beyond the parameter space.
-    pub const PARAM_SPACE: &str = "E0309";
-    /// An `.extern` variable defined without external linkage.
-    pub const LINKAGE: &str = "E0310";
-    /// A `.version` ptxas does not know.
-    pub const UNKNOWN_VERSION: &str = "E0311";
-    /// A `.target` ptxas does not know, or options that conflict.
-    pub const UNKNOWN_TARGET: &str = "E0312";
-    /// Header directives out of order (`.target` or `.address_size` after
-    /// a declaration, `.address_size` twice).
-    pub const HEADER_ORDER: &str = "E0313";
-    /// An `.align` that is not a power of two.
-    pub const ALIGN: &str = "E0314";
-    /// A performance directive with a value it cannot take, or removed.
-    pub const DIRECTIVE_VALUE: &str = "E0315";
-    /// More initializers than the array has elements, or a vector
-    /// initializer of the wrong length.
-    pub const INIT_COUNT: &str = "E0316";
-    /// An initializer of the wrong kind (a float for an integer, a list
-    /// for a scalar, an address for a type that cannot hold one).
-    pub const INIT_KIND: &str = "E0317";
-    /// An `.extern` function with a body.
-    pub const EXTERN_DEFINED: &str = "E0318";
-    /// A declaration word (linkage, function directive, declared type,
-    /// module directive) newer than the module's `.version` or `.target`.
-    pub const DECL_VERSION: &str = "E0319";
-}
 
 /// What the header check has seen of the module so far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -140,7 +98,7 @@ impl Checker<'_> {
             );
             if !f.is_kernel() && !func_ok {
                 self.diags.push(Diagnostic::error(
-                    codes::DIRECTIVE,
+                    Code::Directive,
                     d.span,
                     format!("`{name}` applies to kernels (`.entry`), not to `.func`"),
                 ));
@@ -155,7 +113,7 @@ impl Checker<'_> {
         {
             if let Some(d) = f.directive(".minnctapersm") {
                 self.diags.push(Diagnostic::warning(
-                    codes::DIRECTIVE,
+                    Code::Directive,
                     d.span,
                     "`.minnctapersm` has no effect without `.maxntid` or `.reqntid`",
                 ));
@@ -166,7 +124,7 @@ impl Checker<'_> {
             .filter(|d| d.args.first().is_some_and(|a| a.value > 255))
         {
             self.diags.push(Diagnostic::warning(
-                codes::DIRECTIVE,
+                Code::Directive,
                 d.span,
                 "`.maxnreg` above 255 is ignored",
             ));
@@ -183,14 +141,14 @@ impl Checker<'_> {
             for (_, v, sm) in md.directive_since.iter().filter(|(n, _, _)| n == name) {
                 if let Some(have) = self.env.ptx.filter(|have| have < v) {
                     self.diags.push(Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         d.span,
                         format!("`{name}` requires PTX ISA .version {v} or later (the module declares {have})"),
                     ));
                 }
                 if let Some(have) = self.env.sm.filter(|have| have.num < *sm) {
                     self.diags.push(Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         d.span,
                         format!("`{name}` requires .target sm_{sm} or higher, not {have}"),
                     ));
@@ -209,7 +167,7 @@ impl Checker<'_> {
             if !missing.is_empty() {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         function_end(f),
                         format!(
                             "`{name}` needs `{}` in the same kernel",
@@ -260,7 +218,7 @@ impl Checker<'_> {
                     ok = false;
                     self.diags.push(
                         Diagnostic::error(
-                            codes::DIRECTIVE_VALUE,
+                            Code::DirectiveValue,
                             blame_at(i, rule.blame),
                             format!("`{name}` is not supported as of PTX ISA {removed} (the module declares {have})"),
                         )
@@ -272,7 +230,7 @@ impl Checker<'_> {
                 ok = false;
                 self.diags.push(
                     Diagnostic::error(
-                        codes::DIRECTIVE_VALUE,
+                        Code::DirectiveValue,
                         blame_at(i, rule.blame),
                         format!("`{name}` expects positive non-zero values"),
                     )
@@ -302,7 +260,7 @@ impl Checker<'_> {
                 }
             };
             let mut d = Diagnostic::error(
-                codes::DIRECTIVE,
+                Code::Directive,
                 span,
                 format!("`{}` has both `{a}` and `{b}`", f.name),
             );
@@ -326,7 +284,7 @@ impl Checker<'_> {
                 }
                 None => {
                     if let Some(first) = self.externs.get(&d.name) {
-                        let diag = Diagnostic::error(codes::LINKAGE, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
+                        let diag = Diagnostic::error(Code::Linkage, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
                             .with_label(*first, "declared `.extern` here")
                             .with_note("define it `.visible` (or `.weak`/`.common`)");
                         self.diags.push(diag);
@@ -342,7 +300,7 @@ impl Checker<'_> {
         if a.bits.value == 32 {
             self.diags.push(
                 Diagnostic::error(
-                    codes::ADDRESS_SIZE,
+                    Code::AddressSize,
                     a.span,
                     "32-bit addressing is not supported",
                 )
@@ -351,7 +309,7 @@ impl Checker<'_> {
         }
         if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
-                self.diags.push(Diagnostic::error(codes::TARGET_VERSION, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
+                self.diags.push(Diagnostic::error(Code::TargetVersion, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
             }
         }
     }
@@ -367,7 +325,7 @@ impl Checker<'_> {
         let need = |feature: &str, what: &str, span: Span, diags: &mut Vec<Diagnostic>| {
             if let Some(v) = d.section_feature(feature).filter(|v| have < *v) {
                 diags.push(Diagnostic::error(
-                    codes::TARGET_VERSION,
+                    Code::TargetVersion,
                     span,
                     format!("{what} in `.section` requires PTX ISA .version {v} or later (the module declares {have})"),
                 ));
@@ -420,7 +378,7 @@ impl Checker<'_> {
             let cur = md.current().map(|c| c.to_string()).unwrap_or_default();
             self.diags.push(
                 Diagnostic::error(
-                    codes::UNKNOWN_VERSION,
+                    Code::UnknownVersion,
                     v.span,
                     format!(
                         "unsupported `.version {}.{}`; the newest is {cur}",
@@ -443,7 +401,7 @@ impl Checker<'_> {
             if !arch_like(first.as_str()) {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::UNKNOWN_TARGET,
+                        Code::UnknownTarget,
                         *span,
                         format!("`.target` must name an architecture first, not `{first}`"),
                     )
@@ -458,14 +416,14 @@ impl Checker<'_> {
             if arch_like(w) {
                 match md.min_ptx_for(w) {
                     None => self.diags.push(Diagnostic::error(
-                        codes::UNKNOWN_TARGET,
+                        Code::UnknownTarget,
                         *span,
                         format!("unsupported `.target {w}`"),
                     )),
                     Some(need) => {
                         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
                             self.diags.push(Diagnostic::error(
-                                codes::TARGET_VERSION,
+                                Code::TargetVersion,
                                 *span,
                                 format!("`.target {w}` requires PTX ISA .version {need} or later (the module declares {have})"),
                             ));
@@ -476,14 +434,14 @@ impl Checker<'_> {
             }
             match md.option(w) {
                 None => self.diags.push(Diagnostic::error(
-                    codes::UNKNOWN_TARGET,
+                    Code::UnknownTarget,
                     *span,
                     format!("unsupported `.target` option `{w}`"),
                 )),
                 Some(Some(g)) => match group {
                     Some((og, other)) if og == g && other != w => {
                         self.diags.push(Diagnostic::error(
-                            codes::TARGET_OPTION,
+                            Code::TargetOption,
                             *span,
                             format!("`.target` option `{w}` conflicts with `{other}`"),
                         ));
@@ -498,7 +456,7 @@ impl Checker<'_> {
                 if sm.num >= *limit {
                     self.diags.push(
                         Diagnostic::error(
-                            codes::TARGET_OPTION,
+                            Code::TargetOption,
                             *span,
                             format!("`{w}` applies only to targets below sm_{limit}, not {sm}"),
                         )
@@ -538,7 +496,7 @@ impl Checker<'_> {
                 "twice"
             };
             let mut d = Diagnostic::error(
-                codes::HEADER_ORDER,
+                Code::HeaderOrder,
                 span,
                 format!("`{what}` cannot appear {why}"),
             )
@@ -568,7 +526,7 @@ impl Checker<'_> {
         let Some(a) = align else { return };
         if !a.value.is_power_of_two() || a.value > data().align_max {
             self.diags.push(Diagnostic::error(
-                codes::ALIGN,
+                Code::Align,
                 a.span,
                 format!("`.align {}`: alignment must be a power of two", a.value),
             ));
@@ -590,7 +548,7 @@ impl Checker<'_> {
         let earlier = self.externs.get(&f.name).copied();
         if extern_ || earlier.is_some() {
             let mut d = Diagnostic::error(
-                codes::EXTERN_DEFINED,
+                Code::ExternDefined,
                 function_end(f),
                 format!("`{}` is defined here but declared `.extern`", f.name),
             )
@@ -612,7 +570,7 @@ impl Checker<'_> {
         };
         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
             self.diags.push(Diagnostic::error(
-                codes::DECL_VERSION,
+                Code::DeclVersion,
                 span,
                 format!("`{word}` requires PTX ISA .version {need} or later (the module declares {have})"),
             ));
@@ -620,7 +578,7 @@ impl Checker<'_> {
         if let (Some(have), Some(num)) = (self.env.sm, sm) {
             if have.num < num {
                 self.diags.push(Diagnostic::error(
-                    codes::DECL_VERSION,
+                    Code::DeclVersion,
                     span,
                     format!(
                         "`{word}` requires .target sm_{num} or higher (the module declares {have})"
@@ -662,7 +620,7 @@ impl Checker<'_> {
             if no_size && no_init && !extern_ {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::INCOMPLETE,
+                        Code::Incomplete,
                         d.name_span,
                         format!("`{}` has an unsized array type and no initializer", d.name),
                     )
@@ -676,14 +634,14 @@ impl Checker<'_> {
                 )
             {
                 self.diags.push(Diagnostic::error(
-                    codes::INITIALIZER,
+                    Code::Initializer,
                     d.name_span,
                     format!("variables in {} cannot have an initial value", v.space),
                 ));
             } else if let Some(init) = &d.init {
                 if extern_ {
                     self.diags.push(Diagnostic::error(
-                        codes::INITIALIZER,
+                        Code::Initializer,
                         d.name_span,
                         format!(
                             "`.extern` variable `{}` cannot have an initial value",
@@ -725,7 +683,7 @@ impl Checker<'_> {
         }
         if bytes > MAX_KERNEL_PARAM_BYTES {
             self.diags.push(
-                Diagnostic::error(codes::PARAM_SPACE, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
+                Diagnostic::error(Code::ParamSpace, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
                     .with_label(f.name_span, "parameters declared here")
                     .with_note("pass large data through global memory instead"),
             );
@@ -733,7 +691,7 @@ impl Checker<'_> {
         for p in f.params() {
             if p.dims.first().is_some_and(Option::is_none) {
                 self.diags.push(Diagnostic::error(
-                    codes::INCOMPLETE,
+                    Code::Incomplete,
                     p.name_span,
                     format!("kernel parameter `{}` cannot be an unsized array", p.name),
                 ));
@@ -839,7 +797,7 @@ impl Checker<'_> {
         let ty = v.ty.as_str();
         if md.init_none.iter().any(|t| t == ty) {
             self.diags.push(Diagnostic::error(
-                codes::INIT_KIND,
+                Code::InitKind,
                 init.span(),
                 format!("no initial value is allowed for a `{ty}` variable"),
             ));
@@ -883,7 +841,7 @@ impl Checker<'_> {
         let mismatch = |span: Span, why: &str| {
             Some(
                 Diagnostic::error(
-                    codes::INIT_KIND,
+                    Code::InitKind,
                     span,
                     format!("initial value type mismatch: {why}"),
                 )
@@ -910,7 +868,7 @@ impl Checker<'_> {
                 let len = init.list_len().unwrap_or(0);
                 if len != n {
                     return Some(Diagnostic::error(
-                        codes::INIT_COUNT,
+                        Code::InitCount,
                         *span,
                         format!("a `.v{n}` initializer needs {n} elements, found {len}"),
                     ));
@@ -924,7 +882,7 @@ impl Checker<'_> {
                 if let Some(n) = n.filter(|n| len > *n) {
                     return Some(
                         Diagnostic::error(
-                            codes::INIT_COUNT,
+                            Code::InitCount,
                             *span,
                             format!("{len} initializers for an array of {n} elements"),
                         )
@@ -961,7 +919,7 @@ impl Checker<'_> {
         };
         Some(
             Diagnostic::error(
-                codes::INIT_KIND,
+                Code::InitKind,
                 e.span(),
                 format!("initial value type mismatch: {bad}"),
             )
