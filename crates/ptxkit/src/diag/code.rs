@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn unknown_codes_suggest_the_closest() {
-        let e = "E0406".parse::<Code>().unwrap_err();
+        let e = "E0406 ".trim().parse::<Code>().unwrap_err();
         assert!(e.suggestion.is_some());
         let e = "e0440".parse::<Code>().unwrap_err();
         assert_eq!(e.suggestion, Some(Code::OutOfRange));
