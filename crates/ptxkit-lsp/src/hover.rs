@@ -1,7 +1,8 @@
 //! Hover: an instruction's catalog entry (the head line and modifier
 //! meanings of `ptx explain`, from [`ptxkit::analysis::explain_text`],
 //! narrowed to the form and modifiers written), a symbol's declaration, a
-//! special register's type.
+//! special register's type; over a diagnostic, its code's explanation
+//! ([`crate::hover_diag`]).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use ptxkit::analysis::explain::{explain, Entry};

@@ -23,7 +23,7 @@ fn level(s: Severity) -> ResultLevel {
 
 /// The rule of a code, from the registry: its name (the variant's,
 /// `OutOfRange`), its title as the short description, the first paragraph
-/// of its explanation as the full one, and the whole explanation (with
+/// of its explanation (unwrapped) as the full one, and the whole explanation (with
 /// its examples) as the help, in text and in Markdown.
 fn rule(c: Code) -> ReportingDescriptor {
     let text = |t: &str| MultiformatMessageString::builder().text(t).build();
@@ -33,7 +33,9 @@ fn rule(c: Code) -> ReportingDescriptor {
         .id(c.as_str())
         .name(c.name())
         .short_description(text(c.title()))
-        .full_description(text(c.description()))
+        .full_description(text(
+            &c.description().split('\n').collect::<Vec<_>>().join(" "),
+        ))
         .build();
     r.help = Some(help);
     r
