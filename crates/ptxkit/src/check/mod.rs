@@ -1,19 +1,22 @@
 //! The semantic checker: what ptxas verifies after parsing, from the
 //! catalog's data. Separate from the parser; it reads a parsed [`Module`].
 //!
-//! Passes: module rules ([`module_rules`]), symbols and calls ([`symbols`]),
-//! version/target gating of instructions ([`gating`]).
+//! Passes (crate-private): module rules (`module_rules`), symbols and calls
+//! (`symbols`), version/target gating of instructions (`gating`). The
+//! public entry points are [`check`] (a parsed module), [`check_source`]
+//! (source text, streamed) and [`ModuleChecker`] (fed item by item); every
+//! diagnostic they report has a [`Code`] from the registry.
 
 mod body;
-pub mod gating;
-pub mod mod_rules;
+mod gating;
+pub(crate) mod mod_rules;
 pub mod module_data;
-pub mod module_rules;
+mod module_rules;
 mod opclass;
 mod operand_kinds;
 mod operands;
-pub mod rules;
-pub mod symbols;
+mod rules;
+mod symbols;
 pub mod target;
 
 use crate::diag::{Bounded, Code, Collected, Diagnostic};
