@@ -10,6 +10,7 @@
 )]
 
 mod bench;
+mod catalog;
 mod catalog_check;
 mod cli;
 mod diag_docs;
@@ -69,14 +70,14 @@ fn main() {
 /// `xtask catalog-gen`: write the built-in catalog tables (static data) from
 /// the `.ptxisa` files compiled into this binary.
 fn catalog_gen(out: &std::path::Path) -> i32 {
-    let cat = ptxkit::isa::Catalog::from_sources(ptxkit::isa::SOURCES);
+    let cat = catalog::Loaded::from_sources(catalog::SOURCES);
     if !cat.errors().is_empty() {
         for e in cat.errors() {
             eprintln!("{e}");
         }
         return 1;
     }
-    let text = ptxkit::isa::render_tables(&cat.tables());
+    let text = catalog::render_tables(&cat.tables());
     match std::fs::write(out, &text) {
         Ok(()) => {
             println!("wrote {} ({} bytes)", out.display(), text.len());
