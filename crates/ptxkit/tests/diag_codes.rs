@@ -210,6 +210,10 @@ fn code_literals(text: &str) -> Vec<String> {
     out
 }
 
+/// Spellings that tests use on purpose as codes that do not exist
+/// (`ptx explain E0440` suggests `E0404`).
+const NOT_CODES: [&str; 1] = ["E0440"];
+
 #[test]
 fn every_code_literal_in_the_sources_is_registered() {
     let mut files = Vec::new();
@@ -221,7 +225,7 @@ fn every_code_literal_in_the_sources_is_registered() {
     for f in &files {
         let text = std::fs::read_to_string(f).unwrap_or_default();
         for lit in code_literals(&text) {
-            if Code::parse(&lit).is_none() {
+            if Code::parse(&lit).is_none() && !NOT_CODES.contains(&lit.as_str()) {
                 unknown.push(format!("{}: {lit}", f.display()));
             }
         }
