@@ -14,7 +14,7 @@ use ptxkit_lsp::document::{Document, Encoding};
 use ptxkit_lsp::incremental::Layout;
 
 fn shown(ds: Vec<&ptxkit::Diagnostic>) -> Vec<(&'static str, u32, u32)> {
-    let mut v: Vec<_> = ds.iter().map(|d| (d.code, d.span.start, d.span.end)).collect();
+    let mut v: Vec<_> = ds.iter().map(|d| (d.code.as_str(), d.span.start, d.span.end)).collect();
     v.sort();
     v
 }

@@ -49,13 +49,14 @@ pub fn run(o: Opts) -> i32 {
         );
         sources.push((name, text));
     }
-    if !ptxkit::isa::install_catalog(Catalog::from_sources(&sources)) {
+    let loaded = crate::catalog::Loaded::from_sources(&sources);
+    if !ptxkit::isa::install_catalog(loaded.catalog) {
         eprintln!("catalog already loaded");
         return 2;
     }
     let cat = ptxkit::isa::catalog();
     let mut bad = 0usize;
-    for e in cat.errors() {
+    for e in &loaded.errors {
         println!("FORMAT {e}");
         bad += 1;
     }

@@ -1,11 +1,5 @@
 //! `ptx`: read, check, format and explore NVIDIA PTX from the command line.
-#![deny(
-    clippy::unwrap_used,
-    clippy::expect_used,
-    clippy::indexing_slicing,
-    clippy::panic,
-    clippy::arithmetic_side_effects
-)]
+// Lints: `[workspace.lints]` in the root Cargo.toml.
 
 mod cmd;
 mod input;

@@ -1,6 +1,14 @@
 //! How `ptx check` and `ptx check-asm` report: the formats (text, JSON,
 //! SARIF, GitHub), `--max-errors`, the summary line, non-PTX input, control
 //! bytes in frames, and memory on a file with a million errors.
+// Tests fail by panicking: the workspace's no-panic lints are for library code.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -153,6 +161,20 @@ fn sarif_log() {
         .map(|r| r["id"].as_str().expect("rule id"))
         .collect();
     assert_eq!(rules, ["E0101", "E0401", "E0402", "E0403"]);
+    // Each rule describes its code from the registry.
+    for r in run["tool"]["driver"]["rules"].as_array().expect("rules") {
+        for field in ["shortDescription", "fullDescription", "help"] {
+            assert!(
+                r[field]["text"].as_str().is_some_and(|t| !t.is_empty()),
+                "{field}: {r}"
+            );
+        }
+        assert!(r["name"].as_str().is_some_and(|n| !n.is_empty()), "{r}");
+        assert!(r["help"]["markdown"]
+            .as_str()
+            .is_some_and(|m| m.contains("```ptx")));
+    }
+    assert_eq!(run["tool"]["driver"]["rules"][3]["name"], "UndefinedLabel");
     assert_eq!(run["artifacts"][0]["location"]["uri"], "mixed.ptx");
     let results = run["results"].as_array().expect("results");
     assert_eq!(results.len(), 4);
@@ -172,6 +194,29 @@ fn sarif_log() {
     let dup = &results[2]["relatedLocations"][0];
     assert_eq!(dup["physicalLocation"]["region"]["startLine"], 15);
     insta::assert_snapshot!("sarif_of_mixed", text(&out.stdout));
+}
+
+/// `ptx explain CODE`: the code's explanation, in either case; a code that
+/// does not exist is a usage error naming the closest.
+#[test]
+fn explain_a_diagnostic_code() {
+    let d = dir("explain");
+    let out = ptx_in(&d, &["explain", "E0404"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("explain_E0404", text(&out.stdout));
+    let lower = ptx_in(&d, &["explain", "e0404"]);
+    assert_eq!(lower.stdout, out.stdout);
+    let json = ptx_in(&d, &["explain", "--json", "E0404"]);
+    let v: serde_json::Value = serde_json::from_slice(&json.stdout).expect("json");
+    assert_eq!(v["code"], "E0404");
+    assert_eq!(v["name"], "OutOfRange");
+    let unknown = ptx_in(&d, &["explain", "E0440"]);
+    assert_eq!(unknown.status.code(), Some(2));
+    assert_eq!(
+        text(&unknown.stderr),
+        "ptx: no diagnostic code `E0440`; did you mean `E0404` (A register beyond its `%r<N>` range)?\n"
+    );
+    assert!(unknown.stdout.is_empty());
 }
 
 #[test]

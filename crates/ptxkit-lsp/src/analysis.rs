@@ -330,7 +330,7 @@ mod tests {
         .visible .entry b() {\n  .reg .b32 %r<4>;\n  frob.b32 %r1, %r9;\n  ret;\n}\n\
         .visible .entry c() {\n  .reg .b32 %r<4>;\n  mov.b32 %r1, %q;\n  ret;\n}\n";
 
-    fn codes(a: &Analysis) -> Vec<(&'static str, u32)> {
+    fn codes(a: &Analysis) -> Vec<(ptxkit::diag::Code, u32)> {
         a.diagnostics()
             .iter()
             .map(|d| (d.code, d.span.start))
@@ -383,9 +383,12 @@ mod tests {
         // `%q` is undeclared (a semantic error) and `frob` unknown (the
         // parser's): only the latter is shown.
         let a = Analysis::new(SRC.to_string(), None, None);
-        let codes: Vec<&str> = a.diagnostics().iter().map(|d| d.code).collect();
+        let codes: Vec<ptxkit::diag::Code> = a.diagnostics().iter().map(|d| d.code).collect();
         assert_eq!(codes, ["E0201"]);
         let b = Analysis::new(SRC.replace("frob", "mov"), None, None);
-        assert!(b.diagnostics().iter().any(|d| d.code >= "E0300"));
+        assert!(b
+            .diagnostics()
+            .iter()
+            .any(|d| d.code > ptxkit::diag::Code::BadOperands));
     }
 }

@@ -48,7 +48,7 @@ fn convert(doc: &Document, d: &ptxkit::Diagnostic) -> Diagnostic {
     Diagnostic {
         range: doc.range(d.span),
         severity: Some(severity(d.severity)),
-        code: Some(NumberOrString::String(d.code.to_string())),
+        code: Some(NumberOrString::String(d.code.as_str().to_string())),
         source: Some("ptx".to_string()),
         message,
         related_information: (!related.is_empty()).then_some(related),

@@ -1,7 +1,8 @@
 //! Hover: an instruction's catalog entry (the head line and modifier
 //! meanings of `ptx explain`, from [`ptxkit::analysis::explain_text`],
 //! narrowed to the form and modifiers written), a symbol's declaration, a
-//! special register's type.
+//! special register's type; over a diagnostic, its code's explanation
+//! ([`crate::hover_diag`]).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use ptxkit::analysis::explain::{explain, Entry};
@@ -15,8 +16,26 @@ use crate::document::Document;
 use crate::index::Kind;
 use crate::locate::{instruction_at, one_line, word_at};
 
-/// The hover at byte offset `off` of `doc`.
+/// The hover at byte offset `off` of `doc`, followed by the explanation of
+/// a diagnostic reported there ([`crate::hover_diag`]).
 pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
+    let found = entry(doc, off);
+    let (text, span) = match (found, crate::hover_diag::explanations_at(doc, off)) {
+        (Some((t, s)), Some((d, _))) => (format!("{t}\n\n---\n\n{d}"), s),
+        (found, diag) => found.or(diag)?,
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(doc.range(span)),
+    })
+}
+
+/// What the hover at `off` says of the symbol, instruction or special
+/// register there, and its span.
+fn entry(doc: &Document, off: u32) -> Option<(String, ptxkit::Span)> {
     let a = &doc.analysis;
     let src = a.text.as_bytes();
     let (text, span) = if let Some(o) = a.index().at(off) {
@@ -30,13 +49,7 @@ pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
         let (span, w) = word_at(src, off)?;
         (special_register(w)?, span)
     };
-    Some(Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: text,
-        }),
-        range: Some(doc.range(span)),
-    })
+    Some((text, span))
 }
 
 fn mods_end(i: &Instruction) -> u32 {

@@ -172,8 +172,8 @@ impl Layout {
         // not checked by a parse of one item, and a body edit does not
         // change them: keep those.
         let header = |d: &&Diagnostic| {
-            d.code == ptxkit::diag::codes::MISSING_VERSION
-                || d.code == ptxkit::diag::codes::MISSING_TARGET
+            d.code == ptxkit::diag::Code::MissingVersion
+                || d.code == ptxkit::diag::Code::MissingTarget
         };
         for (i, s) in self.items.iter_mut().enumerate() {
             if i == k {
@@ -216,7 +216,7 @@ mod tests {
         .visible .entry a() {\n  .reg .b32 %r<4>;\n  mov.b32 %r1, 1;\n  ret;\n}\n\
         .visible .entry b() {\n  .reg .b32 %r<4>;\n  mov.b32 %r1, %q;\n  ret;\n}\n";
 
-    fn shown(ds: Vec<&Diagnostic>) -> Vec<(&'static str, u32, u32, Vec<u32>)> {
+    fn shown(ds: Vec<&Diagnostic>) -> Vec<(ptxkit::diag::Code, u32, u32, Vec<u32>)> {
         ds.iter()
             .map(|d| {
                 let labels = d.labels.iter().map(|l| l.span.start).collect();

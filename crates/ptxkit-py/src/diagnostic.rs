@@ -52,7 +52,7 @@ impl Diagnostic {
     /// The stable code, e.g. ``"E0201"``.
     #[getter]
     fn code(&self) -> &'static str {
-        self.d.code
+        self.d.code.as_str()
     }
 
     /// The one-line message.

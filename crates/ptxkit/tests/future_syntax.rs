@@ -2,7 +2,7 @@
 //! named in an error at its position, and everything around it is still
 //! parsed — no function is dropped.
 
-use ptxkit::diag::codes;
+use ptxkit::diag::Code;
 
 const SRC: &str = "\
 .version 9.9
@@ -34,7 +34,7 @@ const SRC: &str = "\
 fn unknown_things_are_named_and_the_rest_is_kept() {
     let p = ptxkit::parse(SRC.as_bytes());
     let index = ptxkit::LineIndex::new(SRC.as_bytes());
-    let errs: Vec<(String, u32, u32, &str)> = p
+    let errs: Vec<(String, u32, u32, Code)> = p
         .diagnostics
         .iter()
         .map(|d| {
@@ -43,13 +43,13 @@ fn unknown_things_are_named_and_the_rest_is_kept() {
         })
         .collect();
     let expect = [
-        (4, 1, codes::UNKNOWN_DIRECTIVE, ".future_module_directive"),
-        (8, 3, codes::UNKNOWN_OPCODE, "frobnicate"),
-        (9, 3, codes::UNKNOWN_DIRECTIVE, ".future_body_directive"),
-        (11, 6, codes::UNKNOWN_MODIFIER, ".newmod"),
-        (14, 41, codes::SYNTAX, ".future_type"),
-        (14, 72, codes::UNKNOWN_DIRECTIVE, ".future_attr"),
-        (19, 1, codes::UNKNOWN_DIRECTIVE, ".future_item"),
+        (4, 1, Code::UnknownDirective, ".future_module_directive"),
+        (8, 3, Code::UnknownOpcode, "frobnicate"),
+        (9, 3, Code::UnknownDirective, ".future_body_directive"),
+        (11, 6, Code::UnknownModifier, ".newmod"),
+        (14, 41, Code::Syntax, ".future_type"),
+        (14, 72, Code::UnknownDirective, ".future_attr"),
+        (19, 1, Code::UnknownDirective, ".future_item"),
     ];
     for (line, col, code, name) in expect {
         assert!(

@@ -39,7 +39,7 @@ fn must_reject(name: &str, src: Vec<u8>) -> ptxkit::Parsed {
 
 /// `must_reject` on a copy of `src`, bounded to 10 s, then require an error
 /// with `code` at 1-based `line`:`col`.
-fn must_reject_at(name: &str, src: &[u8], code: &str, line: u32, col: u32) {
+fn must_reject_at(name: &str, src: &[u8], code: ptxkit::diag::Code, line: u32, col: u32) {
     let t = Instant::now();
     let parsed = must_reject(name, src.to_vec());
     assert!(
@@ -48,7 +48,7 @@ fn must_reject_at(name: &str, src: &[u8], code: &str, line: u32, col: u32) {
         t.elapsed()
     );
     let index = ptxkit::LineIndex::new(src);
-    let found: Vec<(&str, u32, u32)> = parsed
+    let found: Vec<(ptxkit::diag::Code, u32, u32)> = parsed
         .diagnostics
         .iter()
         .map(|d| {
@@ -143,20 +143,20 @@ fn fifty_megabyte_line() {
 
 #[test]
 fn limits_have_their_own_codes_and_positions() {
-    use ptxkit::diag::codes;
+    use ptxkit::diag::Code;
     // Nesting: the block one past MAX_DEPTH is named.
     let depth = ptxkit::MAX_DEPTH as usize;
     let mut s = header();
     s.push_str(".visible .entry k()\n");
     s.push_str(&"{".repeat(100_000));
-    must_reject_at("blocks", s.as_bytes(), codes::LIMIT, 5, depth as u32 + 2);
+    must_reject_at("blocks", s.as_bytes(), Code::Limit, 5, depth as u32 + 2);
     let mut s = header();
     s.push_str(".global .u32 x[1] = ");
     s.push_str(&"{".repeat(50_000));
     must_reject_at(
         "initializer",
         s.as_bytes(),
-        codes::LIMIT,
+        Code::Limit,
         4,
         22 + depth as u32,
     );
@@ -166,7 +166,7 @@ fn limits_have_their_own_codes_and_positions() {
     must_reject_at(
         "parentheses",
         s.as_bytes(),
-        codes::LIMIT,
+        Code::Limit,
         4,
         50 + depth as u32,
     );
@@ -183,38 +183,32 @@ fn limits_have_their_own_codes_and_positions() {
     must_reject_at(
         "range",
         decl(max + 1).as_bytes(),
-        codes::REGISTER_RANGE,
+        Code::RegisterRange,
         4,
         36,
     );
     must_reject_at(
         "range",
         decl(4_294_967_296).as_bytes(),
-        codes::REGISTER_RANGE,
+        Code::RegisterRange,
         4,
         36,
     );
     must_reject_at(
         "range",
         decl(u64::MAX).as_bytes(),
-        codes::REGISTER_RANGE,
+        Code::RegisterRange,
         4,
         36,
     );
     let mut s = header();
     s.push_str(".visible .entry k() { .reg .b32 %r<99999999999999999999999>; ret; }\n");
-    must_reject_at(
-        "range beyond 64 bits",
-        s.as_bytes(),
-        codes::BAD_NUMBER,
-        4,
-        36,
-    );
+    must_reject_at("range beyond 64 bits", s.as_bytes(), Code::BadNumber, 4, 36);
 }
 
 #[test]
 fn huge_literals_each_reported_where_written() {
-    use ptxkit::diag::codes;
+    use ptxkit::diag::Code;
     let inst = |lit: &str| {
         format!(
             "{}.visible .entry k() {{\n.reg .f64 %d;\nmov.f64 %d, {lit};\n}}\n",
@@ -232,7 +226,7 @@ fn huge_literals_each_reported_where_written() {
         "0f3F8000001".to_string(),
     ] {
         let shown: String = lit.chars().take(20).collect();
-        must_reject_at(&shown, inst(&lit).as_bytes(), codes::BAD_NUMBER, 6, 13);
+        must_reject_at(&shown, inst(&lit).as_bytes(), Code::BadNumber, 6, 13);
     }
     // In range: the largest double, an exact zero with a huge exponent.
     for lit in [
@@ -270,7 +264,7 @@ fn a_million_labels() {
     must_reject_at(
         "labels",
         s.as_bytes(),
-        ptxkit::diag::codes::UNKNOWN_OPCODE,
+        ptxkit::diag::Code::UnknownOpcode,
         1_000_005,
         1,
     );
@@ -278,7 +272,7 @@ fn a_million_labels() {
 
 #[test]
 fn invalid_utf8_and_nul_positioned() {
-    use ptxkit::diag::codes;
+    use ptxkit::diag::Code;
     let mut v = header().into_bytes();
     v.extend_from_slice(b".visible .entry k() {\n  ret;\xff\xfe\n  \0;\n}\n");
     let index = ptxkit::LineIndex::new(&v);
@@ -286,7 +280,7 @@ fn invalid_utf8_and_nul_positioned() {
     let at: Vec<(u32, u32)> = p
         .diagnostics
         .iter()
-        .filter(|d| d.code == codes::UNKNOWN_CHAR)
+        .filter(|d| d.code == Code::UnknownChar)
         .map(|d| {
             let lc = index.line_col(d.span.start);
             (lc.line, lc.col)
@@ -303,13 +297,13 @@ fn invalid_utf8_and_nul_positioned() {
 
 #[test]
 fn unterminated_at_eof_positioned() {
-    use ptxkit::diag::codes;
+    use ptxkit::diag::Code;
     let mut s = header();
     s.push_str(".visible .entry k() { ret; }\n  /* no end");
-    must_reject_at("comment", s.as_bytes(), codes::UNTERMINATED, 5, 3);
+    must_reject_at("comment", s.as_bytes(), Code::Unterminated, 5, 3);
     let mut s = header();
     s.push_str(".visible .entry k() { .pragma \"no end");
-    must_reject_at("string", s.as_bytes(), codes::UNTERMINATED, 4, 31);
+    must_reject_at("string", s.as_bytes(), Code::Unterminated, 4, 31);
 }
 
 /// Every prefix of a valid file: no panic, lossless, diagnostics inside the

@@ -13,7 +13,7 @@ fn lines_and_codes(src: &str) -> Vec<(u32, &'static str)> {
     let index = LineIndex::new(src.as_bytes());
     check_source(src.as_bytes(), &CheckOptions::default())
         .iter()
-        .map(|d| (index.line_col(d.span.start).line, d.code))
+        .map(|d| (index.line_col(d.span.start).line, d.code.as_str()))
         .collect()
 }
 

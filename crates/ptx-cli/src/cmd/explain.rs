@@ -1,4 +1,5 @@
-//! `ptx explain`: the catalog entry of an instruction.
+//! `ptx explain`: the catalog entry of an instruction, or the explanation
+//! of a diagnostic code ([`super::explain_code`]).
 
 use ptxkit::analysis::explain::{explain, Explanation};
 use ptxkit::analysis::explain_text::{self, Part};
@@ -10,6 +11,7 @@ use crate::out::{self, style};
 pub struct Args {
     /// An instruction, optionally with modifiers: `mma`, `ld.global.v4`,
     /// `cp.async.bulk.tensor`. Only forms taking every modifier are shown.
+    /// Or a diagnostic code (`E0404`): its explanation.
     pub query: String,
     /// Print JSON.
     #[arg(long)]
@@ -18,6 +20,9 @@ pub struct Args {
 
 #[inline(never)]
 pub fn run(a: Args) -> u8 {
+    if super::explain_code::is_code(&a.query) {
+        return super::explain_code::run(&a.query, a.json);
+    }
     match explain(&a.query) {
         Ok(e) => {
             if a.json {

@@ -38,7 +38,7 @@ pub fn render(fs: &[FunctionInfo], on: bool) -> String {
         if k > 0 {
             s.push('\n');
         }
-        let kind = if f.kind == "entry" {
+        let kind = if f.kind == ptxkit::syntax::FuncKind::Entry {
             "kernel"
         } else {
             "function"

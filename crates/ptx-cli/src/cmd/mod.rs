@@ -12,6 +12,7 @@ pub mod check_asm;
 pub mod completions;
 pub mod diff;
 pub mod explain;
+pub mod explain_code;
 pub mod extract;
 pub mod fmt;
 pub mod functions;

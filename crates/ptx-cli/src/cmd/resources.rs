@@ -58,7 +58,7 @@ fn count(n: u64, one: &str, many: &str) -> String {
 
 /// The human-readable report of one function.
 pub fn render(r: &Resources, on: bool) -> String {
-    let mut s = if r.kind == "entry" {
+    let mut s = if r.kind == ptxkit::syntax::FuncKind::Entry {
         format!(
             "{} {}\n",
             out::paint("kernel", style::HEAD, on),

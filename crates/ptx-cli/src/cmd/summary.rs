@@ -55,7 +55,11 @@ pub fn run(a: Args) -> Result<u8, String> {
         }
         println!("module data:   {line}");
     }
-    let kernels = s.functions.iter().filter(|f| f.kind == "entry").count();
+    let kernels = s
+        .functions
+        .iter()
+        .filter(|f| f.kind == ptxkit::syntax::FuncKind::Entry)
+        .count();
     println!(
         "functions:     {} ({} kernels, {} device functions)",
         s.functions.len(),
@@ -66,7 +70,11 @@ pub fn run(a: Args) -> Result<u8, String> {
         println!();
         let link = f.linkage.map(|l| format!("{l} ")).unwrap_or_default();
         let decl = if f.declaration { "  (declaration)" } else { "" };
-        println!("{link}.{} {}{decl}", f.kind, out::title(&f.name, false));
+        let kind = match f.kind {
+            ptxkit::syntax::FuncKind::Entry => "entry",
+            ptxkit::syntax::FuncKind::Func => "func",
+        };
+        println!("{link}.{kind} {}{decl}", out::title(&f.name, false));
         for r in &f.returns {
             println!("  returns  {:<28} {:>5} B  {}", r.ty, r.bytes, r.name);
         }

@@ -19,7 +19,7 @@ pub fn command(l: &Located) -> String {
     if l.end.0 == l.start.0 && l.end.1 > l.start.1 {
         props.push_str(&format!(",endLine={},endColumn={}", l.end.0, l.end.1));
     }
-    props.push_str(&format!(",title={}", property(d.code)));
+    props.push_str(&format!(",title={}", property(d.code.as_str())));
     format!("::{kind} {props}::{}", data(&message))
 }
 
@@ -43,8 +43,12 @@ mod tests {
     #[test]
     fn one_line_escaped() {
         let src = b"ab\ncd efg\n";
-        let d = Diagnostic::error("E0101", Span::new(6, 9), "bad, 100%: here")
-            .with_note("line one\nline two");
+        let d = Diagnostic::error(
+            ptxkit::diag::Code::Syntax,
+            Span::new(6, 9),
+            "bad, 100%: here",
+        )
+        .with_note("line one\nline two");
         let l = Located::new("dir,x/a:b.ptx", &d, &LineIndex::new(src));
         assert_eq!(
             command(&l),

@@ -5,10 +5,12 @@
 //! artifacts.
 
 use serde_sarif::sarif::{
-    Artifact, ArtifactLocation, Location, Message, PhysicalLocation, Region, ReportingDescriptor,
-    Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent, Version, SCHEMA_URL,
+    Artifact, ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation,
+    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
+    ToolComponent, Version, SCHEMA_URL,
 };
 
+use ptxkit::diag::Code;
 use ptxkit::Severity;
 
 use super::Located;
@@ -19,15 +21,32 @@ fn level(s: Severity) -> ResultLevel {
     s.as_str().parse().unwrap_or(ResultLevel::Error)
 }
 
+/// The rule of a code, from the registry: its name (the variant's,
+/// `OutOfRange`), its title as the short description, the first paragraph
+/// of its explanation (unwrapped) as the full one, and the whole explanation (with
+/// its examples) as the help, in text and in Markdown.
+fn rule(c: Code) -> ReportingDescriptor {
+    let text = |t: &str| MultiformatMessageString::builder().text(t).build();
+    let mut help = text(c.explanation());
+    help.markdown = Some(c.explanation().to_string());
+    let mut r = ReportingDescriptor::builder()
+        .id(c.as_str())
+        .name(c.name())
+        .short_description(text(c.title()))
+        .full_description(text(
+            &c.description().split('\n').collect::<Vec<_>>().join(" "),
+        ))
+        .build();
+    r.help = Some(help);
+    r
+}
+
 /// The log of these diagnostics, from these files (in the order checked).
 pub fn log(located: &[Located], files: &[String]) -> Sarif {
-    let mut codes: Vec<&str> = located.iter().map(|l| l.diagnostic.code).collect();
+    let mut codes: Vec<Code> = located.iter().map(|l| l.diagnostic.code).collect();
     codes.sort_unstable();
     codes.dedup();
-    let rules: Vec<ReportingDescriptor> = codes
-        .iter()
-        .map(|c| ReportingDescriptor::builder().id(*c).build())
-        .collect();
+    let rules: Vec<ReportingDescriptor> = codes.iter().map(|&c| rule(c)).collect();
     let artifact_index = |f: &str| files.iter().position(|x| x == f);
     let location = |file: &str, start: (u32, u32), end: (u32, u32), message: Option<&str>| {
         let mut at = ArtifactLocation::builder().uri(file).build();
@@ -64,7 +83,7 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
                 .map(|(label, &(s, e))| location(&l.file, s, e, Some(&label.message)))
                 .collect();
             let mut r = SarifResult::builder()
-                .rule_id(d.code)
+                .rule_id(d.code.as_str())
                 .message(Message::builder().text(text).build())
                 .level(level(d.severity))
                 .locations(vec![location(&l.file, l.start, l.end, None)])

@@ -29,7 +29,8 @@ pub struct FunctionInfo {
     /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
     pub demangled: Option<String>,
     /// `entry` (kernel) or `func`.
-    pub kind: &'static str,
+    #[serde(serialize_with = "super::serialize_func_kind")]
+    pub kind: crate::syntax::FuncKind,
     /// `.visible`, `.extern`, `.weak`, or none.
     pub linkage: Option<&'static str>,
     /// Whether only declared here.
@@ -85,7 +86,7 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
     FunctionInfo {
         name: f.name.to_string(),
         demangled: crate::demangle(f.name.as_str()),
-        kind: if f.is_kernel() { "entry" } else { "func" },
+        kind: f.kind,
         linkage: f.linkage.map(|l| l.as_str()),
         declaration: f.body.is_none(),
         line: lines.line_col(f.span.start).line,

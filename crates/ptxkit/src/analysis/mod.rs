@@ -23,3 +23,15 @@ pub mod regs;
 pub mod resources;
 pub mod stats;
 pub mod summary;
+
+/// A function's kind as the analyses' JSON writes it: `entry` (a kernel)
+/// or `func` (the tree's own JSON writes the variant's name).
+pub(crate) fn serialize_func_kind<S: serde::Serializer>(
+    k: &crate::syntax::FuncKind,
+    s: S,
+) -> Result<S::Ok, S::Error> {
+    s.serialize_str(match k {
+        crate::syntax::FuncKind::Entry => "entry",
+        crate::syntax::FuncKind::Func => "func",
+    })
+}

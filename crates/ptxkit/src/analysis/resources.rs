@@ -117,7 +117,8 @@ pub struct Resources {
     /// Its readable C++ name when `name` is mangled ([`crate::demangle()`]).
     pub demangled: Option<String>,
     /// `entry` or `func`.
-    pub kind: &'static str,
+    #[serde(serialize_with = "super::serialize_func_kind")]
+    pub kind: crate::syntax::FuncKind,
     /// For a device function: the kernels whose calls reach it. When none
     /// does, ptxas drops the function in a whole-program compile (it keeps
     /// it with `-c`, for separate linking).
@@ -282,7 +283,7 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
         out.push(function_resources(f, lines, &cg, node, &reach, &facts));
     }
     // Kernels first, then device functions, each in module order.
-    out.sort_by_key(|r| r.kind != "entry");
+    out.sort_by_key(|r| r.kind != crate::syntax::FuncKind::Entry);
     out
 }
 
@@ -459,7 +460,7 @@ fn function_resources(
     Resources {
         name: f.name.to_string(),
         demangled: crate::demangle(f.name.as_str()),
-        kind: if f.is_kernel() { "entry" } else { "func" },
+        kind: f.kind,
         called_by_kernels: kernels_of.get(node).cloned().unwrap_or_default(),
         registers,
         shared,

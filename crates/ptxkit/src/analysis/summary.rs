@@ -36,7 +36,8 @@ pub struct FunctionSummary {
     /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
     pub demangled: Option<String>,
     /// `entry` or `func`.
-    pub kind: &'static str,
+    #[serde(serialize_with = "super::serialize_func_kind")]
+    pub kind: crate::syntax::FuncKind,
     /// Linkage, if any.
     pub linkage: Option<&'static str>,
     /// Whether only declared.
@@ -112,7 +113,7 @@ fn function_summary(f: &Function) -> FunctionSummary {
     FunctionSummary {
         name: f.name.to_string(),
         demangled: crate::demangle(f.name.as_str()),
-        kind: if f.is_kernel() { "entry" } else { "func" },
+        kind: f.kind,
         linkage: f.linkage.map(|l| l.as_str()),
         declaration: f.body.is_none(),
         params: f.params().iter().map(param_summary).collect(),

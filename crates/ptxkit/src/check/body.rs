@@ -11,9 +11,9 @@
 
 use super::held::{Held, Settle};
 use super::inst_ctx::InstCtx;
-use super::symbols::{clash_span, codes, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::symbols::{clash_span, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::StateSpace;
 use crate::source::Span;
 use crate::syntax::{Expr, Function, Instruction, Name, Operand, Stmt, VarDecl};
@@ -264,7 +264,7 @@ impl Checker<'_> {
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
                         self.diags.push(Diagnostic::error(
-                            codes::UNDECLARED_CALLEE,
+                            Code::UndeclaredCallee,
                             *sp,
                             format!("`{n}` in `.calltargets` is not a declared function"),
                         ));
@@ -283,7 +283,7 @@ impl Checker<'_> {
                         })
                     ) {
                         let d = Diagnostic::error(
-                            codes::UNDEFINED_LABEL,
+                            Code::UndefinedLabel,
                             *sp,
                             format!("label `{n}` is not defined in this function"),
                         );
@@ -443,7 +443,7 @@ impl Checker<'_> {
                 }
             } else if found.decl.is_none() && !is_predefined(n.as_str()) {
                 let d = Diagnostic::error(
-                    codes::UNDEFINED_LABEL,
+                    Code::UndefinedLabel,
                     *sp,
                     format!("label `{n}` is not defined in this function"),
                 );
@@ -476,7 +476,7 @@ impl Checker<'_> {
         if let Some(f) = ms.callee(name) {
             if f.kernel {
                 let d = Diagnostic::error(
-                    codes::UNDECLARED_CALLEE,
+                    Code::UndeclaredCallee,
                     span,
                     format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
                 )
@@ -513,7 +513,7 @@ impl Checker<'_> {
             }
             if !problems.is_empty() {
                 let d = Diagnostic::error(
-                    codes::CALL_ARITY,
+                    Code::CallArity,
                     span,
                     format!("call to `{name}` passes {}", problems.join(" and ")),
                 )
@@ -531,7 +531,7 @@ impl Checker<'_> {
         ) = (found.decl, rest.is_empty())
         {
             let d = Diagnostic::error(
-                codes::CALL_PROTOTYPE,
+                Code::CallPrototype,
                 span,
                 format!("the indirect call through `{name}` names no prototype"),
             )
@@ -540,7 +540,7 @@ impl Checker<'_> {
             return;
         }
         if found.decl.is_none() {
-            let d = Diagnostic::error(codes::UNDECLARED_CALLEE, span, format!("call to `{name}`, which is not declared"))
+            let d = Diagnostic::error(Code::UndeclaredCallee, span, format!("call to `{name}`, which is not declared"))
                 .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
             self.report(name, d, found, w);
         }
@@ -573,7 +573,7 @@ impl Checker<'_> {
                 )
             };
             Diagnostic::error(
-                codes::OUT_OF_RANGE,
+                Code::OutOfRange,
                 span,
                 format!("`{n}` is outside `{prefix}<{count}>`, {declares}"),
             )

@@ -5,21 +5,10 @@
 use super::inst_ctx::InstCtx;
 use super::target::{Env, Unmet};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::{catalog, Requirement};
 use crate::source::Span;
 use crate::syntax::Instruction;
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// Needs a newer `.version`.
-    pub const NEEDS_VERSION: &str = "E0501";
-    /// Not available on the module's `.target`.
-    pub const NEEDS_TARGET: &str = "E0502";
-    /// No longer available from the module's `.version` on its `.target`
-    /// (an upper bound: `until_ptx`/`until_sm`).
-    pub const REMOVED: &str = "E0503";
-}
 
 impl Checker<'_> {
     /// Gate one instruction: its gated modifiers, its form, its section.
@@ -92,7 +81,7 @@ impl Checker<'_> {
         let what = what();
         let d = match u {
             Unmet::Ptx(v) => Diagnostic::error(
-                codes::NEEDS_VERSION,
+                Code::NeedsVersion,
                 span,
                 format!(
                     "{what} requires PTX ISA .version {v} or later (the module declares {})",
@@ -100,7 +89,7 @@ impl Checker<'_> {
                 ),
             ),
             Unmet::Target(t) => Diagnostic::error(
-                codes::NEEDS_TARGET,
+                Code::NeedsTarget,
                 span,
                 format!(
                     "{what} is not supported on .target {}; it requires {t}",
@@ -117,7 +106,7 @@ impl Checker<'_> {
                     None => String::new(),
                 };
                 Diagnostic::error(
-                    codes::REMOVED,
+                    Code::Removed,
                     span,
                     format!(
                         "{what} is not supported{on}{from} (the module: .version {}, .target {})",
@@ -127,7 +116,7 @@ impl Checker<'_> {
                 )
             }
             Unmet::Option(o) => Diagnostic::error(
-                codes::NEEDS_TARGET,
+                Code::NeedsTarget,
                 span,
                 format!(
                     "{what} requires `.target` option {o} in effect, which the module is not in"
@@ -142,9 +131,10 @@ impl Checker<'_> {
 #[cfg(test)]
 mod tests {
     use crate::check::{check, CheckOptions};
+    use crate::diag::Code;
 
     /// The error codes of parse + check on a kernel body under `.target`.
-    fn codes(target: &str, body: &str) -> Vec<&'static str> {
+    fn codes(target: &str, body: &str) -> Vec<Code> {
         let src = format!(
             ".version 9.4\n.target {target}\n.address_size 64\n.global .texref t;\n\
              .visible .entry k()\n{{\n.reg .f32 %f<9>;\n.reg .b32 %r<9>;\n\
@@ -165,14 +155,11 @@ mod tests {
         let both = "tex.2d.v4.f32.f32 {%f1, %f2, %f3, %f4}, [t, %rd1, {%f5, %f6}];";
         for unified in ["sm_90", "sm_90, texmode_unified"] {
             assert!(codes(unified, no_sampler).is_empty(), "{unified}");
-            assert_eq!(codes(unified, sampler), vec![super::codes::NEEDS_TARGET]);
+            assert_eq!(codes(unified, sampler), vec![Code::NeedsTarget]);
             assert!(codes(unified, both).is_empty(), "{unified}");
         }
         let independent = "sm_90, texmode_independent";
-        assert_eq!(
-            codes(independent, no_sampler),
-            vec![super::codes::NEEDS_TARGET]
-        );
+        assert_eq!(codes(independent, no_sampler), vec![Code::NeedsTarget]);
         assert!(codes(independent, sampler).is_empty());
         assert!(codes(independent, both).is_empty());
     }

@@ -1,8 +1,11 @@
 //! The semantic checker: what ptxas verifies after parsing, from the
 //! catalog's data. Separate from the parser; it reads a parsed [`Module`].
 //!
-//! Passes: module rules ([`module_rules`]), symbols and calls ([`symbols`]),
-//! version/target gating of instructions ([`gating`]). Names are resolved by
+//! Passes (crate-private): module rules (`module_rules`), symbols and calls
+//! (`symbols`), version/target gating of instructions (`gating`). The
+//! public entry points are [`check`] (a parsed module), [`check_source`]
+//! (source text, streamed) and [`ModuleChecker`] (fed item by item); every
+//! diagnostic they report has a [`Code`] from the registry. Names are resolved by
 //! the one resolver, [`crate::syntax::scope`] (`docs/names.md`). Each
 //! instruction's facts (its form, its roles' types and sizes, the modifier
 //! rule it breaks, its operands' declarations) are worked out once into a
@@ -10,20 +13,20 @@
 //! turn.
 
 mod body;
-pub mod gating;
+mod gating;
 mod held;
 mod inst_ctx;
-pub mod mod_rules;
+pub(crate) mod mod_rules;
 pub mod module_data;
-pub mod module_rules;
+mod module_rules;
 mod opclass;
 mod operand_kinds;
 mod operands;
-pub mod rules;
-pub mod symbols;
+mod rules;
+mod symbols;
 pub mod target;
 
-use crate::diag::{Bounded, Collected, Diagnostic};
+use crate::diag::{Bounded, Code, Collected, Diagnostic};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
 use symbols::ModuleScope;
@@ -80,7 +83,7 @@ pub fn check(m: &Module, opts: &CheckOptions) -> Vec<Diagnostic> {
 /// semantic errors of the rest of the module are reported too (ptxas stops
 /// at its first syntax error). What a broken piece would have declared is
 /// unknown, so after a broken declaration, label or function header the
-/// "not declared" family of errors ([`CASCADES`]) is not reported: for the
+/// "not declared" family of errors ([`Code::may_cascade`]) is not reported: for the
 /// rest of the function when the piece is in a body, for the rest of the
 /// module when it is at module scope. Without syntax errors the result is
 /// exactly [`crate::parse`] then [`check`].
@@ -147,18 +150,6 @@ pub fn syntax_check_bounded(src: &[u8], max: usize) -> Collected {
     stream_check(src, None, max, |_| {})
 }
 
-/// The codes of errors that a broken declaration can cause further on: a
-/// name it would have declared is then "not declared" (see
-/// [`check_source`]).
-pub const CASCADES: [&str; 6] = [
-    symbols::codes::UNDECLARED,
-    symbols::codes::UNDEFINED_LABEL,
-    symbols::codes::UNDECLARED_CALLEE,
-    symbols::codes::CALL_ARITY,
-    symbols::codes::CALL_PROTOTYPE,
-    module_rules::codes::HEADER_ORDER,
-];
-
 /// Whether a statement that did not parse may have been meant to declare
 /// something: a directive (`.reg`, `.local`, ...) or a label, not an
 /// instruction.
@@ -217,9 +208,8 @@ fn stream_check(
             // used before their definition), anywhere in the body.
             let end = poison != u32::MAX && matches!(piece, Piece::FunctionEnd(_));
             c.drain_into(&mut sink, |d| {
-                !CASCADES.contains(&d.code)
-                    || (d.span.start < poison
-                        && !(end && d.code == symbols::codes::UNDEFINED_LABEL))
+                !d.code.may_cascade()
+                    || (d.span.start < poison && !(end && d.code == Code::UndefinedLabel))
             });
             // Errors past the cap, counted only, are of the "not declared"
             // family: not counted after a broken declaration.
@@ -237,7 +227,7 @@ fn stream_check(
     sink.extend(stream.finish());
     if let Some(c) = checker {
         let clean = module_poison == u32::MAX;
-        c.drain_into(&mut sink, |d| clean || !CASCADES.contains(&d.code));
+        c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
         let uncounted = c.take_uncounted_errors();
         if clean {
             sink.add_unkept_errors(uncounted);

@@ -4,15 +4,9 @@
 //! so it is worked out once per instruction shape ([`super::operands::Resolved`]).
 
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::{catalog, AtomKind, Rule};
 use crate::syntax::Instruction;
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// A combination of modifiers a catalog `@rule` forbids.
-    pub const MODIFIER_RULE: &str = "E0710";
-}
 
 /// The first rule of `i`'s section that its modifiers break, with the
 /// clause not met.
@@ -81,7 +75,7 @@ impl Checker<'_> {
         };
         self.diags.push(
             Diagnostic::error(
-                codes::MODIFIER_RULE,
+                Code::ModifierRule,
                 i.opcode_span,
                 format!(
                     "`{}`: {}",

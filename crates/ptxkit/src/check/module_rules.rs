@@ -3,55 +3,13 @@
 
 use super::module_data::{data, Blame};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::source::Span;
 use crate::syntax::{
     AddressSize, BinOp, Expr, Function, Initializer, Item, Section, SectionEntry, Target, UnOp,
     VarDecl, Version,
 };
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// 32-bit addressing.
-    pub const ADDRESS_SIZE: &str = "E0303";
-    /// A `.target` newer than the `.version` allows.
-    pub const TARGET_VERSION: &str = "E0304";
-    /// A `.target` option that does not apply to the architecture.
-    pub const TARGET_OPTION: &str = "E0305";
-    /// A variable whose size is unknown.
-    pub const INCOMPLETE: &str = "E0306";
-    /// An initializer where the state space allows none.
-    pub const INITIALIZER: &str = "E0307";
-    /// Function header directives that conflict or do not apply.
-    pub const DIRECTIVE: &str = "E0308";
-    /// Kernel parameters beyond the parameter space.
-    pub const PARAM_SPACE: &str = "E0309";
-    /// An `.extern` variable defined without external linkage.
-    pub const LINKAGE: &str = "E0310";
-    /// A `.version` ptxas does not know.
-    pub const UNKNOWN_VERSION: &str = "E0311";
-    /// A `.target` ptxas does not know, or options that conflict.
-    pub const UNKNOWN_TARGET: &str = "E0312";
-    /// Header directives out of order (`.target` or `.address_size` after
-    /// a declaration, `.address_size` twice).
-    pub const HEADER_ORDER: &str = "E0313";
-    /// An `.align` that is not a power of two.
-    pub const ALIGN: &str = "E0314";
-    /// A performance directive with a value it cannot take, or removed.
-    pub const DIRECTIVE_VALUE: &str = "E0315";
-    /// More initializers than the array has elements, or a vector
-    /// initializer of the wrong length.
-    pub const INIT_COUNT: &str = "E0316";
-    /// An initializer of the wrong kind (a float for an integer, a list
-    /// for a scalar, an address for a type that cannot hold one).
-    pub const INIT_KIND: &str = "E0317";
-    /// An `.extern` function with a body.
-    pub const EXTERN_DEFINED: &str = "E0318";
-    /// A declaration word (linkage, function directive, declared type,
-    /// module directive) newer than the module's `.version` or `.target`.
-    pub const DECL_VERSION: &str = "E0319";
-}
 
 /// What the header check has seen of the module so far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -140,7 +98,7 @@ impl Checker<'_> {
             );
             if !f.is_kernel() && !func_ok {
                 self.diags.push(Diagnostic::error(
-                    codes::DIRECTIVE,
+                    Code::Directive,
                     d.span,
                     format!("`{name}` applies to kernels (`.entry`), not to `.func`"),
                 ));
@@ -155,7 +113,7 @@ impl Checker<'_> {
         {
             if let Some(d) = f.directive(".minnctapersm") {
                 self.diags.push(Diagnostic::warning(
-                    codes::DIRECTIVE,
+                    Code::Directive,
                     d.span,
                     "`.minnctapersm` has no effect without `.maxntid` or `.reqntid`",
                 ));
@@ -166,7 +124,7 @@ impl Checker<'_> {
             .filter(|d| d.args.first().is_some_and(|a| a.value > 255))
         {
             self.diags.push(Diagnostic::warning(
-                codes::DIRECTIVE,
+                Code::Directive,
                 d.span,
                 "`.maxnreg` above 255 is ignored",
             ));
@@ -183,14 +141,14 @@ impl Checker<'_> {
             for (_, v, sm) in md.directive_since.iter().filter(|(n, _, _)| n == name) {
                 if let Some(have) = self.env.ptx.filter(|have| have < v) {
                     self.diags.push(Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         d.span,
                         format!("`{name}` requires PTX ISA .version {v} or later (the module declares {have})"),
                     ));
                 }
                 if let Some(have) = self.env.sm.filter(|have| have.num < *sm) {
                     self.diags.push(Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         d.span,
                         format!("`{name}` requires .target sm_{sm} or higher, not {have}"),
                     ));
@@ -209,7 +167,7 @@ impl Checker<'_> {
             if !missing.is_empty() {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::DIRECTIVE,
+                        Code::Directive,
                         function_end(f),
                         format!(
                             "`{name}` needs `{}` in the same kernel",
@@ -268,7 +226,7 @@ impl Checker<'_> {
                     ok = false;
                     self.diags.push(
                         Diagnostic::error(
-                            codes::DIRECTIVE_VALUE,
+                            Code::DirectiveValue,
                             blame_at(i, rule.blame),
                             format!("`{name}` is not supported as of PTX ISA {removed} (the module declares {have})"),
                         )
@@ -282,7 +240,7 @@ impl Checker<'_> {
             for a in d.args.iter().filter(|a| a.value > u64::from(u32::MAX)) {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::DIRECTIVE_VALUE,
+                        Code::DirectiveValue,
                         a.span,
                         format!("`{name}` takes 32-bit values; this one does not fit"),
                     )
@@ -293,7 +251,7 @@ impl Checker<'_> {
                 ok = false;
                 self.diags.push(
                     Diagnostic::error(
-                        codes::DIRECTIVE_VALUE,
+                        Code::DirectiveValue,
                         blame_at(i, rule.blame),
                         format!("`{name}` expects positive non-zero values"),
                     )
@@ -323,7 +281,7 @@ impl Checker<'_> {
                 }
             };
             let mut d = Diagnostic::error(
-                codes::DIRECTIVE,
+                Code::Directive,
                 span,
                 format!("`{}` has both `{a}` and `{b}`", f.name),
             );
@@ -347,7 +305,7 @@ impl Checker<'_> {
                 }
                 None => {
                     if let Some(first) = self.externs.get(&d.name) {
-                        let diag = Diagnostic::error(codes::LINKAGE, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
+                        let diag = Diagnostic::error(Code::Linkage, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
                             .with_label(*first, "declared `.extern` here")
                             .with_note("define it `.visible` (or `.weak`/`.common`)");
                         self.diags.push(diag);
@@ -363,7 +321,7 @@ impl Checker<'_> {
         if a.bits.value == 32 {
             self.diags.push(
                 Diagnostic::error(
-                    codes::ADDRESS_SIZE,
+                    Code::AddressSize,
                     a.span,
                     "32-bit addressing is not supported",
                 )
@@ -372,7 +330,7 @@ impl Checker<'_> {
         }
         if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
-                self.diags.push(Diagnostic::error(codes::TARGET_VERSION, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
+                self.diags.push(Diagnostic::error(Code::TargetVersion, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
             }
         }
     }
@@ -388,7 +346,7 @@ impl Checker<'_> {
         let need = |feature: &str, what: &str, span: Span, diags: &mut Vec<Diagnostic>| {
             if let Some(v) = d.section_feature(feature).filter(|v| have < *v) {
                 diags.push(Diagnostic::error(
-                    codes::TARGET_VERSION,
+                    Code::TargetVersion,
                     span,
                     format!("{what} in `.section` requires PTX ISA .version {v} or later (the module declares {have})"),
                 ));
@@ -441,7 +399,7 @@ impl Checker<'_> {
             let cur = md.current().map(|c| c.to_string()).unwrap_or_default();
             self.diags.push(
                 Diagnostic::error(
-                    codes::UNKNOWN_VERSION,
+                    Code::UnknownVersion,
                     v.span,
                     format!(
                         "unsupported `.version {}.{}`; the newest is {cur}",
@@ -464,7 +422,7 @@ impl Checker<'_> {
             if !arch_like(first.as_str()) {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::UNKNOWN_TARGET,
+                        Code::UnknownTarget,
                         *span,
                         format!("`.target` must name an architecture first, not `{first}`"),
                     )
@@ -479,14 +437,14 @@ impl Checker<'_> {
             if arch_like(w) {
                 match md.min_ptx_for(w) {
                     None => self.diags.push(Diagnostic::error(
-                        codes::UNKNOWN_TARGET,
+                        Code::UnknownTarget,
                         *span,
                         format!("unsupported `.target {w}`"),
                     )),
                     Some(need) => {
                         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
                             self.diags.push(Diagnostic::error(
-                                codes::TARGET_VERSION,
+                                Code::TargetVersion,
                                 *span,
                                 format!("`.target {w}` requires PTX ISA .version {need} or later (the module declares {have})"),
                             ));
@@ -497,14 +455,14 @@ impl Checker<'_> {
             }
             match md.option(w) {
                 None => self.diags.push(Diagnostic::error(
-                    codes::UNKNOWN_TARGET,
+                    Code::UnknownTarget,
                     *span,
                     format!("unsupported `.target` option `{w}`"),
                 )),
                 Some(Some(g)) => match group {
                     Some((og, other)) if og == g && other != w => {
                         self.diags.push(Diagnostic::error(
-                            codes::TARGET_OPTION,
+                            Code::TargetOption,
                             *span,
                             format!("`.target` option `{w}` conflicts with `{other}`"),
                         ));
@@ -519,7 +477,7 @@ impl Checker<'_> {
                 if sm.num >= *limit {
                     self.diags.push(
                         Diagnostic::error(
-                            codes::TARGET_OPTION,
+                            Code::TargetOption,
                             *span,
                             format!("`{w}` applies only to targets below sm_{limit}, not {sm}"),
                         )
@@ -559,7 +517,7 @@ impl Checker<'_> {
                 "twice"
             };
             let mut d = Diagnostic::error(
-                codes::HEADER_ORDER,
+                Code::HeaderOrder,
                 span,
                 format!("`{what}` cannot appear {why}"),
             )
@@ -589,7 +547,7 @@ impl Checker<'_> {
         let Some(a) = align else { return };
         if !a.value.is_power_of_two() || a.value > data().align_max {
             self.diags.push(Diagnostic::error(
-                codes::ALIGN,
+                Code::Align,
                 a.span,
                 format!("`.align {}`: alignment must be a power of two", a.value),
             ));
@@ -611,7 +569,7 @@ impl Checker<'_> {
         let earlier = self.externs.get(&f.name).copied();
         if extern_ || earlier.is_some() {
             let mut d = Diagnostic::error(
-                codes::EXTERN_DEFINED,
+                Code::ExternDefined,
                 function_end(f),
                 format!("`{}` is defined here but declared `.extern`", f.name),
             )
@@ -633,7 +591,7 @@ impl Checker<'_> {
         };
         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
             self.diags.push(Diagnostic::error(
-                codes::DECL_VERSION,
+                Code::DeclVersion,
                 span,
                 format!("`{word}` requires PTX ISA .version {need} or later (the module declares {have})"),
             ));
@@ -641,7 +599,7 @@ impl Checker<'_> {
         if let (Some(have), Some(num)) = (self.env.sm, sm) {
             if have.num < num {
                 self.diags.push(Diagnostic::error(
-                    codes::DECL_VERSION,
+                    Code::DeclVersion,
                     span,
                     format!(
                         "`{word}` requires .target sm_{num} or higher (the module declares {have})"
@@ -683,7 +641,7 @@ impl Checker<'_> {
             if no_size && no_init && !extern_ {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::INCOMPLETE,
+                        Code::Incomplete,
                         d.name_span,
                         format!("`{}` has an unsized array type and no initializer", d.name),
                     )
@@ -697,14 +655,14 @@ impl Checker<'_> {
                 )
             {
                 self.diags.push(Diagnostic::error(
-                    codes::INITIALIZER,
+                    Code::Initializer,
                     d.name_span,
                     format!("variables in {} cannot have an initial value", v.space),
                 ));
             } else if let Some(init) = &d.init {
                 if extern_ {
                     self.diags.push(Diagnostic::error(
-                        codes::INITIALIZER,
+                        Code::Initializer,
                         d.name_span,
                         format!(
                             "`.extern` variable `{}` cannot have an initial value",
@@ -746,7 +704,7 @@ impl Checker<'_> {
         }
         if bytes > MAX_KERNEL_PARAM_BYTES {
             self.diags.push(
-                Diagnostic::error(codes::PARAM_SPACE, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
+                Diagnostic::error(Code::ParamSpace, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
                     .with_label(f.name_span, "parameters declared here")
                     .with_note("pass large data through global memory instead"),
             );
@@ -754,7 +712,7 @@ impl Checker<'_> {
         for p in f.params() {
             if p.dims.first().is_some_and(Option::is_none) {
                 self.diags.push(Diagnostic::error(
-                    codes::INCOMPLETE,
+                    Code::Incomplete,
                     p.name_span,
                     format!("kernel parameter `{}` cannot be an unsized array", p.name),
                 ));
@@ -860,7 +818,7 @@ impl Checker<'_> {
         let ty = v.ty.as_str();
         if md.init_none.iter().any(|t| t == ty) {
             self.diags.push(Diagnostic::error(
-                codes::INIT_KIND,
+                Code::InitKind,
                 init.span(),
                 format!("no initial value is allowed for a `{ty}` variable"),
             ));
@@ -904,7 +862,7 @@ impl Checker<'_> {
         let mismatch = |span: Span, why: &str| {
             Some(
                 Diagnostic::error(
-                    codes::INIT_KIND,
+                    Code::InitKind,
                     span,
                     format!("initial value type mismatch: {why}"),
                 )
@@ -931,7 +889,7 @@ impl Checker<'_> {
                 let len = init.list_len().unwrap_or(0);
                 if len != n {
                     return Some(Diagnostic::error(
-                        codes::INIT_COUNT,
+                        Code::InitCount,
                         *span,
                         format!("a `.v{n}` initializer needs {n} elements, found {len}"),
                     ));
@@ -945,7 +903,7 @@ impl Checker<'_> {
                 if let Some(n) = n.filter(|n| len > *n) {
                     return Some(
                         Diagnostic::error(
-                            codes::INIT_COUNT,
+                            Code::InitCount,
                             *span,
                             format!("{len} initializers for an array of {n} elements"),
                         )
@@ -982,7 +940,7 @@ impl Checker<'_> {
         };
         Some(
             Diagnostic::error(
-                codes::INIT_KIND,
+                Code::InitKind,
                 e.span(),
                 format!("initial value type mismatch: {bad}"),
             )

@@ -8,9 +8,9 @@
 use super::body::{BodyWalk, Found};
 use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{codes, compatible, is_predefined, Decl, Kind, ModuleScope};
+use super::symbols::{compatible, is_predefined, Decl, Kind, ModuleScope};
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{
     catalog, Arity, Kinds, OperandTpl, RoleId, RoleSpec, Shape, SpaceSet, SpecialReg, TypeRef,
@@ -287,7 +287,7 @@ impl Checker<'_> {
                 let have = crate::syntax::consteval::eval_int(e);
                 if let (Some(want), Some(have)) = (want, have.filter(|h| Some(*h) != want)) {
                     self.diags.push(Diagnostic::error(
-                        codes::IMMEDIATE_VALUE,
+                        Code::ImmediateValue,
                         e.span(),
                         format!(
                             "{have} cannot be written here in `{}`: it must be {want}",
@@ -333,7 +333,7 @@ impl Checker<'_> {
             g.span.end,
         );
         let d = Diagnostic::error(
-            codes::OPERAND_TYPE,
+            Code::OperandType,
             span,
             format!(
                 "the guard `{}` is {}; a guard must be a .pred register",
@@ -375,7 +375,7 @@ impl Checker<'_> {
             {
                 self.diags.push(
                     Diagnostic::error(
-                        codes::OPERAND_SHAPE,
+                        Code::OperandShape,
                         b.span,
                         format!(
                             "`{}` takes a pair of registers as `{}`",
@@ -438,7 +438,7 @@ impl Checker<'_> {
                     |t: &OperandTpl| catalog().role(t.spec).is_some_and(|r| r.dir.writes());
                 if inner.iter().all(writes) && items.iter().all(is_sink) {
                     self.diags.push(Diagnostic::error(
-                        super::rules::codes::SINK,
+                        Code::Sink,
                         *span,
                         format!(
                             "every element of this vector of `{}` is the sink `_`: keep at least one register",
@@ -479,7 +479,7 @@ impl Checker<'_> {
                 } =>
             {
                 self.diags.push(Diagnostic::error(
-                    codes::OPERAND_SHAPE,
+                    Code::OperandShape,
                     *span,
                     format!(
                         "`{}` takes a vector of {} here, not {}",
@@ -498,7 +498,7 @@ impl Checker<'_> {
             (Shape::Vector(inner), Operand::Expr(e)) => {
                 if let Some((_, _, span)) = special_of(e) {
                     self.diags.push(Diagnostic::error(
-                        codes::OPERAND_SHAPE,
+                        Code::OperandShape,
                         span,
                         format!(
                             "`{}` takes a vector of {} here, not a special register",
@@ -547,7 +547,7 @@ impl Checker<'_> {
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
-                                codes::OPERAND_SHAPE,
+                                Code::OperandShape,
                                 *span,
                                 format!(
                                     "`{}` takes a single value as `{}`, not a vector",
@@ -561,7 +561,7 @@ impl Checker<'_> {
                     }
                     Some(n) if n != items.len() => {
                         self.diags.push(Diagnostic::error(
-                            codes::OPERAND_SHAPE,
+                            Code::OperandShape,
                             *span,
                             format!(
                                 "`{}` takes a vector of {n} as `{}`, not {}",
@@ -611,7 +611,7 @@ impl Checker<'_> {
                     })
                 {
                     self.diags.push(Diagnostic::error(
-                        codes::OPERAND_TYPE,
+                        Code::OperandType,
                         *span,
                         format!(
                             "`{}` takes values as `{}`, not a vector of predicates",
@@ -627,7 +627,7 @@ impl Checker<'_> {
                 // elements").
                 if spec.dir.writes() && !items.is_empty() && items.iter().all(is_sink) {
                     self.diags.push(Diagnostic::error(
-                        super::rules::codes::SINK,
+                        Code::Sink,
                         *span,
                         format!(
                             "every element of `{}` of `{}` is the sink `_`: keep at least one register",
@@ -677,7 +677,7 @@ impl Checker<'_> {
                     };
                     if scalar {
                         self.diags.push(Diagnostic::error(
-                            codes::OPERAND_SHAPE,
+                            Code::OperandShape,
                             e.span(),
                             format!(
                                 "`{}` takes a vector of {n} as `{}`, not a single value",
@@ -738,7 +738,7 @@ impl Checker<'_> {
                 kind: Kind::Var, ..
             }) => {
                 let d = Diagnostic::error(
-                    codes::OPERAND_KIND,
+                    Code::OperandKind,
                     *sp,
                     format!(
                         "variable `{n}` cannot be the address `{}` of `{}`",
@@ -831,7 +831,7 @@ impl Checker<'_> {
                 if !s.is_empty() && !s.iter().any(|s| holds_variable(s, v, w.entry)) {
                     let names: Vec<&str> = s.iter().map(StateSpace::as_str).collect();
                     let d = Diagnostic::error(
-                        codes::OPERAND_KIND,
+                        Code::OperandKind,
                         *sp,
                         format!(
                             "`{n}` is a `{v}` variable, but this address of `{}` is in `{}`",
@@ -858,7 +858,7 @@ impl Checker<'_> {
                 // ("Use integer or bit only"); never a float one.
                 if t.is_float() {
                     let d = Diagnostic::error(
-                        codes::OPERAND_TYPE,
+                        Code::OperandType,
                         *sp,
                         format!(
                             "`{n}` is a {t} register, which cannot hold an address for `{}`",
@@ -874,7 +874,7 @@ impl Checker<'_> {
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
-                        codes::OPERAND_KIND,
+                        Code::OperandKind,
                         *sp,
                         format!(
                             "`{}` in a kernel addresses only `.param` variables declared in its body, not a register",
@@ -890,7 +890,7 @@ impl Checker<'_> {
                     && role_has(Kinds::ADDR64)
                 {
                     let d = Diagnostic::error(
-                        codes::OPERAND_TYPE,
+                        Code::OperandType,
                         *sp,
                         format!(
                             "`{n}` is a 32-bit register, which cannot hold a generic or `.global` address for `{}`",
@@ -918,7 +918,7 @@ impl Checker<'_> {
             return;
         }
         let d = Diagnostic::error(
-            codes::OPERAND_TYPE,
+            Code::OperandType,
             *sp,
             format!(
                 "`{n}` is a predicate register, which cannot hold an address for `{}`",
@@ -990,7 +990,7 @@ impl Checker<'_> {
         };
         self.diags.push(
             Diagnostic::error(
-                codes::SPECIAL_REGISTER,
+                Code::SpecialRegister,
                 span,
                 format!("`{}` has no component `.{c}`", r.name),
             )
@@ -1014,7 +1014,7 @@ impl Checker<'_> {
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
                 self.diags.push(Diagnostic::error(
-                    super::rules::codes::SINK,
+                    Code::Sink,
                     e.span(),
                     format!(
                         "`{}` cannot discard `{}` into `_`",
@@ -1128,7 +1128,7 @@ impl Checker<'_> {
                 };
                 return self
                     .diags
-                    .push(Diagnostic::error(codes::OPERAND_KIND, e.span(), what));
+                    .push(Diagnostic::error(Code::OperandKind, e.span(), what));
             }
             if let Some(ty) = ty {
                 self.immediate_type(i, e, kind, ty);
@@ -1140,7 +1140,7 @@ impl Checker<'_> {
             // `1|%p2` is no pair but an expression: nothing can be
             // written to one.
             self.diags.push(Diagnostic::error(
-                codes::OPERAND_KIND,
+                Code::OperandKind,
                 e.span(),
                 format!(
                     "`{}` writes `{}`, which must be a register, not an expression",
@@ -1161,7 +1161,7 @@ impl Checker<'_> {
     ) -> Diagnostic {
         let takes = describe_kinds(spec.kinds);
         Diagnostic::error(
-            codes::OPERAND_KIND,
+            Code::OperandKind,
             span,
             format!(
                 "{what} cannot be `{}` of `{}`",
@@ -1229,7 +1229,7 @@ impl Checker<'_> {
             )
         };
         let d = Diagnostic::error(
-            codes::OPERAND_TYPE,
+            Code::OperandType,
             span,
             format!(
                 "`{n}` is a {reg} register, which `{}` cannot use as `{}`",
@@ -1254,7 +1254,7 @@ impl Checker<'_> {
         if ty.is_some_and(|t| t.is_float()) && spec.kinds.has(Kinds::VAR) {
             if let Some(t) = ty {
                 return Diagnostic::error(
-                    codes::OPERAND_TYPE,
+                    Code::OperandType,
                     span,
                     format!("`{name}` cannot take the address of variable `{n}` as a {t} value"),
                 )
@@ -1264,7 +1264,7 @@ impl Checker<'_> {
             }
         }
         Diagnostic::error(
-            codes::OPERAND_TYPE,
+            Code::OperandType,
             span,
             format!("`{n}` is a variable, which `{name}` cannot use as `{}`", spec.role),
         )
@@ -1288,7 +1288,7 @@ impl Checker<'_> {
         if !spec.kinds.has(Kinds::SREG) || spec.dir.writes() {
             return self.diags.push(
                 Diagnostic::error(
-                    codes::OPERAND_TYPE,
+                    Code::OperandType,
                     span,
                     format!("`{name}` cannot read a special register as `{}`", spec.role),
                 )
@@ -1306,7 +1306,7 @@ impl Checker<'_> {
         if let Some(f) = float {
             return self.diags.push(
                 Diagnostic::error(
-                    codes::OPERAND_TYPE,
+                    Code::OperandType,
                     span,
                     format!("`{name}` cannot read a special register: its {f} operand is not an integer"),
                 )
@@ -1319,7 +1319,7 @@ impl Checker<'_> {
         if !sreg_fits(r, ty, spec.wider) {
             self.diags.push(
                 Diagnostic::error(
-                    codes::OPERAND_TYPE,
+                    Code::OperandType,
                     span,
                     format!(
                         "`{}` is a {} special register, which `{name}` cannot read as {ty}",
@@ -1372,7 +1372,7 @@ impl Checker<'_> {
             ),
         };
         self.diags
-            .push(Diagnostic::error(codes::IMMEDIATE_TYPE, e.span(), message).with_note(note));
+            .push(Diagnostic::error(Code::ImmediateType, e.span(), message).with_note(note));
     }
 
     /// The value of constant `e` against the role's range and multiple,
@@ -1392,7 +1392,7 @@ impl Checker<'_> {
         if let Some(set) = listed.filter(|set| !set.contains(&v)) {
             let want: Vec<String> = set.iter().map(i64::to_string).collect();
             self.diags.push(Diagnostic::error(
-                codes::IMMEDIATE_VALUE,
+                Code::ImmediateValue,
                 e.span(),
                 format!(
                     "{v} cannot be `{}` of `{}`: it must be one of {}",
@@ -1416,7 +1416,7 @@ impl Checker<'_> {
             want.push(format!("a multiple of {}", spec.multiple));
         }
         self.diags.push(Diagnostic::error(
-            codes::IMMEDIATE_VALUE,
+            Code::ImmediateValue,
             e.span(),
             format!(
                 "{v} is out of range for `{}` of `{}`: it must be {}",

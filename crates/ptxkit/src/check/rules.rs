@@ -5,14 +5,8 @@
 //! checked with the other version and target gates).
 
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::syntax::{Instruction, Operand};
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// The sink `_` where no result can be discarded.
-    pub const SINK: &str = "E0704";
-}
 
 /// Whether an operand is, or contains, the sink `_`; returns its span.
 fn sink_in(o: &Operand) -> Option<crate::source::Span> {
@@ -47,7 +41,7 @@ impl Checker<'_> {
                     return;
                 }
                 self.diags.push(Diagnostic::error(
-                    codes::SINK,
+                    Code::Sink,
                     span,
                     "the sink `_` cannot be a source operand",
                 ));

@@ -7,43 +7,10 @@
 use rustc_hash::FxHashMap;
 
 use super::Checker;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::source::Span;
 use crate::syntax::{Function, Initializer, Item, Name, VarDecl};
-
-/// Diagnostic codes of this pass.
-pub mod codes {
-    /// A name that is declared nowhere in scope.
-    pub const UNDECLARED: &str = "E0401";
-    /// A name declared twice in one scope.
-    pub const DUPLICATE: &str = "E0402";
-    /// A branch to a label the function does not define.
-    pub const UNDEFINED_LABEL: &str = "E0403";
-    /// A register beyond a `%r<N>` range.
-    pub const OUT_OF_RANGE: &str = "E0404";
-    /// A call to a function that is not declared.
-    pub const UNDECLARED_CALLEE: &str = "E0601";
-    /// A call whose argument or return count differs from the callee's.
-    pub const CALL_ARITY: &str = "E0602";
-    /// An indirect call (through a register) without a prototype or targets.
-    pub const CALL_PROTOTYPE: &str = "E0603";
-    /// A register whose declared type does not fit the instruction type.
-    pub const OPERAND_TYPE: &str = "E0703";
-    /// An immediate of a kind the operand's type does not take (an integer
-    /// for a float, a float for an integer).
-    pub const IMMEDIATE_TYPE: &str = "E0705";
-    /// An operand of a kind its role does not take (a constant written
-    /// to, a register where a constant is required, a label as a value).
-    pub const OPERAND_KIND: &str = "E0707";
-    /// A vector where a scalar goes, a scalar where a vector goes, or a
-    /// vector of the wrong length.
-    pub const OPERAND_SHAPE: &str = "E0708";
-    /// A constant outside the range its role allows.
-    pub const IMMEDIATE_VALUE: &str = "E0709";
-    /// A special register that does not exist, or a component it lacks.
-    pub const SPECIAL_REGISTER: &str = "E0405";
-}
 
 /// What a name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -232,7 +199,7 @@ impl Checker<'_> {
 
     pub(super) fn duplicate(&mut self, name: Name, span: Span, first: Span) {
         let d = Diagnostic::error(
-            codes::DUPLICATE,
+            Code::Duplicate,
             span,
             format!("`{name}` is declared twice in the same scope"),
         )
@@ -270,7 +237,7 @@ impl Checker<'_> {
 
 /// The error for a use of `n`, which nothing declares.
 pub(super) fn undeclared(n: Name, span: Span) -> Diagnostic {
-    Diagnostic::error(codes::UNDECLARED, span, format!("`{n}` is not declared"))
+    Diagnostic::error(Code::Undeclared, span, format!("`{n}` is not declared"))
         .with_note("a name must be declared before its first use in the module")
 }
 

@@ -11,11 +11,11 @@ use super::Diagnostic;
 /// them with `max == 0`) and counting every error and warning pushed.
 ///
 /// ```
-/// use ptxkit::diag::{Bounded, Diagnostic};
+/// use ptxkit::diag::{Bounded, Code, Diagnostic};
 /// use ptxkit::Span;
 /// let mut b = Bounded::new(2);
 /// for at in [30, 10, 20, 40] {
-///     b.push(Diagnostic::error("E0101", Span::at(at), "bad"));
+///     b.push(Diagnostic::error(Code::Syntax, Span::at(at), "bad"));
 /// }
 /// let c = b.finish();
 /// let kept: Vec<u32> = c.diagnostics.iter().map(|d| d.span.start).collect();
@@ -169,6 +169,7 @@ impl Extend<Diagnostic> for Bounded {
 #[allow(clippy::indexing_slicing)]
 mod tests {
     use super::*;
+    use crate::diag::Code;
     use crate::Span;
 
     #[test]
@@ -176,9 +177,9 @@ mod tests {
         let mut b = Bounded::new(3);
         for (i, at) in [5u32, 1, 9, 1, 7, 0].into_iter().enumerate() {
             let d = if i % 2 == 0 {
-                Diagnostic::error("E0101", Span::at(at), format!("{i}"))
+                Diagnostic::error(Code::Syntax, Span::at(at), format!("{i}"))
             } else {
-                Diagnostic::warning("W0001", Span::at(at), format!("{i}"))
+                Diagnostic::warning(Code::NotLiteral, Span::at(at), format!("{i}"))
             };
             b.push(d);
         }
@@ -200,7 +201,7 @@ mod tests {
         b.extend(
             (0..1000u32)
                 .rev()
-                .map(|i| Diagnostic::error("E0101", Span::at(i), "x")),
+                .map(|i| Diagnostic::error(Code::Syntax, Span::at(i), "x")),
         );
         let c = b.finish();
         assert_eq!(c.diagnostics.len(), 1000);

@@ -12,10 +12,12 @@ use serde::Serialize;
 use crate::source::{LineIndex, Span};
 
 mod bounded;
+mod code;
 mod excerpt;
 mod render;
 
 pub use bounded::{Bounded, Collected};
+pub use code::{Code, UnknownCode};
 
 /// How serious.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -58,8 +60,9 @@ pub struct Label {
 pub struct Diagnostic {
     /// Error or warning.
     pub severity: Severity,
-    /// Stable code, e.g. `E0101`.
-    pub code: &'static str,
+    /// What kind of problem ([`Code`]); serialised as its spelling,
+    /// e.g. `"E0101"`.
+    pub code: Code,
     /// One-line message.
     pub message: String,
     /// Primary location.
@@ -72,7 +75,7 @@ pub struct Diagnostic {
 
 impl Diagnostic {
     /// An error.
-    pub fn error(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn error(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Error,
             code,
@@ -84,7 +87,7 @@ impl Diagnostic {
     }
 
     /// A warning.
-    pub fn warning(code: &'static str, span: Span, message: impl Into<String>) -> Diagnostic {
+    pub fn warning(code: Code, span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(code, span, message)
@@ -122,41 +125,6 @@ impl Diagnostic {
         }
         text
     }
-}
-
-/// The diagnostic codes of the front end.
-pub mod codes {
-    /// A byte that starts no token.
-    pub const UNKNOWN_CHAR: &str = "E0001";
-    /// A malformed or out-of-range number.
-    pub const BAD_NUMBER: &str = "E0002";
-    /// A comment or string not closed before the end of the file.
-    pub const UNTERMINATED: &str = "E0003";
-    /// A token that does not fit the grammar here.
-    pub const SYNTAX: &str = "E0101";
-    /// Input ended inside a construct.
-    pub const UNEXPECTED_EOF: &str = "E0102";
-    /// A directive the grammar does not know.
-    pub const UNKNOWN_DIRECTIVE: &str = "E0103";
-    /// Nesting (blocks, initializer braces, parentheses, expression chains)
-    /// deeper than [`crate::MAX_DEPTH`].
-    pub const LIMIT: &str = "E0104";
-    /// A register range `%r<N>` beyond [`crate::MAX_REGISTER_RANGE`].
-    pub const REGISTER_RANGE: &str = "E0105";
-    /// An input larger than [`crate::MAX_FILE_SIZE`].
-    pub const FILE_TOO_LARGE: &str = "E0106";
-    /// An instruction the catalog does not know.
-    pub const UNKNOWN_OPCODE: &str = "E0201";
-    /// A modifier the opcode does not take.
-    pub const UNKNOWN_MODIFIER: &str = "E0202";
-    /// Modifiers that no form of the opcode accepts together.
-    pub const BAD_MODIFIERS: &str = "E0203";
-    /// Operands that fit no form of the instruction.
-    pub const BAD_OPERANDS: &str = "E0204";
-    /// `.version` missing or not first.
-    pub const MISSING_VERSION: &str = "E0301";
-    /// `.target` missing.
-    pub const MISSING_TARGET: &str = "E0302";
 }
 
 pub use render::{render, render_styled};
@@ -213,11 +181,11 @@ mod tests {
 
     #[test]
     fn notes_follow_the_message() {
-        let d = Diagnostic::warning("W0001", Span::new(0, 1), "odd")
+        let d = Diagnostic::warning(Code::NotLiteral, Span::new(0, 1), "odd")
             .with_note("one")
             .with_note("two");
         assert_eq!(d.message_with_notes(), "odd\nnote: one\nnote: two");
-        let d = Diagnostic::error("E0101", Span::new(0, 1), "bad");
+        let d = Diagnostic::error(Code::Syntax, Span::new(0, 1), "bad");
         assert_eq!(d.message_with_notes(), "bad");
     }
 }

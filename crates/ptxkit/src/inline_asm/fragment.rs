@@ -15,20 +15,8 @@
 
 use super::finder::{AsmOperand, AsmStatement};
 use super::literal::Decoded;
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
-
-/// Codes of the diagnostics about the statement itself.
-pub mod codes {
-    /// `%N` beyond the operands of the statement.
-    pub const OPERAND_RANGE: &str = "E0901";
-    /// `%[name]`: nvcc does not support named operand references.
-    pub const NAMED_OPERAND: &str = "E0902";
-    /// A constraint letter the inline PTX guide does not list.
-    pub const CONSTRAINT: &str = "E0903";
-    /// A template or `"C"` operand that is not a string literal: not checked.
-    pub const NOT_LITERAL: &str = "E0904";
-}
 
 /// What a reference to no operand becomes.
 const MISSING: &str = "%__missing";
@@ -192,7 +180,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
             OperandKind::Register(ty) => b.wrapper(&format!(".reg {ty} %{i};\n")),
             OperandKind::Unknown => {
                 problems.push(Diagnostic::error(
-                    codes::CONSTRAINT,
+                    Code::Constraint,
                     op.constraint_span,
                     format!(
                         "constraint \"{}\" is not one the inline PTX guide lists (h r l q f d n C, or the number of an operand)",
@@ -280,7 +268,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
                         let span = Span::new(at(i), at(j).saturating_add(1));
                         problems.push(
                             Diagnostic::error(
-                                codes::NAMED_OPERAND,
+                                Code::NamedOperand,
                                 span,
                                 format!("named operand reference `%[{name}]`: nvcc does not support it"),
                             )
@@ -379,7 +367,7 @@ fn substitute(
         (n, None) => {
             if count != usize::MAX {
                 problems.push(Diagnostic::error(
-                    codes::OPERAND_RANGE,
+                    Code::OperandRange,
                     span(),
                     match n {
                         Some(n) => format!(
@@ -523,14 +511,10 @@ mod tests {
     #[test]
     fn out_of_range_and_named_references_are_reported() {
         let f = fragment(r#"asm("mov.b32 %0, %3; add.s32 %[a], %[a], 1;" : [a] "+r"(x));"#);
-        let codes: Vec<&str> = f.problems.iter().map(|d| d.code).collect();
+        let codes: Vec<Code> = f.problems.iter().map(|d| d.code).collect();
         assert_eq!(
             codes,
-            [
-                codes::OPERAND_RANGE,
-                codes::NAMED_OPERAND,
-                codes::NAMED_OPERAND
-            ]
+            [Code::OperandRange, Code::NamedOperand, Code::NamedOperand]
         );
     }
 
@@ -564,6 +548,6 @@ mod tests {
         let f = fragment(r#"asm("add.f32 %0, %1, %2;" : "=f"(x) : "0"(x), "z"(y));"#);
         assert!(f.ptx.contains(".reg .f32 %1;"));
         assert_eq!(f.problems.len(), 1);
-        assert_eq!(f.problems[0].code, codes::CONSTRAINT);
+        assert_eq!(f.problems[0].code, Code::Constraint);
     }
 }

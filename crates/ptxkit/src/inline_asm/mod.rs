@@ -4,7 +4,7 @@
 //! [`find`] reads every GNU-style statement (`asm`, `__asm__`, `__asm`,
 //! with `volatile`, `inline`, `goto`) out of C++ text, comments and other
 //! literals skipped; [`check_source`] turns each statement whose template
-//! is literal into a small PTX module ([`fragment`]), checks it against the
+//! is literal into a small PTX module (`fragment.rs`), checks it against the
 //! selected targets with [`crate::check::check`], and maps every
 //! diagnostic back to the line and column inside the C++ string literal.
 //! How the operands become registers and how targets are chosen is in
@@ -29,11 +29,11 @@
 //! assert_eq!(lines.line_col(diagnostics[0].span.start).line, 5);
 //! ```
 
-pub mod cpp_lex;
-pub mod finder;
-pub mod fragment;
-pub mod literal;
-pub mod verdict;
+mod cpp_lex;
+mod finder;
+mod fragment;
+mod literal;
+mod verdict;
 
 pub use finder::{find, AsmOperand, AsmStatement, Template};
 pub use verdict::{judge, Verdict};

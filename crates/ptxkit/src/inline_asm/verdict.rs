@@ -2,9 +2,9 @@
 //! what the closest one says when none does.
 
 use super::finder::{AsmStatement, Template};
-use super::fragment::{self, build, codes, Fragment, OperandKind};
+use super::fragment::{self, build, Fragment, OperandKind};
 use crate::check::{check, CheckOptions};
-use crate::diag::Diagnostic;
+use crate::diag::{Code, Diagnostic};
 
 /// Values tried, in order, for an `"n"` operand whose value is not visible
 /// (a template parameter): the first is used unless the checker objects
@@ -79,7 +79,7 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
     let Template::Literal(t) = &stmt.template else {
         return Verdict::Skipped {
             diagnostic: Diagnostic::warning(
-                codes::NOT_LITERAL,
+                Code::NotLiteral,
                 if stmt.template_span.is_empty() {
                     stmt.keyword
                 } else {
@@ -96,7 +96,7 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
     {
         return Verdict::Skipped {
             diagnostic: Diagnostic::warning(
-                codes::NOT_LITERAL,
+                Code::NotLiteral,
                 op.expr_span,
                 "a \"C\" operand that is not a string literal: the template is not known, not checked",
             ),

@@ -1,35 +1,16 @@
 //! The catalog in use: every instruction form of the ISA. The built-in one is
 //! static data generated from the `.ptxisa` files (`generated.rs`, kept equal
 //! to the files by a test), so a process pays only for building two small
-//! lookup maps; [`Catalog::from_sources`] reads catalog files at run time.
+//! lookup maps. Reading the files themselves is the build step's job
+//! (`xtask catalog-gen`, `xtask/src/catalog/`), not the library's.
 
 use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 
-use super::dsl::{Builder, DslError};
 use super::mod_sets::ModSets;
 use super::model::*;
 use super::word_table::WordTable;
-
-/// The catalog files, in load order. After adding or editing one, regenerate
-/// the built-in tables: `cargo run -p xtask -- catalog-gen`.
-pub const SOURCES: &[(&str, &str)] = &[
-    ("int.ptxisa", include_str!("../../isa/int.ptxisa")),
-    ("float.ptxisa", include_str!("../../isa/float.ptxisa")),
-    ("compare.ptxisa", include_str!("../../isa/compare.ptxisa")),
-    ("logic.ptxisa", include_str!("../../isa/logic.ptxisa")),
-    ("data.ptxisa", include_str!("../../isa/data.ptxisa")),
-    ("async.ptxisa", include_str!("../../isa/async.ptxisa")),
-    ("texture.ptxisa", include_str!("../../isa/texture.ptxisa")),
-    ("control.ptxisa", include_str!("../../isa/control.ptxisa")),
-    ("sync.ptxisa", include_str!("../../isa/sync.ptxisa")),
-    ("mma.ptxisa", include_str!("../../isa/mma.ptxisa")),
-    ("wgmma.ptxisa", include_str!("../../isa/wgmma.ptxisa")),
-    ("tcgen05.ptxisa", include_str!("../../isa/tcgen05.ptxisa")),
-    ("misc.ptxisa", include_str!("../../isa/misc.ptxisa")),
-    ("sreg.ptxisa", include_str!("../../isa/sreg.ptxisa")),
-];
 
 /// The instruction catalog.
 pub struct Catalog {
@@ -54,12 +35,11 @@ pub struct Catalog {
     opcode_lists: Vec<bool>,
     /// Special registers that are not numbered families, by name.
     sreg_index: FxHashMap<&'static str, usize>,
-    errors: Vec<DslError>,
 }
 
 /// The catalog's tables as data: what the `.ptxisa` files say, with ids as
 /// indices. The built-in tables are static data generated from the files
-/// (`generated.rs`); [`Catalog::from_sources`] builds them at run time.
+/// (`generated.rs`); `xtask` builds them from the files.
 #[derive(Clone, Copy, Debug)]
 pub struct Tables {
     /// Modifier spellings, indexed by [`ModId`].
@@ -81,7 +61,7 @@ pub struct Tables {
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
 /// Install a catalog other than the built-in one (the `.ptxisa` files read
-/// from disk, say). Must come before the first [`catalog`] call; returns
+/// from disk by `xtask catalog-check`, say). Must come before the first [`catalog`] call; returns
 /// `false` when a catalog is already in use.
 pub fn install_catalog(c: Catalog) -> bool {
     CATALOG.set(c).is_ok()
@@ -90,39 +70,12 @@ pub fn install_catalog(c: Catalog) -> bool {
 /// The process-wide catalog: the built-in tables unless [`install_catalog`]
 /// came first.
 pub fn catalog() -> &'static Catalog {
-    CATALOG.get_or_init(|| Catalog::from_tables(super::generated::TABLES, Vec::new()))
+    CATALOG.get_or_init(|| Catalog::from_tables(super::generated::TABLES))
 }
 
 impl Catalog {
-    /// Read catalog files (name, text) at run time. Errors in them are kept
-    /// in [`Catalog::errors`].
-    pub fn from_sources(sources: &[(&'static str, &str)]) -> Catalog {
-        let mut b = Builder::default();
-        for (name, text) in sources {
-            b.load(name, text);
-        }
-        let opcodes: Vec<Opcode> = b
-            .opcodes
-            .into_iter()
-            .map(|(name, forms)| Opcode {
-                name,
-                forms: Box::leak(forms.into_boxed_slice()),
-            })
-            .collect();
-        let tables = Tables {
-            mods: Box::leak(b.mods.into_boxed_slice()),
-            opcodes: Box::leak(opcodes.into_boxed_slice()),
-            forms: Box::leak(b.forms.into_boxed_slice()),
-            groups: Box::leak(b.groups.into_boxed_slice()),
-            sections: Box::leak(b.sections.into_boxed_slice()),
-            roles: Box::leak(b.roles.into_boxed_slice()),
-            sregs: Box::leak(b.sregs.into_boxed_slice()),
-        };
-        Catalog::from_tables(tables, b.errors)
-    }
-
     /// A catalog over ready tables; builds the lookup indexes.
-    pub fn from_tables(tables: Tables, errors: Vec<DslError>) -> Catalog {
+    pub fn from_tables(tables: Tables) -> Catalog {
         let mod_index = tables
             .mods
             .iter()
@@ -205,7 +158,6 @@ impl Catalog {
                 .filter(|(_, r)| r.count == 0)
                 .map(|(i, r)| (r.name, i))
                 .collect(),
-            errors,
         }
     }
 
@@ -220,12 +172,6 @@ impl Catalog {
     /// The tables behind this catalog.
     pub fn tables(&self) -> Tables {
         self.tables
-    }
-
-    /// Problems found while reading the catalog files (empty for the
-    /// built-in catalog, which a test builds from error-free files).
-    pub fn errors(&self) -> &[DslError] {
-        &self.errors
     }
 
     /// Look up an opcode root by its spelling.

@@ -1,7 +1,7 @@
 //! Function bodies: blocks, labels, local declarations, instructions.
 
 use super::{Fail, PResult, Parser};
-use crate::diag::codes;
+use crate::diag::Code;
 use crate::lex::TokenKind as K;
 use crate::syntax::{Block, CallPrototype, Stmt, TargetList};
 
@@ -48,7 +48,7 @@ impl Parser<'_> {
     pub(super) fn block_not_closed(&mut self, start: u32) {
         let open = crate::source::Span::new(start, start.saturating_add(1));
         let d = crate::diag::Diagnostic::error(
-            codes::UNEXPECTED_EOF,
+            Code::UnexpectedEof,
             self.tok.span,
             "unexpected end of file: block is not closed",
         )
@@ -80,7 +80,7 @@ impl Parser<'_> {
         while !self.at(K::Eof) {
             if self.at(K::RBrace) {
                 let t = self.bump();
-                self.error(codes::SYNTAX, t.span, "unmatched `}`");
+                self.error(Code::Syntax, t.span, "unmatched `}`");
                 continue;
             }
             stmts.push(self.stmt_step());
@@ -193,7 +193,7 @@ impl Parser<'_> {
                             "is unknown"
                         };
                         self.error(
-                            codes::UNKNOWN_DIRECTIVE,
+                            Code::UnknownDirective,
                             t.span,
                             format!("directive `{}` {what}", super::truncate(w, 40)),
                         );

@@ -1,7 +1,7 @@
 //! Declarations: variables, parameters, functions.
 
 use super::{Fail, PResult, Parser};
-use crate::diag::codes;
+use crate::diag::Code;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
@@ -110,7 +110,7 @@ impl Parser<'_> {
         let Some(space) = space else {
             let s = self.since(start);
             self.error(
-                codes::SYNTAX,
+                Code::Syntax,
                 s,
                 "variable declaration without a state space",
             );
@@ -148,7 +148,7 @@ impl Parser<'_> {
             let n = self.int_token("a register count")?;
             if n.value > super::MAX_REGISTER_RANGE {
                 self.error(
-                    codes::REGISTER_RANGE,
+                    Code::RegisterRange,
                     n.span,
                     format!(
                         "register range of {} is larger than the limit of {}",
@@ -553,7 +553,7 @@ impl Parser<'_> {
         }
         let Some(&(_, min, max)) = FUNC_DIRECTIVES.iter().find(|d| d.0 == w) else {
             self.error(
-                codes::UNKNOWN_DIRECTIVE,
+                Code::UnknownDirective,
                 t.span,
                 format!("unknown function directive `{}`", super::truncate(w, 40)),
             );
@@ -593,7 +593,7 @@ impl Parser<'_> {
                 format!("{min} to {max}")
             };
             self.error(
-                codes::SYNTAX,
+                Code::Syntax,
                 s,
                 format!("`{w}` takes {want} argument(s), found {count}"),
             );

@@ -85,7 +85,7 @@ impl Parser<'_> {
             if self.depth.saturating_add(chain) > super::MAX_DEPTH {
                 let s = self.tok.span;
                 self.error(
-                    crate::diag::codes::LIMIT,
+                    crate::diag::Code::Limit,
                     s,
                     format!("expression deeper than {} levels", super::MAX_DEPTH),
                 );
@@ -275,7 +275,7 @@ impl Parser<'_> {
                         self.bump();
                         if let Some(bad) = bad_address_term(&addr) {
                             self.diags.push(crate::diag::Diagnostic::error(
-                                crate::diag::codes::SYNTAX,
+                                crate::diag::Code::Syntax,
                                 bad,
                                 "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
                             ));
@@ -366,7 +366,7 @@ impl Parser<'_> {
         let id = crate::isa::catalog().mod_id(text);
         if id.is_none() {
             let msg = format!("unknown address suffix `{}`", super::truncate(text, 40));
-            self.error(crate::diag::codes::UNKNOWN_MODIFIER, t.span, msg);
+            self.error(crate::diag::Code::UnknownModifier, t.span, msg);
         }
         Some(id.unwrap_or(crate::isa::ModId::UNKNOWN))
     }

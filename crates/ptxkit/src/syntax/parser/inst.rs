@@ -5,7 +5,7 @@ use rustc_hash::FxHashMap;
 use smallvec::SmallVec;
 
 use super::{PResult, Parser};
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{Code, Diagnostic};
 use crate::isa::{
     bind_operands, catalog, match_modifiers, FormId, ModId, ModMatch, OpcodeId, WrittenShape,
 };
@@ -179,7 +179,7 @@ impl Parser<'_> {
         let op_text = self.text(op_tok);
         let Some(opcode) = self.opcode_id(op_tok) else {
             let d = Diagnostic::error(
-                codes::UNKNOWN_OPCODE,
+                Code::UnknownOpcode,
                 op_tok.span,
                 format!("unknown instruction `{}`", super::truncate(op_text, 40)),
             );
@@ -236,7 +236,7 @@ impl Parser<'_> {
                 if m.id == ModId::UNKNOWN {
                     let text = m.span().text(self.src).into_owned();
                     self.error(
-                        codes::UNKNOWN_MODIFIER,
+                        Code::UnknownModifier,
                         m.span(),
                         format!(
                             "unknown modifier `{}` for `{}`",
@@ -309,7 +309,7 @@ impl Parser<'_> {
                     .unwrap_or(inst.opcode_span);
                 let name = inst.mods.get(i).map(|m| m.as_str()).unwrap_or("?");
                 self.error(
-                    codes::UNKNOWN_MODIFIER,
+                    Code::UnknownModifier,
                     span,
                     format!("`{op_text}` does not take modifier `{name}`"),
                 );
@@ -328,7 +328,7 @@ impl Parser<'_> {
                         format!("`{op_text}` is missing a required modifier"),
                     ),
                 };
-                let mut d = Diagnostic::error(codes::BAD_MODIFIERS, span, msg);
+                let mut d = Diagnostic::error(Code::BadModifiers, span, msg);
                 if let Some(f) = closest.and_then(|f| cat.form(f)) {
                     d = d.with_note(format!("closest form: {}", f.text));
                 }
@@ -345,7 +345,7 @@ impl Parser<'_> {
                 }
                 let span = operands_span(inst);
                 let mut d = Diagnostic::error(
-                    codes::BAD_OPERANDS,
+                    Code::BadOperands,
                     span,
                     format!(
                         "operands do not fit any form of `{}`",

@@ -1,7 +1,7 @@
 //! Top-level items: module directives, variables, functions, debug sections.
 
 use super::{Fail, PResult, Parser};
-use crate::diag::codes;
+use crate::diag::Code;
 use crate::isa::vocab::{Linkage, ScalarType, StateSpace};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
@@ -84,7 +84,7 @@ impl Parser<'_> {
                 let t = self.expect(K::Int, "32 or 64")?;
                 let bits = self.int_lit(t);
                 if bits.value != 32 && bits.value != 64 {
-                    self.error(codes::SYNTAX, t.span, "`.address_size` must be 32 or 64");
+                    self.error(Code::Syntax, t.span, "`.address_size` must be 32 or 64");
                 }
                 Ok(Item::AddressSize(AddressSize {
                     bits,
@@ -138,7 +138,7 @@ impl Parser<'_> {
                 }
                 let t = self.tok;
                 self.error(
-                    codes::UNKNOWN_DIRECTIVE,
+                    Code::UnknownDirective,
                     t.span,
                     format!("unknown directive `{}`", super::truncate(w, 40)),
                 );
@@ -199,7 +199,7 @@ impl Parser<'_> {
                 other => {
                     let other = other.to_string();
                     self.error(
-                        codes::SYNTAX,
+                        Code::Syntax,
                         kw.span,
                         format!("unknown `.loc` attribute `{other}`"),
                     );
@@ -318,7 +318,7 @@ impl Parser<'_> {
         let rest = self.src.get(from..).unwrap_or_default();
         let Some(off) = memchr::memmem::find(rest, b".source_end") else {
             self.error(
-                codes::UNEXPECTED_EOF,
+                Code::UnexpectedEof,
                 begin,
                 "`.source_begin` without `.source_end`",
             );

@@ -1,7 +1,7 @@
 //! Decoding number tokens exactly.
 
 use super::Parser;
-use crate::diag::codes;
+use crate::diag::Code;
 use crate::lex::Token;
 use crate::syntax::{FloatForm, FloatLit, IntLit, Radix};
 
@@ -118,7 +118,7 @@ impl Parser<'_> {
                     == crate::lex::TokenKind::Int
                 {
                     self.error(
-                        codes::BAD_NUMBER,
+                        Code::BadNumber,
                         t.span,
                         format!(
                             "integer literal `{}` does not fit in 64 bits",
@@ -143,7 +143,7 @@ impl Parser<'_> {
             Some((bits, form)) => {
                 if form == FloatForm::Decimal && !decimal_in_range(text, bits) {
                     self.error(
-                        codes::BAD_NUMBER,
+                        Code::BadNumber,
                         t.span,
                         format!(
                             "floating-point literal `{}` is out of the range of a 64-bit float",
@@ -159,7 +159,7 @@ impl Parser<'_> {
             }
             None => {
                 self.error(
-                    codes::BAD_NUMBER,
+                    Code::BadNumber,
                     t.span,
                     format!(
                         "malformed floating-point literal `{}`",

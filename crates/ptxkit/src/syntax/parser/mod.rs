@@ -19,7 +19,7 @@ pub use pieces::{Piece, PieceStream};
 pub use split::{parse_in_pieces, parse_parallel, parse_range};
 pub use stream::{syntax_check, ItemStream};
 
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{Code, Diagnostic};
 use crate::lex::{self, pack_token, Lexer, Token, TokenKind};
 use crate::source::Span;
 use crate::syntax::{Module, Name};
@@ -39,7 +39,7 @@ pub const MAX_FILE_SIZE: usize = u32::MAX as usize - 1;
 fn too_large(len: usize) -> Option<Diagnostic> {
     (len > MAX_FILE_SIZE).then(|| {
         Diagnostic::error(
-            codes::FILE_TOO_LARGE,
+            Code::FileTooLarge,
             Span::at(0),
             format!("input of {len} bytes is larger than the limit of {MAX_FILE_SIZE} bytes"),
         )
@@ -246,21 +246,21 @@ impl<'s> Parser<'s> {
                         let shown = t.span.text(self.src);
                         let shown: String = shown.chars().take(8).collect();
                         self.diags.push(Diagnostic::error(
-                            codes::UNKNOWN_CHAR,
+                            Code::UnknownChar,
                             t.span,
                             format!("unexpected character {shown:?}"),
                         ));
                     }
                     TokenKind::UnterminatedComment => {
                         self.diags.push(Diagnostic::error(
-                            codes::UNTERMINATED,
+                            Code::Unterminated,
                             Span::new(t.span.start, t.span.start.saturating_add(2)),
                             "unterminated block comment",
                         ));
                     }
                     TokenKind::UnterminatedStr => {
                         self.diags.push(Diagnostic::error(
-                            codes::UNTERMINATED,
+                            Code::Unterminated,
                             t.span,
                             "unterminated string literal",
                         ));
@@ -271,7 +271,7 @@ impl<'s> Parser<'s> {
                     }
                     TokenKind::BadNumber => {
                         self.diags.push(Diagnostic::error(
-                            codes::BAD_NUMBER,
+                            Code::BadNumber,
                             t.span,
                             format!("malformed number `{}`", t.span.text(self.src)),
                         ));
@@ -473,7 +473,7 @@ impl<'s> Parser<'s> {
         let t = self.tok;
         let d = if t.kind == TokenKind::Eof {
             Diagnostic::error(
-                codes::UNEXPECTED_EOF,
+                Code::UnexpectedEof,
                 t.span,
                 format!("unexpected end of file, expected {what}"),
             )
@@ -485,7 +485,7 @@ impl<'s> Parser<'s> {
                 k => k.describe().to_string(),
             };
             Diagnostic::error(
-                codes::SYNTAX,
+                Code::Syntax,
                 t.span,
                 format!("expected {what}, found {found}"),
             )
@@ -502,7 +502,7 @@ impl<'s> Parser<'s> {
         }
     }
 
-    pub(crate) fn error(&mut self, code: &'static str, span: Span, msg: impl Into<String>) {
+    pub(crate) fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(code, span, msg));
     }
 
@@ -511,7 +511,7 @@ impl<'s> Parser<'s> {
         if self.depth >= MAX_DEPTH {
             let s = self.tok.span;
             self.error(
-                codes::LIMIT,
+                Code::Limit,
                 s,
                 format!("nesting deeper than {MAX_DEPTH} levels"),
             );
@@ -681,7 +681,7 @@ impl Header {
                 if second.map(|(k, _)| k) != Some(HeadKind::Target) {
                     diags.push(
                         Diagnostic::error(
-                            codes::MISSING_TARGET,
+                            Code::MissingTarget,
                             at(second),
                             "missing `.target` directive after `.version`",
                         )
@@ -693,7 +693,7 @@ impl Header {
             // ptxas reads a leading `.target` and stops at what follows it.
             Some(HeadKind::Target) => diags.push(
                 Diagnostic::error(
-                    codes::MISSING_VERSION,
+                    Code::MissingVersion,
                     at(second),
                     "missing `.version` directive at the start of the module",
                 )
@@ -701,7 +701,7 @@ impl Header {
             ),
             _ => diags.push(
                 Diagnostic::error(
-                    codes::MISSING_VERSION,
+                    Code::MissingVersion,
                     at(first),
                     "missing `.version` directive at the start of the module",
                 )
@@ -715,7 +715,7 @@ impl Header {
             .chain(&self.late_versions)
         {
             diags.push(Diagnostic::error(
-                codes::SYNTAX,
+                Code::Syntax,
                 *span,
                 "`.version` may appear only once, at the start of the module",
             ));
@@ -739,6 +739,6 @@ mod tests {
     fn file_size_limit_has_its_own_code() {
         assert!(super::too_large(super::MAX_FILE_SIZE).is_none());
         let d = super::too_large(super::MAX_FILE_SIZE + 1).map(|d| d.code);
-        assert_eq!(d, Some(crate::diag::codes::FILE_TOO_LARGE));
+        assert_eq!(d, Some(crate::diag::Code::FileTooLarge));
     }
 }

@@ -2,7 +2,7 @@
 //! whole tree.
 
 use super::{Header, Parser};
-use crate::diag::{codes, Diagnostic};
+use crate::diag::{Code, Diagnostic};
 use crate::source::Span;
 use crate::syntax::Item;
 
@@ -37,7 +37,7 @@ impl<'s> ItemStream<'s> {
     pub fn new(src: &'s [u8]) -> ItemStream<'s> {
         if src.len() >= u32::MAX as usize {
             let d = Diagnostic::error(
-                codes::LIMIT,
+                Code::Limit,
                 Span::at(0),
                 "input larger than 4 GiB is not supported",
             );

@@ -20,8 +20,8 @@
 
 use rustc_hash::FxHashMap;
 
-use super::model::*;
-use crate::lex::{Lexer, Token, TokenKind};
+use ptxkit::isa::*;
+use ptxkit::lex::{Lexer, Token, TokenKind};
 
 /// A problem in a catalog file.
 #[derive(Clone, Debug)]
@@ -569,7 +569,7 @@ impl Builder {
         };
         let Some(ty) = parts
             .next()
-            .and_then(super::vocab::ScalarType::from_spelling)
+            .and_then(ptxkit::isa::vocab::ScalarType::from_spelling)
         else {
             return self.err(file, line, "@sreg needs a type after the name");
         };
@@ -812,7 +812,7 @@ fn parse_role(
                     TypeRef::Half(group(g)?)
                 } else if let Some(&g) = groups.get(t) {
                     TypeRef::Group(g)
-                } else if let Some(ty) = super::vocab::ScalarType::from_spelling(t) {
+                } else if let Some(ty) = ptxkit::isa::vocab::ScalarType::from_spelling(t) {
                     TypeRef::Fixed(ty)
                 } else {
                     return Err(format!(
@@ -855,7 +855,7 @@ fn parse_role(
                         SpaceRef::Generic
                     } else if let Some(&g) = groups.get(s) {
                         SpaceRef::Group(g)
-                    } else if let Some(sp) = super::vocab::StateSpace::from_spelling(s) {
+                    } else if let Some(sp) = ptxkit::isa::vocab::StateSpace::from_spelling(s) {
                         SpaceRef::Fixed(sp)
                     } else {
                         return Err(format!(

@@ -5,8 +5,8 @@
 
 use std::fmt::Write;
 
-use super::catalog::Tables;
-use super::model::*;
+use ptxkit::isa::Tables;
+use ptxkit::isa::*;
 
 /// The Rust source of a module defining `pub(crate) static TABLES: Tables`
 /// with the contents of `t`.
