@@ -5,6 +5,7 @@
 //! version/target gating of instructions ([`gating`]).
 
 mod body;
+mod elements;
 pub mod gating;
 pub mod mod_rules;
 pub mod module_data;

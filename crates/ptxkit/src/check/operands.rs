@@ -435,6 +435,12 @@ impl Checker<'_> {
             // the address a type (`@operand taddr in addr .u32`: a
             // 32-bit Tensor Memory address): then its base register must
             // be of that type.
+            // `ld.global.u32 d, arr[1]`: an array element as the address.
+            (Shape::Bracket([t]), Operand::Expr(e @ Expr::Index { .. })) => {
+                if let Some(spec) = catalog().role(t.spec) {
+                    self.array_element(i, spec, None, e, true, w, ms);
+                }
+            }
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
                     self.typed_address(i, roles, t.spec, addr, w, ms);
@@ -959,7 +965,7 @@ impl Checker<'_> {
     /// One value `e` (a whole operand or a vector element) of role `spec`
     /// and type `ty`; `found` is its lookup if already made.
     #[allow(clippy::too_many_arguments)]
-    fn value(
+    pub(super) fn value(
         &mut self,
         i: &Instruction,
         spec: &RoleSpec,
@@ -969,6 +975,9 @@ impl Checker<'_> {
         w: &mut BodyWalk,
         ms: &ModuleScope,
     ) {
+        if let Expr::Index { .. } = e {
+            return self.array_element(i, spec, ty, e, false, w, ms);
+        }
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
                 self.diags.push(Diagnostic::error(

@@ -150,7 +150,37 @@ impl Parser<'_> {
                 span: self.since(start),
             }));
         }
+        // `arr[i]`: an array element (spec 6.4.2). ptxas takes no suffix
+        // after it and no second index (`a[1][2]`).
+        if self.at(K::LBracket) && matches!(e, Expr::Name(..)) {
+            return self.element(start, e);
+        }
         Ok(e)
+    }
+
+    /// `base[index]` after the name `base` (the current token is `[`).
+    /// The index is what ptxas takes: a constant expression, a name, or a
+    /// name plus a constant (`a[%r1+4-2]`, not `a[%r1-4]` nor `a[4+%r1]`);
+    /// any other index is a syntax error, as it is for ptxas.
+    fn element(&mut self, start: u32, base: Expr) -> PResult<Expr> {
+        self.bump();
+        self.enter()?;
+        let index = self.expr();
+        self.leave();
+        let index = index?;
+        self.expect(K::RBracket, "`]`")?;
+        if let Some(bad) = bad_index(&index) {
+            self.diags.push(crate::diag::Diagnostic::error(
+                crate::diag::codes::SYNTAX,
+                bad,
+                "an array index is a constant, a register, or a register plus a constant",
+            ));
+        }
+        Ok(Expr::Index {
+            base: Box::new(base),
+            index: Box::new(index),
+            span: self.since(start),
+        })
     }
 
     fn primary(&mut self) -> PResult<Expr> {
@@ -350,7 +380,20 @@ impl Parser<'_> {
                             span,
                         })))
                     }
-                    e => Ok(Operand::Expr(e)),
+                    e => {
+                        // `arr[1]+4`: ptxas takes an element only as a
+                        // whole operand.
+                        if !matches!(e, Expr::Index { .. }) {
+                            if let Some(sp) = inner_index(&e) {
+                                self.diags.push(crate::diag::Diagnostic::error(
+                                    crate::diag::codes::SYNTAX,
+                                    sp,
+                                    "an array element `arr[i]` is a whole operand, not part of an expression",
+                                ));
+                            }
+                        }
+                        Ok(Operand::Expr(e))
+                    }
                 }
             }
         }
@@ -423,6 +466,56 @@ impl Parser<'_> {
                 return Ok(items);
             }
             return Err(self.expected(&format!("`,` or {}", close.describe())));
+        }
+    }
+}
+
+/// The span of the first array element inside `e`.
+fn inner_index(e: &Expr) -> Option<crate::source::Span> {
+    let mut found = None;
+    crate::syntax::visit::walk_expr(&mut IndexFinder(&mut found), e);
+    found
+}
+
+/// Finds the first [`Expr::Index`] of an expression.
+struct IndexFinder<'f>(&'f mut Option<crate::source::Span>);
+
+impl<'a> crate::syntax::visit::Visit<'a> for IndexFinder<'_> {
+    fn visit_expr(&mut self, e: &'a Expr) {
+        if let Expr::Index { span, .. } = e {
+            self.0.get_or_insert(*span);
+        } else {
+            crate::syntax::visit::walk_expr(self, e);
+        }
+    }
+}
+
+/// In `arr[index]`, the span of the part of `index` ptxas refuses: an
+/// index is a constant expression, a name, or a name then `+` then
+/// constants added or subtracted (`%r1+4-2`).
+fn bad_index(e: &Expr) -> Option<crate::source::Span> {
+    use super::super::consteval::eval_int;
+    if e.is_sink() {
+        return Some(e.span());
+    }
+    if eval_int(e).is_some() || matches!(e, Expr::Name(..)) {
+        return None;
+    }
+    // Down the left spine to the name; the step right after it must be `+`.
+    let mut at = e;
+    loop {
+        match at {
+            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
+                if eval_int(&b.rhs).is_none() {
+                    return Some(b.rhs.span());
+                }
+                if matches!(b.lhs, Expr::Name(..)) {
+                    return (b.op != BinOp::Add).then_some(b.span);
+                }
+                at = &b.lhs;
+            }
+            Expr::Name(..) => return None,
+            other => return Some(other.span()),
         }
     }
 }
