@@ -150,11 +150,6 @@ impl Parser<'_> {
                 span: self.since(start),
             }));
         }
-        // `arr[i]`: an array element (spec 6.4.2). ptxas takes no suffix
-        // after it and no second index (`a[1][2]`).
-        if self.at(K::LBracket) && matches!(e, Expr::Name(..)) {
-            return self.element(start, e);
-        }
         Ok(e)
     }
 
@@ -169,7 +164,7 @@ impl Parser<'_> {
         self.leave();
         let index = index?;
         self.expect(K::RBracket, "`]`")?;
-        if let Some(bad) = bad_index(&index) {
+        if let Some(bad) = bad_named(&index, Place::Index) {
             self.diags.push(crate::diag::Diagnostic::error(
                 crate::diag::codes::SYNTAX,
                 bad,
@@ -245,15 +240,21 @@ impl Parser<'_> {
         }
     }
 
-    /// One instruction operand. `lists`: a leading `(` opens an argument list
-    /// (for `call`) rather than a parenthesised expression.
-    #[inline]
-    pub(crate) fn operand(&mut self, lists: bool) -> PResult<Operand> {
-        if self.at_simple_operand() {
-            let t = self.bump();
-            return Ok(Operand::Expr(self.simple_expr(t)));
+    /// A syntax error for a whole operand `o` that names something in a
+    /// way ptxas does not read ([`bad_named`]). An element (`arr[i]`, its
+    /// index checked when read) is a whole operand.
+    fn check_value(&mut self, o: &Operand) {
+        let Operand::Expr(e) = o else { return };
+        if matches!(e, Expr::Index { .. }) {
+            return;
         }
-        self.compound_operand(lists)
+        if let Some(sp) = bad_named(e, Place::Value) {
+            self.diags.push(crate::diag::Diagnostic::error(
+                crate::diag::codes::SYNTAX,
+                sp,
+                "an operand that names a register or symbol is the name alone, or the name plus a constant (`%r1+4`, `buf+-4`)",
+            ));
+        }
     }
 
     /// Whether the current token is a lone name or number followed by `,`,
@@ -285,12 +286,14 @@ impl Parser<'_> {
             let t = self.bump();
             items.push(Operand::Expr(self.simple_expr(t)));
         } else {
-            items.push(self.compound_operand(lists)?);
+            let o = self.compound_operand(lists)?;
+            self.check_value(&o);
+            items.push(o);
         }
         Ok(())
     }
 
-    /// [`Parser::operand`] for any operand but a lone name or number.
+    /// An operand (see [`Parser::push_operand`]) for any operand but a lone name or number.
     #[inline(never)]
     fn compound_operand(&mut self, lists: bool) -> PResult<Operand> {
         let start = self.tok.span.start;
@@ -299,15 +302,23 @@ impl Parser<'_> {
                 self.bump();
                 self.enter()?;
                 // One value and `]` is an address: no list is built for it.
-                let items = match self.operand(false) {
+                // The first item is checked as an address or, when more
+                // follow, as a value.
+                let first = if self.at_simple_operand() {
+                    let t = self.bump();
+                    Ok(Operand::Expr(self.simple_expr(t)))
+                } else {
+                    self.compound_operand(false)
+                };
+                let items = match first {
                     Ok(Operand::Expr(addr)) if self.at(K::RBracket) => {
                         self.leave();
                         self.bump();
-                        if let Some(bad) = bad_address_term(&addr) {
+                        if let Some(bad) = bad_named(&addr, Place::Address) {
                             self.diags.push(crate::diag::Diagnostic::error(
                                 crate::diag::codes::SYNTAX,
                                 bad,
-                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
+                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus a constant (`[%rd1+-4]`, not `[%rd1-4]`)",
                             ));
                         }
                         let suffix = self.address_suffix();
@@ -316,7 +327,10 @@ impl Parser<'_> {
                             at: crate::syntax::AddressAt::new(self.since(start), suffix),
                         });
                     }
-                    Ok(first) => self.operand_seq_after(first, K::RBracket, false, 2),
+                    Ok(first) => {
+                        self.check_value(&first);
+                        self.operand_seq_after(first, K::RBracket, false, 2)
+                    }
                     Err(e) => Err(e),
                 };
                 self.leave();
@@ -366,6 +380,12 @@ impl Parser<'_> {
             }
             _ => {
                 let e = self.expr()?;
+                // `arr[i]`: an array element (spec 6.4.2), a whole operand
+                // (ptxas takes none in initializers or expressions, and no
+                // suffix or second index after it).
+                if self.at(K::LBracket) && matches!(e, Expr::Name(..)) {
+                    return Ok(Operand::Expr(self.element(start, e)?));
+                }
                 // `p|q` with two names is the predicate pair of setp & co.
                 match e {
                     Expr::Binary(b)
@@ -380,20 +400,7 @@ impl Parser<'_> {
                             span,
                         })))
                     }
-                    e => {
-                        // `arr[1]+4`: ptxas takes an element only as a
-                        // whole operand.
-                        if !matches!(e, Expr::Index { .. }) {
-                            if let Some(sp) = inner_index(&e) {
-                                self.diags.push(crate::diag::Diagnostic::error(
-                                    crate::diag::codes::SYNTAX,
-                                    sp,
-                                    "an array element `arr[i]` is a whole operand, not part of an expression",
-                                ));
-                            }
-                        }
-                        Ok(Operand::Expr(e))
-                    }
+                    e => Ok(Operand::Expr(e)),
                 }
             }
         }
@@ -470,74 +477,63 @@ impl Parser<'_> {
     }
 }
 
-/// The span of the first array element inside `e`.
-fn inner_index(e: &Expr) -> Option<crate::source::Span> {
-    let mut found = None;
-    crate::syntax::visit::walk_expr(&mut IndexFinder(&mut found), e);
-    found
+/// Where an operand is written with a name: the three places of
+/// [`bad_named`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A whole operand (`%r1`, `%tid.x`, `-%r1`, `buf+4`).
+    Value,
+    /// Inside the brackets of an address.
+    Address,
+    /// Inside the brackets of an array element.
+    Index,
 }
 
-/// Finds the first [`Expr::Index`] of an expression.
-struct IndexFinder<'f>(&'f mut Option<crate::source::Span>);
-
-impl<'a> crate::syntax::visit::Visit<'a> for IndexFinder<'_> {
-    fn visit_expr(&mut self, e: &'a Expr) {
-        if let Expr::Index { span, .. } = e {
-            self.0.get_or_insert(*span);
-        } else {
-            crate::syntax::visit::walk_expr(self, e);
-        }
+/// The span of what ptxas refuses as a syntax error in an operand `e`
+/// that names something: the name must lead, followed by nothing or by `+`
+/// and constants added or subtracted (`%r1+4-2`); `%r1-4`, `4+%r1`,
+/// `%r1+%r2`, `(buf+4)`, `generic(buf)` and `arr[1]+4` are all refused.
+/// An operand without names is a constant, checked elsewhere, except in an
+/// address or index, where it must be an integer one.
+fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
+    let mut named = false;
+    e.for_each_name(&mut |_, _| named = true);
+    if !named {
+        let int = super::super::consteval::eval_int(e).is_some();
+        return (place != Place::Value && !int).then_some(e.span());
     }
-}
-
-/// In `arr[index]`, the span of the part of `index` ptxas refuses: an
-/// index is a constant expression, a name, or a name then `+` then
-/// constants added or subtracted (`%r1+4-2`).
-fn bad_index(e: &Expr) -> Option<crate::source::Span> {
-    use super::super::consteval::eval_int;
-    if e.is_sink() {
+    if place == Place::Index && e.is_sink() {
         return Some(e.span());
     }
-    if eval_int(e).is_some() || matches!(e, Expr::Name(..)) {
+    // A field (`%tid.x`) only as a whole value, and a negated register
+    // (`-%r1`), which the checker judges.
+    let lead = |x: &Expr| matches!(x, Expr::Name(..));
+    let whole =
+        |x: &Expr| lead(x) || matches!(x, Expr::Field(f) if place == Place::Value && lead(&f.base));
+    if whole(e) {
         return None;
     }
-    // Down the left spine to the name; the step right after it must be `+`.
+    if let Expr::Unary { expr, .. } = e {
+        if place == Place::Value && whole(expr) {
+            return None;
+        }
+    }
+    // Down the left spine to the name; the step right after it is `+`.
     let mut at = e;
     loop {
         match at {
             Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
-                if eval_int(&b.rhs).is_none() {
+                let mut rhs_named = false;
+                b.rhs.for_each_name(&mut |_, _| rhs_named = true);
+                if rhs_named {
                     return Some(b.rhs.span());
                 }
-                if matches!(b.lhs, Expr::Name(..)) {
+                if lead(&b.lhs) {
                     return (b.op != BinOp::Add).then_some(b.span);
                 }
                 at = &b.lhs;
             }
-            Expr::Name(..) => return None,
             other => return Some(other.span()),
         }
     }
-}
-
-/// In `[base ± const …]`, the span of the first term that is neither the
-/// leading base nor a constant (ptxas rejects `[sym + %r1]` as a syntax error).
-fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
-    /// The terms left to right; `first` is set until the first term is seen.
-    fn walk(e: &Expr, first: &mut bool) -> Option<crate::source::Span> {
-        match e {
-            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
-                walk(&b.lhs, first).or_else(|| walk(&b.rhs, first))
-            }
-            t => {
-                let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
-                *first = false;
-                if !base_ok && super::super::consteval::eval_int(t).is_none() {
-                    return Some(t.span());
-                }
-                None
-            }
-        }
-    }
-    walk(e, &mut true)
 }
