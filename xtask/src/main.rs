@@ -21,7 +21,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--operands N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -162,6 +162,7 @@ fn main() {
                 targets: None,
                 versions: Vec::new(),
                 also_targets: None,
+                operands: 0,
             };
             let num = |args: &mut std::iter::Skip<std::env::Args>| -> usize {
                 args.next()
@@ -178,6 +179,7 @@ fn main() {
                     "--batch" => o.batch = num(&mut args),
                     "--combos" => o.combos = num(&mut args),
                     "--mutate" => o.mutate = num(&mut args),
+                    "--operands" => o.operands = num(&mut args),
                     "--fresh" => o.fresh = true,
                     "--targets" => o.targets = Some(args.next().unwrap_or_else(|| usage())),
                     "--also-targets" => {

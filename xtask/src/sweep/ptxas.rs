@@ -240,7 +240,7 @@ pub fn resolve(
     let mut cap: Vec<usize> = cases
         .iter()
         .map(|c| {
-            if c.kind.starts_with("addr-32bit") {
+            if c.kind.starts_with("addr-32bit") || super::operands::runs_alone(&c.kind) {
                 1
             } else {
                 batch.max(1)

@@ -930,6 +930,28 @@ impl Checker<'_> {
                 return;
             }
         }
+        // In a brace vector of a float type, ptxas also takes integer
+        // registers of its size (`ld.global.v2.f32 {%s1, %s2}`, `mov.v2.f32`;
+        // not as a scalar): checked as of their own type.
+        let reg = found.and_then(|f| f.decl).and_then(|d| match d {
+            Decl {
+                kind: Kind::Reg,
+                ty: Some(r),
+                ..
+            } => Some(r),
+            _ => None,
+        });
+        let ty = match (ty, reg) {
+            (Some(t), Some(r))
+                if t.is_float()
+                    && !r.is_float()
+                    && r != ScalarType::Pred
+                    && r.bits() == t.bits() =>
+            {
+                Some(r)
+            }
+            _ => ty,
+        };
         self.value(i, spec, ty, e, found, w, ms);
     }
 
