@@ -120,7 +120,7 @@ fn type_limits(ty: ScalarType) -> Vec<(&'static str, String)> {
     if ty.is_float() || ty == ScalarType::Pred || !(8..=64).contains(&bits) {
         return Vec::new();
     }
-    let b = u32::try_from(bits).unwrap_or(32);
+    let b = bits;
     if ty.is_signed() {
         let max = (1i128 << (b - 1)) - 1;
         let min = -(1i128 << (b - 1));
