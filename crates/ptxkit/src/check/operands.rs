@@ -1072,7 +1072,16 @@ impl Checker<'_> {
                 Some(Decl {
                     kind: Kind::Func, ..
                 }) => {
-                    if !spec.kinds.has(Kinds::FUNC) {
+                    // ptxas takes a function's name (its address) as a
+                    // value read by most instructions, whatever their type
+                    // (`add.u16 %h1, f, %h2`, `fma.rn.f16 …`; the operand
+                    // sweep, 2026-11-29), as a scalar outside texture
+                    // instructions.
+                    let read_value = spec.dir == crate::isa::Dir::In
+                        && matches!(spec.arity, Arity::Scalar)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                        && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
+                    if !spec.kinds.has(Kinds::FUNC) && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);
                     }
