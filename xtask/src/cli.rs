@@ -196,6 +196,10 @@ pub struct Sweep {
     /// Mutations per instance.
     #[arg(long, default_value_t = 3)]
     mutate: usize,
+    /// Instances per form whose operands are varied over every operand
+    /// kind (the operand dimension; 0 leaves it out).
+    #[arg(long, default_value_t = 0)]
+    operands: usize,
     /// Ignore the verdicts cached by earlier runs.
     #[arg(long)]
     fresh: bool,
@@ -230,6 +234,7 @@ impl Sweep {
             batch: self.batch,
             combos: self.combos,
             mutate: self.mutate,
+            operands: self.operands,
             fresh: self.fresh,
             targets: self.targets,
             versions: self.versions,
@@ -277,7 +282,7 @@ mod tests {
             "xtask bench --seconds 1 --no-split --no-ptxas --per-file --stage check a.ptx dir",
             "xtask bench --split-only --ptxas-only --ptxas-file f.ptx --write-big big.ptx",
             "xtask mutants --count 10 --seed 3 --jobs 2 --dir a --dir b",
-            "xtask sweep --record --limit 5 --jobs 2 --only mma --seed 2 --batch 10 --combos 4 --mutate 1 --fresh --targets sm_70,sm_80@7.0 --version 8.0",
+            "xtask sweep --record --limit 5 --jobs 2 --only mma --seed 2 --batch 10 --combos 4 --mutate 1 --operands 1 --fresh --targets sm_70,sm_80@7.0 --version 8.0",
             "xtask sweep --also-targets sm_75 --versions 7.0,8.0",
             "xtask dist",
             "xtask layout",

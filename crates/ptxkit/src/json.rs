@@ -37,8 +37,9 @@ use crate::source::{LineCol, LineIndex, Span};
 use crate::syntax::{AddressAt, Expr, Instruction, Modifier, Module, Operand};
 
 /// The version of the JSON shapes (`schema_version` of a [`Document`]);
-/// raised when a shape changes incompatibly.
-pub const SCHEMA_VERSION: u32 = 1;
+/// raised when a shape changes incompatibly (2: operands may be array
+/// elements, kind `element`, and roles may take them, kind `elem`).
+pub const SCHEMA_VERSION: u32 = 2;
 
 thread_local! {
     /// The line index spans are positioned with while a document is
@@ -81,7 +82,7 @@ fn positions(span: Span) -> Option<(LineCol, LineCol)> {
     })
 }
 
-/// A module as a JSON document: `{"schema_version": 1, "module": {…}}`,
+/// A module as a JSON document: `{"schema_version": 2, "module": {…}}`,
 /// spans with lines and columns.
 pub struct Document<'a> {
     module: &'a Module,
@@ -217,9 +218,10 @@ impl Serialize for KindNames {
 /// What an operand is, as written: `register`, `special_register`,
 /// `symbol` (a variable, label or function), `sink`, `immediate` (a literal
 /// or constant expression), `expression`, `address`, `pair`, `vector`,
-/// `tuple` or `list`.
+/// `tuple`, `list` or `element` (an array element, `arr[i]`).
 pub fn written_kind(o: &Operand) -> &'static str {
     match o {
+        Operand::Expr(Expr::Index { .. }) => "element",
         Operand::Expr(e) => expr_kind(e),
         Operand::Pair(_) => "pair",
         Operand::Address { .. } => "address",

@@ -330,7 +330,7 @@ fn built_nodes_are_unplaced_and_bad_text_is_an_error() {
         .map(|e| e.to_string());
     assert!(e.is_some_and(|e| e.contains("does not parse")));
     let addr = build::address("%rd1", -8);
-    assert_eq!(ptxkit::print::operand_text(&addr), "[%rd1-8]");
+    assert_eq!(ptxkit::print::operand_text(&addr), "[%rd1+-8]");
     assert_eq!(ptxkit::print::operand_text(&build::int(-3)), "-3");
     let range = build::reg_range(ScalarType::B64, "%rd", 4);
     assert_eq!(ptxkit::print::stmt_text(&range), ".reg .b64 %rd<4>;");

@@ -41,8 +41,9 @@ const HEAD: &str = ".version 8.0
 .reg .b16 %x<3>;
 .reg .f16 %e<3>;
 .reg .u64 %ud<3>;
+.reg .f16x2 %hh<3>;
 ";
-const LINE: u32 = 20;
+const LINE: u32 = 21;
 
 fn module(inst: &str) -> String {
     format!("{HEAD}{inst}\nret;\n}}\n")

@@ -33,6 +33,13 @@ const AGREEMENT_FLOOR: f64 = 99.7;
 /// a ptxas behaviour to put into the catalog).
 const KNOWN_FALSE_REJECTIONS: usize = 0;
 
+/// The same two bounds for the operand dimension (`xtask sweep --operands
+/// 1 --record`, `data/sweep/operands/`): each operand role of every form
+/// given each kind of operand. Its false rejections are the classes listed
+/// in docs/sweep.md ("Operand dimension"); the count may only go down.
+const OPERAND_AGREEMENT_FLOOR: f64 = 89.4;
+const KNOWN_OPERAND_FALSE_REJECTIONS: usize = 236;
+
 struct File {
     name: String,
     prelude: String,
@@ -62,7 +69,14 @@ fn unescape(s: &str) -> String {
 }
 
 fn read(path: &Path) -> File {
-    let text = std::fs::read_to_string(path).expect("read sweep data");
+    // The operand dimension is recorded compressed (`.tsv.zst`).
+    let bytes = std::fs::read(path).expect("read sweep data");
+    let bytes = if path.extension().is_some_and(|x| x == "zst") {
+        zstd::decode_all(bytes.as_slice()).expect("decompress sweep data")
+    } else {
+        bytes
+    };
+    let text = String::from_utf8(bytes).expect("sweep data is UTF-8");
     let mut f = File {
         name: path
             .file_name()
@@ -247,22 +261,21 @@ fn top(m: &BTreeMap<String, (usize, String)>, n: usize) -> String {
         .collect()
 }
 
-#[test]
-fn sweep_replays_without_ptxas() {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sweep");
-    let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+/// The recorded files of `dir` whose names end in `ext`.
+fn load(dir: &Path, ext: &str) -> Vec<File> {
+    let mut paths: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|x| x == "tsv"))
+                .filter(|p| p.to_string_lossy().ends_with(ext))
                 .collect()
         })
         .unwrap_or_default();
     paths.sort();
-    if paths.is_empty() {
-        eprintln!("no recorded sweep in {}: skipped", dir.display());
-        return;
-    }
-    let files: Vec<File> = paths.iter().map(|p| read(p)).collect();
+    paths.iter().map(|p| read(p)).collect()
+}
+
+/// Every file replayed, on all cores.
+fn replay_all(files: &[File]) -> Tally {
     let threads = std::thread::available_parallelism()
         .map(|n| n.get())
         .unwrap_or(2);
@@ -270,7 +283,6 @@ fn sweep_replays_without_ptxas() {
     std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
             .map(|w| {
-                let files = &files;
                 s.spawn(move || {
                     let mut t = Tally::default();
                     for f in files.iter().skip(w).step_by(threads) {
@@ -284,27 +296,53 @@ fn sweep_replays_without_ptxas() {
             total.merge(h.join().expect("replay thread"));
         }
     });
-    let agreement = 100.0 * total.agree as f64 / total.cases.max(1) as f64;
+    total
+}
+
+/// Print the figures of one part of the record; its agreement in percent.
+fn summary(what: &str, files: usize, t: &Tally) -> f64 {
+    let agreement = 100.0 * t.agree as f64 / t.cases.max(1) as f64;
     eprintln!(
-        "sweep: {} cases in {} files; agreement {agreement:.2}% ({} of {}); \
+        "{what}: {} cases in {files} files; agreement {agreement:.2}% ({} of {}); \
          ptxas accepts {}, of which we reject {} (false rejections); \
          ptxas rejects {}, of which we accept {} (misses)",
-        total.cases,
-        files.len(),
-        total.agree,
-        total.cases,
-        total.accepted,
-        total.false_rejections,
-        total.rejected,
-        total.misses
+        t.cases, t.agree, t.cases, t.accepted, t.false_rejections, t.rejected, t.misses
     );
     eprintln!(
-        "false rejections by opcode and message:\n{}",
-        top(&total.fr_classes, 40)
+        "{what}: false rejections by opcode and message:\n{}",
+        top(&t.fr_classes, 40)
     );
     eprintln!(
-        "misses by case kind and ptxas message:\n{}",
-        top(&total.miss_classes, 25)
+        "{what}: misses by case kind and ptxas message:\n{}",
+        top(&t.miss_classes, 25)
+    );
+    agreement
+}
+
+#[test]
+fn sweep_replays_without_ptxas() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sweep");
+    let files = load(&dir, ".tsv");
+    let ops = load(&dir.join("operands"), ".tsv.zst");
+    if files.is_empty() && ops.is_empty() {
+        eprintln!("no recorded sweep in {}: skipped", dir.display());
+        return;
+    }
+    let total = replay_all(&files);
+    let agreement = summary("sweep", files.len(), &total);
+    let op = replay_all(&ops);
+    let op_agreement = summary("sweep (operand dimension)", ops.len(), &op);
+    let mut whole = Tally::default();
+    for t in [&total, &op] {
+        whole.cases += t.cases;
+        whole.agree += t.agree;
+        whole.false_rejections += t.false_rejections;
+    }
+    eprintln!(
+        "sweep (whole): {} cases; agreement {:.2}%; {} false rejections",
+        whole.cases,
+        100.0 * whole.agree as f64 / whole.cases.max(1) as f64,
+        whole.false_rejections
     );
     assert_eq!(
         total.false_rejections, KNOWN_FALSE_REJECTIONS,
@@ -313,5 +351,14 @@ fn sweep_replays_without_ptxas() {
     assert!(
         agreement >= AGREEMENT_FLOOR,
         "agreement with ptxas fell to {agreement:.2}% (floor {AGREEMENT_FLOOR}%)"
+    );
+    assert!(
+        op.false_rejections <= KNOWN_OPERAND_FALSE_REJECTIONS,
+        "operand dimension: {} false rejections; known: {KNOWN_OPERAND_FALSE_REJECTIONS}",
+        op.false_rejections
+    );
+    assert!(
+        op_agreement >= OPERAND_AGREEMENT_FLOOR,
+        "operand dimension: agreement fell to {op_agreement:.2}% (floor {OPERAND_AGREEMENT_FLOOR}%)"
     );
 }

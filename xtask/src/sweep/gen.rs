@@ -18,7 +18,7 @@ use super::{Case, Rng};
 pub const MAIN_TARGETS: &[&str] = &["sm_75", "sm_80", "sm_90a", "sm_100a", "sm_120a"];
 /// Further targets, for instances none of the main ones may use and for the
 /// "one target too low" cases. All are accepted by ptxas -arch.
-const MORE_TARGETS: &[&str] = &[
+pub(super) const MORE_TARGETS: &[&str] = &[
     "sm_86", "sm_89", "sm_90", "sm_100", "sm_100f", "sm_103", "sm_103f", "sm_103a", "sm_107f",
     "sm_107a", "sm_110", "sm_110f", "sm_110a", "sm_120", "sm_120f", "sm_121f", "sm_121a",
 ];
@@ -229,7 +229,7 @@ struct Choice {
 
 /// An operand as built, before printing.
 #[derive(Clone, Debug)]
-enum Op {
+pub(super) enum Op {
     Text(String),
     Bracket(Vec<Op>),
     Vector(Vec<Op>),
@@ -266,7 +266,7 @@ impl Op {
         }
     }
 
-    fn at_mut(&mut self, path: &[usize]) -> Option<&mut Op> {
+    pub(super) fn at_mut(&mut self, path: &[usize]) -> Option<&mut Op> {
         let Some((&first, rest)) = path.split_first() else {
             return Some(self);
         };
@@ -286,35 +286,35 @@ impl Op {
 
 /// A place in an instance's operands a mutation may replace.
 #[derive(Clone, Debug)]
-struct Site {
+pub(super) struct Site {
     /// Operand index, then the path inside brackets/vectors/pairs.
-    path: Vec<usize>,
-    role: &'static str,
-    spec: &'static RoleSpec,
-    ty: Option<ScalarType>,
-    arity: usize,
+    pub(super) path: Vec<usize>,
+    pub(super) role: &'static str,
+    pub(super) spec: &'static RoleSpec,
+    pub(super) ty: Option<ScalarType>,
+    pub(super) arity: usize,
     /// Written as a brace vector (even of one element: a fixed count or a
     /// `@count` row gives its size).
-    vector: bool,
+    pub(super) vector: bool,
     /// Inside `[ ]` as the address.
-    addr: bool,
+    pub(super) addr: bool,
     /// For an address, the state spaces it may be in (empty: generic).
-    spaces: SpaceSet,
+    pub(super) spaces: SpaceSet,
 }
 
 /// A well-typed instance of a form.
-struct Instance {
-    form: FormId,
+pub(super) struct Instance {
+    pub(super) form: FormId,
     mods: Vec<Choice>,
-    ops: Vec<Op>,
-    sites: Vec<Site>,
-    unspec: bool,
+    pub(super) ops: Vec<Op>,
+    pub(super) sites: Vec<Site>,
+    pub(super) unspec: bool,
     /// Everything it needs: section, form and gates of its modifiers.
-    reqs: Vec<Requirement>,
+    pub(super) reqs: Vec<Requirement>,
 }
 
 impl Instance {
-    fn text(&self, cat: &Catalog, ops: &[Op]) -> String {
+    pub(super) fn text(&self, cat: &Catalog, ops: &[Op]) -> String {
         let f = cat.form(self.form).expect("form");
         let mut s = cat
             .opcode(f.opcode)
@@ -354,7 +354,7 @@ impl Regs {
 }
 
 /// The register class for a value of type `ty`.
-fn reg_class(ty: ScalarType, exact: bool) -> &'static str {
+pub(super) fn reg_class(ty: ScalarType, exact: bool) -> &'static str {
     use ScalarType::*;
     match (ty, exact) {
         (Pred, _) => "%p",
@@ -903,7 +903,7 @@ fn requirements(cat: &Catalog, id: FormId, form: &Form, mods: &[Choice]) -> Vec<
 
 /// Whether target `t` at the newest version meets every requirement's
 /// target part.
-fn target_meets(t: &str, reqs: &[Requirement]) -> bool {
+pub(super) fn target_meets(t: &str, reqs: &[Requirement]) -> bool {
     let Some(have) = Sm::parse(t) else {
         return false;
     };
@@ -916,7 +916,7 @@ fn target_meets(t: &str, reqs: &[Requirement]) -> bool {
     })
 }
 
-fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
+pub(super) fn max_ptx(reqs: &[Requirement]) -> Option<PtxVersion> {
     reqs.iter().filter_map(|r| r.ptx).max()
 }
 
@@ -935,7 +935,7 @@ fn top_version(reqs: &[Requirement]) -> PtxVersion {
 /// removes it on `t`, the version just below the bound, if `t` knows it
 /// and it is not below the instance's own minimum. `None`: never valid on
 /// `t` (a bound with no version, or no version left between the bounds).
-fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion> {
+pub(super) fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion> {
     let have = Sm::parse(t)?;
     let top = top_version(reqs);
     let mut v = top;
@@ -989,6 +989,9 @@ pub struct GenOpts {
     /// mutations or rule-broken cases, so the default cases stay as they
     /// are).
     pub also: Option<Vec<Pair>>,
+    /// `--operands N`: instead of the cases above, the operand dimension
+    /// ([`super::operands`]) of the first N instances of each form.
+    pub operands: usize,
 }
 
 /// Every case, in a deterministic order.
@@ -1074,6 +1077,12 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
                 unspec: b.unspec,
             }
         };
+        if o.operands > 0 {
+            for (n, combo) in combos.iter().enumerate().take(o.operands) {
+                super::operands::emit(cat, &build(n, combo), &mut rng, &mut cases);
+            }
+            continue;
+        }
         for (n, combo) in combos.iter().enumerate() {
             let inst = build(n, combo);
             // Long instructions (matrix fragments of 64 and more registers)
@@ -1100,7 +1109,7 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
     cases
 }
 
-fn push(
+pub(super) fn push(
     cases: &mut Vec<Case>,
     inst: &Instance,
     target: &str,
@@ -1469,7 +1478,7 @@ fn mutations(inst: &Instance) -> Vec<Mutation> {
     out
 }
 
-fn vec_text(class: &str, n: usize) -> String {
+pub(super) fn vec_text(class: &str, n: usize) -> String {
     let items: Vec<String> = (0..n).map(|i| format!("{class}{}", 200 + i)).collect();
     format!("{{{}}}", items.join(", "))
 }

@@ -12,6 +12,7 @@
 
 mod cache;
 mod gen;
+mod operands;
 mod ptxas;
 mod record;
 mod report;
@@ -92,6 +93,10 @@ pub struct Opts {
     /// `--also-targets LIST`: the default cases, and each instance's
     /// `valid`/`removed`/`version-low` cases on these targets too.
     pub also_targets: Option<String>,
+    /// `--operands N`: the operand dimension of the first N instances of
+    /// each form instead of the default cases; `--record` writes it to
+    /// `tests/data/sweep/operands/` (zstd-compressed).
+    pub operands: usize,
 }
 
 /// Errors (line, code, message) of parse + check on `src`.
@@ -252,6 +257,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         only: o.only.clone(),
         pairs,
         also,
+        operands: o.operands,
     });
     eprintln!("sweep: {} cases generated", cases.len());
     if let Some(limit) = o.limit.filter(|&l| l > 0 && l < cases.len()) {
@@ -303,8 +309,11 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     }
     print!("{}", text.short);
     if o.record {
-        let dir = root.join("crates/ptxkit/tests/data/sweep");
-        match record::write(&dir, &cases, &verdicts, &batches) {
+        let mut dir = root.join("crates/ptxkit/tests/data/sweep");
+        if o.operands > 0 {
+            dir.push("operands");
+        }
+        match record::write(&dir, &cases, &verdicts, &batches, o.operands > 0) {
             Ok(n) => eprintln!("sweep: recorded {n} cases in {}", dir.display()),
             Err(e) => {
                 eprintln!("sweep: recording failed: {e}");

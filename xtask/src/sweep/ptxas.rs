@@ -211,6 +211,18 @@ pub struct Batch {
 /// them stays [`Verdict::Unknown`].
 pub const MAX_ROUNDS: usize = 400;
 
+/// The rounds a run makes at most: [`MAX_ROUNDS`], or fewer with
+/// `PTXKIT_SWEEP_ROUNDS=N` (cases still undecided then are left out and
+/// reported as undecided: a time budget for runs whose cases often stop
+/// ptxas, such as the operand dimension's).
+fn max_rounds() -> usize {
+    std::env::var("PTXKIT_SWEEP_ROUNDS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(MAX_ROUNDS)
+        .min(MAX_ROUNDS)
+}
+
 /// Decide every case. Returns the verdicts and the accepted batches.
 ///
 /// `known` holds verdicts of earlier runs (the cache): a rejection is taken
@@ -240,7 +252,7 @@ pub fn resolve(
     let mut cap: Vec<usize> = cases
         .iter()
         .map(|c| {
-            if c.kind.starts_with("addr-32bit") {
+            if c.kind.starts_with("addr-32bit") || super::operands::runs_alone(&c.kind) {
                 1
             } else {
                 batch.max(1)
@@ -254,7 +266,7 @@ pub fn resolve(
         .expect("thread pool");
     let _ = std::fs::create_dir_all(tmp);
     let mut runs = 0usize;
-    for round in 0..MAX_ROUNDS {
+    for round in 0..max_rounds() {
         if round % 4 == 3 {
             progress(&verdict);
         }

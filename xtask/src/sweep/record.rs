@@ -28,17 +28,20 @@ fn kind(c: &Case) -> String {
 /// One file's accepted batches and rejected cases.
 type FileCases<'a> = (Vec<&'a Batch>, Vec<usize>);
 
-/// Write the files; returns the number of cases recorded.
+/// Write the files; returns the number of cases recorded. `compress`:
+/// each file as `<target>-<version>.tsv.zst` (the operand dimension, whose
+/// plain text would be several times the size of the rest of the record).
 pub fn write(
     dir: &Path,
     cases: &[Case],
     verdicts: &[Verdict],
     batches: &[Batch],
+    compress: bool,
 ) -> std::io::Result<usize> {
     std::fs::create_dir_all(dir)?;
     for e in std::fs::read_dir(dir)? {
         let p = e?.path();
-        if p.extension().is_some_and(|x| x == "tsv") {
+        if p.extension().is_some_and(|x| x == "tsv" || x == "zst") {
             std::fs::remove_file(p)?;
         }
     }
@@ -105,7 +108,12 @@ pub fn write(
             let _ = writeln!(s, "#msg\t{k}\t{}", escape(m));
         }
         s.push_str(&body);
-        std::fs::write(dir.join(format!("{t}-{v}.tsv")), s)?;
+        if compress {
+            let z = zstd::encode_all(s.as_bytes(), 19)?;
+            std::fs::write(dir.join(format!("{t}-{v}.tsv.zst")), z)?;
+        } else {
+            std::fs::write(dir.join(format!("{t}-{v}.tsv")), s)?;
+        }
     }
     Ok(n)
 }

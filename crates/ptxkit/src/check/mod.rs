@@ -13,6 +13,7 @@
 //! turn.
 
 mod body;
+mod elements;
 mod gating;
 mod held;
 mod inst_ctx;

@@ -419,6 +419,12 @@ impl Checker<'_> {
             // the address a type (`@operand taddr in addr .u32`: a
             // 32-bit Tensor Memory address): then its base register must
             // be of that type.
+            // `ld.global.u32 d, arr[1]`: an array element as the address.
+            (Shape::Bracket([t]), Operand::Expr(e @ Expr::Index { .. })) => {
+                if let Some(spec) = catalog().role(t.spec) {
+                    self.array_element(i, spec, None, e, true, Names { w, ms });
+                }
+            }
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
                     self.typed_address(i, roles, t.spec, addr, w, ms);
@@ -967,6 +973,28 @@ impl Checker<'_> {
                 return;
             }
         }
+        // In a brace vector of a float type, ptxas also takes integer
+        // registers of its size (`ld.global.v2.f32 {%s1, %s2}`, `mov.v2.f32`;
+        // not as a scalar): checked as of their own type.
+        let reg = found.and_then(|f| f.decl).and_then(|d| match d {
+            Decl {
+                kind: Kind::Reg,
+                ty: Some(r),
+                ..
+            } => Some(r),
+            _ => None,
+        });
+        let ty = match (ty, reg) {
+            (Some(t), Some(r))
+                if t.is_float()
+                    && !r.is_float()
+                    && r != ScalarType::Pred
+                    && r.bits() == t.bits() =>
+            {
+                Some(r)
+            }
+            _ => ty,
+        };
         self.value(i, spec, ty, e, found, Names { w, ms });
     }
 
@@ -1001,7 +1029,7 @@ impl Checker<'_> {
 
     /// One value `e` (a whole operand or a vector element) of role `spec`
     /// and type `ty`; `found` is its lookup if already made.
-    fn value(
+    pub(super) fn value(
         &mut self,
         i: &Instruction,
         spec: &RoleSpec,
@@ -1011,6 +1039,9 @@ impl Checker<'_> {
         nm: Names<'_>,
     ) {
         let Names { w, ms } = nm;
+        if let Expr::Index { .. } = e {
+            return self.array_element(i, spec, ty, e, false, Names { w, ms });
+        }
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
                 self.diags.push(Diagnostic::error(
@@ -1083,7 +1114,16 @@ impl Checker<'_> {
                 Some(Decl {
                     kind: Kind::Func, ..
                 }) => {
-                    if !spec.kinds.has(Kinds::FUNC) {
+                    // ptxas takes a function's name (its address) as a
+                    // value read by most instructions, whatever their type
+                    // (`add.u16 %h1, f, %h2`, `fma.rn.f16 …`; the operand
+                    // sweep, 2026-11-29), as a scalar outside texture
+                    // instructions.
+                    let read_value = spec.dir == crate::isa::Dir::In
+                        && matches!(spec.arity, Arity::Scalar)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                        && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
+                    if !spec.kinds.has(Kinds::FUNC) && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);
                     }

@@ -251,9 +251,13 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     };
     // `ld`/`st` may use a wider register: any register for an untyped
     // type, an untyped one for any type, an integer one for integer types.
+    // ptxas reads an `.f16x2` register as 32 plain bits for an integer
+    // type (`add.s32 %r1, %hh1, %hh2`, `ld.u16 %hh1, [a]`; probed), though
+    // not for a float one.
+    let packed = reg == ScalarType::F16x2 && !ty.is_float();
     let wider = wider_ok
         && reg.bits() > ty.bits()
-        && (untyped(reg) || untyped(ty) || (!ty.is_float() && !reg.is_float()));
+        && (untyped(reg) || untyped(ty) || packed || (!ty.is_float() && !reg.is_float()));
     let size_ok = reg.bits() == ty.bits() || wider;
     if !size_ok {
         return false;
@@ -267,6 +271,7 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     // packed type (ptxas 13.5).
     untyped(ty)
         || untyped(reg)
+        || packed
         || (ty.is_float() == reg.is_float() && (!ty.is_float() || ty == reg))
         || (reg.is_packed() && ty.is_integer())
 }

@@ -122,11 +122,16 @@ pub enum WrittenShape {
     Vector,
     /// `( … )`.
     List,
+    /// `arr[i]`: an array element, a value (`mov`) or, in place of a
+    /// bracketed address, the address (`ld`, `st`).
+    Element,
 }
 
 fn shape_fits(tpl: &OperandTpl, w: WrittenShape) -> bool {
     match (&tpl.shape, w) {
-        (Shape::Value, WrittenShape::Value | WrittenShape::Vector) => true,
+        (Shape::Value, WrittenShape::Value | WrittenShape::Vector | WrittenShape::Element) => true,
+        // `ld.global.u32 d, arr[1]`: the element is the address.
+        (Shape::Bracket([only]), WrittenShape::Element) => !only.optional,
         (Shape::Literal(_), WrittenShape::Value) => true,
         (Shape::Pair { .. }, WrittenShape::Pair) => true,
         (Shape::Pair { optional: true, .. }, WrittenShape::Value | WrittenShape::Vector) => true,

@@ -222,6 +222,10 @@ impl Kinds {
     /// space is written, so a variable named there must be `.shared`
     /// (`mbarrier.*`).
     pub const SHARED: Kinds = Kinds(1 << 13);
+    /// With `addr`: an array element `arr[i]` may stand for the bracketed
+    /// address (`ld.global.u32 d, arr[1]`; ptxas takes it on `ld`, `ldu`
+    /// and `st`, not on `atom`, `red`, `prefetch` or `cp.async`).
+    pub const ELEM: Kinds = Kinds(1 << 14);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -239,6 +243,7 @@ impl Kinds {
         ("addr64", Kinds::ADDR64),
         ("fimm", Kinds::FIMM),
         ("shared", Kinds::SHARED),
+        ("elem", Kinds::ELEM),
     ];
 
     /// Whether every kind of `k` is in the set.

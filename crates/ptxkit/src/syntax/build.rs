@@ -225,17 +225,21 @@ pub fn int(value: i64) -> Operand {
     })
 }
 
-/// An address operand `[base]` or `[base+offset]` (`[base-n]` for a
-/// negative offset).
+/// An address operand `[base]` or `[base+offset]` (`[base+-n]` for a
+/// negative offset: ptxas refuses `[base-n]` as a syntax error).
 pub fn address(base: &str, offset: i64) -> Operand {
     let b = Expr::Name(Name::new(base), Span::SYNTHETIC);
     let addr = if offset == 0 {
         b
     } else {
+        let rhs = match int(offset) {
+            Operand::Expr(e) => e,
+            _ => Expr::Int(int_lit(offset.unsigned_abs())),
+        };
         Expr::Binary(Box::new(BinaryExpr {
-            op: if offset < 0 { BinOp::Sub } else { BinOp::Add },
+            op: BinOp::Add,
             lhs: b,
-            rhs: Expr::Int(int_lit(offset.unsigned_abs())),
+            rhs,
             span: Span::SYNTHETIC,
         }))
     };

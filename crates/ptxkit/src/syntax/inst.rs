@@ -123,6 +123,7 @@ impl Operand {
     pub fn written_shape(&self) -> crate::isa::WrittenShape {
         use crate::isa::WrittenShape as W;
         match self {
+            Operand::Expr(Expr::Index { .. }) => W::Element,
             Operand::Expr(_) => W::Value,
             Operand::Pair(_) => W::Pair,
             Operand::Address { .. } => W::Bracket(1),

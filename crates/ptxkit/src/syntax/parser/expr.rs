@@ -153,6 +153,31 @@ impl Parser<'_> {
         Ok(e)
     }
 
+    /// `base[index]` after the name `base` (the current token is `[`).
+    /// The index is what ptxas takes: a constant expression, a name, or a
+    /// name plus a constant (`a[%r1+4-2]`, not `a[%r1-4]` nor `a[4+%r1]`);
+    /// any other index is a syntax error, as it is for ptxas.
+    fn element(&mut self, start: u32, base: Expr) -> PResult<Expr> {
+        self.bump();
+        self.enter()?;
+        let index = self.expr();
+        self.leave();
+        let index = index?;
+        self.expect(K::RBracket, "`]`")?;
+        if let Some(bad) = bad_named(&index, Place::Index) {
+            self.diags.push(crate::diag::Diagnostic::error(
+                crate::diag::Code::Syntax,
+                bad,
+                "an array index is a constant, a register, or a register plus a constant",
+            ));
+        }
+        Ok(Expr::Index {
+            base: Box::new(base),
+            index: Box::new(index),
+            span: self.since(start),
+        })
+    }
+
     fn primary(&mut self) -> PResult<Expr> {
         let start = self.tok.span.start;
         match self.tok.kind {
@@ -215,15 +240,21 @@ impl Parser<'_> {
         }
     }
 
-    /// One instruction operand. `lists`: a leading `(` opens an argument list
-    /// (for `call`) rather than a parenthesised expression.
-    #[inline]
-    pub(crate) fn operand(&mut self, lists: bool) -> PResult<Operand> {
-        if self.at_simple_operand() {
-            let t = self.bump();
-            return Ok(Operand::Expr(self.simple_expr(t)));
+    /// A syntax error for a whole operand `o` that names something in a
+    /// way ptxas does not read ([`bad_named`]). An element (`arr[i]`, its
+    /// index checked when read) is a whole operand.
+    fn check_value(&mut self, o: &Operand) {
+        let Operand::Expr(e) = o else { return };
+        if matches!(e, Expr::Index { .. }) {
+            return;
         }
-        self.compound_operand(lists)
+        if let Some(sp) = bad_named(e, Place::Value) {
+            self.diags.push(crate::diag::Diagnostic::error(
+                crate::diag::Code::Syntax,
+                sp,
+                "an operand that names a register or symbol is the name alone, or the name plus a constant (`%r1+4`, `buf+-4`)",
+            ));
+        }
     }
 
     /// Whether the current token is a lone name or number followed by `,`,
@@ -255,12 +286,14 @@ impl Parser<'_> {
             let t = self.bump();
             items.push(Operand::Expr(self.simple_expr(t)));
         } else {
-            items.push(self.compound_operand(lists)?);
+            let o = self.compound_operand(lists)?;
+            self.check_value(&o);
+            items.push(o);
         }
         Ok(())
     }
 
-    /// [`Parser::operand`] for any operand but a lone name or number.
+    /// An operand (see [`Parser::push_operand`]) for any operand but a lone name or number.
     #[inline(never)]
     fn compound_operand(&mut self, lists: bool) -> PResult<Operand> {
         let start = self.tok.span.start;
@@ -269,15 +302,23 @@ impl Parser<'_> {
                 self.bump();
                 self.enter()?;
                 // One value and `]` is an address: no list is built for it.
-                let items = match self.operand(false) {
+                // The first item is checked as an address or, when more
+                // follow, as a value.
+                let first = if self.at_simple_operand() {
+                    let t = self.bump();
+                    Ok(Operand::Expr(self.simple_expr(t)))
+                } else {
+                    self.compound_operand(false)
+                };
+                let items = match first {
                     Ok(Operand::Expr(addr)) if self.at(K::RBracket) => {
                         self.leave();
                         self.bump();
-                        if let Some(bad) = bad_address_term(&addr) {
+                        if let Some(bad) = bad_named(&addr, Place::Address) {
                             self.diags.push(crate::diag::Diagnostic::error(
                                 crate::diag::Code::Syntax,
                                 bad,
-                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus or minus a constant",
+                                "an address is `[reg]`, `[var]` or `[imm]`, optionally plus a constant (`[%rd1+-4]`, not `[%rd1-4]`)",
                             ));
                         }
                         let suffix = self.address_suffix();
@@ -286,7 +327,10 @@ impl Parser<'_> {
                             at: crate::syntax::AddressAt::new(self.since(start), suffix),
                         });
                     }
-                    Ok(first) => self.operand_seq_after(first, K::RBracket, false, 2),
+                    Ok(first) => {
+                        self.check_value(&first);
+                        self.operand_seq_after(first, K::RBracket, false, 2)
+                    }
                     Err(e) => Err(e),
                 };
                 self.leave();
@@ -336,6 +380,12 @@ impl Parser<'_> {
             }
             _ => {
                 let e = self.expr()?;
+                // `arr[i]`: an array element (spec 6.4.2), a whole operand
+                // (ptxas takes none in initializers or expressions, and no
+                // suffix or second index after it).
+                if self.at(K::LBracket) && matches!(e, Expr::Name(..)) {
+                    return Ok(Operand::Expr(self.element(start, e)?));
+                }
                 // `p|q` with two names is the predicate pair of setp & co.
                 match e {
                     Expr::Binary(b)
@@ -427,24 +477,63 @@ impl Parser<'_> {
     }
 }
 
-/// In `[base ± const …]`, the span of the first term that is neither the
-/// leading base nor a constant (ptxas rejects `[sym + %r1]` as a syntax error).
-fn bad_address_term(e: &Expr) -> Option<crate::source::Span> {
-    /// The terms left to right; `first` is set until the first term is seen.
-    fn walk(e: &Expr, first: &mut bool) -> Option<crate::source::Span> {
-        match e {
-            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
-                walk(&b.lhs, first).or_else(|| walk(&b.rhs, first))
-            }
-            t => {
-                let base_ok = *first && matches!(t, Expr::Name(..) | Expr::Generic(..));
-                *first = false;
-                if !base_ok && super::super::consteval::eval_int(t).is_none() {
-                    return Some(t.span());
-                }
-                None
-            }
+/// Where an operand is written with a name: the three places of
+/// [`bad_named`].
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// A whole operand (`%r1`, `%tid.x`, `-%r1`, `buf+4`).
+    Value,
+    /// Inside the brackets of an address.
+    Address,
+    /// Inside the brackets of an array element.
+    Index,
+}
+
+/// The span of what ptxas refuses as a syntax error in an operand `e`
+/// that names something: the name must lead, followed by nothing or by `+`
+/// and constants added or subtracted (`%r1+4-2`); `%r1-4`, `4+%r1`,
+/// `%r1+%r2`, `(buf+4)`, `generic(buf)` and `arr[1]+4` are all refused.
+/// An operand without names is a constant, checked elsewhere, except in an
+/// address or index, where it must be an integer one.
+fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
+    let mut named = false;
+    e.for_each_name(&mut |_, _| named = true);
+    if !named {
+        let int = super::super::consteval::eval_int(e).is_some();
+        return (place != Place::Value && !int).then_some(e.span());
+    }
+    if place == Place::Index && e.is_sink() {
+        return Some(e.span());
+    }
+    // A field (`%tid.x`) only as a whole value, and a negated register
+    // (`-%r1`), which the checker judges.
+    let lead = |x: &Expr| matches!(x, Expr::Name(..));
+    let whole =
+        |x: &Expr| lead(x) || matches!(x, Expr::Field(f) if place == Place::Value && lead(&f.base));
+    if whole(e) {
+        return None;
+    }
+    if let Expr::Unary { expr, .. } = e {
+        if place == Place::Value && whole(expr) {
+            return None;
         }
     }
-    walk(e, &mut true)
+    // Down the left spine to the name; the step right after it is `+`.
+    let mut at = e;
+    loop {
+        match at {
+            Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
+                let mut rhs_named = false;
+                b.rhs.for_each_name(&mut |_, _| rhs_named = true);
+                if rhs_named {
+                    return Some(b.rhs.span());
+                }
+                if lead(&b.lhs) {
+                    return (b.op != BinOp::Add).then_some(b.span);
+                }
+                at = &b.lhs;
+            }
+            other => return Some(other.span()),
+        }
+    }
 }

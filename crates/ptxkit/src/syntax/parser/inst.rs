@@ -137,6 +137,7 @@ fn shape_code(s: WrittenShape) -> u16 {
         WrittenShape::Pair => 0xF001,
         WrittenShape::Vector => 0xF002,
         WrittenShape::List => 0xF003,
+        WrittenShape::Element => 0xF004,
         WrittenShape::Bracket(n) => 0xF100 | u16::from(n),
     }
 }
