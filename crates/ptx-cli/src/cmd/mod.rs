@@ -9,6 +9,7 @@ pub mod callgraph;
 pub mod cfg;
 pub mod check;
 pub mod check_asm;
+pub mod compat;
 pub mod completions;
 pub mod diff;
 pub mod explain;
