@@ -20,6 +20,7 @@ pub mod grep;
 pub mod lsp;
 pub mod man;
 pub mod resources;
+pub mod resources_bin;
 pub mod show;
 pub mod stats;
 pub mod summary;

@@ -18,10 +18,55 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// CUDA binaries: the theoretical occupancy on this GPU (`sm_86`),
+    /// repeat for several; shown for the cubins that GPU runs.
+    #[arg(long, value_name = "sm_XX", value_parser = gpu)]
+    pub gpu: Vec<u32>,
+    /// CUDA binaries: threads per block for the occupancy (default: the
+    /// kernel's required block size or launch bound, else 256).
+    #[arg(long, value_name = "N")]
+    pub block: Option<u32>,
+    /// CUDA binaries: dynamic shared memory per block for the occupancy.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    pub dynamic_shared: u64,
+    /// CUDA binaries: print as `cuobjdump -res-usage` does.
+    #[arg(long)]
+    pub res_usage: bool,
+    /// PTX files: assemble with ptxas (this one, else `ptxas` on PATH)
+    /// and show its figures beside the estimate.
+    #[arg(long, value_name = "PTXAS", num_args = 0..=1, default_missing_value = "ptxas")]
+    pub ptxas: Option<PathBuf>,
+}
+
+fn gpu(s: &str) -> Result<u32, String> {
+    ptxkit::binary::compat::parse_gpu(s)
+        .ok_or_else(|| format!("`{s}` is not a GPU (sm_86, 8.6 or 86)"))
+}
+
+/// Report the cubins of a binary input; `None` when it has none (the PTX
+/// it holds is then estimated as for a PTX file).
+fn binary_input(a: &Args) -> Result<Option<u8>, String> {
+    if a.path.as_os_str() == "-" || !crate::input::is_binary_file(&a.path) {
+        return Ok(None);
+    }
+    let opened = crate::input::open_plain(&a.path)?;
+    let bin = crate::input::binary::read_headers(&opened.name, &opened.bytes)?;
+    let o = super::resources_bin::Options {
+        json: a.json,
+        res_usage: a.res_usage,
+        name: a.name.as_deref(),
+        gpus: &a.gpu,
+        block: a.block,
+        dynamic_shared: a.dynamic_shared,
+    };
+    Ok(super::resources_bin::run(&opened.name, &opened.bytes, &bin, &o))
 }
 
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
+    if let Some(status) = binary_input(&a)? {
+        return Ok(status);
+    }
     let l = out::load(&a.path)?;
     let only = match &a.name {
         Some(n) => Some(l.function(n)?.name.to_string()),

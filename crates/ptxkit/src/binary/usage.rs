@@ -99,6 +99,10 @@ pub struct Usage {
     pub global: u64,
     /// The module's constant banks (`CONSTANT[n]` under `Common`).
     pub constant: Vec<Bank>,
+    /// Whether the cubin reserves the system's shared memory in each
+    /// kernel's `.nv.shared.<kernel>` (a `.nv.shared.reserved.0` section is
+    /// there; sm_90 and later): `SHARED` then counts it already.
+    pub shared_includes_reserved: bool,
     /// Each function with its own code section, in section order (the
     /// order `cuobjdump -res-usage` prints them).
     pub functions: Vec<FunctionUsage>,
@@ -258,6 +262,10 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
         if let Some(f) = name.strip_prefix(".text.") {
             let info = s.sh_info(endian);
             texts.push((f, size, info >> 24));
+            continue;
+        }
+        if name.starts_with(".nv.shared.reserved.") {
+            u.shared_includes_reserved = true;
             continue;
         }
         if name == ".nv.global" || name == ".nv.global.init" {
