@@ -21,6 +21,7 @@ pub mod lsp;
 pub mod man;
 pub mod resources;
 pub mod resources_bin;
+pub mod resources_ptxas;
 pub mod show;
 pub mod stats;
 pub mod summary;

@@ -73,14 +73,59 @@ pub fn run(a: Args) -> Result<u8, String> {
         None => None,
     };
     let rs = resources(&l.parsed.module, &l.lines, only.as_deref());
+    let assembled = match &a.ptxas {
+        None => None,
+        Some(p) => {
+            let arch = l
+                .parsed
+                .module
+                .target()
+                .and_then(|t| t.arch())
+                .map(|n| n.as_str().replace("compute_", "sm_"))
+                .unwrap_or_else(|| "sm_52".to_string());
+            match super::resources_ptxas::assemble(p, &l.input.bytes, &arch) {
+                Ok(v) => Some((arch, v)),
+                Err(e) => {
+                    eprintln!("ptx: {e}");
+                    return Ok(2);
+                }
+            }
+        }
+    };
+    let real = |name: &str| {
+        assembled
+            .as_ref()
+            .and_then(|(_, v)| v.iter().find(|x| x.usage.name == name))
+    };
     if a.json {
-        out::json(&rs);
+        if assembled.is_some() {
+            let rows: Vec<WithPtxas> = rs
+                .iter()
+                .map(|r| WithPtxas {
+                    resources: r,
+                    ptxas: real(&r.name),
+                })
+                .collect();
+            out::json(&rows);
+        } else {
+            out::json(&rs);
+        }
     } else {
         let on = out::color();
-        let text: Vec<String> = rs.iter().map(|r| render(r, on)).collect();
+        let text: Vec<String> = rs
+            .iter()
+            .map(|r| {
+                let mut s = render(r, on);
+                if let Some((arch, _)) = &assembled {
+                    s.push_str(&ptxas_line(arch, real(&r.name)));
+                }
+                s
+            })
+            .collect();
         out::print(&text.join("\n"));
         if !rs.is_empty() {
-            out::print(&format!("\n{}", out::paint(NOTE, style::DIM, on)));
+            let note = if assembled.is_some() { NOTE_PTXAS } else { NOTE };
+            out::print(&format!("\n{}", out::paint(note, style::DIM, on)));
         }
     }
     Ok(l.status())
@@ -257,10 +302,45 @@ pub fn render(r: &Resources, on: bool) -> String {
     s
 }
 
+/// One function's report with what ptxas made of it (`--ptxas --json`).
+#[derive(serde::Serialize)]
+struct WithPtxas<'a> {
+    #[serde(flatten)]
+    resources: &'a Resources,
+    /// ptxas's figures (absent: ptxas kept no code for the function).
+    ptxas: Option<&'a super::resources_ptxas::Assembled>,
+}
+
+/// The line of ptxas's figures under a function's report.
+fn ptxas_line(arch: &str, a: Option<&super::resources_ptxas::Assembled>) -> String {
+    let Some(a) = a else {
+        return format!("  ptxas ({arch}): no code section of its own (inlined, or placed in its callers')\n");
+    };
+    let u = &a.usage;
+    format!(
+        "  ptxas ({arch}): {} registers, stack {}, {} B shared, {} named barriers{}\n",
+        u.registers,
+        u.stack.map_or("unknown".to_string(), |s| format!("{s} B")),
+        u.shared,
+        u.barriers,
+        match (a.spill_stores, a.spill_loads) {
+            (Some(st), Some(ld)) => format!(", spills {st} B stored / {ld} B loaded"),
+            _ => String::new(),
+        }
+    )
+}
+
 /// The note after the reports: how the register figures relate to ptxas's.
 pub const NOTE: &str = "\
 note: registers here are PTX's virtual registers; ptxas allocates the
-      physical ones. Its `Used N registers` (ptxas -v) is usually above the
-      peak of live virtual registers (calls, addresses, temporaries) and
-      below the count declared: run ptxas -v for the real figure.
+      physical ones, and its count can fall either side of the peak of live
+      virtual registers (two Triton kernels: 30 and 254 used against peaks
+      of 34 and 290). --ptxas assembles the module and shows the real figures.
+";
+
+/// The note when ptxas's figures are shown.
+pub const NOTE_PTXAS: &str = "\
+note: the `ptxas` lines are read from the cubin ptxas wrote (registers,
+      stack, shared memory, barriers) and its -v output (spills); the
+      figures above them are estimates from the PTX alone.
 ";
