@@ -7,8 +7,8 @@ use std::collections::BTreeMap;
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 
-use ptxkit::binary::compat::{self, Image, Level, Target, Verdict};
-use ptxkit::binary::{self, rules, scan, Kind};
+use ptxkit::binary::compat::{self, Level, Target, Verdict};
+use ptxkit::binary::{self, rules, scan};
 use serde::Serialize;
 
 use crate::out::{self, style, Align, Table};
@@ -58,13 +58,6 @@ fn driver(s: &str) -> Result<(u16, u16), String> {
     })
 }
 
-/// One PTX image as JSON shows it.
-#[derive(Serialize)]
-struct Ptx {
-    arch: String,
-    ptx_isa: String,
-}
-
 /// One binary's report.
 #[derive(Serialize)]
 struct Report {
@@ -72,20 +65,9 @@ struct Report {
     /// Where in the package (the path below site-packages, or in the
     /// wheel).
     name: String,
-    format: Option<binary::Format>,
-    sass: Vec<String>,
-    ptx: Vec<Ptx>,
-    lto_ir: Vec<String>,
-    verdicts: Vec<TargetVerdict>,
-    error: Option<String>,
-}
-
-#[derive(Serialize)]
-struct TargetVerdict {
-    gpu: String,
-    driver: Option<String>,
     #[serde(flatten)]
-    verdict: Verdict,
+    report: Option<compat::Report>,
+    error: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -103,19 +85,6 @@ struct Output<'a> {
     errors: Vec<String>,
 }
 
-/// The images of a binary, or `None` when it carries no GPU code.
-fn report_of(bytes: &[u8]) -> Option<Result<(binary::Binary, Vec<Image>), String>> {
-    match binary::read(bytes) {
-        Ok(bin) => {
-            let imgs = compat::images(&bin);
-            (!imgs.is_empty()).then_some(Ok((bin, imgs)))
-        }
-        // A host library with no readable sections is not ours to judge.
-        Err(_) if bytes.starts_with(b"\x7fELF") || bytes.starts_with(b"MZ") => None,
-        Err(e) => Some(Err(e.to_string())),
-    }
-}
-
 /// The part of `path` below its package root, for display.
 fn short_name(path: &str) -> String {
     if let Some((_, member)) = path.split_once(".whl!") {
@@ -130,7 +99,7 @@ fn short_name(path: &str) -> String {
 }
 
 fn version(v: (u16, u16)) -> String {
-    format!("{}.{}", v.0, v.1)
+    compat::version_name(v)
 }
 
 /// A progress bar on a terminal only.
@@ -169,7 +138,7 @@ pub fn run(a: Args) -> Result<u8, String> {
     let bar = progress(total);
     let scanned = scan::scan(
         &cands,
-        |_, bytes| report_of(bytes),
+        |_, bytes| compat::report(bytes, &targets),
         |n| {
             if let Some(b) = &bar {
                 b.inc(n);
@@ -182,43 +151,23 @@ pub fn run(a: Args) -> Result<u8, String> {
     let mut packages: BTreeMap<String, Vec<Report>> = BTreeMap::new();
     for s in scanned {
         let r = s.result.and_then(|r| r);
-        let mut rep = Report {
-            name: short_name(&s.candidate.path),
-            path: s.candidate.path,
-            format: None,
-            sass: Vec::new(),
-            ptx: Vec::new(),
-            lto_ir: Vec::new(),
-            verdicts: Vec::new(),
-            error: None,
+        let (report, error) = match r {
+            Ok(r) => (Some(r), None),
+            Err(e) => (None, Some(e)),
         };
-        match r {
-            Ok((bin, imgs)) => {
-                rep.format = Some(bin.format);
-                let mut sorted = imgs.clone();
-                sorted.sort_by_key(|i| (i.arch, i.variant, i.ptx_isa));
-                for i in &sorted {
-                    match i.kind {
-                        Kind::Sass => rep.sass.push(i.name()),
-                        Kind::Ptx => rep.ptx.push(Ptx {
-                            arch: format!("compute_{}{}", i.arch, i.variant),
-                            ptx_isa: i.ptx_isa.map(version).unwrap_or_default(),
-                        }),
-                        Kind::LtoIr => rep.lto_ir.push(i.name()),
-                        Kind::Other(_) => {}
-                    }
-                }
-                rep.verdicts = targets
-                    .iter()
-                    .map(|t| TargetVerdict {
-                        gpu: format!("sm_{}", t.gpu),
-                        driver: t.driver.map(version),
-                        verdict: compat::verdict(&imgs, t),
-                    })
-                    .collect();
+        let mut name = short_name(&s.candidate.path);
+        if let Some(rest) = name.strip_prefix(s.candidate.package.as_str()) {
+            let rest = rest.trim_start_matches('/');
+            if !rest.is_empty() {
+                name = rest.to_string();
             }
-            Err(e) => rep.error = Some(e),
         }
+        let rep = Report {
+            name,
+            path: s.candidate.path,
+            report,
+            error,
+        };
         packages.entry(s.candidate.package).or_default().push(rep);
     }
     let fail_level = a.fail_on.map(|f| match f {
@@ -229,6 +178,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         packages
             .values()
             .flatten()
+            .filter_map(|r| r.report.as_ref())
             .flat_map(|r| &r.verdicts)
             .any(|v| v.verdict.level >= lvl)
     });
@@ -308,11 +258,19 @@ fn print_text(o: &Output, gpus: &[u32]) {
         let heads: Vec<(&str, Align)> = cols.iter().map(|(h, a)| (h.as_str(), *a)).collect();
         let mut t = Table::new(&heads);
         for b in &p.binaries {
+            let empty = compat::Report {
+                format: binary::Format::Object,
+                sass: Vec::new(),
+                ptx: Vec::new(),
+                lto_ir: Vec::new(),
+                verdicts: Vec::new(),
+            };
+            let r = b.report.as_ref().unwrap_or(&empty);
             let mut row = vec![
                 (b.name.clone(), anstyle::Style::new()),
-                (compact(&b.sass), anstyle::Style::new()),
+                (compact(&r.sass), anstyle::Style::new()),
                 (
-                    b.ptx
+                    r.ptx
                         .iter()
                         .map(|x| format!("{}@{}", x.arch.trim_start_matches("compute_"), x.ptx_isa))
                         .collect::<Vec<_>>()
@@ -323,7 +281,7 @@ fn print_text(o: &Output, gpus: &[u32]) {
             if let Some(e) = &b.error {
                 row.push((format!("unreadable: {e}"), style::DEL));
             }
-            for v in &b.verdicts {
+            for v in &r.verdicts {
                 row.push(cell(&v.verdict));
                 if v.verdict.level == Level::CannotRun {
                     *reasons

@@ -20,8 +20,9 @@ pub mod grep;
 pub mod lsp;
 pub mod man;
 pub mod resources;
-pub mod resources_bin;
-pub mod resources_ptxas;
+// Parts of `resources` (not subcommands).
+mod resources_bin;
+mod resources_ptxas;
 pub mod show;
 pub mod stats;
 pub mod summary;

@@ -95,7 +95,7 @@ fn occupancies(
                     match occupancy::occupancy(
                         l,
                         block_of(f, o.block),
-                        f.registers,
+                        f.registers.max(f.section_registers),
                         own.saturating_add(o.dynamic_shared),
                     ) {
                         Ok(x) => OccupancyResult::Fits(x),

@@ -247,6 +247,91 @@ pub fn verdict(images: &[Image], t: &Target) -> Verdict {
     )
 }
 
+/// A PTX image as a [`Report`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PtxImage {
+    /// `compute_90a`.
+    pub arch: String,
+    /// `9.5`.
+    pub ptx_isa: String,
+}
+
+/// The verdict on one target, as a [`Report`] lists it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct TargetVerdict {
+    /// `sm_86`.
+    pub gpu: String,
+    /// The driver's CUDA version (`12.4`), if one was given.
+    pub driver: Option<String>,
+    /// The verdict.
+    #[serde(flatten)]
+    pub verdict: Verdict,
+}
+
+/// What a binary carries and where it runs.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Report {
+    /// The kind of file.
+    pub format: super::Format,
+    /// Its cubins' architectures (`sm_80`, `sm_90a`), in order.
+    pub sass: Vec<String>,
+    /// Its PTX images.
+    pub ptx: Vec<PtxImage>,
+    /// Its LTO-IR images (`lto_90`).
+    pub lto_ir: Vec<String>,
+    /// The verdict on each target.
+    pub verdicts: Vec<TargetVerdict>,
+}
+
+/// `12.4`.
+pub fn version_name(v: Version) -> String {
+    format!("{}.{}", v.0, v.1)
+}
+
+/// The report of binary `bytes` on `targets`: `None` when it carries no
+/// GPU code (a host library), an error when it is corrupt.
+pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>> {
+    let bin = match super::read(bytes) {
+        Ok(bin) => bin,
+        // An executable or library the object reader cannot follow is not
+        // ours to judge; a corrupt fatbin is.
+        Err(_) if !bytes.starts_with(&super::CONTAINER_MAGIC.to_le_bytes()) => return None,
+        Err(e) => return Some(Err(e.to_string())),
+    };
+    let mut imgs = images(&bin);
+    if imgs.is_empty() {
+        return None;
+    }
+    let verdicts = targets
+        .iter()
+        .map(|t| TargetVerdict {
+            gpu: format!("sm_{}", t.gpu),
+            driver: t.driver.map(version_name),
+            verdict: verdict(&imgs, t),
+        })
+        .collect();
+    imgs.sort_by_key(|i| (i.arch, i.variant, i.ptx_isa));
+    let mut r = Report {
+        format: bin.format,
+        sass: Vec::new(),
+        ptx: Vec::new(),
+        lto_ir: Vec::new(),
+        verdicts,
+    };
+    for i in &imgs {
+        match i.kind {
+            Kind::Sass => r.sass.push(i.name()),
+            Kind::Ptx => r.ptx.push(PtxImage {
+                arch: format!("compute_{}{}", i.arch, i.variant),
+                ptx_isa: i.ptx_isa.map(version_name).unwrap_or_default(),
+            }),
+            Kind::LtoIr => r.lto_ir.push(i.name()),
+            Kind::Other(_) => {}
+        }
+    }
+    Some(Ok(r))
+}
+
 /// Parse a GPU: `sm_86`, `sm_90a`, `compute_90`, `86`, `8.6`.
 pub fn parse_gpu(s: &str) -> Option<u32> {
     let s = s.trim().to_ascii_lowercase();

@@ -4,7 +4,7 @@
 //!
 //! | figure | where it is |
 //! | --- | --- |
-//! | `REG` | `EIATTR_REGCOUNT` of the function's symbol (else the top byte of its `.text` section's `sh_info`) |
+//! | `REG` | `EIATTR_REGCOUNT` of the function's symbol; in a cubin with no `REGCOUNT` at all, the top byte of the `.text` section's `sh_info`; else 0 |
 //! | `STACK` | `EIATTR_MIN_STACK_SIZE` (`0xffffffff`: unknown), else `EIATTR_MAX_STACK_SIZE` |
 //! | `SHARED` | the size of `.nv.shared.<function>` (on sm_80 and later it includes the 1 KB the system reserves) |
 //! | `LOCAL` | the size of `.nv.local.<function>` |
@@ -49,8 +49,12 @@ pub struct FunctionUsage {
     /// Whether it is a kernel (`.entry`), rather than a device function
     /// kept apart (relocatable code).
     pub kernel: bool,
-    /// Registers per thread (`REG`).
+    /// Registers per thread (`REG`: `EIATTR_REGCOUNT`, 0 without one).
     pub registers: u32,
+    /// The register count the function's code section records (the top
+    /// byte of its `sh_info`); set also where `REG` is 0 (device
+    /// functions of relocatable code).
+    pub section_registers: u32,
     /// Stack bytes per thread with callees (`STACK`); `None` when ptxas
     /// could not bound it (recursion, indirect calls).
     pub stack: Option<u64>,
@@ -306,7 +310,13 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
         let key = f.as_bytes();
         let mut fu = FunctionUsage {
             name: f.to_string(),
-            registers: regs.get(key).copied().unwrap_or(info_regs),
+            // cuobjdump falls back on the section's count only in cubins
+            // that record no `REGCOUNT` at all (older ones, sm_50 era).
+            registers: regs
+                .get(key)
+                .copied()
+                .unwrap_or(if regs.is_empty() { info_regs } else { 0 }),
+            section_registers: info_regs,
             stack: match min_stack.get(key).or_else(|| max_stack.get(key)) {
                 Some(&UNKNOWN_STACK) => None,
                 Some(&n) => Some(u64::from(n)),
