@@ -1,6 +1,7 @@
 //! Developer tasks: `cargo run -p xtask -- <task>`.
 
 mod bench;
+mod bench_scan;
 mod catalog_check;
 mod dist;
 mod inputs;
@@ -21,7 +22,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
+        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask bench-scan [--runs N] PATHS...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -96,6 +97,17 @@ fn main() {
                 }
             }
             std::process::exit(bench::run(&root, o));
+        }
+        Some("bench-scan") => {
+            let mut runs = 3usize;
+            let mut paths = Vec::new();
+            while let Some(a) = args.next() {
+                match a.as_str() {
+                    "--runs" => runs = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage()),
+                    _ => paths.push(PathBuf::from(a)),
+                }
+            }
+            std::process::exit(bench_scan::run(&paths, runs));
         }
         Some("test") => {
             let mut only = Vec::new();

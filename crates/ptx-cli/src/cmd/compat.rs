@@ -18,7 +18,7 @@ use crate::out::{self, style, Align, Table};
 pub struct Args {
     /// Binaries, directories (site-packages, conda environments) or
     /// wheels (`.whl`, read in place).
-    #[arg(required = true)]
+    #[arg(required_unless_present = "rules")]
     pub paths: Vec<PathBuf>,
     /// A GPU to judge for (`sm_86`, `8.6`, `86`); repeat for several.
     /// Default: sm_75 sm_80 sm_86 sm_89 sm_90 sm_100 sm_103 sm_120.

@@ -7,7 +7,8 @@
 //! each on all cores (files are memory-mapped, so only the pages a reader
 //! touches are read) and hands the bytes of those that are CUDA binaries
 //! to a function. Memory in use is bounded by the largest single wheel
-//! member per thread, not by the sum.
+//! member per thread, not by the sum: a wheel is read through its file,
+//! one member at a time per thread.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -241,8 +242,8 @@ fn open_file(path: &Path) -> Result<Option<Bytes>, String> {
     }
 }
 
-fn open_member(
-    archive: &mut zip::ZipArchive<std::io::Cursor<&[u8]>>,
+fn open_member<R: std::io::Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
     index: usize,
 ) -> Result<Option<Bytes>, String> {
     let mut m = archive.by_index(index).map_err(|e| e.to_string())?;
@@ -279,26 +280,19 @@ pub fn scan<T: Send>(
     each: impl Fn(&str, &[u8]) -> Option<T> + Sync,
     done: impl Fn(u64) + Sync,
 ) -> Vec<Scanned<T>> {
-    // Wheels are mapped once; each task reads its member through its own
-    // clone of the archive (which shares the parsed directory).
-    let maps: Vec<Option<memmap2::Mmap>> = c
-        .wheels
-        .iter()
-        .map(|w| {
-            let f = std::fs::File::open(w).ok()?;
-            // SAFETY: as in `open_file`.
-            unsafe { memmap2::Mmap::map(&f) }.ok()
-        })
-        .collect();
-    let archives: Vec<Option<zip::ZipArchive<std::io::Cursor<&[u8]>>>> = maps
-        .iter()
-        .map(|m| zip::ZipArchive::new(std::io::Cursor::new(&m.as_ref()?[..])).ok())
-        .collect();
     let one = |cand: &Candidate| -> Option<Scanned<T>> {
         let bytes = match &cand.source {
             Source::File(p) => open_file(p),
-            Source::Member { wheel, index } => match archives.get(*wheel).cloned().flatten() {
-                Some(mut a) => open_member(&mut a, *index),
+            // Each task opens the wheel anew: reads go through the file
+            // (no mapping of the whole archive), and the central directory
+            // is read once per member taken.
+            Source::Member { wheel, index } => match c.wheels.get(*wheel) {
+                Some(w) => std::fs::File::open(w)
+                    .map_err(|e| e.to_string())
+                    .and_then(|f| {
+                        zip::ZipArchive::new(std::io::BufReader::new(f)).map_err(|e| e.to_string())
+                    })
+                    .and_then(|mut a| open_member(&mut a, *index)),
                 None => Err("unreadable wheel".into()),
             },
         };
