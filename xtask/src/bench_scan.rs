@@ -37,7 +37,10 @@ pub fn run(paths: &[PathBuf], runs: usize) -> i32 {
         let found = scan::scan(&cands, |_, b| compat::report(b, &targets), |_| {});
         best = best.min(t.elapsed().as_secs_f64());
         let bytes: u64 = cands.items.iter().map(|c| c.size).sum();
-        let ok = found.iter().filter(|s| matches!(s.result, Ok(Ok(_)))).count();
+        let ok = found
+            .iter()
+            .filter(|s| matches!(s.result, Ok(Ok(_))))
+            .count();
         counts = (cands.items.len(), bytes, found.len(), ok);
     }
     let largest = scan::candidates(paths)

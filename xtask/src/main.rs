@@ -103,7 +103,12 @@ fn main() {
             let mut paths = Vec::new();
             while let Some(a) = args.next() {
                 match a.as_str() {
-                    "--runs" => runs = args.next().and_then(|s| s.parse().ok()).unwrap_or_else(|| usage()),
+                    "--runs" => {
+                        runs = args
+                            .next()
+                            .and_then(|s| s.parse().ok())
+                            .unwrap_or_else(|| usage())
+                    }
                     _ => paths.push(PathBuf::from(a)),
                 }
             }

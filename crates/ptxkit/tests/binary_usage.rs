@@ -105,17 +105,38 @@ fn truncated_cubins_never_panic() {
 /// Every rule of the compatibility table, on fatbins built by nvcc: the
 /// fixture, the GPU, the driver (`None`: any), the expected verdict and
 /// the image it runs.
-const MATRIX: &[(&str, u32, Option<(u16, u16)>, Level, Option<&str>)] = &[
+/// fixture, GPU, driver, verdict, image used.
+type Case = (
+    &'static str,
+    u32,
+    Option<(u16, u16)>,
+    Level,
+    Option<&'static str>,
+);
+
+const MATRIX: &[Case] = &[
     // Plain SASS: same major, equal or higher minor.
     ("plain.fatbin", 80, None, Level::Native, Some("sm_80")),
     ("plain.fatbin", 86, None, Level::Native, Some("sm_80")),
-    ("plain.fatbin", 89, Some((11, 8)), Level::Native, Some("sm_80")),
+    (
+        "plain.fatbin",
+        89,
+        Some((11, 8)),
+        Level::Native,
+        Some("sm_80"),
+    ),
     ("plain.fatbin", 90, None, Level::CannotRun, None),
     ("plain.fatbin", 75, None, Level::CannotRun, None),
     // The driver must know the GPU.
     ("plain.fatbin", 86, Some((11, 0)), Level::CannotRun, None),
     // Architecture-specific SASS: that GPU only.
-    ("arch_specific.fatbin", 90, None, Level::Native, Some("sm_90a")),
+    (
+        "arch_specific.fatbin",
+        90,
+        None,
+        Level::Native,
+        Some("sm_90a"),
+    ),
     ("arch_specific.fatbin", 100, None, Level::CannotRun, None),
     // Family-specific SASS: the family.
     ("family.fatbin", 100, None, Level::Native, Some("sm_100f")),
@@ -123,29 +144,89 @@ const MATRIX: &[(&str, u32, Option<(u16, u16)>, Level, Option<&str>)] = &[
     ("family.fatbin", 120, None, Level::CannotRun, None),
     ("family.fatbin", 90, None, Level::CannotRun, None),
     // PTX only: any GPU at or above, if the driver knows PTX 9.5.
-    ("ptx_only.fatbin", 80, None, Level::Jit, Some("compute_80 (PTX 9.5)")),
-    ("ptx_only.fatbin", 120, None, Level::Jit, Some("compute_80 (PTX 9.5)")),
+    (
+        "ptx_only.fatbin",
+        80,
+        None,
+        Level::Jit,
+        Some("compute_80 (PTX 9.5)"),
+    ),
+    (
+        "ptx_only.fatbin",
+        120,
+        None,
+        Level::Jit,
+        Some("compute_80 (PTX 9.5)"),
+    ),
     ("ptx_only.fatbin", 75, None, Level::CannotRun, None),
-    ("ptx_only.fatbin", 90, Some((13, 5)), Level::Jit, Some("compute_80 (PTX 9.5)")),
+    (
+        "ptx_only.fatbin",
+        90,
+        Some((13, 5)),
+        Level::Jit,
+        Some("compute_80 (PTX 9.5)"),
+    ),
     ("ptx_only.fatbin", 90, Some((13, 0)), Level::CannotRun, None),
     ("ptx_only.fatbin", 90, Some((12, 4)), Level::CannotRun, None),
     // Architecture- and family-specific PTX.
-    ("ptx_arch_specific.fatbin", 90, None, Level::Jit, Some("compute_90a (PTX 9.5)")),
-    ("ptx_arch_specific.fatbin", 100, None, Level::CannotRun, None),
-    ("ptx_family.fatbin", 103, None, Level::Jit, Some("compute_100f (PTX 9.5)")),
+    (
+        "ptx_arch_specific.fatbin",
+        90,
+        None,
+        Level::Jit,
+        Some("compute_90a (PTX 9.5)"),
+    ),
+    (
+        "ptx_arch_specific.fatbin",
+        100,
+        None,
+        Level::CannotRun,
+        None,
+    ),
+    (
+        "ptx_family.fatbin",
+        103,
+        None,
+        Level::Jit,
+        Some("compute_100f (PTX 9.5)"),
+    ),
     ("ptx_family.fatbin", 110, None, Level::CannotRun, None),
     // Old PTX ISA: an old driver compiles it.
-    ("old_isa.fatbin", 86, Some((11, 1)), Level::Jit, Some("compute_80 (PTX 7.0)")),
+    (
+        "old_isa.fatbin",
+        86,
+        Some((11, 1)),
+        Level::Jit,
+        Some("compute_80 (PTX 7.0)"),
+    ),
     ("old_isa.fatbin", 90, Some((11, 0)), Level::CannotRun, None),
-    ("old_isa.fatbin", 80, Some((11, 0)), Level::Jit, Some("compute_80 (PTX 7.0)")),
+    (
+        "old_isa.fatbin",
+        80,
+        Some((11, 0)),
+        Level::Jit,
+        Some("compute_80 (PTX 7.0)"),
+    ),
     ("old_isa.fatbin", 80, Some((10, 2)), Level::CannotRun, None),
     // Mixed: SASS sm_75 and sm_86 (from compute_80), PTX compute_90.
     ("mixed.fatbin", 75, None, Level::Native, Some("sm_75")),
     ("mixed.fatbin", 80, None, Level::CannotRun, None),
     ("mixed.fatbin", 86, None, Level::Native, Some("sm_86")),
     ("mixed.fatbin", 89, None, Level::Native, Some("sm_86")),
-    ("mixed.fatbin", 90, None, Level::Jit, Some("compute_90 (PTX 9.5)")),
-    ("mixed.fatbin", 120, None, Level::Jit, Some("compute_90 (PTX 9.5)")),
+    (
+        "mixed.fatbin",
+        90,
+        None,
+        Level::Jit,
+        Some("compute_90 (PTX 9.5)"),
+    ),
+    (
+        "mixed.fatbin",
+        120,
+        None,
+        Level::Jit,
+        Some("compute_90 (PTX 9.5)"),
+    ),
     ("mixed.fatbin", 120, Some((12, 8)), Level::CannotRun, None),
 ];
 
@@ -220,13 +301,18 @@ fn real_wheels_match_cuobjdump() {
     for w in &paths {
         let cands = scan::candidates(std::slice::from_ref(w));
         let each = |path: &str, bytes: &[u8]| -> Option<(usize, usize, Vec<String>)> {
-            let ours = binary::read(bytes).ok().map(|bin| binary::usage_of(bytes, &bin))?;
+            let ours = binary::read(bytes)
+                .ok()
+                .map(|bin| binary::usage_of(bytes, &bin))?;
             if ours.is_empty() {
                 return None;
             }
             static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
             let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-            let name = Path::new(path).file_name().unwrap_or_default().to_string_lossy();
+            let name = Path::new(path)
+                .file_name()
+                .unwrap_or_default()
+                .to_string_lossy();
             let file = tmp.join(format!("{n}.{name}"));
             std::fs::write(&file, bytes).ok()?;
             let out = Command::new(t.join("cuobjdump"))
@@ -250,7 +336,11 @@ fn real_wheels_match_cuobjdump() {
                 .sum();
             let mut bad = Vec::new();
             if got.len() != want.len() {
-                bad.push(format!("{path}: {} cubins, cuobjdump {}", got.len(), want.len()));
+                bad.push(format!(
+                    "{path}: {} cubins, cuobjdump {}",
+                    got.len(),
+                    want.len()
+                ));
             }
             for (i, (g, w)) in got.iter().zip(&want).enumerate() {
                 if g != w {

@@ -92,7 +92,10 @@ fn short_name(path: &str) -> String {
     }
     for root in ["/site-packages/", "/dist-packages/"] {
         if let Some(i) = path.rfind(root) {
-            return path.get(i.saturating_add(root.len())..).unwrap_or(path).to_string();
+            return path
+                .get(i.saturating_add(root.len())..)
+                .unwrap_or(path)
+                .to_string();
         }
     }
     path.to_string()
@@ -284,9 +287,10 @@ fn print_text(o: &Output, gpus: &[u32]) {
             for v in &r.verdicts {
                 row.push(cell(&v.verdict));
                 if v.verdict.level == Level::CannotRun {
-                    *reasons
+                    let n = reasons
                         .entry(format!("{}: {}", v.gpu, v.verdict.reason))
-                        .or_default() += 1;
+                        .or_default();
+                    *n = n.saturating_add(1);
                 }
             }
             t.styled_row(row);

@@ -85,8 +85,7 @@ pub fn run(a: Args) -> Result<u8, String> {
             let usages = sass_usage(&opened.bytes, &bin);
             if a.json {
                 listed.push(
-                    serde_json::to_value(list_json(&opened.name, &bin, usages))
-                        .unwrap_or_default(),
+                    serde_json::to_value(list_json(&opened.name, &bin, usages)).unwrap_or_default(),
                 );
             } else {
                 print_list(&opened.name, &bin, &usages);
@@ -162,10 +161,7 @@ fn sass_usage(bytes: &[u8], bin: &Binary) -> Vec<Option<Result<binary::Usage, St
     }
     bin.entries
         .par_iter()
-        .map(|e| {
-            (e.kind == binary::Kind::Sass)
-                .then(|| binary::usage::entry_usage(bytes, e).usage)
-        })
+        .map(|e| (e.kind == binary::Kind::Sass).then(|| binary::usage::entry_usage(bytes, e).usage))
         .collect()
 }
 

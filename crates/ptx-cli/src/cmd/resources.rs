@@ -59,7 +59,12 @@ fn binary_input(a: &Args) -> Result<Option<u8>, String> {
         block: a.block,
         dynamic_shared: a.dynamic_shared,
     };
-    Ok(super::resources_bin::run(&opened.name, &opened.bytes, &bin, &o))
+    Ok(super::resources_bin::run(
+        &opened.name,
+        &opened.bytes,
+        &bin,
+        &o,
+    ))
 }
 
 #[inline(never)]
@@ -124,7 +129,11 @@ pub fn run(a: Args) -> Result<u8, String> {
             .collect();
         out::print(&text.join("\n"));
         if !rs.is_empty() {
-            let note = if assembled.is_some() { NOTE_PTXAS } else { NOTE };
+            let note = if assembled.is_some() {
+                NOTE_PTXAS
+            } else {
+                NOTE
+            };
             out::print(&format!("\n{}", out::paint(note, style::DIM, on)));
         }
     }
@@ -314,7 +323,9 @@ struct WithPtxas<'a> {
 /// The line of ptxas's figures under a function's report.
 fn ptxas_line(arch: &str, a: Option<&super::resources_ptxas::Assembled>) -> String {
     let Some(a) = a else {
-        return format!("  ptxas ({arch}): no code section of its own (inlined, or placed in its callers')\n");
+        return format!(
+            "  ptxas ({arch}): no code section of its own (inlined, or placed in its callers')\n"
+        );
     };
     let u = &a.usage;
     format!(

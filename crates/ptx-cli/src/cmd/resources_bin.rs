@@ -68,12 +68,7 @@ fn block_of(f: &FunctionUsage, block: Option<u32>) -> u32 {
 
 /// The occupancy of `f` (in a cubin `u` for `arch`) on each GPU that runs
 /// the cubin natively.
-fn occupancies(
-    u: &Usage,
-    arch: &Image,
-    f: &FunctionUsage,
-    o: &Options,
-) -> Vec<OccupancyOn> {
+fn occupancies(u: &Usage, arch: &Image, f: &FunctionUsage, o: &Options) -> Vec<OccupancyOn> {
     o.gpus
         .iter()
         .filter(|&&gpu| {
@@ -208,8 +203,7 @@ pub fn run(name: &str, bytes: &[u8], bin: &Binary, o: &Options) -> Option<u8> {
             .gpus
             .iter()
             .filter(|&&gpu| {
-                compat::verdict(std::slice::from_ref(&arch), &Target { gpu, driver: None })
-                    .level
+                compat::verdict(std::slice::from_ref(&arch), &Target { gpu, driver: None }).level
                     == Level::Native
             })
             .map(|g| format!("sm_{g}"))
@@ -218,10 +212,15 @@ pub fn run(name: &str, bytes: &[u8], bin: &Binary, o: &Options) -> Option<u8> {
             cols.push((g.as_str(), Align::Left));
         }
         let mut t = Table::new(&cols);
-        let dims = |d: Option<[u32; 3]>| d.map_or(String::new(), |[x, y, z]| format!("{x}x{y}x{z}"));
+        let dims =
+            |d: Option<[u32; 3]>| d.map_or(String::new(), |[x, y, z]| format!("{x}x{y}x{z}"));
         for f in fs {
             let mut row = vec![
-                format!("{}{}", out::name(&f.name), if f.kernel { "" } else { " (device)" }),
+                format!(
+                    "{}{}",
+                    out::name(&f.name),
+                    if f.kernel { "" } else { " (device)" }
+                ),
                 f.registers.to_string(),
                 f.stack.map_or("unknown".into(), |s| s.to_string()),
                 f.shared.to_string(),

@@ -46,8 +46,8 @@ pub fn assemble(ptxas: &Path, source: &[u8], arch: &str) -> Result<Vec<Assembled
         }
         let bytes = std::fs::read(&cubin).map_err(|e| format!("{}: {e}", cubin.display()))?;
         let u = usage::read(&bytes).map_err(|e| e.to_string())?;
-        let log = String::from_utf8_lossy(&out.stderr).into_owned()
-            + &String::from_utf8_lossy(&out.stdout);
+        let mut log = String::from_utf8_lossy(&out.stderr).into_owned();
+        log.push_str(&String::from_utf8_lossy(&out.stdout));
         let spills = spills(&log);
         Ok(u.functions
             .into_iter()

@@ -197,22 +197,17 @@ pub fn verdict(images: &[Image], t: &Target) -> Verdict {
             reason: format!("cubin for {}", i.name()),
         };
     }
-    let known = t
-        .driver
-        .and_then(rules::release_of_cuda)
-        .map(|r| r.ptx_isa);
+    let known = t.driver.and_then(rules::release_of_cuda).map(|r| r.ptx_isa);
     let mut ptx: Vec<(&Image, &'static str)> = images
         .iter()
         .filter(|i| i.kind == Kind::Ptx)
         .filter_map(|i| fits(i.arch, i.variant, t.gpu, true).map(|r| (i, r)))
         .collect();
     ptx.sort_by_key(|(i, _)| std::cmp::Reverse((i.arch, i.ptx_isa)));
-    let usable = ptx
-        .iter()
-        .find(|(i, _)| match (known, i.ptx_isa) {
-            (Some(k), Some(v)) => v <= k,
-            _ => true,
-        });
+    let usable = ptx.iter().find(|(i, _)| match (known, i.ptx_isa) {
+        (Some(k), Some(v)) => v <= k,
+        _ => true,
+    });
     if let Some((i, rule)) = usable {
         return Verdict {
             level: Level::Jit,
@@ -361,6 +356,11 @@ pub fn parse_driver(s: &str) -> Option<Version> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 
@@ -385,7 +385,10 @@ mod tests {
         let p = [Image::ptx(80, "", (8, 0))];
         assert_eq!(on(&p, 120, None), (Jit, rules::PTX_FORWARD));
         assert_eq!(on(&p, 75, None).0, CannotRun);
-        assert_eq!(on(&p, 90, Some((11, 8))), (CannotRun, rules::PTX_ISA_DRIVER));
+        assert_eq!(
+            on(&p, 90, Some((11, 8))),
+            (CannotRun, rules::PTX_ISA_DRIVER)
+        );
         assert_eq!(on(&p, 90, Some((12, 0))).0, Jit);
         let pa = [Image::ptx(90, "a", (8, 0))];
         assert_eq!(on(&pa, 90, None), (Jit, rules::PTX_ARCH_SPECIFIC));

@@ -41,10 +41,10 @@
 //! assert!(!text.contains(&0));
 //! ```
 
+pub mod compat;
 mod decompress;
 mod elf;
 mod fatbin;
-pub mod compat;
 pub mod nvinfo;
 pub mod occupancy;
 pub mod rules;

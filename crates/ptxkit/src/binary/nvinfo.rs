@@ -141,6 +141,11 @@ pub fn per_function(a: &Attr) -> Option<(u32, u32)> {
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 

@@ -60,8 +60,8 @@ const fn lim(
         max_warps,
         max_blocks,
         max_threads_per_block: 1024,
-        shared_per_sm: shared_per_sm_kb * KB,
-        shared_per_block: shared_per_block_kb * KB,
+        shared_per_sm: shared_per_sm_kb.saturating_mul(KB),
+        shared_per_block: shared_per_block_kb.saturating_mul(KB),
         reserved_shared_per_block: reserved,
     }
 }
@@ -149,7 +149,12 @@ pub struct NoFit(pub String);
 /// The occupancy of a kernel using `registers` per thread and `shared`
 /// bytes of shared memory per block (static and dynamic, without the
 /// system's reservation, which is added here), in blocks of `threads`.
-pub fn occupancy(l: &Limits, threads: u32, registers: u32, shared: u64) -> Result<Occupancy, NoFit> {
+pub fn occupancy(
+    l: &Limits,
+    threads: u32,
+    registers: u32,
+    shared: u64,
+) -> Result<Occupancy, NoFit> {
     if threads == 0 || threads > l.max_threads_per_block {
         return Err(NoFit(format!(
             "{threads} threads per block (1 to {} on sm_{})",
@@ -159,20 +164,30 @@ pub fn occupancy(l: &Limits, threads: u32, registers: u32, shared: u64) -> Resul
     if registers > l.max_registers_per_thread {
         return Err(NoFit(format!("{registers} registers per thread")));
     }
-    let warps_per_block = threads.div_ceil(WARP);
-    let by_warps = l.max_warps / warps_per_block;
-    let regs_per_warp = registers.max(1).saturating_mul(WARP).div_ceil(REGISTER_UNIT) * REGISTER_UNIT;
-    let warps_by_regs = (l.registers / PARTITIONS / regs_per_warp) * PARTITIONS;
-    let by_regs = warps_by_regs / warps_per_block;
-    let per_block = shared.saturating_add(u64::from(l.reserved_shared_per_block));
+    let warps_per_block = threads.div_ceil(WARP).max(1);
+    let div = |a: u32, b: u32| a.checked_div(b).unwrap_or(0);
+    let by_warps = div(l.max_warps, warps_per_block);
+    let regs_per_warp = registers
+        .max(1)
+        .saturating_mul(WARP)
+        .div_ceil(REGISTER_UNIT)
+        .saturating_mul(REGISTER_UNIT);
+    let warps_by_regs = div(div(l.registers, PARTITIONS), regs_per_warp).saturating_mul(PARTITIONS);
+    let by_regs = div(warps_by_regs, warps_per_block);
     if shared > u64::from(l.shared_per_block) {
         return Err(NoFit(format!(
             "{shared} bytes of shared memory per block (at most {} on sm_{})",
             l.shared_per_block, l.sm
         )));
     }
-    let per_block = per_block.div_ceil(u64::from(SHARED_UNIT)) * u64::from(SHARED_UNIT);
-    let by_shared = u32::try_from(u64::from(l.shared_per_sm) / per_block.max(1)).unwrap_or(u32::MAX);
+    let per_block = shared
+        .saturating_add(u64::from(l.reserved_shared_per_block))
+        .div_ceil(u64::from(SHARED_UNIT))
+        .saturating_mul(u64::from(SHARED_UNIT))
+        .max(1);
+    let by_shared = u64::from(l.shared_per_sm)
+        .checked_div(per_block)
+        .map_or(0, |n| u32::try_from(n).unwrap_or(u32::MAX));
     let candidates = [
         (by_warps, Limiter::Warps),
         (l.max_blocks, Limiter::Blocks),
@@ -185,7 +200,10 @@ pub fn occupancy(l: &Limits, threads: u32, registers: u32, shared: u64) -> Resul
         .min_by_key(|(n, _)| *n)
         .unwrap_or((0, Limiter::Warps));
     if blocks == 0 {
-        return Err(NoFit(format!("not one block fits: {} run out", limiter.name())));
+        return Err(NoFit(format!(
+            "not one block fits: {} run out",
+            limiter.name()
+        )));
     }
     let warps = blocks.saturating_mul(warps_per_block);
     Ok(Occupancy {
@@ -194,12 +212,17 @@ pub fn occupancy(l: &Limits, threads: u32, registers: u32, shared: u64) -> Resul
         blocks,
         warps,
         max_warps: l.max_warps,
-        percent: warps.saturating_mul(100) / l.max_warps.max(1),
+        percent: div(warps.saturating_mul(100), l.max_warps),
         limiter,
     })
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 
@@ -209,7 +232,7 @@ mod tests {
         // 256 threads, 32 registers, no shared: 8 blocks = 64 warps.
         let o = occupancy(a100, 256, 32, 0).unwrap();
         assert_eq!((o.blocks, o.warps, o.percent), (8, 64, 100));
-        // 255 registers: 256 per thread-warp unit → 8 warps per partition... 
+        // 255 registers: 256 per thread-warp unit → 8 warps per partition...
         let o = occupancy(a100, 256, 255, 0).unwrap();
         assert_eq!((o.blocks, o.limiter), (1, Limiter::Registers));
         // 48 KB of shared per block: 164 KB / 49 KB = 3 blocks.

@@ -206,6 +206,11 @@ pub const GPU_SINCE: &[(u32, Version)] = &[
 pub const COMMON_GPUS: &[u32] = &[75, 80, 86, 89, 90, 100, 103, 120];
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 

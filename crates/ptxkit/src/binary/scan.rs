@@ -248,7 +248,10 @@ fn open_member<R: std::io::Read + std::io::Seek>(
 ) -> Result<Option<Bytes>, String> {
     let mut m = archive.by_index(index).map_err(|e| e.to_string())?;
     if m.size() > MAX_MEMBER {
-        return Err(format!("{} bytes: above the {MAX_MEMBER}-byte limit", m.size()));
+        return Err(format!(
+            "{} bytes: above the {MAX_MEMBER}-byte limit",
+            m.size()
+        ));
     }
     let mut head = [0u8; 4];
     if m.read_exact(&mut head).is_err() || !looks_binary(&head) {
@@ -319,12 +322,24 @@ pub fn scan<T: Send>(
 }
 
 #[cfg(test)]
+#[allow(
+    clippy::unwrap_used,
+    clippy::indexing_slicing,
+    clippy::arithmetic_side_effects
+)]
 mod tests {
     use super::*;
 
     #[test]
     fn names_and_packages() {
-        for yes in ["libcublas.so.12", "x.so", "k.cubin", "a.fatbin", "app", "m.pyd"] {
+        for yes in [
+            "libcublas.so.12",
+            "x.so",
+            "k.cubin",
+            "a.fatbin",
+            "app",
+            "m.pyd",
+        ] {
             assert!(may_be_binary(yes), "{yes}");
         }
         for no in ["x.py", "x.pyc", "README.md", ".hidden", "x.h"] {

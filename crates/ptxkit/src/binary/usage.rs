@@ -4,7 +4,7 @@
 //!
 //! | figure | where it is |
 //! | --- | --- |
-//! | `REG` | `EIATTR_REGCOUNT` of the function's symbol; in a cubin with no `REGCOUNT` at all, the top byte of the `.text` section's `sh_info`; else 0 |
+//! | `REG` | a kernel's `EIATTR_REGCOUNT` (0 for a device function); in a cubin with no `REGCOUNT` at all, the top byte of the `.text` section's `sh_info` |
 //! | `STACK` | `EIATTR_MIN_STACK_SIZE` (`0xffffffff`: unknown), else `EIATTR_MAX_STACK_SIZE` |
 //! | `SHARED` | the size of `.nv.shared.<function>` (on sm_80 and later it includes the 1 KB the system reserves) |
 //! | `LOCAL` | the size of `.nv.local.<function>` |
@@ -29,6 +29,8 @@ const STT_CUDA_TEXTURE: u8 = 10;
 const STT_CUDA_SAMPLER: u8 = 11;
 /// ELF symbol type of a surface reference.
 const STT_CUDA_SURFACE: u8 = 12;
+/// `st_other` bit of a kernel's symbol.
+const STO_CUDA_ENTRY: u8 = 0x10;
 /// `EIATTR_MIN_STACK_SIZE` when ptxas cannot bound the stack.
 const UNKNOWN_STACK: u32 = u32::MAX;
 
@@ -204,6 +206,15 @@ fn bank_of(rest: &str) -> Option<u32> {
     rest.parse().ok()
 }
 
+/// What a per-function section is about.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Part {
+    Shared,
+    Local,
+    Info,
+    Constant(u32),
+}
+
 fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Result<Usage> {
     let header = H::parse(data)?;
     let endian = header.endian()?;
@@ -213,10 +224,6 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
     let mut u = Usage {
         arch: u32::try_from((flags >> 8) & 0xff).unwrap_or(0),
         ..Usage::default()
-    };
-    let sym_name = |i: u32| -> Option<&[u8]> {
-        let s = symbols.symbol(object::SymbolIndex(usize::try_from(i).ok()?)).ok()?;
-        s.name(endian, symbols.strings()).ok()
     };
     // Module-wide counts of texture, surface and sampler references.
     let (mut tex, mut surf, mut samp) = (0u32, 0u32, 0u32);
@@ -228,12 +235,11 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
             _ => {}
         }
     }
-    // Per-function attributes of `.nv.info`, by symbol name.
-    let mut regs = rustc_hash::FxHashMap::<&[u8], u32>::default();
-    let mut frames = rustc_hash::FxHashMap::<&[u8], u32>::default();
-    let mut min_stack = rustc_hash::FxHashMap::<&[u8], u32>::default();
-    let mut max_stack = rustc_hash::FxHashMap::<&[u8], u32>::default();
-    for (_, s) in sections.enumerate() {
+    // Per-function attributes of `.nv.info`, by symbol index.
+    type BySection = rustc_hash::FxHashMap<u32, u32>;
+    let (mut regs, mut frames) = (BySection::default(), BySection::default());
+    let (mut min_stack, mut max_stack) = (BySection::default(), BySection::default());
+    for s in sections.iter() {
         if sections.section_name(endian, s)? != b".nv.info" {
             continue;
         }
@@ -249,23 +255,26 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
                 _ => continue,
             };
             if let Some((sym, v)) = nvinfo::per_function(&a) {
-                if let Some(n) = sym_name(sym) {
-                    map.insert(n, v);
-                }
+                map.insert(sym, v);
             }
         }
     }
-    let mut named = rustc_hash::FxHashMap::<&[u8], Vec<(&str, u64, Option<&[u8]>)>>::default();
-    let mut texts = Vec::new();
-    for (_, s) in sections.enumerate() {
-        let name = sections.section_name(endian, s)?;
-        let size: u64 = s.sh_size(endian).into();
-        let Ok(name) = std::str::from_utf8(name) else {
+    // The code sections, then the sections about each (linked to it by
+    // `sh_info`, else by name).
+    let mut texts: Vec<(usize, &str, u64, u32)> = Vec::new();
+    let mut text_by_name = rustc_hash::FxHashMap::<&str, usize>::default();
+    let mut parts: Vec<(Option<usize>, &str, Part, u64, &[u8])> = Vec::new();
+    for (i, s) in sections.enumerate() {
+        let Ok(name) = std::str::from_utf8(sections.section_name(endian, s)?) else {
             continue;
         };
+        let size: u64 = s.sh_size(endian).into();
+        let linked = (s.sh_flags(endian).into() & u64::from(elf::SHF_INFO_LINK) != 0)
+            .then(|| usize::try_from(s.sh_info(endian)).ok())
+            .flatten();
         if let Some(f) = name.strip_prefix(".text.") {
-            let info = s.sh_info(endian);
-            texts.push((f, size, info >> 24));
+            texts.push((i.0, f, size, s.sh_info(endian) >> 24));
+            text_by_name.entry(f).or_insert(i.0);
             continue;
         }
         if name.starts_with(".nv.shared.reserved.") {
@@ -276,72 +285,100 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
             u.global = u.global.saturating_add(size);
             continue;
         }
-        if let Some(rest) = name.strip_prefix(".nv.constant") {
+        let part = if let Some(f) = name.strip_prefix(".nv.shared.") {
+            Some((f, Part::Shared))
+        } else if let Some(f) = name.strip_prefix(".nv.local.") {
+            Some((f, Part::Local))
+        } else if let Some(f) = name.strip_prefix(".nv.info.") {
+            Some((f, Part::Info))
+        } else if let Some(rest) = name.strip_prefix(".nv.constant") {
             match rest.split_once('.') {
                 None => {
                     if let Some(bank) = bank_of(rest) {
                         u.constant.push(Bank { bank, bytes: size });
                     }
+                    None
                 }
-                Some((bank, f)) => {
-                    if bank_of(bank).is_some() {
-                        named.entry(f.as_bytes()).or_default().push((
-                            bank,
-                            size,
-                            None,
-                        ));
-                    }
-                }
+                Some((bank, f)) => bank_of(bank).map(|b| (f, Part::Constant(b))),
             }
-            continue;
+        } else {
+            None
+        };
+        if let Some((f, part)) = part {
+            let body = if part == Part::Info {
+                s.data(endian, data).unwrap_or_default()
+            } else {
+                &[]
+            };
+            parts.push((linked, f, part, size, body));
         }
-        for (prefix, tag) in [
-            (".nv.shared.", "shared"),
-            (".nv.local.", "local"),
-            (".nv.info.", "info"),
-        ] {
-            if let Some(f) = name.strip_prefix(prefix) {
-                let body = (tag == "info").then(|| s.data(endian, data).unwrap_or_default());
-                named.entry(f.as_bytes()).or_default().push((tag, size, body));
+    }
+    // Each code section's own symbol: named as the section, defined in it
+    // (other symbols may share the section: `$kernel$callee`), with
+    // whether it is an entry (`STO_CUDA_ENTRY`).
+    let mut own = rustc_hash::FxHashMap::<usize, (u32, bool)>::default();
+    for (i, sym) in symbols.iter().enumerate() {
+        let sec = usize::from(sym.st_shndx(endian));
+        if let Some(&(_, f, _, _)) = texts.iter().find(|t| t.0 == sec) {
+            if sym.name(endian, symbols.strings()) == Ok(f.as_bytes()) {
+                let entry = sym.st_other() & STO_CUDA_ENTRY != 0;
+                own.entry(sec)
+                    .or_insert((u32::try_from(i).unwrap_or(u32::MAX), entry));
             }
         }
     }
-    for (f, code_bytes, info_regs) in texts {
-        let key = f.as_bytes();
+    let mut by_text = rustc_hash::FxHashMap::<usize, Vec<(Part, u64, &[u8])>>::default();
+    for (linked, f, part, size, body) in parts {
+        let target = linked
+            .filter(|t| texts.iter().any(|x| x.0 == *t))
+            .or_else(|| text_by_name.get(f).copied());
+        if let Some(t) = target {
+            by_text.entry(t).or_default().push((part, size, body));
+        }
+    }
+    for &(sec, f, code_bytes, info_regs) in &texts {
+        // A kernel by its symbol's entry bit (device functions of linked
+        // relocatable code have `.nv.info.<f>` sections too); without a
+        // symbol, by its `.nv.info.<f>`.
+        let kernel = match own.get(&sec) {
+            Some(&(_, entry)) => entry,
+            None => by_text
+                .get(&sec)
+                .is_some_and(|v| v.iter().any(|p| p.0 == Part::Info)),
+        };
+        let sym = own.get(&sec).map_or(u32::MAX, |o| o.0);
         let mut fu = FunctionUsage {
             name: f.to_string(),
-            // cuobjdump falls back on the section's count only in cubins
-            // that record no `REGCOUNT` at all (older ones, sm_50 era).
-            registers: regs
-                .get(key)
-                .copied()
-                .unwrap_or(if regs.is_empty() { info_regs } else { 0 }),
+            // As cuobjdump: a kernel's `REGCOUNT`; 0 for a device function;
+            // the section's count in cubins that record no `REGCOUNT` at
+            // all (older ones, sm_50 era).
+            registers: if regs.is_empty() {
+                info_regs
+            } else if kernel {
+                regs.get(&sym).copied().unwrap_or(0)
+            } else {
+                0
+            },
             section_registers: info_regs,
-            stack: match min_stack.get(key).or_else(|| max_stack.get(key)) {
+            stack: match min_stack.get(&sym).or_else(|| max_stack.get(&sym)) {
                 Some(&UNKNOWN_STACK) => None,
                 Some(&n) => Some(u64::from(n)),
                 None => Some(0),
             },
-            frame: u64::from(frames.get(key).copied().unwrap_or(0)),
+            frame: u64::from(frames.get(&sym).copied().unwrap_or(0)),
+            kernel,
             textures: tex,
             surfaces: surf,
             samplers: samp,
             code_bytes,
             ..FunctionUsage::default()
         };
-        for &(tag, size, body) in named.get(key).map(Vec::as_slice).unwrap_or_default() {
-            match tag {
-                "shared" => fu.shared = size,
-                "local" => fu.local = size,
-                "info" => {
-                    fu.kernel = true;
-                    kernel_attrs(&mut fu, body.unwrap_or_default());
-                }
-                bank => {
-                    if let Some(bank) = bank_of(bank) {
-                        fu.constant.push(Bank { bank, bytes: size });
-                    }
-                }
+        for &(part, size, body) in by_text.get(&sec).map(Vec::as_slice).unwrap_or_default() {
+            match part {
+                Part::Shared => fu.shared = size,
+                Part::Local => fu.local = size,
+                Part::Info => kernel_attrs(&mut fu, body),
+                Part::Constant(bank) => fu.constant.push(Bank { bank, bytes: size }),
             }
         }
         u.functions.push(fu);
