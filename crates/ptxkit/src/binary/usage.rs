@@ -4,7 +4,7 @@
 //!
 //! | figure | where it is |
 //! | --- | --- |
-//! | `REG` | a kernel's `EIATTR_REGCOUNT` (0 for a device function); in a cubin with no `REGCOUNT` at all, the top byte of the `.text` section's `sh_info` |
+//! | `REG` | a kernel's `EIATTR_REGCOUNT`; for a device function, or without the attribute, the top byte of the `.text.<f>` section's `sh_info` (0 in newer cubins) |
 //! | `STACK` | `EIATTR_MIN_STACK_SIZE` (`0xffffffff`: unknown), else `EIATTR_MAX_STACK_SIZE` |
 //! | `SHARED` | the size of `.nv.shared.<function>` (on sm_80 and later it includes the 1 KB the system reserves) |
 //! | `LOCAL` | the size of `.nv.local.<function>` |
@@ -51,11 +51,10 @@ pub struct FunctionUsage {
     /// Whether it is a kernel (`.entry`), rather than a device function
     /// kept apart (relocatable code).
     pub kernel: bool,
-    /// Registers per thread (`REG`: `EIATTR_REGCOUNT`, 0 without one).
+    /// Registers per thread (`REG`, as cuobjdump reads it).
     pub registers: u32,
     /// The register count the function's code section records (the top
-    /// byte of its `sh_info`); set also where `REG` is 0 (device
-    /// functions of relocatable code).
+    /// byte of its `sh_info`; 0 in cubins of recent toolkits).
     pub section_registers: u32,
     /// Stack bytes per thread with callees (`STACK`); `None` when ptxas
     /// could not bound it (recursion, indirect calls).
@@ -349,15 +348,13 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
         let sym = own.get(&sec).map_or(u32::MAX, |o| o.0);
         let mut fu = FunctionUsage {
             name: f.to_string(),
-            // As cuobjdump: a kernel's `REGCOUNT`; 0 for a device function;
-            // the section's count in cubins that record no `REGCOUNT` at
-            // all (older ones, sm_50 era).
-            registers: if regs.is_empty() {
-                info_regs
-            } else if kernel {
-                regs.get(&sym).copied().unwrap_or(0)
+            // As cuobjdump: a kernel's `REGCOUNT`, else (device functions,
+            // cubins without the attribute) the count the code section
+            // records in the top byte of its `sh_info`.
+            registers: if kernel {
+                regs.get(&sym).copied().unwrap_or(info_regs)
             } else {
-                0
+                info_regs
             },
             section_registers: info_regs,
             stack: match min_stack.get(&sym).or_else(|| max_stack.get(&sym)) {
