@@ -90,7 +90,9 @@ pub fn compat(
         None => rules::COMMON_GPUS.to_vec(),
         Some(v) => v
             .iter()
-            .map(|g| verdicts::parse_gpu(g).ok_or_else(|| value_error(format!("`{g}` is not a GPU"))))
+            .map(|g| {
+                verdicts::parse_gpu(g).ok_or_else(|| value_error(format!("`{g}` is not a GPU")))
+            })
             .collect::<PyResult<_>>()?,
     };
     let driver = match driver {

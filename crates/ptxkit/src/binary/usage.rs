@@ -262,7 +262,9 @@ fn read_elf<H: FileHeader<Endian = Endianness>>(data: &[u8]) -> object::read::Re
     // `sh_info`, else by name).
     let mut texts: Vec<(usize, &str, u64, u32)> = Vec::new();
     let mut text_by_name = rustc_hash::FxHashMap::<&str, usize>::default();
-    let mut parts: Vec<(Option<usize>, &str, Part, u64, &[u8])> = Vec::new();
+    // (linked code section, function name, part, size, contents).
+    type Found<'d> = (Option<usize>, &'d str, Part, u64, &'d [u8]);
+    let mut parts: Vec<Found> = Vec::new();
     for (i, s) in sections.enumerate() {
         let Ok(name) = std::str::from_utf8(sections.section_name(endian, s)?) else {
             continue;
