@@ -32,6 +32,9 @@ pub enum Task {
     /// Throughput of each stage on one core, and `ptx check` against
     /// ptxas (docs/performance.md).
     Bench(Bench),
+    /// How fast `ptx compat` scans binaries, wheels and environments
+    /// (docs/binaries.md).
+    BenchScan(BenchScan),
     /// Mutate ptxas-accepted PTX and compare `ptx check`'s verdict and
     /// error line with ptxas's on each mutant.
     Mutants(Mutants),
@@ -45,6 +48,17 @@ pub enum Task {
     Layout,
     /// The whole test suite: Rust, Python, editors.
     Test(Test),
+}
+
+/// `xtask bench-scan`.
+#[derive(Args)]
+pub struct BenchScan {
+    /// Timed runs; the best is reported.
+    #[arg(long, default_value_t = 3)]
+    pub runs: usize,
+    /// Files, directories, wheels or environments to scan.
+    #[arg(required = true)]
+    pub paths: Vec<PathBuf>,
 }
 
 /// `xtask catalog-check`.
@@ -281,6 +295,7 @@ mod tests {
             "xtask ptxas-roundtrip --shared ../shared --jobs 2 --limit 10",
             "xtask bench --seconds 1 --no-split --no-ptxas --per-file --stage check a.ptx dir",
             "xtask bench --split-only --ptxas-only --ptxas-file f.ptx --write-big big.ptx",
+            "xtask bench-scan --runs 2 site-packages a.whl",
             "xtask mutants --count 10 --seed 3 --jobs 2 --dir a --dir b",
             "xtask sweep --record --limit 5 --jobs 2 --only mma --seed 2 --batch 10 --combos 4 --mutate 1 --operands 1 --fresh --targets sm_70,sm_80@7.0 --version 8.0",
             "xtask sweep --also-targets sm_75 --versions 7.0,8.0",

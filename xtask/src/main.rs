@@ -10,6 +10,7 @@
 )]
 
 mod bench;
+mod bench_scan;
 mod catalog;
 mod catalog_check;
 mod cli;
@@ -44,6 +45,7 @@ fn main() {
             inputs::heap_like_ptx();
             bench::run(&root, a.opts())
         }
+        Task::BenchScan(a) => bench_scan::run(&a.paths, a.runs),
         Task::Test(a) => test_all::main(&root, &a.only, &a.cargo_args),
         Task::Layout => layout::run(&root),
         Task::Dist => match dist::build(&root, false) {

@@ -76,6 +76,11 @@ enum Command {
     /// executables, shared libraries and objects (compressed entries
     /// decompressed).
     Extract(cmd::extract::Args),
+    /// Which GPUs and drivers CUDA binaries run on (natively, by JIT of
+    /// their PTX, or not at all): files, directories, Python
+    /// environments and wheels. Exit status: 0, 1 with --fail-on when a
+    /// binary is at or past the level, 2 on a usage or I/O error.
+    Compat(cmd::compat::Args),
     /// Print a completion script for a shell (bash, zsh, fish, elvish,
     /// powershell).
     Completions(cmd::completions::Args),
@@ -146,6 +151,7 @@ fn main() -> ExitCode {
         Command::Diff(a) => or_usage(cmd::diff::run(a)),
         Command::Explain(a) => cmd::explain::run(a),
         Command::Extract(a) => or_usage(cmd::extract::run(a)),
+        Command::Compat(a) => or_usage(cmd::compat::run(a)),
         Command::Completions(a) => cmd::completions::run(a, Cli::command()),
         Command::Man(a) => or_usage(cmd::man::run(a, Cli::command())),
         Command::Lsp(a) => or_usage(cmd::lsp::run(a)),

@@ -9,6 +9,7 @@
 
 mod asm;
 mod binary;
+mod binary_usage;
 mod convert;
 mod diagnostic;
 mod doc;
@@ -205,5 +206,7 @@ fn _ptxkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(check_asm_file, m)?)?;
     m.add_function(wrap_pyfunction!(extract, m)?)?;
     m.add_function(wrap_pyfunction!(fatbin_entries, m)?)?;
+    m.add_function(wrap_pyfunction!(binary_usage::resource_usage, m)?)?;
+    m.add_function(wrap_pyfunction!(binary_usage::compat, m)?)?;
     Ok(())
 }

@@ -53,3 +53,31 @@ def test_errors():
         ptxkit.extract("/nonexistent.fatbin")
     with pytest.raises(ValueError):
         ptxkit.extract((BIN / "saxpy.sm_80.ptx").read_bytes())
+
+
+USAGE = BIN / "usage"
+
+
+def test_resource_usage_matches_cuobjdump_fixture():
+    rows = ptxkit.resource_usage(USAGE / "kernels.sm_80.cubin")
+    by = {r["name"]: r for r in rows}
+    assert {r["arch"] for r in rows} == {"sm_80"}
+    tile = by["_Z4tilePf"]
+    assert tile["shared"] == 4096 and tile["max_threads"] == [256, 1, 1]
+    assert tile["demangled"] == "tile(float*)"
+    assert by["_Z7recursePii"]["stack"] is None  # cuobjdump: STACK:UNKNOWN
+    mixed = ptxkit.resource_usage(USAGE / "mixed.fatbin", arch="sm_86")
+    assert {r["arch"] for r in mixed} == {"sm_86"} and len(mixed) == 5
+
+
+def test_compat_verdicts():
+    (r,) = ptxkit.compat([USAGE / "mixed.fatbin"], gpus=["sm_86", "sm_80", "9.0"], driver="12.4")
+    levels = [v["level"] for v in r["verdicts"]]
+    assert levels == ["native", "cannot-run", "cannot-run"]
+    assert r["verdicts"][2]["rule"] == "ptx-isa-driver"
+    assert r["sass"] == ["sm_75", "sm_86"]
+    assert r["ptx"] == [{"arch": "compute_90", "ptx_isa": "9.5"}]
+    every = ptxkit.compat([USAGE])
+    assert len(every) == 10
+    with pytest.raises(ValueError):
+        ptxkit.compat([USAGE], gpus=["nonsense"])

@@ -17,12 +17,13 @@ COUNTERPARTS = {
     "show": [ptxkit.Function.format],
     "cfg": [ptxkit.Module.cfg],
     "callgraph": [ptxkit.Module.callgraph],
-    "resources": [ptxkit.Module.resources],
+    "resources": [ptxkit.Module.resources, ptxkit.resource_usage],
     "stats": [ptxkit.Module.stats],
     "grep": [ptxkit.Module.grep],
     "diff": [ptxkit.Module.diff],
     "explain": [ptxkit.explain, ptxkit.explain_dict],
     "extract": [ptxkit.extract, ptxkit.fatbin_entries],
+    "compat": [ptxkit.compat],
 }
 
 # Subcommands about the command line itself, with nothing to offer Python:

@@ -35,6 +35,9 @@ struct ListedEntry<'a> {
     arch_name: String,
     /// Names of the flags set.
     flag_names: Vec<&'static str>,
+    /// For a cubin (SASS): what its kernels use (see `ptx resources`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    usage: Option<Result<binary::Usage, String>>,
     #[serde(flatten)]
     entry: &'a Entry,
 }
@@ -79,11 +82,13 @@ pub fn run(a: Args) -> Result<u8, String> {
         }
         let bin = bin_input::read_headers(&opened.name, &opened.bytes)?;
         if a.list {
+            let usages = sass_usage(&opened.bytes, &bin);
             if a.json {
-                listed
-                    .push(serde_json::to_value(list_json(&opened.name, &bin)).unwrap_or_default());
+                listed.push(
+                    serde_json::to_value(list_json(&opened.name, &bin, usages)).unwrap_or_default(),
+                );
             } else {
-                print_list(&opened.name, &bin);
+                print_list(&opened.name, &bin, &usages);
             }
             continue;
         }
@@ -149,8 +154,48 @@ pub fn run(a: Args) -> Result<u8, String> {
     Ok(status)
 }
 
-fn list_json<'a>(name: &str, bin: &'a Binary) -> Listed<'a> {
+/// What each SASS entry's cubin uses, by entry index (all cores).
+fn sass_usage(bytes: &[u8], bin: &Binary) -> Vec<Option<Result<binary::Usage, String>>> {
+    if bin.format == binary::Format::Cubin {
+        return vec![Some(binary::usage::read(bytes).map_err(|e| e.to_string()))];
+    }
+    bin.entries
+        .par_iter()
+        .map(|e| (e.kind == binary::Kind::Sass).then(|| binary::usage::entry_usage(bytes, e).usage))
+        .collect()
+}
+
+/// A cubin's usage in a few words: `5 kernels, reg <= 80, shared <= 5120 B`.
+fn usage_summary(u: &Option<Result<binary::Usage, String>>) -> String {
+    match u {
+        None => String::new(),
+        Some(Err(e)) => format!("unreadable cubin: {e}"),
+        Some(Ok(u)) => {
+            let kernels = u.functions.iter().filter(|f| f.kernel).count();
+            let reg = u.functions.iter().map(|f| f.registers).max().unwrap_or(0);
+            let shared = u.functions.iter().map(|f| f.shared).max().unwrap_or(0);
+            let stack = u.functions.iter().map(|f| f.stack).max().flatten();
+            let unknown = u.functions.iter().any(|f| f.stack.is_none());
+            format!(
+                "{kernels} kernel{}, reg <= {reg}, shared <= {shared} B, stack {}",
+                if kernels == 1 { "" } else { "s" },
+                if unknown {
+                    "unknown".to_string()
+                } else {
+                    format!("<= {} B", stack.unwrap_or(0))
+                }
+            )
+        }
+    }
+}
+
+fn list_json<'a>(
+    name: &str,
+    bin: &'a Binary,
+    usages: Vec<Option<Result<binary::Usage, String>>>,
+) -> Listed<'a> {
     let mut n = 0usize;
+    let mut usages = usages.into_iter();
     Listed {
         file: name.to_string(),
         binary: bin,
@@ -164,13 +209,14 @@ fn list_json<'a>(name: &str, bin: &'a Binary) -> Listed<'a> {
                 }),
                 arch_name: e.arch_name(),
                 flag_names: e.flag_names(),
+                usage: usages.next().flatten(),
                 entry: e,
             })
             .collect(),
     }
 }
 
-fn print_list(name: &str, bin: &Binary) {
+fn print_list(name: &str, bin: &Binary, usages: &[Option<Result<binary::Usage, String>>]) {
     let format = match bin.format {
         binary::Format::Fatbin => "fatbin".to_string(),
         binary::Format::Object => format!(
@@ -187,7 +233,8 @@ fn print_list(name: &str, bin: &Binary) {
                 .cubin_arch
                 .map(|a| format!(" for sm_{a}"))
                 .unwrap_or_default();
-            println!("{name}: cubin{arch}: machine code (SASS) only, no PTX");
+            let u = usages.first().map(usage_summary).unwrap_or_default();
+            println!("{name}: cubin{arch}: machine code (SASS) only, no PTX; {u}");
             return;
         }
     };
@@ -210,9 +257,10 @@ fn print_list(name: &str, bin: &Binary) {
         ("compression", Align::Left),
         ("flags", Align::Left),
         ("name/options", Align::Left),
+        ("kernels (ptx resources)", Align::Left),
     ]);
     let mut n = 0usize;
-    for e in &bin.entries {
+    for (e, u) in bin.entries.iter().zip(usages) {
         let num = if e.kind == binary::Kind::Ptx {
             n = n.saturating_add(1);
             n.to_string()
@@ -238,6 +286,7 @@ fn print_list(name: &str, bin: &Binary) {
             e.compression.name().to_string(),
             format!("{:#x} {}", e.flags, e.flag_names().join(",")),
             extra,
+            usage_summary(u),
         ]);
     }
     out::print(&t.render("  ", out::color()));

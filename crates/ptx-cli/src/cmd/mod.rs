@@ -9,6 +9,7 @@ pub mod callgraph;
 pub mod cfg;
 pub mod check;
 pub mod check_asm;
+pub mod compat;
 pub mod completions;
 pub mod diff;
 pub mod explain;
@@ -20,6 +21,9 @@ pub mod grep;
 pub mod lsp;
 pub mod man;
 pub mod resources;
+// Parts of `resources` (not subcommands).
+mod resources_bin;
+mod resources_ptxas;
 pub mod show;
 pub mod stats;
 pub mod summary;

@@ -18,24 +18,123 @@ pub struct Args {
     /// Print JSON.
     #[arg(long)]
     pub json: bool,
+    /// CUDA binaries: the theoretical occupancy on this GPU (`sm_86`),
+    /// repeat for several; shown for the cubins that GPU runs.
+    #[arg(long, value_name = "sm_XX", value_parser = gpu)]
+    pub gpu: Vec<u32>,
+    /// CUDA binaries: threads per block for the occupancy (default: the
+    /// kernel's required block size or launch bound, else 256).
+    #[arg(long, value_name = "N")]
+    pub block: Option<u32>,
+    /// CUDA binaries: dynamic shared memory per block for the occupancy.
+    #[arg(long, value_name = "BYTES", default_value_t = 0)]
+    pub dynamic_shared: u64,
+    /// CUDA binaries: print as `cuobjdump -res-usage` does.
+    #[arg(long)]
+    pub res_usage: bool,
+    /// PTX files: assemble with ptxas (this one, else `ptxas` on PATH)
+    /// and show its figures beside the estimate.
+    #[arg(long, value_name = "PTXAS", num_args = 0..=1, default_missing_value = "ptxas")]
+    pub ptxas: Option<PathBuf>,
+}
+
+fn gpu(s: &str) -> Result<u32, String> {
+    ptxkit::binary::compat::parse_gpu(s)
+        .ok_or_else(|| format!("`{s}` is not a GPU (sm_86, 8.6 or 86)"))
+}
+
+/// Report the cubins of a binary input; `None` when it has none (the PTX
+/// it holds is then estimated as for a PTX file).
+fn binary_input(a: &Args) -> Result<Option<u8>, String> {
+    if a.path.as_os_str() == "-" || !crate::input::is_binary_file(&a.path) {
+        return Ok(None);
+    }
+    let opened = crate::input::open_plain(&a.path)?;
+    let bin = crate::input::binary::read_headers(&opened.name, &opened.bytes)?;
+    let o = super::resources_bin::Options {
+        json: a.json,
+        res_usage: a.res_usage,
+        name: a.name.as_deref(),
+        gpus: &a.gpu,
+        block: a.block,
+        dynamic_shared: a.dynamic_shared,
+    };
+    Ok(super::resources_bin::run(
+        &opened.name,
+        &opened.bytes,
+        &bin,
+        &o,
+    ))
 }
 
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
+    if let Some(status) = binary_input(&a)? {
+        return Ok(status);
+    }
     let l = out::load(&a.path)?;
     let only = match &a.name {
         Some(n) => Some(l.function(n)?.name.to_string()),
         None => None,
     };
     let rs = resources(&l.parsed.module, &l.lines, only.as_deref());
+    let assembled = match &a.ptxas {
+        None => None,
+        Some(p) => {
+            let arch = l
+                .parsed
+                .module
+                .target()
+                .and_then(|t| t.arch())
+                .map(|n| n.as_str().replace("compute_", "sm_"))
+                .unwrap_or_else(|| "sm_52".to_string());
+            match super::resources_ptxas::assemble(p, &l.input.bytes, &arch) {
+                Ok(v) => Some((arch, v)),
+                Err(e) => {
+                    eprintln!("ptx: {e}");
+                    return Ok(2);
+                }
+            }
+        }
+    };
+    let real = |name: &str| {
+        assembled
+            .as_ref()
+            .and_then(|(_, v)| v.iter().find(|x| x.usage.name == name))
+    };
     if a.json {
-        out::json(&rs);
+        if assembled.is_some() {
+            let rows: Vec<WithPtxas> = rs
+                .iter()
+                .map(|r| WithPtxas {
+                    resources: r,
+                    ptxas: real(&r.name),
+                })
+                .collect();
+            out::json(&rows);
+        } else {
+            out::json(&rs);
+        }
     } else {
         let on = out::color();
-        let text: Vec<String> = rs.iter().map(|r| render(r, on)).collect();
+        let text: Vec<String> = rs
+            .iter()
+            .map(|r| {
+                let mut s = render(r, on);
+                if let Some((arch, _)) = &assembled {
+                    s.push_str(&ptxas_line(arch, real(&r.name)));
+                }
+                s
+            })
+            .collect();
         out::print(&text.join("\n"));
         if !rs.is_empty() {
-            out::print(&format!("\n{}", out::paint(NOTE, style::DIM, on)));
+            let note = if assembled.is_some() {
+                NOTE_PTXAS
+            } else {
+                NOTE
+            };
+            out::print(&format!("\n{}", out::paint(note, style::DIM, on)));
         }
     }
     Ok(l.status())
@@ -212,10 +311,47 @@ pub fn render(r: &Resources, on: bool) -> String {
     s
 }
 
+/// One function's report with what ptxas made of it (`--ptxas --json`).
+#[derive(serde::Serialize)]
+struct WithPtxas<'a> {
+    #[serde(flatten)]
+    resources: &'a Resources,
+    /// ptxas's figures (absent: ptxas kept no code for the function).
+    ptxas: Option<&'a super::resources_ptxas::Assembled>,
+}
+
+/// The line of ptxas's figures under a function's report.
+fn ptxas_line(arch: &str, a: Option<&super::resources_ptxas::Assembled>) -> String {
+    let Some(a) = a else {
+        return format!(
+            "  ptxas ({arch}): no code section of its own (inlined, or placed in its callers')\n"
+        );
+    };
+    let u = &a.usage;
+    format!(
+        "  ptxas ({arch}): {} registers, stack {}, {} B shared, {} named barriers{}\n",
+        u.registers,
+        u.stack.map_or("unknown".to_string(), |s| format!("{s} B")),
+        u.shared,
+        u.barriers,
+        match (a.spill_stores, a.spill_loads) {
+            (Some(st), Some(ld)) => format!(", spills {st} B stored / {ld} B loaded"),
+            _ => String::new(),
+        }
+    )
+}
+
 /// The note after the reports: how the register figures relate to ptxas's.
 pub const NOTE: &str = "\
 note: registers here are PTX's virtual registers; ptxas allocates the
-      physical ones. Its `Used N registers` (ptxas -v) is usually above the
-      peak of live virtual registers (calls, addresses, temporaries) and
-      below the count declared: run ptxas -v for the real figure.
+      physical ones, and its count can fall either side of the peak of live
+      virtual registers (two Triton kernels: 30 and 254 used against peaks
+      of 34 and 290). --ptxas assembles the module and shows the real figures.
+";
+
+/// The note when ptxas's figures are shown.
+pub const NOTE_PTXAS: &str = "\
+note: the `ptxas` lines are read from the cubin ptxas wrote (registers,
+      stack, shared memory, barriers) and its -v output (spills); the
+      figures above them are estimates from the PTX alone.
 ";

@@ -19,7 +19,8 @@ Every ``ptx`` subcommand has a counterpart: ``check`` -> ``Module.check``,
 ``Function.format``, ``cfg`` -> ``Module.cfg``, ``callgraph`` ->
 ``Module.callgraph``, ``resources`` -> ``Module.resources``, ``stats`` ->
 ``Module.stats``, ``grep`` -> ``Module.grep``, ``diff`` -> ``Module.diff``,
-``explain`` -> :func:`explain`, ``extract`` -> :func:`extract`.
+``explain`` -> :func:`explain`, ``extract`` -> :func:`extract`,
+``resources BIN`` -> :func:`resource_usage`, ``compat`` -> :func:`compat`.
 
 All objects are immutable and safe to share between threads; parsing and
 checking release the GIL. See docs/python.md in the repository.
@@ -38,12 +39,14 @@ from ._ptxkit import (
     __version__,
     check_asm,
     check_asm_file,
+    compat,
     explain,
     explain_dict,
     extract,
     fatbin_entries,
     parse,
     parse_file,
+    resource_usage,
     targets,
 )
 
@@ -60,11 +63,13 @@ __all__ = [
     "__version__",
     "check_asm",
     "check_asm_file",
+    "compat",
     "explain",
     "explain_dict",
     "extract",
     "fatbin_entries",
     "parse",
     "parse_file",
+    "resource_usage",
     "targets",
 ]

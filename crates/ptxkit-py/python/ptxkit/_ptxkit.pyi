@@ -414,3 +414,9 @@ def extract(source: Union[StrPath, bytes], arch: Optional[str] = None,
     """``ptx extract``: the PTX entries of a CUDA binary."""
 def fatbin_entries(source: Union[StrPath, bytes]) -> List[FatbinEntry]:
     """``ptx extract --list``: every entry of a CUDA binary."""
+def resource_usage(source: Union[StrPath, bytes],
+                   arch: Optional[str] = None) -> List[Dict[str, Any]]:
+    """``ptx resources --json BIN``: what each kernel of each cubin uses."""
+def compat(paths: List[StrPath], gpus: Optional[List[str]] = None,
+           driver: Optional[str] = None) -> List[Dict[str, Any]]:
+    """``ptx compat --json``: where each CUDA binary under ``paths`` runs."""

@@ -41,12 +41,19 @@
 //! assert!(!text.contains(&0));
 //! ```
 
+pub mod compat;
 mod decompress;
 mod elf;
 mod fatbin;
+pub mod nvinfo;
+pub mod occupancy;
+pub mod rules;
+pub mod scan;
+pub mod usage;
 
 pub use decompress::Compression;
 pub use fatbin::{Entry, Kind, CONTAINER_MAGIC};
+pub use usage::{usage_of, FunctionUsage, Usage};
 
 /// The largest PTX text [`ptx_text`] produces (the parser's own limit).
 pub const MAX_PTX_SIZE: usize = crate::MAX_FILE_SIZE;
