@@ -150,7 +150,7 @@ mod tests {
     use crate::source::Span;
 
     fn d() -> Diagnostic {
-        Diagnostic::error("E0401", Span::new(0, 1), "x")
+        Diagnostic::error(crate::diag::Code::Undeclared, Span::new(0, 1), "x")
     }
 
     #[test]
