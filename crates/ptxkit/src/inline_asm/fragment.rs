@@ -28,6 +28,9 @@ pub mod codes {
     pub const CONSTRAINT: &str = "E0903";
     /// A template or `"C"` operand that is not a string literal: not checked.
     pub const NOT_LITERAL: &str = "E0904";
+    /// A statement of more tokens than the finder reads
+    /// ([`super::super::finder::MAX_STATEMENT_TOKENS`]): not checked.
+    pub const TOO_LONG: &str = "E0905";
 }
 
 /// What a reference to no operand becomes.
