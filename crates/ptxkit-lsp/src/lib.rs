@@ -27,6 +27,7 @@ pub mod diagnostics;
 pub mod document;
 pub mod folding;
 pub mod formatting;
+pub mod framing;
 pub mod forms;
 pub mod hover;
 pub mod incremental;

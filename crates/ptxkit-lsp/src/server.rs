@@ -74,7 +74,7 @@ pub fn run_stdio() -> Result<(), BoxError> {
 /// [`run_stdio`] with default settings (the client's
 /// `initializationOptions` override them).
 pub fn run_stdio_with(defaults: Config) -> Result<(), BoxError> {
-    let (conn, io) = Connection::stdio();
+    let (conn, io) = crate::framing::stdio(crate::framing::Limits::default());
     serve(&conn, defaults)?;
     drop(conn);
     io.join()?;
@@ -137,6 +137,15 @@ pub struct State {
     refresh_rx: Receiver<Refreshed>,
     /// Notifications to send once the current message is handled.
     outbox: Vec<Notification>,
+    /// Documents edited since their last analysis, each with its text
+    /// before the first of those edits when it is large (for the quick
+    /// re-check of one function). Edits are applied as they come, and the
+    /// analysis made once the edits queued behind them are applied too
+    /// ([`State::settle`]): a burst of keystrokes costs one check of the
+    /// latest text, and one diagnostics message.
+    pending: Vec<(String, Option<String>)>,
+    /// Requests the client cancelled before they were answered.
+    cancelled: Vec<lsp_server::RequestId>,
 }
 
 /// Run the protocol on `conn`: initialization, then messages until
@@ -175,6 +184,8 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         refresh_tx,
         refresh_rx,
         outbox: Vec::new(),
+        pending: Vec::new(),
+        cancelled: Vec::new(),
     };
     loop {
         let refresh_rx = state.refresh_rx.clone();
@@ -195,9 +206,32 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
                             }
                             return Ok(());
                         }
-                        let resp = state.request(req);
+                        // Cancellations already queued behind it count.
+                        let mut behind = Vec::new();
+                        while let Ok(m) = conn.receiver.try_recv() {
+                            match m {
+                                Message::Notification(x) if x.method == n::Cancel::METHOD => {
+                                    state.cancel(x);
+                                }
+                                m => behind.push(m),
+                            }
+                        }
+                        let resp = if let Some(i) = state.cancelled.iter().position(|c| *c == req.id) {
+                            state.cancelled.swap_remove(i);
+                            Response::new_err(
+                                req.id,
+                                ErrorCode::RequestCanceled as i32,
+                                "cancelled".into(),
+                            )
+                        } else {
+                            state.settle();
+                            state.request(req)
+                        };
                         state.flush(conn)?;
                         conn.sender.send(Message::Response(resp))?;
+                        for m in behind {
+                            state.queued(conn, m)?;
+                        }
                     }
                     Message::Notification(not) => {
                         let out = state.notification(not);
@@ -212,6 +246,9 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
                 }
             }
         }
+        if conn.receiver.is_empty() {
+            state.settle();
+        }
         state.flush(conn)?;
     }
 }
@@ -225,6 +262,75 @@ fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
 }
 
 impl State {
+    /// Handle a message taken from the queue while a request was being
+    /// answered (requests among them are answered in order).
+    fn queued(&mut self, conn: &Connection, m: Message) -> Result<(), BoxError> {
+        match m {
+            Message::Request(req) => {
+                let resp = if let Some(i) = self.cancelled.iter().position(|c| *c == req.id) {
+                    self.cancelled.swap_remove(i);
+                    Response::new_err(
+                        req.id,
+                        ErrorCode::RequestCanceled as i32,
+                        "cancelled".into(),
+                    )
+                } else {
+                    self.settle();
+                    self.request(req)
+                };
+                self.flush(conn)?;
+                conn.sender.send(Message::Response(resp))?;
+            }
+            Message::Notification(not) => {
+                let out = self.notification(not);
+                self.outbox.extend(out);
+            }
+            Message::Response(_) => {}
+        }
+        Ok(())
+    }
+
+    /// Note a `$/cancelRequest` (kept for requests not yet answered; at
+    /// most a bounded number are remembered).
+    fn cancel(&mut self, not: Notification) {
+        if let Ok(p) = parse::<lsp_types::CancelParams>(not.params) {
+            let id = match p.id {
+                lsp_types::NumberOrString::Number(n) => lsp_server::RequestId::from(n),
+                lsp_types::NumberOrString::String(s) => lsp_server::RequestId::from(s),
+            };
+            if self.cancelled.len() >= 1024 {
+                self.cancelled.remove(0);
+            }
+            self.cancelled.push(id);
+        }
+    }
+
+    /// Analyse the documents edited since their last analysis, once each,
+    /// and queue their diagnostics.
+    pub fn settle(&mut self) {
+        let target = self.config.target.clone();
+        for (key, old) in std::mem::take(&mut self.pending) {
+            let Some(doc) = self.docs.get_mut(&key) else {
+                continue;
+            };
+            let quick = old.is_some_and(|old| {
+                doc.layout
+                    .edit(&doc.analysis, &old, &doc.text, target.as_deref())
+            });
+            if quick {
+                self.spawn_refresh(&key);
+            } else {
+                let a = Analysis::new(doc.text.clone(), target.clone(), Some(&doc.analysis));
+                let v = doc.version;
+                doc.install(v, a);
+            }
+            if let Some(doc) = self.docs.get(&key) {
+                let n = Self::publish(doc);
+                self.outbox.push(n);
+            }
+        }
+    }
+
     fn flush(&mut self, conn: &Connection) -> Result<(), BoxError> {
         for n in self.outbox.drain(..) {
             conn.sender.send(Message::Notification(n))?;
@@ -336,31 +442,19 @@ impl State {
                 let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(not.params) else {
                     return Vec::new();
                 };
-                let target = self.config.target.clone();
                 let encoding = self.encoding;
                 let limit = self.config.incremental_above;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(doc) = self.docs.get_mut(&key) else {
                     return Vec::new();
                 };
-                let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                if !self.pending.iter().any(|(k, _)| *k == key) {
+                    let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                    self.pending.push((key, old));
+                }
                 doc.apply(p.content_changes, encoding);
                 doc.version = p.text_document.version;
-                let quick = old.is_some_and(|old| {
-                    doc.layout
-                        .edit(&doc.analysis, &old, &doc.text, target.as_deref())
-                });
-                if quick {
-                    self.spawn_refresh(&key);
-                } else {
-                    let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
-                    let v = doc.version;
-                    doc.install(v, a);
-                }
-                let Some(doc) = self.docs.get(&key) else {
-                    return Vec::new();
-                };
-                vec![Self::publish(doc)]
+                Vec::new()
             }
             n::DidCloseTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(not.params) else {
@@ -393,6 +487,10 @@ impl State {
                     doc.install(v, a);
                 }
                 self.docs.values().map(Self::publish).collect()
+            }
+            n::Cancel::METHOD => {
+                self.cancel(not);
+                Vec::new()
             }
             _ => Vec::new(),
         }
