@@ -716,7 +716,11 @@ fn answers_that_were_silently_wrong() {
     let r = limited(&[os("summary"), os("--json"), os("-")], src.as_bytes());
     let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
     assert_eq!(v["unsized_data"], serde_json::json!([]), "{v}");
-    assert_eq!(v["data_bytes"][".global"], serde_json::json!(u64::MAX), "{v}");
+    assert_eq!(
+        v["data_bytes"][".global"],
+        serde_json::json!(u64::MAX),
+        "{v}"
+    );
 }
 
 /// Frame `body` for the language server.
@@ -749,8 +753,10 @@ fn messages(out: &[u8]) -> Vec<serde_json::Value> {
 }
 
 fn initialize() -> Vec<u8> {
-    let mut s = rpc(serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
+    let mut s = rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}}),
+    );
     s.extend(rpc(
         serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
     ));
@@ -774,8 +780,10 @@ fn lsp_answers_malformed_messages_and_goes_on() {
     s.extend(framed(b"\xff\xfe not UTF-8"));
     s.extend(b"Content-Length: lots\r\n\r\n");
     s.extend(format!("X-Long: {}\r\n\r\n", "a".repeat(1 << 20)).as_bytes());
-    s.extend(rpc(serde_json::json!({"jsonrpc": "2.0", "id": 5, "method": "workspace/symbol",
-        "params": {"query": ""}})));
+    s.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 5, "method": "workspace/symbol",
+        "params": {"query": ""}}),
+    ));
     s.extend(shutdown(6));
     let input = s;
     let r = limited(&[os("lsp")], &input);
@@ -785,7 +793,9 @@ fn lsp_answers_malformed_messages_and_goes_on() {
         .filter_map(|m| m["error"]["code"].as_i64())
         .collect();
     assert_eq!(codes, vec![-32700, -32700, -32700, -32700], "{got:#?}");
-    assert!(got.iter().any(|m| m["id"] == 5 && m.get("result").is_some()));
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 5 && m.get("result").is_some()));
     assert!(got.iter().any(|m| m["id"] == 6));
     assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
     assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
@@ -815,20 +825,24 @@ fn lsp_coalesces_a_burst_of_edits() {
     for i in 0..20_000 {
         body.push_str(&format!("\tadd.s32 %r1, %r2, {i};\n"));
     }
-    let text = format!(
-        "{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<3>;\n{body}\tret;\n}}\n"
-    );
+    let text = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<3>;\n{body}\tret;\n}}\n");
     let mut input = initialize();
-    input.extend(rpc(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
-        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}})));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
     for v in 2..1_002 {
-        input.extend(rpc(serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+        input.extend(rpc(
+            serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
             "params": {"textDocument": {"uri": uri, "version": v},
                 "contentChanges": [{"range": {"start": {"line": 7, "character": 1},
-                    "end": {"line": 7, "character": 1}}, "text": " "}]}})));
+                    "end": {"line": 7, "character": 1}}, "text": " "}]}}),
+        ));
     }
-    input.extend(rpc(serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "textDocument/hover",
-        "params": {"textDocument": {"uri": uri}, "position": {"line": 7, "character": 3}}})));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": {"line": 7, "character": 3}}}),
+    ));
     input.extend(shutdown(10));
     let r = limited(&[os("lsp")], &input);
     assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
@@ -842,7 +856,16 @@ fn lsp_coalesces_a_burst_of_edits() {
         published.len(),
         r.time.as_secs_f64()
     );
-    assert!(published.len() < 100, "{} diagnostics messages", published.len());
-    assert_eq!(published.last().map(|m| m["params"]["version"].clone()), Some(serde_json::json!(1001)));
-    assert!(got.iter().any(|m| m["id"] == 9 && m.get("result").is_some()));
+    assert!(
+        published.len() < 100,
+        "{} diagnostics messages",
+        published.len()
+    );
+    assert_eq!(
+        published.last().map(|m| m["params"]["version"].clone()),
+        Some(serde_json::json!(1001))
+    );
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 9 && m.get("result").is_some()));
 }

@@ -380,14 +380,34 @@ mod tests {
         bytes.extend(framed(good).as_bytes());
         let got = frames(&bytes);
         assert_eq!(got.len(), 9, "{got:#?}");
-        assert!(got[0].starts_with("-32700 message is not JSON"), "{}", got[0]);
-        assert!(got[1].starts_with("-32700 header line of 100 bytes"), "{}", got[1]);
+        assert!(
+            got[0].starts_with("-32700 message is not JSON"),
+            "{}",
+            got[0]
+        );
+        assert!(
+            got[1].starts_with("-32700 header line of 100 bytes"),
+            "{}",
+            got[1]
+        );
         assert!(got[2].starts_with("ok "), "{}", got[2]);
-        assert!(got[3].starts_with("-32700 message of 2000 bytes"), "{}", got[3]);
-        assert!(got[4].starts_with("-32700 Content-Length \"ten\""), "{}", got[4]);
+        assert!(
+            got[3].starts_with("-32700 message of 2000 bytes"),
+            "{}",
+            got[3]
+        );
+        assert!(
+            got[4].starts_with("-32700 Content-Length \"ten\""),
+            "{}",
+            got[4]
+        );
         // "ten" left the body unread: it is read as headers, then the next
         // message is found again.
-        assert!(got[5].starts_with("-32600") || got[5].starts_with("-32700"), "{}", got[5]);
+        assert!(
+            got[5].starts_with("-32600") || got[5].starts_with("-32700"),
+            "{}",
+            got[5]
+        );
         assert!(got.last().unwrap().starts_with("ok "), "{got:#?}");
     }
 

@@ -1,7 +1,7 @@
 //! The protocol loop: initialization, the open documents, and the
 //! dispatch of requests and notifications to the feature modules.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::error::Error;
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
@@ -187,71 +187,90 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         pending: Vec::new(),
         cancelled: Vec::new(),
     };
+    // Messages taken off the queue early (to see the cancellations behind
+    // a request), handled before the queue's next.
+    let mut backlog: VecDeque<Message> = VecDeque::new();
     loop {
-        let refresh_rx = state.refresh_rx.clone();
-        select! {
-            recv(conn.receiver) -> msg => {
-                let Ok(msg) = msg else { return Ok(()) };
-                match msg {
-                    Message::Request(req) => {
-                        if req.method == r::Shutdown::METHOD {
-                            // Answer, then wait for `exit`; a client that
-                            // closes the stream instead ends us as well.
-                            let resp = Response::new_ok(req.id, ());
-                            conn.sender.send(Message::Response(resp))?;
-                            while let Ok(m) = conn.receiver.recv() {
-                                if matches!(&m, Message::Notification(x) if x.method == n::Exit::METHOD) {
-                                    break;
-                                }
-                            }
-                            return Ok(());
+        let next = match backlog.pop_front() {
+            Some(m) => Some(m),
+            None => {
+                let refresh_rx = state.refresh_rx.clone();
+                select! {
+                    recv(conn.receiver) -> msg => match msg {
+                        Ok(m) => Some(m),
+                        Err(_) => return Ok(()),
+                    },
+                    recv(refresh_rx) -> r => {
+                        if let Ok(r) = r {
+                            state.refreshed(r);
                         }
-                        // Cancellations already queued behind it count.
-                        let mut behind = Vec::new();
-                        while let Ok(m) = conn.receiver.try_recv() {
-                            match m {
-                                Message::Notification(x) if x.method == n::Cancel::METHOD => {
-                                    state.cancel(x);
-                                }
-                                m => behind.push(m),
-                            }
-                        }
-                        let resp = if let Some(i) = state.cancelled.iter().position(|c| *c == req.id) {
-                            state.cancelled.swap_remove(i);
-                            Response::new_err(
-                                req.id,
-                                ErrorCode::RequestCanceled as i32,
-                                "cancelled".into(),
-                            )
-                        } else {
-                            state.settle();
-                            state.request(req)
-                        };
-                        state.flush(conn)?;
-                        conn.sender.send(Message::Response(resp))?;
-                        for m in behind {
-                            state.queued(conn, m)?;
-                        }
+                        None
                     }
-                    Message::Notification(not) => {
-                        let out = state.notification(not);
-                        state.outbox.extend(out);
-                    }
-                    Message::Response(_) => {}
                 }
             }
-            recv(refresh_rx) -> r => {
-                if let Ok(r) = r {
-                    state.refreshed(r);
+        };
+        match next {
+            Some(Message::Request(req)) => {
+                if req.method == r::Shutdown::METHOD {
+                    // Answer, then wait for `exit`; a client that closes
+                    // the stream instead ends us as well.
+                    let resp = Response::new_ok(req.id, ());
+                    conn.sender.send(Message::Response(resp))?;
+                    let is_exit = |m: &Message| matches!(m, Message::Notification(x) if x.method == n::Exit::METHOD);
+                    if backlog.iter().any(is_exit) {
+                        return Ok(());
+                    }
+                    while let Ok(m) = conn.receiver.recv() {
+                        if is_exit(&m) {
+                            break;
+                        }
+                    }
+                    return Ok(());
                 }
+                // Cancellations already queued behind it count.
+                while backlog.len() < MAX_BACKLOG {
+                    let Ok(m) = conn.receiver.try_recv() else {
+                        break;
+                    };
+                    match m {
+                        Message::Notification(x) if x.method == n::Cancel::METHOD => {
+                            state.cancel(x);
+                        }
+                        m => backlog.push_back(m),
+                    }
+                }
+                let resp = match state.cancelled.iter().position(|c| *c == req.id) {
+                    Some(i) => {
+                        state.cancelled.swap_remove(i);
+                        Response::new_err(
+                            req.id,
+                            ErrorCode::RequestCanceled as i32,
+                            "cancelled".into(),
+                        )
+                    }
+                    None => {
+                        state.settle();
+                        state.request(req)
+                    }
+                };
+                state.flush(conn)?;
+                conn.sender.send(Message::Response(resp))?;
             }
+            Some(Message::Notification(not)) => {
+                let out = state.notification(not);
+                state.outbox.extend(out);
+            }
+            Some(Message::Response(_)) | None => {}
         }
-        if conn.receiver.is_empty() {
+        if backlog.is_empty() && conn.receiver.is_empty() {
             state.settle();
         }
         state.flush(conn)?;
     }
 }
+
+/// The most messages taken off the queue ahead of the one being handled.
+const MAX_BACKLOG: usize = 1024;
 
 fn parse<P: DeserializeOwned>(v: Value) -> Result<P, String> {
     serde_json::from_value(v).map_err(|e| format!("bad parameters: {e}"))
@@ -262,34 +281,6 @@ fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
 }
 
 impl State {
-    /// Handle a message taken from the queue while a request was being
-    /// answered (requests among them are answered in order).
-    fn queued(&mut self, conn: &Connection, m: Message) -> Result<(), BoxError> {
-        match m {
-            Message::Request(req) => {
-                let resp = if let Some(i) = self.cancelled.iter().position(|c| *c == req.id) {
-                    self.cancelled.swap_remove(i);
-                    Response::new_err(
-                        req.id,
-                        ErrorCode::RequestCanceled as i32,
-                        "cancelled".into(),
-                    )
-                } else {
-                    self.settle();
-                    self.request(req)
-                };
-                self.flush(conn)?;
-                conn.sender.send(Message::Response(resp))?;
-            }
-            Message::Notification(not) => {
-                let out = self.notification(not);
-                self.outbox.extend(out);
-            }
-            Message::Response(_) => {}
-        }
-        Ok(())
-    }
-
     /// Note a `$/cancelRequest` (kept for requests not yet answered; at
     /// most a bounded number are remembered).
     fn cancel(&mut self, not: Notification) {

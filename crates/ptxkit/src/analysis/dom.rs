@@ -269,7 +269,11 @@ fn lengauer_tarjan(succs: &[Vec<usize>], preds: &[Vec<usize>], entry: usize) -> 
         }
     }
     for (w, &node) in vertex.iter().enumerate() {
-        let d = if w == 0 { node } else { at(&vertex, at(&idom, w)) };
+        let d = if w == 0 {
+            node
+        } else {
+            at(&vertex, at(&idom, w))
+        };
         if let Some(slot) = idom_out.get_mut(node) {
             *slot = (d != NONE).then_some(d);
         }

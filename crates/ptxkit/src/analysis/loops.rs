@@ -156,7 +156,11 @@ pub fn find_loops(succs: &[Vec<usize>], dom: &Dominators) -> LoopForest {
         }
         let mut size = 1usize;
         work.clear();
-        for &l in loops.get(li).map(|l| l.latches.as_slice()).unwrap_or_default() {
+        for &l in loops
+            .get(li)
+            .map(|l| l.latches.as_slice())
+            .unwrap_or_default()
+        {
             let r = find(&mut up, l);
             if stamp.get(r).is_some_and(|&s| s != li) {
                 if let Some(x) = stamp.get_mut(r) {
@@ -166,7 +170,11 @@ pub fn find_loops(succs: &[Vec<usize>], dom: &Dominators) -> LoopForest {
             }
         }
         while let Some(r) = work.pop() {
-            match loop_of_header.get(r).copied().filter(|&j| j != NONE && j != li) {
+            match loop_of_header
+                .get(r)
+                .copied()
+                .filter(|&j| j != NONE && j != li)
+            {
                 // The header of a loop found before: it nests in this one.
                 Some(j) => {
                     let inner = loops.get(j).map_or(0, |l| l.size);
