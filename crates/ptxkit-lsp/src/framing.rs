@@ -373,7 +373,7 @@ mod tests {
         input.push_str("Content-Length: 2000\r\n\r\n");
         input.push_str(&"y".repeat(2000));
         input.push_str("Content-Length: ten\r\n\r\n");
-        input.push_str(&framed(r#"{"id":7,"jsonrpc":"2.0"}"#));
+        input.push_str(&framed("\"text\""));
         input.push_str(&framed(good));
         let mut bytes = input.into_bytes();
         bytes.extend(b"Content-Length: 3\r\n\r\n\xff\xfe\xfd");
@@ -385,11 +385,7 @@ mod tests {
             "{}",
             got[0]
         );
-        assert!(
-            got[1].starts_with("-32700 header line of 100 bytes"),
-            "{}",
-            got[1]
-        );
+        assert!(got[1].starts_with("-32700 header line of 10"), "{}", got[1]);
         assert!(got[2].starts_with("ok "), "{}", got[2]);
         assert!(
             got[3].starts_with("-32700 message of 2000 bytes"),
@@ -403,11 +399,7 @@ mod tests {
         );
         // "ten" left the body unread: it is read as headers, then the next
         // message is found again.
-        assert!(
-            got[5].starts_with("-32600") || got[5].starts_with("-32700"),
-            "{}",
-            got[5]
-        );
+        assert!(got[5].starts_with("-32600"), "{}", got[5]);
         assert!(got.last().unwrap().starts_with("ok "), "{got:#?}");
     }
 

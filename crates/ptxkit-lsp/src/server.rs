@@ -10,9 +10,10 @@ use lsp_types::notification::{self as n, Notification as _};
 use lsp_types::request::{self as r, Request as _};
 use lsp_types::{
     CompletionOptions, HoverProviderCapability, InitializeParams, OneOf, PositionEncodingKind,
-    PublishDiagnosticsParams, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
-    SemanticTokensServerCapabilities, ServerCapabilities, SignatureHelpOptions,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri, WorkDoneProgressOptions,
+    PublishDiagnosticsParams, RenameOptions, SemanticTokens, SemanticTokensFullOptions,
+    SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities,
+    SignatureHelpOptions, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    WorkDoneProgressOptions,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -113,7 +114,7 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: crate::semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                 range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
@@ -146,6 +147,11 @@ pub struct State {
     pending: Vec<(String, Option<String>)>,
     /// Requests the client cancelled before they were answered.
     cancelled: Vec<lsp_server::RequestId>,
+    /// The last full semantic tokens sent for each document, by result id
+    /// (`semanticTokens/full/delta` answers with what changed since).
+    tokens: HashMap<String, (String, Vec<lsp_types::SemanticToken>)>,
+    /// The next semantic tokens result id.
+    next_result: u64,
 }
 
 /// Run the protocol on `conn`: initialization, then messages until
@@ -186,6 +192,8 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         outbox: Vec::new(),
         pending: Vec::new(),
         cancelled: Vec::new(),
+        tokens: HashMap::new(),
+        next_result: 0,
     };
     // Messages taken off the queue early (to see the cancellations behind
     // a request), handled before the queue's next.
@@ -281,6 +289,15 @@ fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
 }
 
 impl State {
+    /// Give `t` a result id and keep it as the last tokens of `key`.
+    fn remember_tokens(&mut self, key: &str, mut t: SemanticTokens) -> SemanticTokens {
+        self.next_result = self.next_result.wrapping_add(1);
+        let id = self.next_result.to_string();
+        t.result_id = Some(id.clone());
+        self.tokens.insert(key.to_string(), (id, t.data.clone()));
+        t
+    }
+
     /// Note a `$/cancelRequest` (kept for requests not yet answered; at
     /// most a bounded number are remembered).
     fn cancel(&mut self, not: Notification) {
@@ -452,6 +469,7 @@ impl State {
                     return Vec::new();
                 };
                 self.docs.remove(p.text_document.uri.as_str());
+                self.tokens.remove(p.text_document.uri.as_str());
                 let params = PublishDiagnosticsParams {
                     uri: p.text_document.uri,
                     diagnostics: Vec::new(),
@@ -593,7 +611,25 @@ impl State {
             r::SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = parse(req.params).map_err(bad)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                ok(crate::semantic_tokens::tokens(doc, None))
+                let t = crate::semantic_tokens::tokens(doc, None);
+                ok(self.remember_tokens(p.text_document.uri.as_str(), t))
+            }
+            r::SemanticTokensFullDeltaRequest::METHOD => {
+                let p: lsp_types::SemanticTokensDeltaParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let t = crate::semantic_tokens::tokens(doc, None);
+                let key = p.text_document.uri.as_str();
+                let old = self
+                    .tokens
+                    .remove(key)
+                    .filter(|(id, _)| *id == p.previous_result_id);
+                let new = self.remember_tokens(key, t);
+                match old {
+                    Some((_, old)) => ok(lsp_types::SemanticTokensFullDeltaResult::TokensDelta(
+                        crate::semantic_tokens::delta(&old, new),
+                    )),
+                    None => ok(lsp_types::SemanticTokensFullDeltaResult::Tokens(new)),
+                }
             }
             r::SemanticTokensRangeRequest::METHOD => {
                 let p: lsp_types::SemanticTokensRangeParams = parse(req.params).map_err(bad)?;

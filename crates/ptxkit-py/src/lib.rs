@@ -92,7 +92,7 @@ fn parse_file_at(
     arch: Option<&str>,
     entry: Option<usize>,
 ) -> PyResult<Module> {
-    let bytes = py.detach(|| std::fs::read(&path))?;
+    let bytes = py.detach(|| std::fs::read(path))?;
     let name = path.display().to_string();
     if !ptxkit::binary::is_binary(&bytes) {
         return Ok(parse_bytes(py, name, bytes));

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use ptxkit::analysis::stats::{module_stats, StatsKey};
 use ptxkit::check::CheckOptions;
 use ptxkit::syntax::Item;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -25,9 +24,9 @@ pub struct Module {
     pub(crate) doc: Arc<Doc>,
 }
 
-/// `ValueError(msg)`.
+/// `ptxkit.Error(msg)` (a `ValueError`).
 pub fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(msg.into())
+    crate::errors::error(msg)
 }
 
 /// A target name the catalog knows, or a `ValueError`.
