@@ -550,12 +550,12 @@ fn elf_with_repeated_sections(fatbin: &[u8], repeats: usize) -> Vec<u8> {
     let mut f = vec![0u8; 64];
     let names_at = f.len();
     f.extend(names);
-    while f.len() % 8 != 0 {
+    while !f.len().is_multiple_of(8) {
         f.push(0);
     }
     let fat_at = f.len();
     f.extend(fatbin);
-    while f.len() % 8 != 0 {
+    while !f.len().is_multiple_of(8) {
         f.push(0);
     }
     let sh_at = f.len();
