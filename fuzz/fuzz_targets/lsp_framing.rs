@@ -70,6 +70,14 @@ impl Write for Out {
     }
 }
 
+/// Whether raw bytes could frame, end or swallow messages of their own.
+fn swallows(b: &[u8]) -> bool {
+    let lower = b.to_ascii_lowercase();
+    [&b"content-length"[..], b"exit", b"shutdown"]
+        .iter()
+        .any(|w| lower.windows(w.len()).any(|x| x == *w))
+}
+
 fuzz_target!(|data: &[u8]| {
     let mut s = rpc(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
@@ -101,7 +109,7 @@ fuzz_target!(|data: &[u8]| {
                         "context": {"includeDeclaration": true}, "newName": "%x",
                         "options": {"tabSize": 4, "insertSpaces": false}, "query": text}})));
                 id += 1;
-                requests += 1;
+                requests = requests.saturating_add(1);
             }
             5 => {
                 // A request, and its cancellation right behind it.
@@ -110,9 +118,14 @@ fuzz_target!(|data: &[u8]| {
                 s.extend(rpc(json!({"jsonrpc": "2.0", "method": "$/cancelRequest",
                     "params": {"id": id}})));
                 id += 1;
-                requests += 1;
+                requests = requests.saturating_add(1);
             }
-            6 => s.extend(frame(rest)),
+            6 => {
+                s.extend(frame(rest));
+                if swallows(rest) {
+                    requests = usize::MAX;
+                }
+            }
             7 => {
                 // A Content-Length that lies (shorter: the rest is read as
                 // headers; longer: the next message is swallowed).
@@ -127,7 +140,14 @@ fuzz_target!(|data: &[u8]| {
                 s.extend(rest);
                 requests = usize::MAX;
             }
-            9 => s.extend(rest),
+            9 => {
+                // Stray bytes: a header or an `exit` in them can take the
+                // next message (or end the session) as a client would.
+                s.extend(rest);
+                if swallows(rest) {
+                    requests = usize::MAX;
+                }
+            }
             10 => {
                 s.extend(b"X: ");
                 s.extend(std::iter::repeat_n(b'a', 9000 + rest.len()));

@@ -115,14 +115,16 @@ fn skip(r: &mut impl BufRead, n: u64) -> io::Result<bool> {
 
 /// The value of a `Content-Length` header line: `Some(Ok(n))`, or
 /// `Some(Err(text))` when the value is not a number; `None` for another
-/// header.
+/// header. The name is looked for at the end of whatever precedes it on
+/// the line, so a message that follows bytes without a line break (the
+/// rest of a body whose length was wrong) is still found.
 fn content_length(line: &[u8]) -> Option<Result<u64, String>> {
-    let text = String::from_utf8_lossy(line);
-    let (name, value) = text.split_once(':')?;
-    if !name.trim().eq_ignore_ascii_case("content-length") {
-        return None;
-    }
-    let value = value.trim();
+    const NAME: &[u8] = b"content-length";
+    let lower = line.to_ascii_lowercase();
+    let at = memchr::memmem::rfind(&lower, NAME)?;
+    let rest = line.get(at.saturating_add(NAME.len())..)?;
+    let rest = String::from_utf8_lossy(rest);
+    let value = rest.trim_start().strip_prefix(':')?.trim();
     Some(value.parse::<u64>().map_err(|_| value.to_string()))
 }
 
@@ -401,6 +403,16 @@ mod tests {
         // message is found again.
         assert!(got[5].starts_with("-32600"), "{}", got[5]);
         assert!(got.last().unwrap().starts_with("ok "), "{got:#?}");
+    }
+
+    #[test]
+    fn a_header_after_stray_bytes_is_found() {
+        let good = r#"{"jsonrpc":"2.0","method":"exit"}"#;
+        let mut input = b"stray bytes".to_vec();
+        input.extend(framed(good).as_bytes());
+        let got = frames(&input);
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert!(got[0].starts_with("ok "), "{got:?}");
     }
 
     #[test]
