@@ -81,7 +81,9 @@ fn swallows(b: &[u8]) -> bool {
 fuzz_target!(|data: &[u8]| {
     let mut s = rpc(json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
         "params": {"processId": null, "rootUri": null, "capabilities": {}}}));
-    s.extend(rpc(json!({"jsonrpc": "2.0", "method": "initialized", "params": {}})));
+    s.extend(rpc(
+        json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ));
     let mut requests = 1usize;
     let mut version = 1;
     let mut id = 1i64;
@@ -91,15 +93,19 @@ fuzz_target!(|data: &[u8]| {
         };
         let text = String::from_utf8_lossy(rest).into_owned();
         match kind % 12 {
-            0 => s.extend(rpc(json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+            0 => s.extend(rpc(
+                json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
                 "params": {"textDocument": {"uri": URI, "languageId": "ptx",
-                    "version": version, "text": text}}}))),
+                    "version": version, "text": text}}}),
+            )),
             1 => {
                 version += 1;
-                s.extend(rpc(json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+                s.extend(rpc(
+                    json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
                     "params": {"textDocument": {"uri": URI, "version": version},
                         "contentChanges": [{"range": {"start": pos(rest, 0), "end": pos(rest, 2)},
-                            "text": text.get(4..).unwrap_or("")}]}})));
+                            "text": text.get(4..).unwrap_or("")}]}}),
+                ));
             }
             2 | 3 | 4 => {
                 let m = METHODS[usize::from(rest.first().copied().unwrap_or(0)) % METHODS.len()];
@@ -113,8 +119,10 @@ fuzz_target!(|data: &[u8]| {
             }
             5 => {
                 // A request, and its cancellation right behind it.
-                s.extend(rpc(json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
-                    "params": {"textDocument": {"uri": URI}, "position": pos(rest, 0)}})));
+                s.extend(rpc(
+                    json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover",
+                    "params": {"textDocument": {"uri": URI}, "position": pos(rest, 0)}}),
+                ));
                 s.extend(rpc(json!({"jsonrpc": "2.0", "method": "$/cancelRequest",
                     "params": {"id": id}})));
                 id += 1;
@@ -153,11 +161,15 @@ fuzz_target!(|data: &[u8]| {
                 s.extend(std::iter::repeat_n(b'a', 9000 + rest.len()));
                 s.extend(b"\r\n\r\n");
             }
-            _ => s.extend(rpc(json!({"jsonrpc": "2.0", "method": "textDocument/didClose",
-                "params": {"textDocument": {"uri": URI}}}))),
+            _ => s.extend(rpc(
+                json!({"jsonrpc": "2.0", "method": "textDocument/didClose",
+                "params": {"textDocument": {"uri": URI}}}),
+            )),
         }
     }
-    s.extend(rpc(json!({"jsonrpc": "2.0", "id": id, "method": "shutdown"})));
+    s.extend(rpc(
+        json!({"jsonrpc": "2.0", "id": id, "method": "shutdown"}),
+    ));
     s.extend(rpc(json!({"jsonrpc": "2.0", "method": "exit"})));
     requests = requests.saturating_add(1);
     let out = Out::default();
@@ -176,6 +188,9 @@ fuzz_target!(|data: &[u8]| {
             .windows(b"\"id\":".len())
             .filter(|w| *w == b"\"id\":")
             .count();
-        assert!(answered >= requests, "{answered} answers to {requests} requests");
+        assert!(
+            answered >= requests,
+            "{answered} answers to {requests} requests"
+        );
     }
 });
