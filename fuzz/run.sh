@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Run one fuzz target, seeded with the repo's own PTX.
+# Run one fuzz target with its seeds and dictionary.
 #   fuzz/run.sh TARGET [SECONDS] [extra libFuzzer flags...]
-# TARGET is parse, lossless, canonical, check or binary; SECONDS defaults to 900.
+# TARGET is one of fuzz/Cargo.toml's [[bin]] names; SECONDS defaults to 900.
 # Needs cargo-fuzz (`cargo install cargo-fuzz --locked`); on a stable
 # toolchain RUSTC_BOOTSTRAP=1 lets it pass its nightly-only flags.
 set -euo pipefail
@@ -10,16 +10,21 @@ target=${1:?usage: fuzz/run.sh TARGET [SECONDS] [libFuzzer flags...]}
 secs=${2:-900}
 shift $(($# < 2 ? $# : 2))
 mkdir -p "fuzz/corpus/$target"
-# The first corpus directory receives new inputs; the others are read-only seeds.
-if [ "$target" = binary ]; then
-    # The CUDA binary reader: seeded with the binary fixtures, no PTX dictionary.
-    RUSTC_BOOTSTRAP=1 exec cargo fuzz run --debug-assertions binary \
-        fuzz/corpus/binary crates/ptxkit/tests/data/binary -- \
-        -max_total_time="$secs" -max_len=65536 -timeout=10 \
-        -rss_limit_mb=2048 -print_final_stats=1 "$@"
-fi
+# The first corpus directory receives new inputs; the others are read-only
+# seeds: the target's own (fuzz/seeds/TARGET), then the repo's data.
+case "$target" in
+    binary) dict=fuzz/dicts/binary.dict
+            seeds=(fuzz/seeds/binary crates/ptxkit/tests/data/binary) ;;
+    inline_asm) dict=fuzz/dicts/cpp.dict
+            seeds=(fuzz/seeds/inline_asm) ;;
+    demangle) dict=fuzz/dicts/demangle.dict
+            seeds=(fuzz/seeds/demangle) ;;
+    lsp_framing) dict=fuzz/dicts/lsp.dict
+            seeds=(fuzz/seeds/lsp_framing) ;;
+    *)      dict=fuzz/ptx.dict
+            seeds=(examples crates/ptxkit/tests/data/ok crates/ptxkit/tests/data/err fuzz/regressions) ;;
+esac
 RUSTC_BOOTSTRAP=1 exec cargo fuzz run --debug-assertions "$target" \
-    "fuzz/corpus/$target" examples crates/ptxkit/tests/data/ok \
-    crates/ptxkit/tests/data/err fuzz/regressions -- \
-    -dict=fuzz/ptx.dict -max_total_time="$secs" -max_len=65536 \
+    "fuzz/corpus/$target" "${seeds[@]}" -- \
+    -dict="$dict" -max_total_time="$secs" -max_len=65536 \
     -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$@"

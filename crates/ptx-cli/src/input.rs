@@ -72,18 +72,17 @@ pub fn is_binary_file(path: &Path) -> bool {
 pub struct Source {
     /// The file.
     pub path: PathBuf,
-    /// For a binary's PTX entry: its index among the binary's entries and
-    /// its display name.
-    pub entry: Option<(usize, String)>,
+    /// For a binary's PTX entry: its header (as read once, when the
+    /// binary was expanded) and its display name.
+    pub entry: Option<(Box<ptxkit::binary::Entry>, String)>,
 }
 
 /// Read a source (see [`read`]).
 pub fn read_source(s: &Source) -> Result<Input, String> {
-    let Some((index, name)) = &s.entry else {
+    let Some((entry, name)) = &s.entry else {
         return read(&s.path);
     };
-    let opened = open_plain(&s.path)?;
-    let bytes = binary::entry_ptx(&opened.name, &opened.bytes, *index)?;
+    let bytes = binary::entry_ptx(&s.path, entry)?;
     Ok(Input {
         name: name.clone(),
         bytes,
@@ -309,9 +308,14 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
             if picked.is_empty() {
                 return Err(binary::nothing_chosen(&opened.name, &bin, sel));
             }
+            ptxkit::binary::check_total(picked.iter().map(|n| n.entry))
+                .map_err(|e| format!("{}: {e}", opened.name))?;
             out.extend(picked.iter().map(|n| Source {
                 path: p.clone(),
-                entry: Some((n.entry.index, binary::entry_name(&opened.name, n))),
+                entry: Some((
+                    Box::new(n.entry.clone()),
+                    binary::entry_name(&opened.name, n),
+                )),
             }));
         } else {
             out.push(plain(p.clone()));
@@ -323,12 +327,19 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
     Ok(out)
 }
 
+/// The files below `dir` whose extension is one of `exts`. Symbolic links
+/// to directories are not followed (as `find` and ripgrep do by default),
+/// so a link loop cannot make the walk endless; links to files are read.
 fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for e in std::fs::read_dir(dir)? {
-        let p = e?.path();
-        if p.is_dir() {
+        let e = e?;
+        let ty = e.file_type()?;
+        let p = e.path();
+        if ty.is_dir() {
             walk(&p, exts, out)?;
-        } else if p.extension().is_some_and(|x| exts.iter().any(|e| x == *e)) {
+        } else if (ty.is_file() || (ty.is_symlink() && p.is_file()))
+            && p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
+        {
             out.push(p);
         }
     }

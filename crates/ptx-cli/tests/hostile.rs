@@ -316,3 +316,564 @@ fn errors_early_and_late_in_a_mapped_file() {
     }
     bounded("mapped_errors", &r);
 }
+
+// ---------------------------------------------------------------------
+// Growth: each case below is generated at two sizes (the large one 10x
+// the small one), run in a child under a 4 GiB address-space limit
+// (`setrlimit(RLIMIT_AS)` before `exec`) and a 60 s timeout, and its time
+// and peak memory must grow about linearly: at most 30x the small run's
+// (a quadratic cost would be 100x), plus a constant for start-up noise.
+
+/// The address-space limit of every growth run.
+const AS_LIMIT: u64 = 4 << 30;
+/// The timeout of every growth run.
+const GROWTH_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// One limited run: exit code, stdout, stderr, time, peak RSS (KiB).
+struct Limited {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+    time: Duration,
+    rss_kb: i64,
+}
+
+/// Run `ptx args…` with `stdin` under [`AS_LIMIT`] and [`GROWTH_TIMEOUT`].
+fn limited(args: &[&std::ffi::OsStr], stdin: &[u8]) -> Limited {
+    use std::io::{Read, Write};
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptx"));
+    cmd.args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: AS_LIMIT,
+                rlim_max: AS_LIMIT,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let t = Instant::now();
+    let mut child = cmd.spawn().expect("run ptx");
+    let pid = child.id() as libc::pid_t;
+    let mut input = child.stdin.take().expect("stdin");
+    let data = stdin.to_vec();
+    let feeder = std::thread::spawn(move || {
+        let _ = input.write_all(&data);
+    });
+    let mut out = child.stdout.take().expect("stdout");
+    let mut err = child.stderr.take().expect("stderr");
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = out.read_to_end(&mut v);
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        if t.elapsed() > GROWTH_TIMEOUT {
+            let _ = child.kill();
+            let _ = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let time = t.elapsed();
+    let _ = feeder.join();
+    let stdout = reader.join().unwrap_or_default();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    std::mem::forget(child);
+    Limited {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout,
+        stderr,
+        time,
+        rss_kb: usage.ru_maxrss,
+    }
+}
+
+/// Require that `big` (an input 10x `small`'s) cost at most 30x `small`
+/// in time and memory, plus a constant, and finished in time.
+fn linear(name: &str, small: &Limited, big: &Limited) {
+    eprintln!(
+        "{name}: small {:.2} s {} MB, large {:.2} s {} MB, output {} -> {} bytes",
+        small.time.as_secs_f64(),
+        small.rss_kb / 1024,
+        big.time.as_secs_f64(),
+        big.rss_kb / 1024,
+        small.stdout.len(),
+        big.stdout.len()
+    );
+    assert!(big.time < GROWTH_TIMEOUT, "{name}: timed out");
+    assert!(
+        big.time <= small.time * 30 + Duration::from_millis(1500),
+        "{name}: time grows faster than the input: {:?} -> {:?}",
+        small.time,
+        big.time
+    );
+    assert!(
+        big.rss_kb <= small.rss_kb * 30 + 64 * 1024,
+        "{name}: memory grows faster than the input: {} -> {} KiB",
+        small.rss_kb,
+        big.rss_kb
+    );
+    assert!(
+        big.stdout.len() <= small.stdout.len() * 30 + 4096,
+        "{name}: output grows faster than the input: {} -> {} bytes",
+        small.stdout.len(),
+        big.stdout.len()
+    );
+}
+
+/// Write `bytes` to a temporary file named `name` and give its path.
+fn temp(name: &str, bytes: &[u8]) -> PathBuf {
+    let p = dir().join(name);
+    std::fs::write(&p, bytes).expect("write input");
+    p
+}
+
+fn os(s: &str) -> &std::ffi::OsStr {
+    std::ffi::OsStr::new(s)
+}
+
+/// A chain of `n` device functions, each calling the next, under a kernel.
+fn call_chain(n: usize) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    for i in (0..n).rev() {
+        s.push_str(&format!(".func f{i}()\n{{\n\t.local .b8 buf[4];\n"));
+        if i + 1 < n {
+            s.push_str(&format!("\tcall f{};\n", i + 1));
+        }
+        s.push_str("\tret;\n}\n");
+    }
+    s.push_str(".visible .entry k()\n{\n\tcall f0;\n\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx resources` on a chain of calls: was cubic in its depth (5,000
+/// calls took over a minute).
+#[test]
+fn resources_linear_in_call_depth() {
+    let small = limited(&[os("resources"), os("-")], &call_chain(400));
+    let big = limited(&[os("resources"), os("-")], &call_chain(4_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("resources call chain", &small, &big);
+}
+
+/// A kernel whose body is `n` nested loops (labels, then back branches
+/// innermost first), or `n` forward branches to one label.
+fn branches(n: usize, nested: bool) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .pred %p<2>;\n\t.reg .b32 %r<2>;\n");
+    if nested {
+        for i in 0..n {
+            s.push_str(&format!("H{i}:\n\tadd.s32 %r1, %r1, 1;\n"));
+        }
+        for i in (0..n).rev() {
+            s.push_str(&format!("\t@%p1 bra H{i};\n"));
+        }
+    } else {
+        for _ in 0..n {
+            s.push_str("\t@%p1 bra END;\n");
+        }
+        s.push_str("END:\n");
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx cfg` on nested back branches: the text, JSON and DOT were
+/// quadratic (each loop listed every block inside it: 212 KB in, 47 MB
+/// out); forward branches to one label were quadratic in time (the
+/// dominators), 200,000 of them did not finish.
+#[test]
+fn cfg_output_proportional_to_the_graph() {
+    for flag in [None, Some("--json"), Some("--dot")] {
+        let args = |_: usize| {
+            let mut a = vec![os("cfg"), os("-")];
+            a.extend(flag.map(os));
+            a
+        };
+        let small = limited(&args(0), &branches(1_000, true));
+        let big = limited(&args(0), &branches(10_000, true));
+        assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+        linear(&format!("cfg {flag:?} nested loops"), &small, &big);
+        let small = limited(&args(0), &branches(5_000, false));
+        let big = limited(&args(0), &branches(50_000, false));
+        assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+        linear(&format!("cfg {flag:?} forward branches"), &small, &big);
+    }
+}
+
+/// A fatbin of `n` containers of one uncompressed PTX entry each.
+fn many_containers(n: usize) -> Vec<u8> {
+    let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");
+    let mut payload = ptx.into_bytes();
+    payload.resize(payload.len().div_ceil(8) * 8 + 8, 0);
+    let mut entry = Vec::new();
+    entry.extend(1u16.to_le_bytes());
+    entry.extend(0x0101u16.to_le_bytes());
+    entry.extend(64u32.to_le_bytes());
+    entry.extend((payload.len() as u64).to_le_bytes());
+    entry.extend([0; 8]);
+    entry.extend(0u16.to_le_bytes());
+    entry.extend(8u16.to_le_bytes());
+    entry.extend(90u32.to_le_bytes());
+    entry.extend([0; 8]);
+    entry.extend(0x11u64.to_le_bytes());
+    entry.extend([0; 16]);
+    entry.extend(&payload);
+    let mut out = Vec::new();
+    for _ in 0..n {
+        out.extend(0xBA55_ED50u32.to_le_bytes());
+        out.extend(1u16.to_le_bytes());
+        out.extend(16u16.to_le_bytes());
+        out.extend((entry.len() as u64).to_le_bytes());
+        out.extend(&entry);
+    }
+    out
+}
+
+/// An x86-64 ELF object whose section table names `fatbin` as
+/// `.nv_fatbin` `repeats` times.
+fn elf_with_repeated_sections(fatbin: &[u8], repeats: usize) -> Vec<u8> {
+    let names = b"\0.shstrtab\0.nv_fatbin\0";
+    let mut f = vec![0u8; 64];
+    let names_at = f.len();
+    f.extend(names);
+    while !f.len().is_multiple_of(8) {
+        f.push(0);
+    }
+    let fat_at = f.len();
+    f.extend(fatbin);
+    while !f.len().is_multiple_of(8) {
+        f.push(0);
+    }
+    let sh_at = f.len();
+    let section = |f: &mut Vec<u8>, name: u32, ty: u32, off: usize, size: usize| {
+        f.extend(name.to_le_bytes());
+        f.extend(ty.to_le_bytes());
+        f.extend(0u64.to_le_bytes());
+        f.extend(0u64.to_le_bytes());
+        f.extend((off as u64).to_le_bytes());
+        f.extend((size as u64).to_le_bytes());
+        f.extend([0; 8]);
+        f.extend(8u64.to_le_bytes());
+        f.extend(0u64.to_le_bytes());
+    };
+    section(&mut f, 0, 0, 0, 0);
+    section(&mut f, 1, 3, names_at, names.len());
+    for _ in 0..repeats {
+        section(&mut f, 11, 1, fat_at, fatbin.len());
+    }
+    let shnum = (repeats + 2) as u16;
+    let h = &mut f[..64];
+    h[..4].copy_from_slice(b"\x7fELF");
+    h[4] = 2;
+    h[5] = 1;
+    h[6] = 1;
+    h[16..18].copy_from_slice(&1u16.to_le_bytes());
+    h[18..20].copy_from_slice(&62u16.to_le_bytes());
+    h[20..24].copy_from_slice(&1u32.to_le_bytes());
+    h[40..48].copy_from_slice(&(sh_at as u64).to_le_bytes());
+    h[52..54].copy_from_slice(&64u16.to_le_bytes());
+    h[58..60].copy_from_slice(&64u16.to_le_bytes());
+    h[60..62].copy_from_slice(&shnum.to_le_bytes());
+    h[62..64].copy_from_slice(&1u16.to_le_bytes());
+    f
+}
+
+/// `ptx check` on a binary of many PTX entries: every entry re-read every
+/// header (quadratic: 40,000 one-entry containers took over a minute).
+#[test]
+fn binary_check_linear_in_its_entries() {
+    let small = temp("entries-small.fatbin", &many_containers(400));
+    let big = temp("entries-big.fatbin", &many_containers(4_000));
+    let s = limited(&[os("check"), os("-q"), small.as_os_str()], b"");
+    let b = limited(&[os("check"), os("-q"), big.as_os_str()], b"");
+    assert_eq!(b.code, Some(0), "{}", head(&b.stderr));
+    linear("check of a binary's entries", &s, &b);
+}
+
+/// An ELF that repeats its `.nv_fatbin` section header: each byte is read
+/// once (60,000 repeats hung; cuobjdump takes 0.01 s).
+#[test]
+fn repeated_section_headers_read_once() {
+    let fat = many_containers(4);
+    let small = temp("repeat-small.o", &elf_with_repeated_sections(&fat, 6_000));
+    let big = temp("repeat-big.o", &elf_with_repeated_sections(&fat, 60_000));
+    let s = limited(&[os("extract"), os("--list"), small.as_os_str()], b"");
+    let b = limited(&[os("extract"), os("--list"), big.as_os_str()], b"");
+    assert_eq!(b.code, Some(0), "{}", head(&b.stderr));
+    let listed = String::from_utf8_lossy(&b.stdout);
+    assert_eq!(listed.matches("sm_90").count(), 4, "{listed}");
+    linear("ELF with repeated section headers", &s, &b);
+}
+
+/// A fatbin of one zstd entry (RLE blocks of 128 KiB: 4 bytes each)
+/// whose header says it holds `claimed` bytes.
+fn zstd_bomb(blocks: usize, claimed: u64) -> Vec<u8> {
+    let mut frame = 0xFD2F_B528u32.to_le_bytes().to_vec();
+    frame.extend([0x00, 7 << 3]);
+    for i in 0..blocks {
+        let h = u32::from(i + 1 == blocks) | (1 << 1) | ((128u32 << 10) << 3);
+        frame.extend(&h.to_le_bytes()[..3]);
+        frame.push(b'a');
+    }
+    let mut payload = frame.clone();
+    payload.resize(payload.len().div_ceil(8) * 8, 0);
+    let mut e = Vec::new();
+    e.extend(1u16.to_le_bytes());
+    e.extend(0x0101u16.to_le_bytes());
+    e.extend(64u32.to_le_bytes());
+    e.extend((payload.len() as u64).to_le_bytes());
+    e.extend((frame.len() as u32).to_le_bytes());
+    e.extend(0u32.to_le_bytes());
+    e.extend(0u16.to_le_bytes());
+    e.extend(8u16.to_le_bytes());
+    e.extend(90u32.to_le_bytes());
+    e.extend([0; 8]);
+    e.extend(0x8011u64.to_le_bytes());
+    e.extend([0; 8]);
+    e.extend(claimed.to_le_bytes());
+    e.extend(payload);
+    let mut f = 0xBA55_ED50u32.to_le_bytes().to_vec();
+    f.extend(1u16.to_le_bytes());
+    f.extend(16u16.to_le_bytes());
+    f.extend((e.len() as u64).to_le_bytes());
+    f.extend(e);
+    f
+}
+
+/// A 160 KB fatbin claiming 5 GiB: "entry too large" at once, for `check`
+/// and `extract` (which cost 5.3 GB and said "corrupt zstd payload").
+#[test]
+fn decompression_bomb_is_entry_too_large() {
+    let bomb = zstd_bomb(40_000, 40_000 * (128 << 10));
+    let path = temp("bomb.fatbin", &bomb);
+    let out = dir().join("bomb-out");
+    for args in [
+        vec![os("check"), path.as_os_str()],
+        vec![os("extract"), os("-o"), out.as_os_str(), path.as_os_str()],
+    ] {
+        let r = limited(&args, b"");
+        assert!(r.stderr.contains("entry too large"), "{}", head(&r.stderr));
+        assert_ne!(r.code, Some(0));
+        assert!(r.rss_kb < 256 * 1024, "{} KiB", r.rss_kb);
+    }
+    // 300 MiB, under the limit: extracted to disk in a constant memory.
+    let ok = zstd_bomb(2_400, 2_400 * (128 << 10));
+    let path = temp("big-entry.fatbin", &ok);
+    let r = limited(
+        &[os("extract"), os("-o"), out.as_os_str(), path.as_os_str()],
+        b"",
+    );
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.rss_kb < 256 * 1024, "extract held {} KiB", r.rss_kb);
+    let _ = std::fs::remove_dir_all(&out);
+}
+
+/// A directory that links to itself: the walk does not follow it.
+#[test]
+fn symlink_loop_in_a_directory_walk() {
+    let d = dir().join("loop");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(d.join("sub")).expect("mkdir");
+    std::fs::write(d.join("sub/a.ptx"), module("\tret;\n")).expect("write");
+    std::os::unix::fs::symlink(&d, d.join("sub/back")).expect("symlink");
+    let r = limited(&[os("check"), d.as_os_str()], b"");
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.time < Duration::from_secs(10));
+}
+
+/// Silently wrong before: a 65,537-token asm statement was skipped with
+/// exit 0; a NUL in a `.cu` file was "not PTX text"; `.b8 a[2^64-1]` was
+/// "unsized".
+#[test]
+fn answers_that_were_silently_wrong() {
+    let operands = vec!["\"r\"(a)"; 40_000].join(",");
+    let cu = format!("void f() {{ asm volatile(\"mov.u32 %0, 1;\" : \"=r\"(x) : {operands}); }}\n");
+    let p = temp("long.cu", cu.as_bytes());
+    let r = limited(&[os("check-asm"), p.as_os_str()], b"");
+    assert_eq!(r.code, Some(1), "{}", head(&r.stderr));
+    let all = format!("{}{}", String::from_utf8_lossy(&r.stdout), r.stderr);
+    assert!(all.contains("E0905"), "{}", head(&all));
+
+    let p = temp("nul.cu", b"int x;\0 int y;\n");
+    let r = limited(&[os("check-asm"), p.as_os_str()], b"");
+    assert!(r.stderr.contains("not C++ source text"), "{}", r.stderr);
+
+    let src = format!("{HEADER}.global .b8 arr[18446744073709551615];\n");
+    let r = limited(&[os("summary"), os("--json"), os("-")], src.as_bytes());
+    let v: serde_json::Value = serde_json::from_slice(&r.stdout).expect("JSON");
+    assert_eq!(v["unsized_data"], serde_json::json!([]), "{v}");
+    assert_eq!(
+        v["data_bytes"][".global"],
+        serde_json::json!(u64::MAX),
+        "{v}"
+    );
+}
+
+/// Frame `body` for the language server.
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut m = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    m.extend(body);
+    m
+}
+
+fn rpc(v: serde_json::Value) -> Vec<u8> {
+    framed(&serde_json::to_vec(&v).expect("JSON"))
+}
+
+/// The JSON messages of a server's output.
+fn messages(out: &[u8]) -> Vec<serde_json::Value> {
+    let mut v = Vec::new();
+    let mut rest = out;
+    while let Some(at) = rest.windows(4).position(|w| w == b"\r\n\r\n") {
+        let head = String::from_utf8_lossy(&rest[..at]).into_owned();
+        let n: usize = head
+            .rsplit("Content-Length: ")
+            .next()
+            .and_then(|x| x.trim().parse().ok())
+            .expect("a Content-Length");
+        let body = &rest[at + 4..at + 4 + n];
+        v.push(serde_json::from_slice(body).expect("a JSON message"));
+        rest = &rest[at + 4 + n..];
+    }
+    v
+}
+
+fn initialize() -> Vec<u8> {
+    let mut s = rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
+        "params": {"processId": null, "rootUri": null, "capabilities": {}}}),
+    );
+    s.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
+    ));
+    s
+}
+
+fn shutdown(id: i64) -> Vec<u8> {
+    let mut s = rpc(serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "shutdown"}));
+    s.extend(rpc(serde_json::json!({"jsonrpc": "2.0", "method": "exit"})));
+    s
+}
+
+/// Every malformed message gets a JSON-RPC error and the server goes on:
+/// a `Content-Length` of 10^12 (it allocated what the header said), an
+/// endless header line (an abort), invalid JSON, invalid UTF-8, a bad
+/// `Content-Length` (each ended the server).
+#[test]
+fn lsp_answers_malformed_messages_and_goes_on() {
+    let mut s = initialize();
+    s.extend(framed(b"{not json"));
+    s.extend(framed(b"\xff\xfe not UTF-8"));
+    s.extend(b"Content-Length: lots\r\n\r\n");
+    s.extend(format!("X-Long: {}\r\n\r\n", "a".repeat(1 << 20)).as_bytes());
+    s.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 5, "method": "workspace/symbol",
+        "params": {"query": ""}}),
+    ));
+    s.extend(shutdown(6));
+    let input = s;
+    let r = limited(&[os("lsp")], &input);
+    let got = messages(&r.stdout);
+    let codes: Vec<i64> = got
+        .iter()
+        .filter_map(|m| m["error"]["code"].as_i64())
+        .collect();
+    assert_eq!(codes, vec![-32700, -32700, -32700, -32700], "{got:#?}");
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 5 && m.get("result").is_some()));
+    assert!(got.iter().any(|m| m["id"] == 6));
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
+
+    // An endless header line, then the end of the input: a clean end.
+    let mut input = initialize();
+    input.extend(vec![b'a'; 64 << 20]);
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
+
+    // A lying Content-Length, then the end: allocates nothing.
+    let mut input = initialize();
+    input.extend(b"Content-Length: 1000000000000\r\n\r\n{}");
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
+}
+
+/// A burst of edits is checked once: 1,000 `didChange` on a large
+/// document queued 1,000 re-checks (a hover waited 101 s) and sent 1,001
+/// diagnostics messages.
+#[test]
+fn lsp_coalesces_a_burst_of_edits() {
+    let uri = "file:///tmp/big.ptx";
+    let mut body = String::new();
+    for i in 0..20_000 {
+        body.push_str(&format!("\tadd.s32 %r1, %r2, {i};\n"));
+    }
+    let text = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<3>;\n{body}\tret;\n}}\n");
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    for v in 2..1_002 {
+        input.extend(rpc(
+            serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+            "params": {"textDocument": {"uri": uri, "version": v},
+                "contentChanges": [{"range": {"start": {"line": 7, "character": 1},
+                    "end": {"line": 7, "character": 1}}, "text": " "}]}}),
+        ));
+    }
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": {"line": 7, "character": 3}}}),
+    ));
+    input.extend(shutdown(10));
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    let got = messages(&r.stdout);
+    let published: Vec<&serde_json::Value> = got
+        .iter()
+        .filter(|m| m["method"] == "textDocument/publishDiagnostics")
+        .collect();
+    eprintln!(
+        "1,000 edits: {} diagnostics messages, {:.2} s",
+        published.len(),
+        r.time.as_secs_f64()
+    );
+    assert!(
+        published.len() < 100,
+        "{} diagnostics messages",
+        published.len()
+    );
+    assert_eq!(
+        published.last().map(|m| m["params"]["version"].clone()),
+        Some(serde_json::json!(1001))
+    );
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 9 && m.get("result").is_some()));
+}

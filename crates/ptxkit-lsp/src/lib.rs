@@ -25,6 +25,7 @@ pub mod document;
 pub mod folding;
 pub mod formatting;
 pub mod forms;
+pub mod framing;
 pub mod hover;
 pub mod hover_diag;
 pub mod incremental;

@@ -53,26 +53,36 @@ pub fn legend() -> SemanticTokensLegend {
 const DECLARATION: u32 = 1;
 const DEFAULT_LIBRARY: u32 = 2;
 
-fn instruction_words(b: &Block, out: &mut FxHashMap<u32, u32>) {
+fn instruction_words(b: &Block, range: Span, out: &mut FxHashMap<u32, u32>) {
     for s in &b.stmts {
         match s {
-            Stmt::Instruction(i) => {
+            Stmt::Instruction(i) if i.span.end >= range.start && i.span.start <= range.end => {
                 out.insert(i.opcode_span.start, OPCODE);
                 for m in &i.mods {
                     out.insert(m.span().start, MODIFIER);
                 }
             }
-            Stmt::Block(inner) => instruction_words(inner, out),
+            Stmt::Block(inner) => instruction_words(inner, range, out),
             _ => {}
         }
     }
 }
 
-/// The tokens of `doc` within `range` (all of it when `None`).
+/// The most text `semanticTokens/full` colours: the tokens of a larger
+/// document stop at the end of the line where this many bytes are
+/// reached (4 MiB: about a million tokens, 20 MB of JSON). Editors ask
+/// for the visible range (`semanticTokens/range`, any size of document)
+/// as they scroll.
+pub const MAX_FULL_BYTES: u32 = 4 << 20;
+
+/// The tokens of `doc` within `range`: all of it (up to
+/// [`MAX_FULL_BYTES`]) when `None`. The work is proportional to the range
+/// and the items it touches.
 pub fn tokens(doc: &Document, range: Option<Span>) -> SemanticTokens {
     let a = &doc.analysis;
     let src = a.text.as_bytes();
-    let range = range.unwrap_or(Span::new(0, src.len() as u32));
+    let len = u32::try_from(src.len()).unwrap_or(u32::MAX);
+    let range = range.unwrap_or(Span::new(0, len.min(MAX_FULL_BYTES)));
     let mut words = FxHashMap::default();
     for item in &a.module.items {
         let s = item.span();
@@ -81,7 +91,7 @@ pub fn tokens(doc: &Document, range: Option<Span>) -> SemanticTokens {
         }
         if let Item::Function(f) = item {
             if let Some(b) = &f.body {
-                instruction_words(b, &mut words);
+                instruction_words(b, range, &mut words);
             }
         }
     }
@@ -175,5 +185,87 @@ pub fn tokens(doc: &Document, range: Option<Span>) -> SemanticTokens {
     SemanticTokens {
         result_id: None,
         data,
+    }
+}
+/// The edit from the tokens `old` to `new` (`semanticTokens/full/delta`):
+/// one replacement of what lies between their common start and their
+/// common end, so an edit in one place sends only the tokens around it.
+pub fn delta(old: &[SemanticToken], new: SemanticTokens) -> lsp_types::SemanticTokensDelta {
+    let data = new.data;
+    let prefix = old.iter().zip(&data).take_while(|(a, b)| a == b).count();
+    let suffix = old
+        .get(prefix..)
+        .unwrap_or_default()
+        .iter()
+        .rev()
+        .zip(data.get(prefix..).unwrap_or_default().iter().rev())
+        .take_while(|(a, b)| a == b)
+        .count();
+    let removed = old.len().saturating_sub(prefix).saturating_sub(suffix);
+    let added = data
+        .get(prefix..data.len().saturating_sub(suffix))
+        .unwrap_or_default()
+        .to_vec();
+    let five = |n: usize| u32::try_from(n.saturating_mul(5)).unwrap_or(u32::MAX);
+    let edits = if removed == 0 && added.is_empty() {
+        Vec::new()
+    } else {
+        vec![lsp_types::SemanticTokensEdit {
+            start: five(prefix),
+            delete_count: five(removed),
+            data: Some(added),
+        }]
+    };
+    lsp_types::SemanticTokensDelta {
+        result_id: new.result_id,
+        edits,
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::indexing_slicing)]
+mod delta_tests {
+    use super::*;
+
+    fn tok(n: u32) -> SemanticToken {
+        SemanticToken {
+            delta_line: n,
+            delta_start: 0,
+            length: 1,
+            token_type: 0,
+            token_modifiers_bitset: 0,
+        }
+    }
+
+    /// Applying the edit to the old tokens gives the new ones.
+    #[test]
+    fn delta_replaces_the_middle_only() {
+        let old: Vec<_> = [1, 2, 3, 4, 5].map(tok).to_vec();
+        let new: Vec<_> = [1, 2, 9, 9, 4, 5].map(tok).to_vec();
+        let d = delta(
+            &old,
+            SemanticTokens {
+                result_id: Some("2".into()),
+                data: new.clone(),
+            },
+        );
+        assert_eq!(d.edits.len(), 1);
+        let e = &d.edits[0];
+        assert_eq!((e.start, e.delete_count), (10, 5));
+        let mut applied = old.clone();
+        let at = e.start as usize / 5;
+        applied.splice(
+            at..at + e.delete_count as usize / 5,
+            e.data.clone().unwrap(),
+        );
+        assert_eq!(applied, new);
+        let same = delta(
+            &new,
+            SemanticTokens {
+                result_id: None,
+                data: new.clone(),
+            },
+        );
+        assert!(same.edits.is_empty());
     }
 }

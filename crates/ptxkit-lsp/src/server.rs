@@ -1,7 +1,7 @@
 //! The protocol loop: initialization, the open documents, and the
 //! dispatch of requests and notifications to the feature modules.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::error::Error;
 
 use crossbeam_channel::{select, unbounded, Receiver, Sender};
@@ -10,9 +10,10 @@ use lsp_types::notification::{self as n, Notification as _};
 use lsp_types::request::{self as r, Request as _};
 use lsp_types::{
     CompletionOptions, HoverProviderCapability, InitializeParams, OneOf, PositionEncodingKind,
-    PublishDiagnosticsParams, RenameOptions, SemanticTokensFullOptions, SemanticTokensOptions,
-    SemanticTokensServerCapabilities, ServerCapabilities, SignatureHelpOptions,
-    TextDocumentSyncCapability, TextDocumentSyncKind, Uri, WorkDoneProgressOptions,
+    PublishDiagnosticsParams, RenameOptions, SemanticTokens, SemanticTokensFullOptions,
+    SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities,
+    SignatureHelpOptions, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
+    WorkDoneProgressOptions,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -74,7 +75,7 @@ pub fn run_stdio() -> Result<(), BoxError> {
 /// [`run_stdio`] with default settings (the client's
 /// `initializationOptions` override them).
 pub fn run_stdio_with(defaults: Config) -> Result<(), BoxError> {
-    let (conn, io) = Connection::stdio();
+    let (conn, io) = crate::framing::stdio(crate::framing::Limits::default());
     serve(&conn, defaults)?;
     drop(conn);
     io.join()?;
@@ -113,7 +114,7 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
         semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
             SemanticTokensOptions {
                 legend: crate::semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Bool(true)),
+                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
                 range: Some(true),
                 work_done_progress_options: WorkDoneProgressOptions::default(),
             },
@@ -137,6 +138,20 @@ pub struct State {
     refresh_rx: Receiver<Refreshed>,
     /// Notifications to send once the current message is handled.
     outbox: Vec<Notification>,
+    /// Documents edited since their last analysis, each with its text
+    /// before the first of those edits when it is large (for the quick
+    /// re-check of one function). Edits are applied as they come, and the
+    /// analysis made once the edits queued behind them are applied too
+    /// ([`State::settle`]): a burst of keystrokes costs one check of the
+    /// latest text, and one diagnostics message.
+    pending: Vec<(String, Option<String>)>,
+    /// Requests the client cancelled before they were answered.
+    cancelled: Vec<lsp_server::RequestId>,
+    /// The last full semantic tokens sent for each document, by result id
+    /// (`semanticTokens/full/delta` answers with what changed since).
+    tokens: HashMap<String, (String, Vec<lsp_types::SemanticToken>)>,
+    /// The next semantic tokens result id.
+    next_result: u64,
 }
 
 /// Run the protocol on `conn`: initialization, then messages until
@@ -175,46 +190,95 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         refresh_tx,
         refresh_rx,
         outbox: Vec::new(),
+        pending: Vec::new(),
+        cancelled: Vec::new(),
+        tokens: HashMap::new(),
+        next_result: 0,
     };
+    // Messages taken off the queue early (to see the cancellations behind
+    // a request), handled before the queue's next.
+    let mut backlog: VecDeque<Message> = VecDeque::new();
     loop {
-        let refresh_rx = state.refresh_rx.clone();
-        select! {
-            recv(conn.receiver) -> msg => {
-                let Ok(msg) = msg else { return Ok(()) };
-                match msg {
-                    Message::Request(req) => {
-                        if req.method == r::Shutdown::METHOD {
-                            // Answer, then wait for `exit`; a client that
-                            // closes the stream instead ends us as well.
-                            let resp = Response::new_ok(req.id, ());
-                            conn.sender.send(Message::Response(resp))?;
-                            while let Ok(m) = conn.receiver.recv() {
-                                if matches!(&m, Message::Notification(x) if x.method == n::Exit::METHOD) {
-                                    break;
-                                }
-                            }
-                            return Ok(());
+        let next = match backlog.pop_front() {
+            Some(m) => Some(m),
+            None => {
+                let refresh_rx = state.refresh_rx.clone();
+                select! {
+                    recv(conn.receiver) -> msg => match msg {
+                        Ok(m) => Some(m),
+                        Err(_) => return Ok(()),
+                    },
+                    recv(refresh_rx) -> r => {
+                        if let Ok(r) = r {
+                            state.refreshed(r);
                         }
-                        let resp = state.request(req);
-                        state.flush(conn)?;
-                        conn.sender.send(Message::Response(resp))?;
+                        None
                     }
-                    Message::Notification(not) => {
-                        let out = state.notification(not);
-                        state.outbox.extend(out);
-                    }
-                    Message::Response(_) => {}
                 }
             }
-            recv(refresh_rx) -> r => {
-                if let Ok(r) = r {
-                    state.refreshed(r);
+        };
+        match next {
+            Some(Message::Request(req)) => {
+                if req.method == r::Shutdown::METHOD {
+                    // Answer, then wait for `exit`; a client that closes
+                    // the stream instead ends us as well.
+                    let resp = Response::new_ok(req.id, ());
+                    conn.sender.send(Message::Response(resp))?;
+                    let is_exit = |m: &Message| matches!(m, Message::Notification(x) if x.method == n::Exit::METHOD);
+                    if backlog.iter().any(is_exit) {
+                        return Ok(());
+                    }
+                    while let Ok(m) = conn.receiver.recv() {
+                        if is_exit(&m) {
+                            break;
+                        }
+                    }
+                    return Ok(());
                 }
+                // Cancellations already queued behind it count.
+                while backlog.len() < MAX_BACKLOG {
+                    let Ok(m) = conn.receiver.try_recv() else {
+                        break;
+                    };
+                    match m {
+                        Message::Notification(x) if x.method == n::Cancel::METHOD => {
+                            state.cancel(x);
+                        }
+                        m => backlog.push_back(m),
+                    }
+                }
+                let resp = match state.cancelled.iter().position(|c| *c == req.id) {
+                    Some(i) => {
+                        state.cancelled.swap_remove(i);
+                        Response::new_err(
+                            req.id,
+                            ErrorCode::RequestCanceled as i32,
+                            "cancelled".into(),
+                        )
+                    }
+                    None => {
+                        state.settle();
+                        state.request(req)
+                    }
+                };
+                state.flush(conn)?;
+                conn.sender.send(Message::Response(resp))?;
             }
+            Some(Message::Notification(not)) => {
+                let out = state.notification(not);
+                state.outbox.extend(out);
+            }
+            Some(Message::Response(_)) | None => {}
+        }
+        if backlog.is_empty() && conn.receiver.is_empty() {
+            state.settle();
         }
         state.flush(conn)?;
     }
 }
+
+/// The most messages taken off the queue ahead of the one being handled.
+const MAX_BACKLOG: usize = 1024;
 
 fn parse<P: DeserializeOwned>(v: Value) -> Result<P, String> {
     serde_json::from_value(v).map_err(|e| format!("bad parameters: {e}"))
@@ -225,6 +289,56 @@ fn ok<T: serde::Serialize>(v: T) -> Result<Value, (ErrorCode, String)> {
 }
 
 impl State {
+    /// Give `t` a result id and keep it as the last tokens of `key`.
+    fn remember_tokens(&mut self, key: &str, mut t: SemanticTokens) -> SemanticTokens {
+        self.next_result = self.next_result.wrapping_add(1);
+        let id = self.next_result.to_string();
+        t.result_id = Some(id.clone());
+        self.tokens.insert(key.to_string(), (id, t.data.clone()));
+        t
+    }
+
+    /// Note a `$/cancelRequest` (kept for requests not yet answered; at
+    /// most a bounded number are remembered).
+    fn cancel(&mut self, not: Notification) {
+        if let Ok(p) = parse::<lsp_types::CancelParams>(not.params) {
+            let id = match p.id {
+                lsp_types::NumberOrString::Number(n) => lsp_server::RequestId::from(n),
+                lsp_types::NumberOrString::String(s) => lsp_server::RequestId::from(s),
+            };
+            if self.cancelled.len() >= 1024 {
+                self.cancelled.remove(0);
+            }
+            self.cancelled.push(id);
+        }
+    }
+
+    /// Analyse the documents edited since their last analysis, once each,
+    /// and queue their diagnostics.
+    pub fn settle(&mut self) {
+        let target = self.config.target.clone();
+        for (key, old) in std::mem::take(&mut self.pending) {
+            let Some(doc) = self.docs.get_mut(&key) else {
+                continue;
+            };
+            let quick = old.is_some_and(|old| {
+                doc.layout
+                    .edit(&doc.analysis, &old, &doc.text, target.as_deref())
+            });
+            if quick {
+                self.spawn_refresh(&key);
+            } else {
+                let a = Analysis::new(doc.text.clone(), target.clone(), Some(&doc.analysis));
+                let v = doc.version;
+                doc.install(v, a);
+            }
+            if let Some(doc) = self.docs.get(&key) {
+                let n = Self::publish(doc);
+                self.outbox.push(n);
+            }
+        }
+    }
+
     fn flush(&mut self, conn: &Connection) -> Result<(), BoxError> {
         for n in self.outbox.drain(..) {
             conn.sender.send(Message::Notification(n))?;
@@ -336,37 +450,26 @@ impl State {
                 let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(not.params) else {
                     return Vec::new();
                 };
-                let target = self.config.target.clone();
                 let encoding = self.encoding;
                 let limit = self.config.incremental_above;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(doc) = self.docs.get_mut(&key) else {
                     return Vec::new();
                 };
-                let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                if !self.pending.iter().any(|(k, _)| *k == key) {
+                    let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                    self.pending.push((key, old));
+                }
                 doc.apply(p.content_changes, encoding);
                 doc.version = p.text_document.version;
-                let quick = old.is_some_and(|old| {
-                    doc.layout
-                        .edit(&doc.analysis, &old, &doc.text, target.as_deref())
-                });
-                if quick {
-                    self.spawn_refresh(&key);
-                } else {
-                    let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
-                    let v = doc.version;
-                    doc.install(v, a);
-                }
-                let Some(doc) = self.docs.get(&key) else {
-                    return Vec::new();
-                };
-                vec![Self::publish(doc)]
+                Vec::new()
             }
             n::DidCloseTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(not.params) else {
                     return Vec::new();
                 };
                 self.docs.remove(p.text_document.uri.as_str());
+                self.tokens.remove(p.text_document.uri.as_str());
                 let params = PublishDiagnosticsParams {
                     uri: p.text_document.uri,
                     diagnostics: Vec::new(),
@@ -393,6 +496,10 @@ impl State {
                     doc.install(v, a);
                 }
                 self.docs.values().map(Self::publish).collect()
+            }
+            n::Cancel::METHOD => {
+                self.cancel(not);
+                Vec::new()
             }
             _ => Vec::new(),
         }
@@ -504,7 +611,25 @@ impl State {
             r::SemanticTokensFullRequest::METHOD => {
                 let p: lsp_types::SemanticTokensParams = parse(req.params).map_err(bad)?;
                 let doc = self.doc(&p.text_document.uri)?;
-                ok(crate::semantic_tokens::tokens(doc, None))
+                let t = crate::semantic_tokens::tokens(doc, None);
+                ok(self.remember_tokens(p.text_document.uri.as_str(), t))
+            }
+            r::SemanticTokensFullDeltaRequest::METHOD => {
+                let p: lsp_types::SemanticTokensDeltaParams = parse(req.params).map_err(bad)?;
+                let doc = self.doc(&p.text_document.uri)?;
+                let t = crate::semantic_tokens::tokens(doc, None);
+                let key = p.text_document.uri.as_str();
+                let old = self
+                    .tokens
+                    .remove(key)
+                    .filter(|(id, _)| *id == p.previous_result_id);
+                let new = self.remember_tokens(key, t);
+                match old {
+                    Some((_, old)) => ok(lsp_types::SemanticTokensFullDeltaResult::TokensDelta(
+                        crate::semantic_tokens::delta(&old, new),
+                    )),
+                    None => ok(lsp_types::SemanticTokensFullDeltaResult::Tokens(new)),
+                }
             }
             r::SemanticTokensRangeRequest::METHOD => {
                 let p: lsp_types::SemanticTokensRangeParams = parse(req.params).map_err(bad)?;

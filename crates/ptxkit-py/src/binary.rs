@@ -25,7 +25,7 @@ pub fn read_input(src: &Bound<'_, PyAny>) -> PyResult<BinaryInput> {
             bytes: b.as_bytes().to_vec(),
         });
     }
-    let path: PathBuf = src.extract()?;
+    let path: PathBuf = crate::errors::fs_path(src)?;
     let py = src.py();
     let bytes = py.detach(|| std::fs::read(&path))?;
     Ok(BinaryInput {

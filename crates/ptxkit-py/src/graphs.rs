@@ -89,8 +89,9 @@ impl Cfg {
         self.r.unreachable.clone()
     }
 
-    /// Natural loops: dicts with ``header``, ``latches``, ``blocks``,
-    /// ``depth`` and ``parent``.
+    /// Natural loops: dicts with ``header``, ``latches``, ``own_blocks``
+    /// (the blocks whose innermost loop it is), ``size`` (its blocks,
+    /// nested loops' included), ``depth`` and ``parent``.
     #[getter]
     fn loops(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         to_py(py, &self.r.loops)

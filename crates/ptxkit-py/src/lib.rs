@@ -13,12 +13,12 @@ mod binary_usage;
 mod convert;
 mod diagnostic;
 mod doc;
+mod errors;
 mod function;
 mod graphs;
 mod instruction;
 mod module;
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
@@ -59,10 +59,16 @@ fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
 /// the problems are in ``Module.diagnostics`` (and ``Module.check()``).
 #[pyfunction]
 #[pyo3(signature = (text, path = None))]
-fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, path: Option<PathBuf>) -> PyResult<Module> {
-    let bytes = text_bytes(text)?;
-    let name = path.map_or_else(|| NO_PATH.to_string(), |p| p.display().to_string());
-    Ok(parse_bytes(py, name, bytes))
+fn parse(
+    py: Python<'_>,
+    text: &Bound<'_, PyAny>,
+    path: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Module> {
+    errors::guard(|| {
+        let bytes = text_bytes(text)?;
+        let name = errors::display_name(path, NO_PATH)?;
+        Ok(parse_bytes(py, name, bytes))
+    })
 }
 
 /// Read and parse a PTX file. A CUDA binary (fatbin, executable, shared
@@ -74,11 +80,20 @@ fn parse(py: Python<'_>, text: &Bound<'_, PyAny>, path: Option<PathBuf>) -> PyRe
 #[pyo3(signature = (path, arch = None, entry = None))]
 fn parse_file(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     arch: Option<&str>,
     entry: Option<usize>,
 ) -> PyResult<Module> {
-    let bytes = py.detach(|| std::fs::read(&path))?;
+    errors::guard(|| parse_file_at(py, &errors::fs_path(path)?, arch, entry))
+}
+
+fn parse_file_at(
+    py: Python<'_>,
+    path: &std::path::Path,
+    arch: Option<&str>,
+    entry: Option<usize>,
+) -> PyResult<Module> {
+    let bytes = py.detach(|| std::fs::read(path))?;
     let name = path.display().to_string();
     if !ptxkit::binary::is_binary(&bytes) {
         return Ok(parse_bytes(py, name, bytes));
@@ -136,11 +151,13 @@ fn check_asm(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     targets: Option<Vec<String>>,
-    path: Option<PathBuf>,
+    path: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
-    let bytes = text_bytes(source)?;
-    let name = path.map_or_else(|| NO_PATH.to_string(), |p| p.display().to_string());
-    asm::check(py, name, bytes, targets.unwrap_or_default())
+    errors::guard(|| {
+        let bytes = text_bytes(source)?;
+        let name = errors::display_name(path, NO_PATH)?;
+        asm::check(py, name, bytes, targets.unwrap_or_default())
+    })
 }
 
 /// :func:`check_asm` on a file (``.cu``, ``.cuh``, ``.h``, ``.cpp``…).
@@ -148,16 +165,19 @@ fn check_asm(
 #[pyo3(signature = (path, targets = None))]
 fn check_asm_file(
     py: Python<'_>,
-    path: PathBuf,
+    path: &Bound<'_, PyAny>,
     targets: Option<Vec<String>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
-    let bytes = py.detach(|| std::fs::read(&path))?;
-    asm::check(
-        py,
-        path.display().to_string(),
-        bytes,
-        targets.unwrap_or_default(),
-    )
+    errors::guard(|| {
+        let path = errors::fs_path(path)?;
+        let bytes = py.detach(|| std::fs::read(&path))?;
+        asm::check(
+            py,
+            path.display().to_string(),
+            bytes,
+            targets.unwrap_or_default(),
+        )
+    })
 }
 
 /// The PTX entries of a CUDA binary (``ptx extract``): a path or the
@@ -172,22 +192,28 @@ fn extract(
     arch: Option<&str>,
     entry: Option<usize>,
 ) -> PyResult<Vec<binary::FatbinEntry>> {
-    let input = binary::read_input(source)?;
-    binary::select(py, input, arch, entry, false)
+    errors::guard(|| {
+        let input = binary::read_input(source)?;
+        binary::select(py, input, arch, entry, false)
+    })
 }
 
 /// Every fatbin entry of a CUDA binary, PTX or not (``ptx extract
 /// --list``).
 #[pyfunction]
 fn fatbin_entries(py: Python<'_>, source: &Bound<'_, PyAny>) -> PyResult<Vec<binary::FatbinEntry>> {
-    let input = binary::read_input(source)?;
-    binary::select(py, input, None, None, true)
+    errors::guard(|| {
+        let input = binary::read_input(source)?;
+        binary::select(py, input, None, None, true)
+    })
 }
 
 /// The native module.
 #[pymodule]
 fn _ptxkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add("Error", m.py().get_type::<errors::Error>())?;
+    m.add("InternalError", m.py().get_type::<errors::InternalError>())?;
     m.add_class::<Module>()?;
     m.add_class::<function::Function>()?;
     m.add_class::<instruction::Instruction>()?;

@@ -6,7 +6,6 @@ use std::sync::Arc;
 use ptxkit::analysis::stats::{module_stats, StatsKey};
 use ptxkit::check::CheckOptions;
 use ptxkit::syntax::Item;
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
@@ -25,9 +24,9 @@ pub struct Module {
     pub(crate) doc: Arc<Doc>,
 }
 
-/// `ValueError(msg)`.
+/// `ptxkit.Error(msg)` (a `ValueError`).
 pub fn value_error(msg: impl Into<String>) -> PyErr {
-    PyValueError::new_err(msg.into())
+    crate::errors::error(msg)
 }
 
 /// A target name the catalog knows, or a `ValueError`.
@@ -226,20 +225,34 @@ impl Module {
 
     /// The syntax tree as JSON text (``ptx ast --json``).
     #[pyo3(signature = (indent = None))]
+    ///
+    /// Raises ``ptxkit.Error`` rather than build text larger than
+    /// ``MAX_JSON_BYTES`` (512 MiB; the JSON of a tree is about 15 to 30
+    /// times the size of its source).
     fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
-        let m = &self.doc.parsed.module;
-        let r = match indent {
-            None => serde_json::to_string(m),
-            Some(n) => {
-                let pad = " ".repeat(n);
-                let fmt = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
-                let mut out = Vec::new();
-                let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
-                serde::Serialize::serialize(m, &mut ser)
-                    .map(|()| String::from_utf8_lossy(&out).into_owned())
+        crate::errors::guard(|| {
+            let m = &self.doc.parsed.module;
+            let mut out = Capped {
+                out: Vec::new(),
+                limit: MAX_JSON_BYTES,
+            };
+            let r = match indent {
+                None => serde_json::to_writer(&mut out, m),
+                Some(n) => {
+                    let pad = " ".repeat(n);
+                    let fmt = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
+                    let mut ser = serde_json::Serializer::with_formatter(&mut out, fmt);
+                    serde::Serialize::serialize(m, &mut ser)
+                }
+            };
+            match r {
+                Ok(()) => Ok(String::from_utf8_lossy(&out.out).into_owned()),
+                Err(e) if e.is_io() => Err(crate::errors::error(format!(
+                    "the JSON of this module is larger than {MAX_JSON_BYTES} bytes: not built"
+                ))),
+                Err(e) => Err(value_error(e.to_string())),
             }
-        };
-        r.map_err(|e| value_error(e.to_string()))
+        })
     }
 
     /// The syntax tree as plain Python objects (the same data as
@@ -415,5 +428,28 @@ impl Module {
             self.target().unwrap_or_else(|| "?".into()),
             self.doc.function_items().len()
         )
+    }
+}
+
+/// The most text `Module.to_json` builds (512 MiB).
+pub const MAX_JSON_BYTES: usize = 512 << 20;
+
+/// A writer that refuses to grow past `limit` bytes.
+struct Capped {
+    out: Vec<u8>,
+    limit: usize,
+}
+
+impl std::io::Write for Capped {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if self.out.len().saturating_add(buf.len()) > self.limit {
+            return Err(std::io::Error::other("size limit"));
+        }
+        self.out.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
     }
 }

@@ -29,15 +29,22 @@ pub enum NotText {
     },
 }
 
-impl fmt::Display for NotText {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl NotText {
+    /// The reason, for an input that should have been `what` (`PTX`,
+    /// `C++ source`): `not C++ source text: a NUL byte at offset 12`.
+    pub fn describe(&self, what: &str) -> String {
         match self {
-            NotText::Nul(at) => write!(f, "not PTX text: a NUL byte at offset {at}"),
-            NotText::Garbage { bad, of } => write!(
-                f,
-                "not PTX text: {bad} of its first {of} bytes are control bytes or not UTF-8"
+            NotText::Nul(at) => format!("not {what} text: a NUL byte at offset {at}"),
+            NotText::Garbage { bad, of } => format!(
+                "not {what} text: {bad} of its first {of} bytes are control bytes or not UTF-8"
             ),
         }
+    }
+}
+
+impl fmt::Display for NotText {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.describe("PTX"))
     }
 }
 

@@ -112,7 +112,7 @@ fn check_file(path: &std::path::Path, patterns: &[Pattern]) -> Vec<String> {
             }
         }
         for l in &r.loops {
-            if l.blocks.iter().any(|&b| !dom.dominates(l.header, b)) {
+            if l.own_blocks.iter().any(|&b| !dom.dominates(l.header, b)) {
                 problems.push(format!(
                     "{fname}: loop header {} does not dominate its body",
                     l.header

@@ -170,3 +170,94 @@ fn undeclared_registers_are_held_within_the_error_cap() {
         "the held diagnostics grow with the input: {peak_small} -> {peak_large}"
     );
 }
+
+/// A zstd frame of `rle_blocks` RLE blocks of 128 KiB of `b'a'` each: a
+/// few bytes per block that decode to 32,768 times as much.
+fn zstd_bomb(rle_blocks: usize) -> Vec<u8> {
+    let mut f = 0xFD2F_B528u32.to_le_bytes().to_vec();
+    // Frame header: no content size, no checksum; a 128 KiB window.
+    f.extend([0x00, 7 << 3]);
+    const BLOCK: u32 = 128 << 10;
+    for i in 0..rle_blocks {
+        let last = u32::from(i + 1 == rle_blocks);
+        let h = last | (1 << 1) | (BLOCK << 3);
+        f.extend(&h.to_le_bytes()[..3]);
+        f.push(b'a');
+    }
+    f
+}
+
+/// A fatbin of one zstd-compressed PTX entry holding `frame`, whose header
+/// says it decompresses to `claimed` bytes.
+fn fatbin_of_frame(frame: &[u8], claimed: u64) -> Vec<u8> {
+    let mut payload = frame.to_vec();
+    payload.resize(payload.len().div_ceil(8) * 8, 0);
+    let mut e = Vec::new();
+    e.extend(1u16.to_le_bytes());
+    e.extend(0x0101u16.to_le_bytes());
+    e.extend(64u32.to_le_bytes());
+    e.extend((payload.len() as u64).to_le_bytes());
+    e.extend((frame.len() as u32).to_le_bytes());
+    e.extend(0u32.to_le_bytes());
+    e.extend(0u16.to_le_bytes());
+    e.extend(9u16.to_le_bytes());
+    e.extend(80u32.to_le_bytes());
+    e.extend([0; 8]);
+    e.extend(0x8011u64.to_le_bytes());
+    e.extend([0; 8]);
+    e.extend(claimed.to_le_bytes());
+    e.extend(payload);
+    let mut f = 0xBA55_ED50u32.to_le_bytes().to_vec();
+    f.extend(1u16.to_le_bytes());
+    f.extend(16u16.to_le_bytes());
+    f.extend((e.len() as u64).to_le_bytes());
+    f.extend(e);
+    f
+}
+
+/// A zstd bomb is refused by its header's size when that is above the
+/// per-entry limit, and stopped one byte past the header's size when the
+/// header lies: either way without allocating what the frame decodes to.
+/// (Before the per-entry limit, a 132 KB fatbin could cost 5.3 GB.)
+#[test]
+fn decompression_bombs_cost_what_the_header_allows() {
+    let _one = ONE_AT_A_TIME.lock();
+    // 4,100 blocks: 16 KB that decode to just over 512 MiB; 40,000: 160 KB, 5 GiB.
+    for blocks in [4_100usize, 40_000] {
+        let frame = zstd_bomb(blocks);
+        let decoded = blocks as u64 * (128 << 10);
+        // Honest header, above the limit: refused before decoding.
+        let f = fatbin_of_frame(&frame, decoded);
+        let (_, peak, r) = measure(|| {
+            let bin = ptxkit::binary::read(&f).expect("headers");
+            let e = bin.ptx_entries().next().expect("an entry").clone();
+            (
+                ptxkit::binary::ptx_text(&f, &e),
+                ptxkit::binary::check_total([&e]),
+            )
+        });
+        let err = r.0.expect_err("over the per-entry limit");
+        assert!(err.message.starts_with("entry too large"), "{err}");
+        assert!(r.1.is_err_and(|e| e.message.starts_with("entry too large")));
+        assert!(peak < 4 * f.len() + (1 << 20), "honest bomb: peak {peak}");
+        // A lying header (1 MiB): decoding stops just past it.
+        let f = fatbin_of_frame(&frame, 1 << 20);
+        let (_, peak, r) = measure(|| {
+            let bin = ptxkit::binary::read(&f).expect("headers");
+            let e = bin.ptx_entries().next().expect("an entry").clone();
+            ptxkit::binary::ptx_text(&f, &e)
+        });
+        let err = r.expect_err("a lying header");
+        assert!(err.message.contains("the header says 1048576"), "{err}");
+        assert!(peak < 4 * f.len() + (4 << 20), "lying bomb: peak {peak}");
+        // Streamed to a writer, a large honest entry holds a buffer only.
+        let f = fatbin_of_frame(&zstd_bomb(blocks.min(2_048)), 256 << 20);
+        let (_, peak, r) = measure(|| {
+            let bin = ptxkit::binary::read(&f).expect("headers");
+            let e = bin.ptx_entries().next().expect("an entry").clone();
+            ptxkit::binary::write_ptx_text(&f, &e, &mut std::io::sink())
+        });
+        assert_eq!(r.expect("streams"), 256 << 20);
+        assert!(peak < 4 * f.len() + (1 << 20), "streamed: peak {peak}");
+    }
+}

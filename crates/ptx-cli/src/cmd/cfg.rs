@@ -92,11 +92,19 @@ pub fn render(r: &FlowReport, on: bool) -> String {
         ("loop", Align::Right),
         ("successors", Align::Left),
     ]);
+    // Edges by source block, gathered once (time linear in the graph).
+    let mut out_edges: Vec<Vec<&ptxkit::analysis::cfg::Edge>> = vec![Vec::new(); r.blocks.len()];
+    for e in &r.edges {
+        if let Some(v) = out_edges.get_mut(e.from) {
+            v.push(e);
+        }
+    }
     for b in &r.blocks {
-        let succ: Vec<String> = r
-            .edges
+        let succ: Vec<String> = out_edges
+            .get(b.id)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
             .iter()
-            .filter(|e| e.from == b.id)
             .map(|e| {
                 let to = e.to.map_or("exit".to_string(), |t| t.to_string());
                 let back = e.to.is_some_and(|t| r.is_back_edge(b.id, t));
@@ -134,10 +142,11 @@ pub fn render(r: &FlowReport, on: bool) -> String {
     for l in &r.loops {
         let label = r.blocks.get(l.header).map_or("", |b| b.label.as_str());
         s.push_str(&format!(
-            "  loop at block {} ({label}): depth {}, blocks {}, back edges from {}\n",
+            "  loop at block {} ({label}): depth {}, size {}, own blocks {}, back edges from {}\n",
             l.header,
             l.depth,
-            l.blocks
+            l.size,
+            l.own_blocks
                 .iter()
                 .map(|b| b.to_string())
                 .collect::<Vec<_>>()

@@ -155,7 +155,11 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
         ));
     }
     if let Some(why) = ptxkit::sniff::not_text(&inp.bytes) {
-        return Err(format!("{}: {why}", inp.name));
+        return Err(format!(
+            "{}: {} (check-asm reads C++ and CUDA source files)",
+            inp.name,
+            why.describe("C++ source")
+        ));
     }
     let o = &a.report;
     let json_out = o.format() == report::Format::Json;

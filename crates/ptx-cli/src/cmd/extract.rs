@@ -107,22 +107,28 @@ pub fn run(a: Args) -> Result<u8, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "stdin".into());
+        if let Err(e) = binary::check_total(picked.iter().map(|n| n.entry)) {
+            eprintln!("ptx: {}: {e}", opened.name);
+            status = 2;
+            continue;
+        }
         let bytes: &[u8] = &opened.bytes;
+        // Each entry is decompressed straight into its file: memory stays
+        // a buffer per thread, whatever the entries' sizes.
         let results: Vec<Result<Written, String>> = picked
             .par_iter()
             .map(|n| {
-                let text = binary::ptx_text(bytes, n.entry)
-                    .map_err(|e| format!("{}: {e}", opened.name))?;
                 let path =
                     a.output
                         .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()));
-                std::fs::write(&path, &text).map_err(|e| format!("{}: {e}", path.display()))?;
+                let size = write_entry(bytes, n.entry, &path)
+                    .map_err(|e| format!("{}: {e}", opened.name))?;
                 Ok(Written {
                     binary: opened.name.clone(),
                     entry: n.number,
                     arch: n.entry.arch_name(),
                     path: path.display().to_string(),
-                    bytes: text.len(),
+                    bytes: usize::try_from(size).unwrap_or(usize::MAX),
                 })
             })
             .collect();
@@ -187,6 +193,26 @@ fn usage_summary(u: &Option<Result<binary::Usage, String>>) -> String {
             )
         }
     }
+}
+
+/// Decompress PTX entry `e` of `bytes` into the file `path`; its size. A
+/// file left incomplete by an error is removed.
+fn write_entry(bytes: &[u8], e: &Entry, path: &Path) -> Result<u64, String> {
+    use std::io::Write;
+    let file = std::fs::File::create(path).map_err(|err| format!("{}: {err}", path.display()))?;
+    let mut w = std::io::BufWriter::with_capacity(256 * 1024, file);
+    let r = binary::write_ptx_text(bytes, e, &mut w)
+        .map_err(|err| err.to_string())
+        .and_then(|n| {
+            w.flush()
+                .map(|()| n)
+                .map_err(|err| format!("{}: {err}", path.display()))
+        });
+    if r.is_err() {
+        drop(w);
+        let _ = std::fs::remove_file(path);
+    }
+    r
 }
 
 fn list_json<'a>(

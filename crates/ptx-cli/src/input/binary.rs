@@ -1,6 +1,7 @@
 //! PTX read out of CUDA binaries (fatbins, executables, shared libraries,
 //! objects): which entries `--arch` and `--entry` pick, and their names.
 
+use std::io::{Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -120,13 +121,25 @@ pub fn only_ptx(path: &Path, bytes: &[u8]) -> Result<(String, Vec<u8>), String> 
     }
 }
 
-/// The text of the entry with index `index` (into [`Binary::entries`]) of
-/// binary `bytes`.
-pub fn entry_ptx(name: &str, bytes: &[u8], index: usize) -> Result<Vec<u8>, String> {
-    let bin = read_headers(name, bytes)?;
-    let e = bin
-        .entries
-        .get(index)
-        .ok_or_else(|| format!("{name}: the binary changed while being read"))?;
-    binary::ptx_text(bytes, e).map_err(|e| format!("{name}: {e}"))
+/// The text of PTX entry `e` of the binary at `path`, whose headers were
+/// read before: only the entry's own payload is read from the file again
+/// (so reading every entry of a binary costs time linear in the binary,
+/// not in its size times its entries).
+pub fn entry_ptx(path: &Path, e: &Entry) -> Result<Vec<u8>, String> {
+    let name = path.display();
+    let err = |err: std::io::Error| format!("{name}: {err}");
+    let mut f = std::fs::File::open(path).map_err(err)?;
+    let start = u64::try_from(e.payload.start).unwrap_or(u64::MAX);
+    let len = e.payload.len();
+    f.seek(SeekFrom::Start(start)).map_err(err)?;
+    let mut stored = Vec::with_capacity(len.min(binary::MAX_ENTRY_SIZE));
+    f.take(u64::try_from(len).unwrap_or(u64::MAX))
+        .read_to_end(&mut stored)
+        .map_err(err)?;
+    if stored.len() != len {
+        return Err(format!("{name}: the binary changed while being read"));
+    }
+    let mut here = e.clone();
+    here.payload = 0..len;
+    binary::ptx_text(&stored, &here).map_err(|err| format!("{name}: {err}"))
 }

@@ -41,7 +41,8 @@ class Loop(TypedDict):
     """A natural loop of a :class:`Cfg`."""
     header: int
     latches: List[int]
-    blocks: List[int]
+    own_blocks: List[int]
+    size: int
     depth: int
     parent: Optional[int]
 
@@ -102,6 +103,12 @@ class Resources(TypedDict):
     directives: List[str]
 
 @final
+class Error(ValueError):
+    """What ptxkit raises for input it cannot take."""
+
+class InternalError(Error):
+    """A bug in ptxkit, caught before it could end the interpreter."""
+
 class Diagnostic:
     """A problem found in the input. ``str(d)`` is the report ``ptx check``
     prints: the ``path:line:col: error: message [code]`` line, a code frame

@@ -90,6 +90,71 @@ pub struct CallGraph {
     pub edges: Vec<CgEdge>,
     /// Indirect calls with no known target.
     pub unresolved: Vec<UnresolvedCall>,
+    /// What [`CallGraph::build`] indexes once so that every query is linear
+    /// in the graph, never in the graph times the number of queries.
+    #[serde(skip)]
+    index: Adjacency,
+}
+
+/// The graph's lookups: node by name, edges and distinct callees by caller,
+/// and the strongly connected components callees first.
+#[derive(Clone, Debug, Default)]
+struct Adjacency {
+    by_name: FxHashMap<String, usize>,
+    /// `edges[edge_start[u]..edge_start[u + 1]]` are the edges from `u`.
+    edge_start: Vec<usize>,
+    /// Distinct callees of each node.
+    succ: Vec<Vec<usize>>,
+    /// The components, each a list of nodes, a component after every
+    /// component it calls.
+    bottom_up: Vec<Vec<usize>>,
+}
+
+impl Adjacency {
+    fn new(nodes: &[CgNode], edges: &[CgEdge], comp: &[usize], order: &[usize]) -> Adjacency {
+        let n = nodes.len();
+        let mut by_name = FxHashMap::default();
+        for (i, node) in nodes.iter().enumerate() {
+            by_name.entry(node.name.clone()).or_insert(i);
+        }
+        let mut edge_start = vec![0usize; n.saturating_add(1)];
+        let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for e in edges {
+            if let Some(c) = edge_start.get_mut(e.from.saturating_add(1)) {
+                *c = c.saturating_add(1);
+            }
+            if let Some(s) = succ.get_mut(e.from) {
+                s.push(e.to);
+            }
+        }
+        for i in 1..edge_start.len() {
+            let prev = edge_start.get(i.saturating_sub(1)).copied().unwrap_or(0);
+            if let Some(c) = edge_start.get_mut(i) {
+                *c = c.saturating_add(prev);
+            }
+        }
+        for s in &mut succ {
+            s.sort_unstable();
+            s.dedup();
+        }
+        // `order` lists the component roots callers first; reversed, every
+        // component comes after the ones it calls.
+        let mut members: FxHashMap<usize, Vec<usize>> = FxHashMap::default();
+        for (u, &c) in comp.iter().enumerate() {
+            members.entry(c).or_default().push(u);
+        }
+        let bottom_up = order
+            .iter()
+            .rev()
+            .filter_map(|root| members.remove(root))
+            .collect();
+        Adjacency {
+            by_name,
+            edge_start,
+            succ,
+            bottom_up,
+        }
+    }
 }
 
 /// A parameter list's sizes, for matching prototypes.
@@ -305,7 +370,9 @@ impl CallGraph {
                 }
             }
         }
-        let comp = components(nodes.len(), &edges);
+        // Edges are grouped by caller: scopes are walked in node order.
+        edges.sort_by_key(|e| e.from);
+        let (comp, roots) = components(nodes.len(), &edges);
         let mut comp_size: FxHashMap<usize, usize> = FxHashMap::default();
         for &c in &comp {
             {
@@ -324,16 +391,43 @@ impl CallGraph {
                 }
             }
         }
+        let index = Adjacency::new(&nodes, &edges, &comp, &roots);
         CallGraph {
             nodes,
             edges,
             unresolved,
+            index,
         }
     }
 
     /// Index of the function named `name`.
     pub fn node(&self, name: &str) -> Option<usize> {
-        self.nodes.iter().position(|n| n.name == name)
+        self.index.by_name.get(name).copied()
+    }
+
+    /// The edges from `u`, in the order its calls were found.
+    pub fn edges_from(&self, u: usize) -> &[CgEdge] {
+        let at = |i: usize| self.index.edge_start.get(i).copied().unwrap_or(0);
+        self.edges
+            .get(at(u)..at(u.saturating_add(1)))
+            .unwrap_or_default()
+    }
+
+    /// The distinct functions `u` calls, in index order.
+    pub fn successors(&self, u: usize) -> &[usize] {
+        self.index
+            .succ
+            .get(u)
+            .map(|v| v.as_slice())
+            .unwrap_or_default()
+    }
+
+    /// The strongly connected components (a recursive cycle, or one
+    /// function), each listed after every component it calls: a walk in
+    /// this order sees a function's callees before the function, except
+    /// within its own cycle.
+    pub fn bottom_up(&self) -> &[Vec<usize>] {
+        &self.index.bottom_up
     }
 
     /// Every function reachable from `from` by calls, `from` included.
@@ -347,15 +441,17 @@ impl CallGraph {
                 _ => continue,
             }
             out.push(u);
-            work.extend(self.edges.iter().filter(|e| e.from == u).map(|e| e.to));
+            work.extend(self.successors(u).iter().copied());
         }
         out.sort_unstable();
         out
     }
 }
 
-/// Strongly connected components (Kosaraju, iterative): a component id per node.
-fn components(n: usize, edges: &[CgEdge]) -> Vec<usize> {
+/// Strongly connected components (Kosaraju, iterative): a component id per
+/// node (the id of its first node found), and the component ids callers
+/// first (a topological order of the condensed graph).
+fn components(n: usize, edges: &[CgEdge]) -> (Vec<usize>, Vec<usize>) {
     let mut fwd: Vec<Vec<usize>> = vec![Vec::new(); n];
     let mut rev: Vec<Vec<usize>> = vec![Vec::new(); n];
     for e in edges {
@@ -394,6 +490,7 @@ fn components(n: usize, edges: &[CgEdge]) -> Vec<usize> {
         }
     }
     let mut comp = vec![usize::MAX; n];
+    let mut roots = Vec::new();
     // A node with a self-loop is its own cyclic component; others alone get
     // a fresh id that no edge shares unless one exists.
     for &s in order.iter().rev() {
@@ -401,6 +498,7 @@ fn components(n: usize, edges: &[CgEdge]) -> Vec<usize> {
             continue;
         }
         let mut work = vec![s];
+        roots.push(s);
         if let Some(c) = comp.get_mut(s) {
             *c = s;
         }
@@ -415,7 +513,7 @@ fn components(n: usize, edges: &[CgEdge]) -> Vec<usize> {
             }
         }
     }
-    comp
+    (comp, roots)
 }
 
 #[cfg(test)]

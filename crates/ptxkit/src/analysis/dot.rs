@@ -41,6 +41,19 @@ pub fn cfg_dot(r: &FlowReport) -> String {
         o.push_str("  graph [nslimit=2, nslimit1=2];\n");
     }
     o.push_str("  node [shape=box, fontname=\"monospace\"];\n");
+    // Per-block facts looked up once (output and time linear in the graph).
+    let mut header = vec![false; r.blocks.len()];
+    for l in &r.loops {
+        if let Some(h) = header.get_mut(l.header) {
+            *h = true;
+        }
+    }
+    let mut unreachable = vec![false; r.blocks.len()];
+    for &b in &r.unreachable {
+        if let Some(u) = unreachable.get_mut(b) {
+            *u = true;
+        }
+    }
     for b in &r.blocks {
         let mut text = b.label.clone();
         if b.labels.len() > 1 {
@@ -55,13 +68,13 @@ pub fn cfg_dot(r: &FlowReport) -> String {
             let _ = write!(text, "\nloop depth {d}");
         }
         let mut attrs = format!("label={}", quote(&text));
-        if r.loops.iter().any(|l| l.header == b.id) {
+        if header.get(b.id).copied().unwrap_or(false) {
             attrs.push_str(", peripheries=2");
         }
         if b.id == r.entry {
             attrs.push_str(", style=bold");
         }
-        if r.unreachable.contains(&b.id) {
+        if unreachable.get(b.id).copied().unwrap_or(false) {
             attrs.push_str(", style=dashed, color=gray");
         }
         let _ = writeln!(o, "  b{} [{attrs}];", b.id);
@@ -92,7 +105,7 @@ pub fn cfg_dot(r: &FlowReport) -> String {
                 attrs.push("penwidth=2".into());
                 attrs.push("label=\"back\"".into());
             }
-            if r.irreducible_edges.contains(&(e.from, t)) {
+            if r.irreducible_edges.binary_search(&(e.from, t)).is_ok() {
                 attrs.push("color=red".into());
             }
         }

@@ -37,6 +37,10 @@ pub struct FlowReport {
     pub irreducible_edges: Vec<(usize, usize)>,
     /// `.branchtargets` entries naming no label of the function.
     pub unresolved_targets: Vec<String>,
+    /// Every back edge (latch, header), sorted: [`FlowReport::is_back_edge`]
+    /// in O(log n).
+    #[serde(skip)]
+    back_edges: Vec<(usize, usize)>,
 }
 
 impl FlowReport {
@@ -46,7 +50,14 @@ impl FlowReport {
         let succs = cfg.successors();
         let dom = Dominators::compute(&succs, cfg.entry);
         let lf = find_loops(&succs, &dom);
+        let mut back_edges: Vec<(usize, usize)> = lf
+            .loops
+            .iter()
+            .flat_map(|l| l.latches.iter().map(|&f| (f, l.header)))
+            .collect();
+        back_edges.sort_unstable();
         FlowReport {
+            back_edges,
             function: f.name.to_string(),
             demangled: crate::demangle(f.name.as_str()),
             idom: (0..cfg.blocks.len()).map(|b| dom.idom(b)).collect(),
@@ -66,8 +77,6 @@ impl FlowReport {
 
     /// Whether `from → to` is a back edge of some loop.
     pub fn is_back_edge(&self, from: usize, to: usize) -> bool {
-        self.loops
-            .iter()
-            .any(|l| l.header == to && l.latches.contains(&from))
+        self.back_edges.binary_search(&(from, to)).is_ok()
     }
 }

@@ -63,7 +63,7 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
     let node = cg.node(f.name.as_str());
     let mut calls: Vec<CallInfo> = Vec::new();
     if f.body.is_some() {
-        for e in cg.edges.iter().filter(|e| Some(e.from) == node) {
+        for e in node.map(|u| cg.edges_from(u)).unwrap_or_default() {
             let (callee, callee_demangled) = cg
                 .nodes
                 .get(e.to)

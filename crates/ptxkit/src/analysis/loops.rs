@@ -24,8 +24,13 @@ pub struct Loop {
     pub header: usize,
     /// Sources of the back edges to the header.
     pub latches: Vec<usize>,
-    /// Every node of the loop, header included, ascending.
-    pub blocks: Vec<usize>,
+    /// The nodes whose innermost loop this is, header included, ascending.
+    /// The loop's other nodes are those of the loops nested in it (see
+    /// [`LoopForest::blocks`]): listed once each, a forest of deeply nested
+    /// loops stays proportional to the graph.
+    pub own_blocks: Vec<usize>,
+    /// The number of nodes of the loop, nested loops' included.
+    pub size: usize,
     /// 1 for an outermost loop, 2 for a loop inside it, …
     pub depth: u32,
     /// Index (in [`LoopForest::loops`]) of the innermost enclosing loop.
@@ -52,14 +57,44 @@ impl LoopForest {
     }
 }
 
+impl LoopForest {
+    /// Every node of loop `i` (index in [`LoopForest::loops`]), nested
+    /// loops' included, ascending.
+    pub fn blocks(&self, i: usize) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut work = vec![i];
+        while let Some(l) = work.pop() {
+            if let Some(lp) = self.loops.get(l) {
+                out.extend_from_slice(&lp.own_blocks);
+            }
+            // Loops nested in `l` come after it (their headers are later in
+            // reverse post-order).
+            for (j, inner) in self.loops.iter().enumerate().skip(l.saturating_add(1)) {
+                if inner.parent == Some(l) {
+                    work.push(j);
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
 /// Find the natural loops of `succs` given its dominators.
+///
+/// Headers are taken innermost first (reverse post-order backwards), and
+/// each loop's walk back from its latches steps over a loop found before
+/// in one step, through a union-find of the loops absorbed so far: only a
+/// natural loop's header has predecessors outside it, so the walk goes on
+/// from the inner header's predecessors. Each node and edge is visited a
+/// constant number of times (near-linear time, whatever the nesting).
 pub fn find_loops(succs: &[Vec<usize>], dom: &Dominators) -> LoopForest {
     let n = succs.len();
     let preds = predecessors(succs);
-    // Back edges grouped by header, headers in reverse post-order.
+    // Loops in reverse post-order of their headers (outer before inner).
     let mut loops: Vec<Loop> = Vec::new();
     for &h in &dom.rpo {
-        let latches: Vec<usize> = preds
+        let mut latches: Vec<usize> = preds
             .get(h)
             .map(|p| p.as_slice())
             .unwrap_or_default()
@@ -70,87 +105,131 @@ pub fn find_loops(succs: &[Vec<usize>], dom: &Dominators) -> LoopForest {
         if latches.is_empty() {
             continue;
         }
-        let mut inside = vec![false; n];
-        if let Some(x) = inside.get_mut(h) {
-            *x = true;
-        }
-        let mut work: Vec<usize> = Vec::new();
-        for &l in &latches {
-            if let Some(x) = inside.get_mut(l) {
-                if !*x {
-                    *x = true;
-                    work.push(l);
-                }
-            }
-        }
-        while let Some(u) = work.pop() {
-            for &p in preds.get(u).map(|p| p.as_slice()).unwrap_or_default() {
-                if !dom.is_reachable(p) {
-                    continue;
-                }
-                if let Some(x) = inside.get_mut(p) {
-                    if !*x {
-                        *x = true;
-                        work.push(p);
-                    }
-                }
-            }
-        }
-        let mut latches = latches;
         latches.sort_unstable();
         latches.dedup();
         loops.push(Loop {
             header: h,
             latches,
-            blocks: (0..n)
-                .filter(|&b| inside.get(b).copied().unwrap_or(false))
-                .collect(),
+            own_blocks: Vec::new(),
+            size: 0,
             depth: 0,
             parent: None,
         });
     }
-    // Parent: the smallest other loop containing the header. Natural loops
-    // with distinct headers are disjoint or nested, so this is well defined.
-    let parents: Vec<Option<usize>> = loops
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            loops
-                .iter()
-                .enumerate()
-                .filter(|(j, o)| *j != i && o.blocks.binary_search(&l.header).is_ok())
-                .min_by_key(|(_, o)| o.blocks.len())
-                .map(|(j, _)| j)
-        })
-        .collect();
-    for (l, p) in loops.iter_mut().zip(&parents) {
-        l.parent = *p;
+    const NONE: usize = usize::MAX;
+    // The innermost loop of every node, and the loop of every header.
+    let mut innermost = vec![NONE; n];
+    let mut loop_of_header = vec![NONE; n];
+    for (i, l) in loops.iter().enumerate() {
+        if let Some(x) = loop_of_header.get_mut(l.header) {
+            *x = i;
+        }
     }
-    for i in 0..loops.len() {
-        let mut depth = 1u32;
-        let mut cur = parents.get(i).copied().flatten();
-        while let Some(p) = cur {
-            depth = depth.saturating_add(1);
-            cur = parents.get(p).copied().flatten();
-            if depth as usize > loops.len() {
-                break;
+    // Union-find over nodes: a node absorbed into a loop points (through
+    // `up`) at the header of the outermost loop found so far around it.
+    let mut up: Vec<usize> = (0..n).collect();
+    let find = |up: &mut Vec<usize>, x: usize| -> usize {
+        let mut r = x;
+        while let Some(&p) = up.get(r).filter(|&&p| p != r) {
+            r = p;
+        }
+        let mut y = x;
+        while let Some(&p) = up.get(y).filter(|&&p| p != y) {
+            if let Some(s) = up.get_mut(y) {
+                *s = r;
+            }
+            y = p;
+        }
+        r
+    };
+    let mut stamp = vec![NONE; n];
+    let mut work: Vec<usize> = Vec::new();
+    for li in (0..loops.len()).rev() {
+        let Some(h) = loops.get(li).map(|l| l.header) else {
+            continue;
+        };
+        if let Some(x) = innermost.get_mut(h) {
+            *x = li;
+        }
+        if let Some(x) = stamp.get_mut(h) {
+            *x = li;
+        }
+        let mut size = 1usize;
+        work.clear();
+        for &l in loops
+            .get(li)
+            .map(|l| l.latches.as_slice())
+            .unwrap_or_default()
+        {
+            let r = find(&mut up, l);
+            if stamp.get(r).is_some_and(|&s| s != li) {
+                if let Some(x) = stamp.get_mut(r) {
+                    *x = li;
+                }
+                work.push(r);
             }
         }
-        if let Some(l) = loops.get_mut(i) {
-            l.depth = depth;
-        }
-    }
-    let mut block_depth = vec![0u32; n];
-    for l in &loops {
-        for &b in &l.blocks {
-            if let Some(d) = block_depth.get_mut(b) {
-                {
-                    let e = d;
-                    *e = e.saturating_add(1);
+        while let Some(r) = work.pop() {
+            match loop_of_header
+                .get(r)
+                .copied()
+                .filter(|&j| j != NONE && j != li)
+            {
+                // The header of a loop found before: it nests in this one.
+                Some(j) => {
+                    let inner = loops.get(j).map_or(0, |l| l.size);
+                    size = size.saturating_add(inner);
+                    if let Some(l) = loops.get_mut(j) {
+                        l.parent = Some(li);
+                    }
+                }
+                None => {
+                    size = size.saturating_add(1);
+                    if let Some(x) = innermost.get_mut(r) {
+                        *x = li;
+                    }
+                }
+            }
+            if let Some(x) = up.get_mut(r) {
+                *x = h;
+            }
+            for &p in preds.get(r).map(|p| p.as_slice()).unwrap_or_default() {
+                if !dom.is_reachable(p) {
+                    continue;
+                }
+                let q = find(&mut up, p);
+                if stamp.get(q).is_some_and(|&s| s != li) {
+                    if let Some(x) = stamp.get_mut(q) {
+                        *x = li;
+                    }
+                    work.push(q);
                 }
             }
         }
+        if let Some(l) = loops.get_mut(li) {
+            l.size = size;
+        }
     }
+    for (b, &li) in innermost.iter().enumerate() {
+        if let Some(l) = loops.get_mut(li) {
+            l.own_blocks.push(b);
+        }
+    }
+    // Depths, outer loops first.
+    for i in 0..loops.len() {
+        let d = loops
+            .get(i)
+            .and_then(|l| l.parent)
+            .and_then(|p| loops.get(p))
+            .map_or(1, |p| p.depth.saturating_add(1));
+        if let Some(l) = loops.get_mut(i) {
+            l.depth = d;
+        }
+    }
+    let block_depth = innermost
+        .iter()
+        .map(|&li| loops.get(li).map_or(0, |l| l.depth))
+        .collect();
     LoopForest {
         loops,
         block_depth,
@@ -223,7 +302,8 @@ mod tests {
             Loop {
                 header: 1,
                 latches: vec![4],
-                blocks: vec![1, 2, 3, 4],
+                own_blocks: vec![1, 4],
+                size: 4,
                 depth: 1,
                 parent: None
             }
@@ -233,12 +313,14 @@ mod tests {
             Loop {
                 header: 2,
                 latches: vec![3],
-                blocks: vec![2, 3],
+                own_blocks: vec![2, 3],
+                size: 2,
                 depth: 2,
                 parent: Some(0)
             }
         );
         assert_eq!(f.block_depth, vec![0, 1, 2, 2, 1, 0]);
+        assert_eq!(f.blocks(0), vec![1, 2, 3, 4]);
         assert!(!f.is_irreducible());
     }
 
@@ -259,10 +341,10 @@ mod tests {
             ],
         );
         assert_eq!(f.loops.len(), 2);
-        assert_eq!(f.loops[0].blocks, vec![1]);
+        assert_eq!(f.blocks(0), vec![1]);
         assert_eq!(f.loops[1].header, 2);
         assert_eq!(f.loops[1].latches, vec![3, 4]);
-        assert_eq!(f.loops[1].blocks, vec![2, 3, 4]);
+        assert_eq!(f.blocks(1), vec![2, 3, 4]);
         assert_eq!(f.loops[1].depth, 1);
     }
 
@@ -289,7 +371,7 @@ mod tests {
         );
         assert_eq!(f.loops.len(), 1);
         assert_eq!(f.loops[0].header, 1);
-        assert_eq!(f.loops[0].blocks, vec![1, 2, 3, 4]);
+        assert_eq!(f.blocks(0), vec![1, 2, 3, 4]);
         assert!(f.is_irreducible());
     }
 

@@ -30,7 +30,10 @@ pub fn declarator_bytes(
             .saturating_mul(u64::from(v.vector.unwrap_or(1)));
     for (i, d) in dims.iter().enumerate() {
         let len = match d {
-            Some(e) => u64::try_from(eval_int(e)?).ok()?,
+            // Dimensions are unsigned 64-bit: `[18446744073709551615]`
+            // (which evaluates to -1 as a signed constant) is that many
+            // elements, not an unknown size.
+            Some(e) => eval_int(e)?.cast_unsigned(),
             // `a[] = {…}`: the initializer gives the outer length.
             None if i == 0 => init?.list_len()?,
             None => return None,
@@ -50,7 +53,7 @@ pub fn param_bytes(p: &Param) -> u64 {
         n = n.saturating_mul(
             d.as_ref()
                 .and_then(eval_int)
-                .and_then(|v| u64::try_from(v).ok())
+                .map(i64::cast_unsigned)
                 .unwrap_or(0),
         );
     }

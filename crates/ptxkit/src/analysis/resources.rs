@@ -271,6 +271,7 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
         barriers_of: &barriers_of,
         kernels_of: &kernels_of,
     };
+    let (trees, tree_of) = call_trees(&cg, &facts);
     let mut out = Vec::new();
     for f in m.functions() {
         if f.body.is_none() || name.is_some_and(|n| n != f.name.as_str()) {
@@ -279,8 +280,15 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
         let Some(node) = cg.node(f.name.as_str()) else {
             continue;
         };
-        let reach = cg.reachable(node);
-        out.push(function_resources(f, lines, &cg, node, &reach, &facts));
+        let Some(tree) = tree_of
+            .get(node)
+            .copied()
+            .flatten()
+            .and_then(|t| trees.get(t))
+        else {
+            continue;
+        };
+        out.push(function_resources(f, lines, node, tree, &facts));
     }
     // Kernels first, then device functions, each in module order.
     out.sort_by_key(|r| r.kind != crate::syntax::FuncKind::Entry);
@@ -298,6 +306,76 @@ struct NodeFacts<'a> {
     kernels_of: &'a [Vec<String>],
 }
 
+/// What a function and every function it calls use, worked out once per
+/// strongly connected component of the call graph, callees first, so that
+/// the whole module costs time linear in the graph (plus the size of the
+/// sets themselves), whatever the depth of its call chains.
+#[derive(Clone, Debug, Default)]
+struct Tree {
+    /// The nodes reached that declare `.shared` variables of their own.
+    shared_locals: Vec<usize>,
+    /// The module `.shared` variables referred to.
+    shared_globals: Vec<Name>,
+    /// Named barriers used.
+    barriers: OwnBarriers,
+    /// The deepest sum of `.local` frames along a call chain (`None` for
+    /// recursion or a function without a body).
+    frame: Option<u64>,
+}
+
+/// The [`Tree`] of every component, and of every node its component's index.
+fn call_trees(cg: &CallGraph, facts: &NodeFacts<'_>) -> (Vec<Tree>, Vec<Option<usize>>) {
+    let mut tree_of: Vec<Option<usize>> = vec![None; cg.nodes.len()];
+    let mut trees: Vec<Tree> = Vec::with_capacity(cg.bottom_up().len());
+    for members in cg.bottom_up() {
+        let id = trees.len();
+        for &u in members {
+            if let Some(t) = tree_of.get_mut(u) {
+                *t = Some(id);
+            }
+        }
+        let mut t = Tree::default();
+        let mut below = Some(0u64);
+        let mut own_frame = 0u64;
+        let mut bounded = members.len() == 1;
+        for &u in members {
+            let Some(n) = cg.nodes.get(u) else { continue };
+            bounded &= !n.recursive && !n.declaration;
+            own_frame = facts.frame_of.get(u).copied().unwrap_or(0);
+            if facts.shared_of.get(u).is_some_and(|v| !v.is_empty()) {
+                t.shared_locals.push(u);
+            }
+            for nm in facts.names_of.get(u).into_iter().flatten() {
+                if facts.globals.get(nm).is_some_and(|g| is_shared(g.space)) {
+                    t.shared_globals.push(*nm);
+                }
+            }
+            if let Some(b) = facts.barriers_of.get(u) {
+                t.barriers.merge(*b);
+            }
+            for &v in cg.successors(u) {
+                let Some(c) = tree_of.get(v).copied().flatten().filter(|&c| c != id) else {
+                    continue;
+                };
+                let Some(child) = trees.get(c) else { continue };
+                t.shared_locals.extend_from_slice(&child.shared_locals);
+                t.shared_globals.extend_from_slice(&child.shared_globals);
+                t.barriers.merge(child.barriers);
+                below = below.zip(child.frame).map(|(a, b)| a.max(b));
+            }
+        }
+        t.shared_locals.sort_unstable();
+        t.shared_locals.dedup();
+        t.shared_globals.sort_unstable();
+        t.shared_globals.dedup();
+        t.frame = below
+            .filter(|_| bounded)
+            .map(|b| own_frame.saturating_add(b));
+        trees.push(t);
+    }
+    (trees, tree_of)
+}
+
 /// The named barriers a function's own instructions use.
 #[derive(Clone, Copy, Debug, Default)]
 struct OwnBarriers {
@@ -305,6 +383,14 @@ struct OwnBarriers {
     max_id: Option<u64>,
     /// Whether an id is in a register.
     register: bool,
+}
+
+impl OwnBarriers {
+    /// Add the barriers of `other` (a callee) to these.
+    fn merge(&mut self, other: OwnBarriers) {
+        self.max_id = self.max_id.max(other.max_id);
+        self.register |= other.register;
+    }
 }
 
 /// The id operand of a CTA barrier instruction: the role whose constants
@@ -339,9 +425,8 @@ const NAMED_BARRIERS: u64 = 16;
 fn function_resources(
     f: &Function,
     lines: &LineIndex,
-    cg: &CallGraph,
     node: usize,
-    reach: &[usize],
+    tree: &Tree,
     facts: &NodeFacts<'_>,
 ) -> Resources {
     let NodeFacts {
@@ -349,8 +434,8 @@ fn function_resources(
         names_of,
         frame_of,
         shared_of,
-        barriers_of,
         kernels_of,
+        ..
     } = *facts;
     let cfg = Cfg::build(f, lines);
     let ra = analyze(f, &cfg);
@@ -382,32 +467,30 @@ fn function_resources(
     // Shared, const and local variables referred to along the call tree.
     let mut shared = SharedUse::default();
     let mut constant = ConstUse::default();
-    let mut seen: FxHashSet<Name> = FxHashSet::default();
-    for &r in reach {
+    for &r in &tree.shared_locals {
         for (n, b) in shared_of.get(r).map(|v| v.as_slice()).unwrap_or_default() {
             shared.static_bytes = shared.static_bytes.saturating_add(*b);
             shared.variables.push(n.clone());
         }
-        for nm in names_of.get(r).into_iter().flatten() {
-            let Some(g) = globals.get(nm) else { continue };
-            if !seen.insert(*nm) {
-                continue;
+    }
+    for nm in &tree.shared_globals {
+        let Some(g) = globals.get(nm) else { continue };
+        match g.bytes {
+            Some(b) => {
+                shared.static_bytes = shared.static_bytes.saturating_add(b);
+                shared.variables.push(nm.to_string());
             }
-            if is_shared(g.space) {
-                match g.bytes {
-                    Some(b) => {
-                        shared.static_bytes = shared.static_bytes.saturating_add(b);
-                        shared.variables.push(nm.to_string());
-                    }
-                    None => {
-                        shared.dynamic = true;
-                        shared.dynamic_variables.push(nm.to_string());
-                    }
-                }
-            } else if g.space == StateSpace::Const && r == node {
-                constant.bytes = constant.bytes.saturating_add(g.bytes.unwrap_or(0));
-                constant.variables.push(nm.to_string());
+            None => {
+                shared.dynamic = true;
+                shared.dynamic_variables.push(nm.to_string());
             }
+        }
+    }
+    for nm in names_of.get(node).into_iter().flatten() {
+        let Some(g) = globals.get(nm) else { continue };
+        if g.space == StateSpace::Const {
+            constant.bytes = constant.bytes.saturating_add(g.bytes.unwrap_or(0));
+            constant.variables.push(nm.to_string());
         }
     }
     shared.variables.sort();
@@ -444,17 +527,14 @@ fn function_resources(
         }
     }
     barriers.ids.sort_unstable();
-    let tree = reach.iter().filter_map(|&r| barriers_of.get(r));
-    barriers.named_barriers = if tree.clone().any(|b| b.register) {
+    barriers.named_barriers = if tree.barriers.register {
         NAMED_BARRIERS
     } else {
-        tree.filter_map(|b| b.max_id)
-            .max()
-            .map_or(0, |m| m.saturating_add(1))
+        tree.barriers.max_id.map_or(0, |m| m.saturating_add(1))
     };
     let local = LocalUse {
         frame_bytes: frame_of.get(node).copied().unwrap_or(0),
-        with_callees: deepest_frame(cg, node, frame_of),
+        with_callees: tree.frame,
         dynamic_stack,
     };
     Resources {
@@ -561,41 +641,6 @@ fn kind_of(i: &Instruction) -> SectionKind {
     }
     .copied()
     .unwrap_or(SectionKind::Other)
-}
-
-/// Largest sum of frames along a call chain from `node` (`None` if a chain
-/// is cyclic or reaches a declaration).
-fn deepest_frame(cg: &CallGraph, node: usize, frame_of: &[u64]) -> Option<u64> {
-    fn go(
-        cg: &CallGraph,
-        u: usize,
-        frame_of: &[u64],
-        memo: &mut FxHashMap<usize, Option<u64>>,
-        depth: usize,
-    ) -> Option<u64> {
-        if let Some(v) = memo.get(&u) {
-            return *v;
-        }
-        let n = cg.nodes.get(u)?;
-        if n.recursive || n.declaration || depth > cg.nodes.len() {
-            return None;
-        }
-        let mut best = 0u64;
-        for e in cg.edges.iter().filter(|e| e.from == u) {
-            let v = go(cg, e.to, frame_of, memo, depth.saturating_add(1));
-            match v {
-                Some(v) => best = best.max(v),
-                None => {
-                    memo.insert(u, None);
-                    return None;
-                }
-            }
-        }
-        let r = Some(frame_of.get(u).copied().unwrap_or(0).saturating_add(best));
-        memo.insert(u, r);
-        r
-    }
-    go(cg, node, frame_of, &mut FxHashMap::default(), 0)
 }
 
 #[cfg(test)]

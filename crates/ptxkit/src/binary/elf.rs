@@ -62,6 +62,7 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
     if chosen.is_empty() {
         chosen = sections_named(RELOCATABLE);
     }
+    let mut ranges = Vec::with_capacity(chosen.len());
     for s in chosen {
         let name = s.name().unwrap_or_default().to_string();
         let Some((off, size)) = s.file_range() else {
@@ -73,7 +74,20 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
             .and_then(|(o, n)| Some((o, o.checked_add(n)?)))
             .filter(|&(_, end)| end <= bytes.len())
             .ok_or_else(|| Error::at(0, format!("section {name} lies outside the file")))?;
-        fatbin::read_containers(bytes, range.0, range.1, &name, &mut bin)?;
+        ranges.push((range, name));
+    }
+    // A section header may be repeated, or several may cover the same
+    // bytes: each byte of the file is read once (the first section to
+    // cover it, in file order), so the work stays linear in the file
+    // however many headers name it.
+    ranges.sort_by_key(|&((start, end), _)| (start, std::cmp::Reverse(end)));
+    let mut covered = 0usize;
+    for ((start, end), name) in ranges {
+        if start < covered || start == end {
+            continue;
+        }
+        fatbin::read_containers(bytes, start, end, &name, &mut bin)?;
+        covered = end;
         bin.sections.push(name);
     }
     for s in file.sections().filter(|s| s.name() == Ok(WRAPPERS)) {

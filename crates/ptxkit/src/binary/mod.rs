@@ -58,6 +58,19 @@ pub use usage::{usage_of, FunctionUsage, Usage};
 /// The largest PTX text [`ptx_text`] produces (the parser's own limit).
 pub const MAX_PTX_SIZE: usize = crate::MAX_FILE_SIZE;
 
+/// The largest payload one entry may have once decompressed (512 MiB):
+/// an entry whose header says more is refused with an "entry too large"
+/// error before anything is decompressed, and a payload that decodes past
+/// its header's size is stopped there. Real PTX entries stay far below
+/// (the largest in the CUDA 13 libraries is tens of MB); a zstd frame of
+/// 132 KB can claim gigabytes.
+pub const MAX_ENTRY_SIZE: usize = 512 << 20;
+
+/// The most one input's chosen entries may hold together once
+/// decompressed (4 GiB), checked from their headers by [`check_total`]
+/// before any is decompressed.
+pub const MAX_TOTAL_SIZE: u64 = 4 << 30;
+
 /// The most entries [`read`] lists for one input.
 pub const MAX_ENTRIES: usize = 1 << 20;
 
@@ -185,6 +198,81 @@ pub fn ptx_text(bytes: &[u8], e: &Entry) -> Result<Vec<u8>, Error> {
         out.truncate(nul);
     }
     Ok(out)
+}
+
+/// Write the text of PTX entry `e` of `bytes` to `w` as it decompresses
+/// (the streaming form of [`ptx_text`]: memory stays constant for a zstd
+/// payload, whatever its size); the number of bytes of text written. On an
+/// error, part of the text may have been written.
+pub fn write_ptx_text(bytes: &[u8], e: &Entry, w: &mut dyn std::io::Write) -> Result<u64, Error> {
+    if e.kind != Kind::Ptx {
+        return Err(Error::at(
+            e.offset,
+            format!("entry {} holds {}, not PTX", e.index, e.kind.name()),
+        ));
+    }
+    let stored = bytes
+        .get(e.payload.clone())
+        .ok_or_else(|| Error::at(e.offset, "entry payload lies outside the input"))?;
+    let mut text = UpToNul {
+        inner: w,
+        written: 0,
+        done: false,
+    };
+    decompress::write(stored, e, &mut text)?;
+    Ok(text.written)
+}
+
+/// A writer passing bytes on up to the first NUL (PTX text ends there).
+struct UpToNul<'a> {
+    inner: &'a mut dyn std::io::Write,
+    written: u64,
+    done: bool,
+}
+
+impl std::io::Write for UpToNul<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        if !self.done {
+            let keep = match memchr::memchr(0, buf) {
+                Some(nul) => {
+                    self.done = true;
+                    buf.get(..nul).unwrap_or_default()
+                }
+                None => buf,
+            };
+            self.inner.write_all(keep)?;
+            self.written = self
+                .written
+                .saturating_add(u64::try_from(keep.len()).unwrap_or(u64::MAX));
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// An "entry too large" error when one of `entries` would decompress to
+/// more than [`MAX_ENTRY_SIZE`], or all together to more than
+/// [`MAX_TOTAL_SIZE`], as their headers say (decompression never goes
+/// past a header's size).
+pub fn check_total<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> Result<(), Error> {
+    let mut total = 0u64;
+    for e in entries {
+        let size = decompress::declared_size(e)?;
+        total = total.saturating_add(u64::try_from(size).unwrap_or(u64::MAX));
+        if total > MAX_TOTAL_SIZE {
+            return Err(Error::at(
+                e.offset,
+                format!(
+                    "entries too large: up to entry {} they hold {total} bytes once decompressed, above the limit of {MAX_TOTAL_SIZE} bytes for one input",
+                    e.index
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// The payload of entry `e`, decompressed if stored compressed.

@@ -122,6 +122,7 @@ registry! {
     NamedOperand = "E0902", "A named operand reference `%[name]`";
     Constraint = "E0903", "An asm constraint letter the inline PTX guide does not list";
     NotLiteral = "E0904", "An asm template or operand that is not a string literal";
+    TooLong = "E0905", "An asm statement too long to read to its end";
 }
 
 impl Code {

@@ -8,7 +8,7 @@ use crate::source::Span;
 
 /// Most tokens one statement may have before it is given up as malformed
 /// (bounds the memory a hostile input can make the finder hold).
-const MAX_STATEMENT_TOKENS: usize = 1 << 16;
+pub const MAX_STATEMENT_TOKENS: usize = 1 << 16;
 
 /// One operand of an `asm` statement: `[name] "constraint" (expression)`.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -37,6 +37,10 @@ pub enum Template {
     /// Not made of string literals only (a macro, a `constexpr` string):
     /// not checked.
     NotLiteral,
+    /// The statement has more than [`MAX_STATEMENT_TOKENS`] tokens before
+    /// its closing parenthesis (or has none): given up unread, and
+    /// reported as an error rather than passed over.
+    TooLong,
 }
 
 /// A GNU-style `asm` statement found in C++ source.
@@ -165,7 +169,13 @@ pub fn find(src: &[u8]) -> Vec<AsmStatement> {
                 break;
             }
         }
-        let Some(close) = close else { continue };
+        let Some(close) = close else {
+            if body.len() > MAX_STATEMENT_TOKENS {
+                let last = body.last().copied().unwrap_or(t);
+                out.push(too_long(&sp, t, last, volatile, goto));
+            }
+            continue;
+        };
         let stmt = read_statement(&sp, t, close, &body, volatile, goto);
         out.push(stmt);
     }
@@ -283,6 +293,31 @@ fn read_statement(
         inputs: operands(2),
         clobbers: strings(3),
         labels: strings(4),
+        volatile,
+        goto,
+        in_macro: kw.in_define,
+    }
+}
+
+/// The statement opened by keyword `kw` that was given up at token `last`
+/// for being longer than [`MAX_STATEMENT_TOKENS`].
+fn too_long(sp: &Spliced, kw: Token, last: Token, volatile: bool, goto: bool) -> AsmStatement {
+    let keyword = Span::new(
+        sp.original(kw.start),
+        sp.original(kw.end.saturating_sub(1)).saturating_add(1),
+    );
+    AsmStatement {
+        span: Span::new(
+            keyword.start,
+            sp.original(last.end.saturating_sub(1)).saturating_add(1),
+        ),
+        keyword,
+        template_span: Span::new(keyword.start, keyword.start),
+        template: Template::TooLong,
+        outputs: Vec::new(),
+        inputs: Vec::new(),
+        clobbers: Vec::new(),
+        labels: Vec::new(),
         volatile,
         goto,
         in_macro: kw.in_define,

@@ -76,6 +76,19 @@ impl Verdict {
 
 /// Check `stmt` against each of `targets` (`sm_90a` spellings).
 pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
+    if matches!(stmt.template, Template::TooLong) {
+        return Verdict::Invalid {
+            closest: None,
+            diagnostics: vec![Diagnostic::error(
+                Code::TooLong,
+                stmt.keyword,
+                format!(
+                    "asm statement of more than {} tokens: not read to its end, not checked",
+                    super::finder::MAX_STATEMENT_TOKENS
+                ),
+            )],
+        };
+    }
     let Template::Literal(t) = &stmt.template else {
         return Verdict::Skipped {
             diagnostic: Diagnostic::warning(

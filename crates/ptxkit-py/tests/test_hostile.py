@@ -1,0 +1,89 @@
+"""Hostile input from Python: errors are ptxkit.Error (never a
+PanicException, which ``except Exception`` lets through), and the work
+grows linearly, in a child under an address-space limit."""
+
+import os
+import struct
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import ptxkit
+
+HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n"
+
+
+def test_errors_are_value_errors():
+    assert issubclass(ptxkit.Error, ValueError)
+    assert issubclass(ptxkit.InternalError, ptxkit.Error)
+
+
+def test_a_path_that_is_not_text_is_an_error():
+    # pyo3's own path conversion panicked on a lone surrogate.
+    with pytest.raises(ptxkit.Error):
+        ptxkit.parse_file("\ud800")
+    m = ptxkit.parse(HEADER, path="\ud800")
+    assert m.path is not None
+    with pytest.raises(ptxkit.Error):
+        ptxkit.check_asm_file("\ud800")
+
+
+def zstd_bomb(blocks, claimed):
+    """A fatbin of one zstd entry of RLE blocks (128 KiB for 4 bytes)."""
+    frame = struct.pack("<I", 0xFD2FB528) + bytes([0, 7 << 3])
+    for i in range(blocks):
+        h = (1 if i == blocks - 1 else 0) | (1 << 1) | ((128 << 10) << 3)
+        frame += struct.pack("<I", h)[:3] + b"a"
+    payload = frame + b"\0" * (-len(frame) % 8)
+    entry = struct.pack(
+        "<HHIQIIHHIIIQQQ", 1, 0x0101, 64, len(payload), len(frame), 0, 0, 8, 90,
+        0, 0, 0x8011, 0, claimed,
+    ) + payload
+    return struct.pack("<IHHQ", 0xBA55ED50, 1, 16, len(entry)) + entry
+
+
+def test_a_decompression_bomb_is_entry_too_large():
+    bomb = zstd_bomb(40_000, 40_000 * (128 << 10))
+    (e,) = ptxkit.fatbin_entries(bomb)
+    with pytest.raises(ptxkit.Error, match="entry too large"):
+        e.text
+
+
+CHILD = textwrap.dedent(
+    """
+    import resource, sys, time
+    resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+    import ptxkit
+    n = int(sys.argv[1])
+    s = [".version 8.0\\n.target sm_90\\n.address_size 64\\n"]
+    for i in reversed(range(n)):
+        call = f"\\tcall f{i + 1};\\n" if i + 1 < n else ""
+        s.append(f".func f{i}()\\n{{\\n\\t.local .b8 b[4];\\n{call}\\tret;\\n}}\\n")
+    s.append(".visible .entry k()\\n{\\n\\tcall f0;\\n\\tret;\\n}\\n")
+    m = ptxkit.parse("".join(s))
+    t = time.perf_counter()
+    r = m.resources("k")
+    m.cfg("k")
+    m.check()
+    print(time.perf_counter() - t, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+    """
+)
+
+
+def run_child(n):
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, str(n)],
+        capture_output=True, text=True, timeout=60, check=True,
+    ).stdout.split()
+    return float(out[0]), int(out[1])
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="RLIMIT_AS is Linux's")
+def test_resources_grow_linearly_with_call_depth():
+    # A chain of 5,000 calls took over a minute (cubic).
+    small_t, small_m = run_child(500)
+    big_t, big_m = run_child(5_000)
+    assert big_t <= 30 * small_t + 1.0, (small_t, big_t)
+    assert big_m <= 30 * small_m, (small_m, big_m)
