@@ -1,6 +1,7 @@
 //! Developer tasks: `cargo run -p xtask -- <task>`.
 
 mod bench;
+mod bench_json;
 mod catalog_check;
 mod dist;
 mod inputs;
