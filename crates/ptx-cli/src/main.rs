@@ -74,7 +74,13 @@ enum Command {
     Stats(cmd::stats::Args),
     /// Find instructions by opcode and modifiers.
     Grep(cmd::grep::Args),
-    /// Structural diff of two modules.
+    /// Structural diff of two modules: functions added, removed and
+    /// changed, instruction-mix and resource deltas, and a line diff that
+    /// ignores consistent renumbering of registers and labels (context
+    /// lines are printed as B writes them). Exit status: 0 no differences,
+    /// 1 differences (as diff(1)), 2 a file could not be read or has
+    /// syntax errors (the diff is still printed; statements that did not
+    /// parse are shown as written).
     Diff(cmd::diff::Args),
     /// The catalog entry of an instruction: syntax, modifiers, versions.
     Explain(cmd::explain::Args),

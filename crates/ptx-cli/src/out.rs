@@ -201,6 +201,18 @@ pub fn json_lines<T: serde::Serialize>(lines: impl IntoIterator<Item = T>) {
     let _ = o.flush();
 }
 
+/// `1 kernel`, `2 kernels`, `0 kernels` (`n` then the word, singular for
+/// one).
+pub fn count(n: impl Into<u64>, one: &str) -> String {
+    let n: u64 = n.into();
+    let many = match one.strip_suffix('y') {
+        Some(stem) if !one.ends_with("ay") => format!("{stem}ies"),
+        _ if one.ends_with("ss") || one.ends_with('x') || one.ends_with("ch") => format!("{one}es"),
+        _ => format!("{one}s"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many.as_str() })
+}
+
 /// Print text to stdout, ignoring a closed pipe.
 pub fn print(s: &str) {
     let mut o = stdout();

@@ -129,7 +129,7 @@ fn fmt_check_names_files_and_first_differing_line() {
         )
     );
     let err = String::from_utf8_lossy(&both.stderr);
-    assert!(err.contains("1 of 2 files are not canonical"), "{err}");
+    assert!(err.contains("1 of 2 files not canonical"), "{err}");
     // --check changes nothing.
     assert_eq!(std::fs::read_to_string(&bad).unwrap_or_default(), COMMENTED);
     let _ = std::fs::remove_dir_all(&d);
