@@ -91,6 +91,10 @@ fn list_and_extract_fixtures() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn commands_read_binaries() {
     let fb = fixture("saxpy.size.fatbin");
     // Two PTX entries: the multi-file commands read both ...
@@ -262,6 +266,10 @@ fn names(v: &[(usize, String, Vec<u8>)]) -> Vec<&str> {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn nvcc_binaries_match_cuobjdump() {
     let Some(shared) = shared("nvcc_binaries_match_cuobjdump") else {
         return;
