@@ -16,8 +16,10 @@ fn main() {
     println!("cargo:rerun-if-env-changed=CI");
     let dir = match std::env::var_os("PTXKIT_SHARED") {
         Some(p) => std::path::PathBuf::from(p),
-        None => std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default())
-            .join("../../../shared"),
+        None => {
+            std::path::PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default())
+                .join("../../../shared")
+        }
     };
     let ci = std::env::var("CI").is_ok_and(|v| v == "true");
     if !dir.is_dir() && !ci {
