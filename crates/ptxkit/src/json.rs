@@ -93,7 +93,7 @@ pub fn with_positions<R>(lines: &LineIndex, f: impl FnOnce() -> R) -> R {
 }
 
 /// Whether a [`Document`] is being written.
-fn compact() -> bool {
+pub(crate) fn compact() -> bool {
     STYLE.with(|l| matches!(*l.borrow(), Some(Style::Compact)))
 }
 
@@ -186,6 +186,25 @@ impl Serialize for Span {
             st.serialize_field("end_line", &b.line)?;
             st.serialize_field("end_col", &b.col)?;
         }
+        st.end()
+    }
+}
+
+/// `{"value", "radix", "unsigned", "span"}`; in a [`Document`], `radix`
+/// only when not `Dec` and `unsigned` only when true.
+impl Serialize for crate::syntax::IntLit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::syntax::Radix;
+        let short = compact();
+        let mut st = s.serialize_struct("IntLit", 4)?;
+        st.serialize_field("value", &self.value)?;
+        if !short || self.radix != Radix::Dec {
+            st.serialize_field("radix", &self.radix)?;
+        }
+        if !short || self.unsigned {
+            st.serialize_field("unsigned", &self.unsigned)?;
+        }
+        st.serialize_field("span", &self.span)?;
         st.end()
     }
 }
