@@ -8,6 +8,7 @@ mod inputs;
 mod layout;
 mod mutants;
 mod ptxas_roundtrip;
+mod section_titles;
 mod sweep;
 mod synth;
 mod test_all;
@@ -22,7 +23,7 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn usage() -> ! {
     eprintln!(
-        "usage: xtask catalog-gen\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
+        "usage: xtask catalog-gen\n       xtask section-titles [--spec DIR]\n       xtask catalog-check [--dir DIR] [--spec DIR] [--file NAME.ptxisa] [--line 'INSTR;']... [-v] [--corpus]\n       xtask ptxas-roundtrip [--shared DIR] [--jobs N] [--limit N]\n       xtask bench [--seconds S] [--no-split|--split-only] [--no-ptxas|--ptxas-only] [--ptxas-file F] [--write-big FILE] [--per-file] [--stage WORD] [FILES|DIRS]...\n       xtask mutants [--count N] [--seed S] [--jobs N] [--dir DIR]...\n       xtask sweep [--record] [--limit N] [--jobs N] [--only OPCODE] [--seed S] [--batch N] [--combos N] [--mutate N] [--fresh] [--targets LIST | --also-targets LIST] [--version V | --versions LIST]\n       xtask dist\n       xtask layout\n       xtask test [--only rust|python|editor]... [-- CARGO_TEST_ARGS]"
     );
     std::process::exit(2)
 }
@@ -32,6 +33,13 @@ fn main() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let mut args = std::env::args().skip(1);
     match args.next().as_deref() {
+        Some("section-titles") => {
+            let spec = match (args.next().as_deref(), args.next()) {
+                (Some("--spec"), Some(d)) => PathBuf::from(d),
+                _ => root.join("../shared/spec"),
+            };
+            std::process::exit(section_titles::run(&root, &spec))
+        }
         Some("catalog-gen") => std::process::exit(catalog_gen(
             &root.join("crates/ptxkit/src/isa/generated.rs"),
         )),
