@@ -9,6 +9,7 @@
 
 mod cmd;
 mod input;
+mod lineinfo;
 mod out;
 mod report;
 mod validate;

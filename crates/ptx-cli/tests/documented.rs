@@ -332,3 +332,69 @@ fn summary_columns_fit_long_types_and_list_each_function_once() {
         "{s}"
     );
 }
+
+#[test]
+fn show_source_interleaves_the_lines_loc_points_at() {
+    // The PTX names its .cu by an absolute path of another machine: found
+    // by file name beside the PTX file.
+    let dir = std::env::temp_dir().join(format!("ptx-documented-src-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch");
+    let ptx_src = std::fs::read_to_string(root().join("examples/reduce_lineinfo.ptx"))
+        .unwrap_or_default()
+        .replace(
+            "\"/work/main/examples/reduce_lineinfo.cu\"",
+            "\"/elsewhere/build/reduce_lineinfo.cu\"",
+        );
+    assert!(ptx_src.contains("/elsewhere/build/reduce_lineinfo.cu"));
+    let p = dir.join("reduce_lineinfo.ptx");
+    std::fs::write(&p, ptx_src).expect("write");
+    std::fs::copy(
+        root().join("examples/reduce_lineinfo.cu"),
+        dir.join("reduce_lineinfo.cu"),
+    )
+    .expect("copy");
+    let path = p.display().to_string();
+    let o = ptx(&["show", &path, "reduce_sum_f32", "--source"]);
+    assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+    let out = text(&o.stdout);
+    let cu =
+        std::fs::read_to_string(root().join("examples/reduce_lineinfo.cu")).unwrap_or_default();
+    let line50 = cu.lines().nth(49).unwrap_or_default().trim().to_string();
+    assert!(!line50.is_empty());
+    assert!(
+        out.contains(&format!(
+            "// reduce_lineinfo.cu:50: {line50}\n\t.loc 1 50 9"
+        )),
+        "{out}"
+    );
+    // JSON: the .loc lines carry the source line.
+    let o = ptx(&["show", &path, "reduce_sum_f32", "--source", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).expect("json");
+    let with: Vec<&serde_json::Value> = v["lines"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|l| l.get("source").is_some())
+        .collect();
+    assert!(!with.is_empty());
+    assert!(with.iter().any(|l| l["source"]["line"] == 50
+        && l["source"]["text"]
+            .as_str()
+            .is_some_and(|t| t.trim() == line50)));
+    // Without the source beside it: the code alone, and a note.
+    std::fs::remove_file(dir.join("reduce_lineinfo.cu")).expect("rm");
+    let o = ptx(&["show", &path, "reduce_sum_f32", "--source"]);
+    assert_eq!(o.status.code(), Some(0));
+    // (Other files its .loc lines name, the CUDA headers, may be found at
+    // the path written on this machine.)
+    assert!(!text(&o.stdout).contains("// reduce_lineinfo.cu:"));
+    // A module without line information: the code, and a note.
+    let o = ptx(&["show", "examples/vector_add.ptx", "vector_add", "--source"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(
+        text(&o.stderr).contains("no .loc directives"),
+        "{}",
+        text(&o.stderr)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
