@@ -26,11 +26,14 @@ pub struct SourceLine {
     pub text: Option<String>,
 }
 
+/// A source file's lines and where it was read from.
+type Found = (Vec<String>, String);
+
 /// The `.loc` directives of a module by the PTX line they are on, and the
 /// files they name.
 pub struct LineInfo {
-    /// File index → (name as written, lines when found, where found).
-    files: HashMap<u64, (String, Option<(Vec<String>, String)>)>,
+    /// File index → (name as written, its lines and where, when found).
+    files: HashMap<u64, (String, Option<Found>)>,
     /// PTX line of a `.loc` → (file index, source line).
     locs: HashMap<u32, (u64, u64)>,
 }

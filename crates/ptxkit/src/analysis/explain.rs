@@ -355,7 +355,7 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
             };
             for id in ids {
                 let m = cat.mod_name(id);
-                if let Some(meaning) = meaning_in(cat, &s.name, m) {
+                if let Some(meaning) = meaning_in(cat, s.name, m) {
                     push(m, Some(meaning));
                 }
             }
@@ -363,7 +363,7 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
     }
     for m in &mut modifiers {
         if m.meaning.is_none() {
-            m.meaning = meaning_in(cat, &s.name, &m.modifier);
+            m.meaning = meaning_in(cat, s.name, &m.modifier);
         }
     }
     let (ptx, sm) = req_parts(&s.req);

@@ -137,13 +137,9 @@ fn entry(s: &mut String, x: &Entry, paint: &dyn Fn(&str, Part) -> String) {
 /// A form's syntax as shown: whitespace collapsed, without the catalog's
 /// trailing annotations (`[ptx=7.0 sm=sm_80]`).
 pub fn syntax_text(catalog_text: &str) -> String {
-    let text = match catalog_text.rfind(';') {
-        Some(i)
-            if catalog_text
-                .get(i + 1..)
-                .is_some_and(|r| r.trim().starts_with('[')) =>
-        {
-            catalog_text.get(..=i).unwrap_or(catalog_text)
+    let text = match catalog_text.rsplit_once(';') {
+        Some((code, rest)) if rest.trim().starts_with('[') => {
+            catalog_text.get(..=code.len()).unwrap_or(catalog_text)
         }
         _ => catalog_text,
     };
