@@ -6,6 +6,7 @@
 
 mod github;
 mod sarif;
+mod sarif_uri;
 
 use std::io::{IsTerminal, Write};
 
