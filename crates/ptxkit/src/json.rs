@@ -67,6 +67,8 @@ enum Style {
 thread_local! {
     /// The style spans are written in while a document is written.
     static STYLE: RefCell<Option<Style>> = const { RefCell::new(None) };
+    /// Whether `STYLE` is `Compact`, kept apart: asked for every node.
+    static COMPACT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Restores the previous style when dropped.
@@ -74,6 +76,7 @@ struct Installed(Option<Style>);
 
 impl Installed {
     fn new(style: Style) -> Installed {
+        COMPACT.with(|c| c.set(matches!(style, Style::Compact)));
         Installed(STYLE.with(|l| l.replace(Some(style))))
     }
 }
@@ -81,6 +84,7 @@ impl Installed {
 impl Drop for Installed {
     fn drop(&mut self) {
         let prev = self.0.take();
+        COMPACT.with(|c| c.set(matches!(prev, Some(Style::Compact))));
         STYLE.with(|l| *l.borrow_mut() = prev);
     }
 }
@@ -94,7 +98,7 @@ pub fn with_positions<R>(lines: &LineIndex, f: impl FnOnce() -> R) -> R {
 
 /// Whether a [`Document`] is being written.
 pub(crate) fn compact() -> bool {
-    STYLE.with(|l| matches!(*l.borrow(), Some(Style::Compact)))
+    COMPACT.with(std::cell::Cell::get)
 }
 
 /// The line and column of a span's two ends, while positions are on.
@@ -271,7 +275,11 @@ impl Serialize for RoleOperand<'_> {
             if let Some(t) = self.tpl {
                 st.serialize_field("role", t.role)?;
             }
-            st.serialize_field("kind", written_kind(self.op))?;
+            // `register`, the most common kind, is the default.
+            let kind = written_kind(self.op);
+            if kind != "register" {
+                st.serialize_field("kind", kind)?;
+            }
             match self.op {
                 Operand::Expr(Expr::Name(n, span)) => {
                     st.serialize_field("text", n)?;
@@ -375,8 +383,10 @@ impl Serialize for FormRef {
     }
 }
 
-/// In a [`Document`]: `opcode`, `opcode_span`, `form` (the form's name,
-/// when one matched), `mods` (`[name, group, span]`), `operands`, `span`,
+/// In a [`Document`]: `opcode`, `opcode_span` (left out when it is the
+/// opcode's letters at the start of `span`), `form` (the matched form's
+/// name; left out when it is the opcode, null when none matched), `mods` (`[name,
+/// group, span]`), `operands` (`kind` left out for `register`), `span`,
 /// and `guard` when there is one. Elsewhere, by name: `opcode`, `name`, `form` (`{"name", "syntax"}` or null),
 /// `mods` (`{"name", "group", "span"}`), `operands` (`{"role", "dir",
 /// "kinds", "kind", "text", "span", "value"}`), `guard`, `text` (the
@@ -414,10 +424,23 @@ impl Serialize for Instruction {
             if self.guard.is_some() {
                 st.serialize_field("guard", &self.guard)?;
             }
-            st.serialize_field("opcode", self.opcode_name())?;
-            st.serialize_field("opcode_span", &self.opcode_span)?;
-            if let Some(f) = form {
-                st.serialize_field("form", f.name)?;
+            let opcode = self.opcode_name();
+            st.serialize_field("opcode", opcode)?;
+            // Left out where it is the default: the opcode's letters at the
+            // instruction's start (no guard before it).
+            let at_start = Span::new(
+                self.span.start,
+                self.span.start.saturating_add(opcode.len() as u32),
+            );
+            if self.opcode_span != at_start {
+                st.serialize_field("opcode_span", &self.opcode_span)?;
+            }
+            // The form's name when it is not the opcode; null when the
+            // instruction matched no form.
+            match form {
+                Some(f) if f.name == opcode => {}
+                Some(f) => st.serialize_field("form", f.name)?,
+                None => st.serialize_field("form", &None::<&str>)?,
             }
             st.serialize_field("mods", &mods)?;
             st.serialize_field("operands", &operands)?;
