@@ -46,8 +46,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse files (or directories of .ptx files) and report every problem.
-    /// Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
+    /// Parse files (or directories of .ptx files) and report every problem,
+    /// then the summary line (`0 errors, 0 warnings in 8 files`). Exit
+    /// status: 0 no errors, 1 errors found, 2 usage or I/O error, or a
+    /// file that is not PTX (a README, C++ source).
     Check(cmd::check::Args),
     /// Check the inline PTX `asm(...)` statements of CUDA C++ sources
     /// (files, or directories of .cu .cuh .h .hpp .cpp .inl). Exit status
