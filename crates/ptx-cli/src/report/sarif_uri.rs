@@ -113,6 +113,8 @@ mod tests {
             b.locate("lib.so#3.sm_80").uri.as_deref(),
             Some("lib.so%233.sm_80")
         );
-        assert_eq!(b.ids()[SRCROOT].uri.as_deref(), Some("file:///work/repo/"));
+        let ids = b.ids();
+        let root = ids.get(SRCROOT).and_then(|a| a.uri.as_deref());
+        assert_eq!(root, Some("file:///work/repo/"));
     }
 }
