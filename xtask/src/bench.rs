@@ -5,6 +5,8 @@
 //! sets how many), then a module of at least 5 MB built from the inputs,
 //! parsed whole and cut into pieces on 1 and 2 threads, and last the
 //! `ptx check` process against `ptxas -O0` on one file (`vs_ptxas`).
+//! The table has a row for `ptx ast --json`, and `bench_json` adds its
+//! throughput and output size on the four largest inputs.
 //!
 //! Default input: the ptxas-accepted files of ../shared/corpus plus the
 //! repository's examples.
@@ -25,7 +27,7 @@ use crate::synth;
 /// three times: the best pass (wall; the machine may be shared, and the
 /// best pass is the one least disturbed), and the mean CPU time of this
 /// thread per pass.
-fn time(min: Duration, mut pass: impl FnMut() -> usize) -> (f64, f64) {
+pub(crate) fn time(min: Duration, mut pass: impl FnMut() -> usize) -> (f64, f64) {
     let mut sink = 0usize;
     let mut best = f64::INFINITY;
     let cpu0 = thread_cpu();
@@ -144,12 +146,13 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         split(&files, min, o.write_big.as_deref());
         return 0;
     }
-    let stages: [(&str, Stage); 5] = [
+    let stages: [(&str, Stage); 6] = [
         ("lex", lex),
         ("parse to tree, then free it", parse),
         ("parse + lossless print", print),
         ("syntax check (streamed)", syntax_check),
         ("semantic check (streamed)", check),
+        ("ast --json", crate::bench_json::ast_json),
     ];
     println!(
         "{:<30} {:>10} {:>10} {:>14} {:>14}",
@@ -170,6 +173,9 @@ pub fn run(root: &Path, o: Opts) -> i32 {
     if let Some(word) = &o.stage {
         for (name, f) in stages.iter().filter(|(n, _)| n.contains(word.as_str())) {
             one_core(name, *f);
+        }
+        if "ast --json".contains(word.as_str()) {
+            crate::bench_json::largest(&paths, &files, 4, min);
         }
         return 0;
     }
@@ -199,6 +205,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
             "-"
         );
     }
+    crate::bench_json::largest(&paths, &files, 4, min);
     if o.per_file {
         per_file(&paths, &files);
     }

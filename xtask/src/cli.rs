@@ -20,6 +20,9 @@ pub enum Task {
     /// Write the catalog tables (crates/ptxkit/src/isa/generated.rs) from
     /// the .ptxisa files.
     CatalogGen,
+    /// Write the ISA sections' titles (crates/ptxkit/isa/sections.tsv)
+    /// from the spec.
+    SectionTitles(SectionTitles),
     /// Write the list of diagnostic codes in docs/diagnostics.md from the
     /// registry.
     DiagnosticsGen,
@@ -48,6 +51,14 @@ pub enum Task {
     Layout,
     /// The whole test suite: Rust, Python, editors.
     Test(Test),
+}
+
+/// `xtask section-titles`.
+#[derive(Args)]
+pub struct SectionTitles {
+    /// The ISA text (default: ../shared/spec).
+    #[arg(long)]
+    pub spec: Option<PathBuf>,
 }
 
 /// `xtask bench-scan`.
@@ -291,6 +302,7 @@ mod tests {
         for line in [
             "xtask catalog-gen",
             "xtask diagnostics-gen",
+            "xtask section-titles --spec ../shared/spec",
             "xtask catalog-check --dir d --spec s --file data.ptxisa --line add.s32; -v --corpus",
             "xtask ptxas-roundtrip --shared ../shared --jobs 2 --limit 10",
             "xtask bench --seconds 1 --no-split --no-ptxas --per-file --stage check a.ptx dir",

@@ -10,6 +10,7 @@
 )]
 
 mod bench;
+mod bench_json;
 mod bench_scan;
 mod catalog;
 mod catalog_check;
@@ -20,6 +21,7 @@ mod inputs;
 mod layout;
 mod mutants;
 mod ptxas_roundtrip;
+mod section_titles;
 mod sweep;
 mod synth;
 mod test_all;
@@ -38,6 +40,10 @@ fn main() {
     // The repository root: every task reads or writes relative to it.
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
     let status = match cli::Cli::parse().task {
+        Task::SectionTitles(a) => section_titles::run(
+            &root,
+            &a.spec.unwrap_or_else(|| root.join("../shared/spec")),
+        ),
         Task::CatalogGen => catalog_gen(&root.join("crates/ptxkit/src/isa/generated.rs")),
         Task::DiagnosticsGen => diag_docs::write(&root),
         Task::CatalogCheck(a) => catalog_check::run(a.opts(&root)),

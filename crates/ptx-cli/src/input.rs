@@ -49,11 +49,17 @@ pub fn read(path: &Path) -> Result<Input, String> {
 /// An error when `bytes` is not text (see [`ptxkit::sniff::not_text`]):
 /// one clear line rather than an error for every byte of an image, an
 /// archive or an object file handed over by mistake.
+///
+/// Text that does not start as PTX does (a README, C++ source; see
+/// [`ptxkit::sniff::not_ptx`]) is refused the same way.
 pub fn ensure_text(name: &str, bytes: &[u8]) -> Result<(), String> {
-    match ptxkit::sniff::not_text(bytes) {
-        Some(why) => Err(format!(
+    if let Some(why) = ptxkit::sniff::not_text(bytes) {
+        return Err(format!(
             "{name}: {why} (PTX is read from text files and from CUDA binaries: ELF executables, libraries and objects, fatbins; `ptx extract --list` shows the PTX a binary holds)"
-        )),
+        ));
+    }
+    match ptxkit::sniff::not_ptx(bytes) {
+        Some(why) => Err(format!("{name}: {why}")),
         None => Ok(()),
     }
 }

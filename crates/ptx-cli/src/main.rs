@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod lineinfo;
 mod out;
 mod report;
 mod validate;
@@ -39,8 +40,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Parse files (or directories of .ptx files) and report every problem.
-    /// Exit status: 0 no errors, 1 errors found, 2 usage or I/O error.
+    /// Parse files (or directories of .ptx files) and report every problem,
+    /// then the summary line (`0 errors, 0 warnings in 8 files`). Exit
+    /// status: 0 no errors, 1 errors found, 2 usage or I/O error, or a
+    /// file that is not PTX (a README, C++ source).
     Check(cmd::check::Args),
     /// Check the inline PTX `asm(...)` statements of CUDA C++ sources
     /// (files, or directories of .cu .cuh .h .hpp .cpp .inl). Exit status
@@ -68,7 +71,13 @@ enum Command {
     Stats(cmd::stats::Args),
     /// Find instructions by opcode and modifiers.
     Grep(cmd::grep::Args),
-    /// Structural diff of two modules.
+    /// Structural diff of two modules: functions added, removed and
+    /// changed, instruction-mix and resource deltas, and a line diff that
+    /// ignores consistent renumbering of registers and labels (context
+    /// lines are printed as B writes them). Exit status: 0 no differences,
+    /// 1 differences (as diff(1)), 2 a file could not be read or has
+    /// syntax errors (the diff is still printed; statements that did not
+    /// parse are shown as written).
     Diff(cmd::diff::Args),
     /// The catalog entry of an instruction: syntax, modifiers, versions.
     Explain(cmd::explain::Args),

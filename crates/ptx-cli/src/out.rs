@@ -166,16 +166,58 @@ impl Table {
     }
 }
 
-/// Print `v` as pretty JSON.
+/// Standard output, locked and buffered: what every command writes to, so
+/// that output of any size goes out in large writes (the standard
+/// `Stdout` flushes at each newline). Flush it when done.
+pub fn stdout() -> std::io::BufWriter<std::io::StdoutLock<'static>> {
+    std::io::BufWriter::with_capacity(1 << 16, std::io::stdout().lock())
+}
+
+/// Print `v` as pretty JSON, serialised straight into buffered stdout.
 pub fn json<T: serde::Serialize>(v: &T) {
-    let mut o = std::io::stdout().lock();
+    let mut o = stdout();
     let _ = serde_json::to_writer_pretty(&mut o, v);
     let _ = writeln!(o);
+    let _ = o.flush();
+}
+
+/// Print `v` as JSON on one line (no whitespace), serialised straight
+/// into buffered stdout.
+pub fn json_compact<T: serde::Serialize>(v: &T) {
+    let mut o = stdout();
+    let _ = serde_json::to_writer(&mut o, v);
+    let _ = writeln!(o);
+    let _ = o.flush();
+}
+
+/// Print each of `lines` as JSON on its own line (JSON Lines), serialised
+/// straight into buffered stdout.
+pub fn json_lines<T: serde::Serialize>(lines: impl IntoIterator<Item = T>) {
+    let mut o = stdout();
+    for l in lines {
+        let _ = serde_json::to_writer(&mut o, &l);
+        let _ = writeln!(o);
+    }
+    let _ = o.flush();
+}
+
+/// `1 kernel`, `2 kernels`, `0 kernels` (`n` then the word, singular for
+/// one).
+pub fn count(n: impl Into<u64>, one: &str) -> String {
+    let n: u64 = n.into();
+    let many = match one.strip_suffix('y') {
+        Some(stem) if !one.ends_with("ay") => format!("{stem}ies"),
+        _ if one.ends_with("ss") || one.ends_with('x') || one.ends_with("ch") => format!("{one}es"),
+        _ => format!("{one}s"),
+    };
+    format!("{n} {}", if n == 1 { one } else { many.as_str() })
 }
 
 /// Print text to stdout, ignoring a closed pipe.
 pub fn print(s: &str) {
-    let _ = std::io::stdout().lock().write_all(s.as_bytes());
+    let mut o = stdout();
+    let _ = o.write_all(s.as_bytes());
+    let _ = o.flush();
 }
 
 /// A parsed input with its line index.

@@ -6,6 +6,7 @@
 
 mod github;
 mod sarif;
+mod sarif_uri;
 
 use std::io::{IsTerminal, Write};
 
@@ -252,10 +253,9 @@ impl<'o> Printer<'o> {
                     let log = sarif::log(&self.located, &self.artifacts);
                     println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
                 }
-                // Silent when there is nothing to say, as compilers are.
-                Format::Text | Format::Github
-                    if self.errors > 0 || self.warnings > 0 || self.io_errors > 0 =>
-                {
+                // The summary line ends every run, a clean one too (`-q`
+                // silences it): `0 errors, 0 warnings in 9 files`.
+                Format::Text | Format::Github => {
                     let files = self.files;
                     let unread = match self.io_errors {
                         0 => String::new(),
@@ -267,7 +267,6 @@ impl<'o> Printer<'o> {
                         plural(files, "file")
                     );
                 }
-                Format::Text | Format::Github => {}
             }
         }
         if self.io_errors > 0 {

@@ -54,12 +54,13 @@ fn list_and_extract_fixtures() {
     let out = ptx(&["extract", "--list", &fixture("saxpy.speed.fatbin")]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let s = text(&out.stdout);
-    assert!(s.contains("1 container(s), 2 entries, 2 PTX"), "{s}");
+    assert!(s.contains("1 container, 2 entries, 2 PTX"), "{s}");
     assert!(s.contains("sm_90a") && s.contains("lz4"), "{s}");
 
     let out = ptx(&["extract", "--list", "--json", &fixture("saxpy.rdc.o")]);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
     assert_eq!(v[0]["format"], "object");
+    assert_eq!(v[0]["object_kind"], "relocatable");
     assert_eq!(v[0]["sections"][0], "__nv_relfatbin");
     assert_eq!(v[0]["entries"][0]["kind"], "ptx");
     assert_eq!(v[0]["entries"][0]["arch_name"], "sm_75");
@@ -98,6 +99,10 @@ fn list_and_extract_fixtures() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn commands_read_binaries() {
     let fb = fixture("saxpy.size.fatbin");
     // Two PTX entries: the multi-file commands read both ...
@@ -269,6 +274,10 @@ fn names(v: &[(usize, String, Vec<u8>)]) -> Vec<&str> {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn nvcc_binaries_match_cuobjdump() {
     let Some(shared) = shared("nvcc_binaries_match_cuobjdump") else {
         return;
@@ -339,8 +348,15 @@ fn nvcc_binaries_match_cuobjdump() {
             .collect();
         assert_eq!(codecs, [codec; 3], "{mode}");
     }
-    // `ptx stats` and `ptx check` read a shared library directly.
+    // `ptx stats` and `ptx check` read a shared library directly, and
+    // `extract --list` calls it one.
     let so = work.join("libk.so").display().to_string();
+    let out = ptx(&["extract", "--list", &so]);
+    assert!(
+        text(&out.stdout).contains("libk.so: shared library; sections .nv_fatbin"),
+        "{}",
+        text(&out.stdout)
+    );
     let out = ptx(&["stats", "--json", &so]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");

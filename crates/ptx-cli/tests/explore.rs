@@ -341,7 +341,7 @@ fn resources_count_as_ptxas_does() {
     let text = run(&["resources", &p], 0);
     assert!(text.contains("device function helper\n  (called by no kernel here: ptxas drops it, unless compiling with -c)"), "{text}");
     assert!(
-        text.contains("device function used_helper\n  (called by kernel(s) k1)"),
+        text.contains("device function used_helper\n  (called by kernel k1)"),
         "{text}"
     );
     assert!(

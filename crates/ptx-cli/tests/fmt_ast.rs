@@ -137,7 +137,7 @@ fn fmt_check_names_files_and_first_differing_line() {
         )
     );
     let err = String::from_utf8_lossy(&both.stderr);
-    assert!(err.contains("1 of 2 files are not canonical"), "{err}");
+    assert!(err.contains("1 of 2 files not canonical"), "{err}");
     // --check changes nothing.
     assert_eq!(std::fs::read_to_string(&bad).unwrap_or_default(), COMMENTED);
     let _ = std::fs::remove_dir_all(&d);
@@ -276,14 +276,46 @@ fn ast_json_is_self_describing() {
     assert_eq!(v["schema_version"], ptxkit::json::SCHEMA_VERSION);
     let inst = &v["module"]["items"][6]["Function"]["body"]["stmts"][6]["Instruction"];
     assert_eq!(inst["opcode"], "setp");
-    assert_eq!(inst["mods"][0]["name"], ".lt");
-    assert_eq!(inst["mods"][0]["group"], "CmpOpS");
+    assert_eq!(inst["mods"][0][0], ".lt");
+    assert_eq!(inst["mods"][0][1], "CmpOpS");
     assert_eq!(inst["operands"][0]["role"], "p");
     assert_eq!(inst["operands"][0]["kind"], "pair");
     assert_eq!(inst["operands"][0]["text"], "%p|%q");
-    assert_eq!(inst["span"]["line"], 27);
-    assert_eq!(inst["span"]["col"], 2);
+    // Line 27, column 2, by the document's line starts.
+    let start = inst["span"][0].as_u64().unwrap_or(0);
+    let starts: Vec<u64> = v["line_starts"]
+        .as_array()
+        .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+        .unwrap_or_default();
+    let line = starts.iter().filter(|&&s| s <= start).count();
+    assert_eq!(line, 27);
+    assert_eq!(start - starts[line - 1] + 1, 2);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(!text.contains("\"id\":"), "catalog ids in the JSON");
-    assert!(!text.contains("\"form\": 2"), "catalog ids in the JSON");
+    assert!(!text.contains("\"form\":2"), "catalog ids in the JSON");
+    // One line, no whitespace between tokens.
+    assert_eq!(text.lines().count(), 1);
+}
+
+#[test]
+fn ast_json_lines_has_a_header_then_one_item_per_line() {
+    let f = root().join("crates/ptxkit/tests/data/json/shapes.ptx");
+    let whole = ptx(&["ast", "--json", &path_str(&f)]);
+    let v: serde_json::Value = serde_json::from_slice(&whole.stdout).unwrap_or_default();
+    let out = ptx(&["ast", "--json-lines", &path_str(&f)]);
+    assert_eq!(out.status.code(), Some(0));
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_default())
+        .collect();
+    let Some((head, items)) = lines.split_first() else {
+        panic!("no output");
+    };
+    assert_eq!(head["schema_version"], ptxkit::json::SCHEMA_VERSION);
+    assert_eq!(head["line_starts"], v["line_starts"]);
+    assert_eq!(
+        serde_json::Value::Array(items.to_vec()),
+        v["module"]["items"],
+        "the items, one per line, are the document's"
+    );
 }

@@ -193,7 +193,26 @@ fn sarif_log() {
     }
     let dup = &results[2]["relatedLocations"][0];
     assert_eq!(dup["physicalLocation"]["region"]["startLine"], 15);
-    insta::assert_snapshot!("sarif_of_mixed", text(&out.stdout));
+    // URIs relative to the directory ptx ran in, given once as SRCROOT.
+    let base = run["originalUriBaseIds"]["SRCROOT"]["uri"]
+        .as_str()
+        .expect("SRCROOT");
+    assert!(
+        base.starts_with("file:///") && base.ends_with('/'),
+        "{base}"
+    );
+    let name = d
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    assert!(base.ends_with(&format!("/{name}/")), "{base}");
+    assert_eq!(run["artifacts"][0]["location"]["uriBaseId"], "SRCROOT");
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uriBaseId"],
+        "SRCROOT"
+    );
+    let shown = text(&out.stdout).replace(base, "file:///[DIR]/");
+    insta::assert_snapshot!("sarif_of_mixed", shown);
 }
 
 /// `ptx explain CODE`: the code's explanation, in either case; a code that

@@ -14,8 +14,27 @@ use crate::document::Document;
 /// would otherwise flood the editor).
 pub const MAX_DIAGNOSTICS: usize = 1000;
 
-/// The diagnostics of `doc`'s current text.
+/// The diagnostics of `doc`'s current text: what `ptx check` reports for
+/// it. Without syntax errors these are the incremental analysis's (the
+/// same as `ptx check`'s, item by item). With one, the text is checked as
+/// `ptx check` checks it ([`ptxkit::check::check_source`]: the pieces that
+/// parse are still checked, and errors a broken declaration would cause
+/// further on are left out), so the semantic errors around a typo show
+/// while it is being fixed.
 pub fn of(doc: &Document) -> Vec<Diagnostic> {
+    if doc.layout.has_syntax_errors() {
+        let opts = ptxkit::check::CheckOptions {
+            target: doc.analysis.target().map(str::to_string),
+            ..ptxkit::check::CheckOptions::default()
+        };
+        let all = ptxkit::check::check_source_bounded(
+            doc.text.as_bytes(),
+            &opts,
+            MAX_DIAGNOSTICS,
+            |_| {},
+        );
+        return all.diagnostics.iter().map(|d| convert(doc, d)).collect();
+    }
     doc.layout
         .diagnostics()
         .into_iter()

@@ -72,8 +72,18 @@ impl Layout {
         }
     }
 
+    /// Whether the current text has a syntax error.
+    pub fn has_syntax_errors(&self) -> bool {
+        self.items
+            .iter()
+            .flat_map(|s| s.syntax.iter())
+            .chain(self.stray.iter())
+            .any(Diagnostic::is_error)
+    }
+
     /// Every diagnostic to show, in source order: the syntax errors alone
-    /// when there are any, as in `ptx check`.
+    /// when there are any ([`crate::diagnostics::of`] then shows what
+    /// `ptx check` reports instead).
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         let syntax = self
             .items

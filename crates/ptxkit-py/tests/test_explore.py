@@ -144,7 +144,9 @@ def test_diff(vadd):
 
 def test_explain():
     text = ptxkit.explain("bra")
-    assert text.startswith("bra  (control; ISA section 9.7.12.3; since PTX 1.0, target all)")
+    assert text.startswith(
+        "bra  (control; ISA “Control Flow Instructions: bra” (section 9.7.12.3); PTX ISA 1.0, any target)"
+    )
     assert "    .uni" in text
     d = ptxkit.explain_dict("mma")
     assert d["instruction"] == "mma" and d["entries"]

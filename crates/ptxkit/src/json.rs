@@ -5,12 +5,23 @@
 //! syntax), each modifier with the group whose slot it fills, and each
 //! operand with its role, direction, the kinds the role takes, the kind
 //! written, and its canonical text. Types, state spaces and linkages are
-//! their spellings (`".u32"`). Spans are `{"start", "end"}` byte offsets;
-//! inside a [`Document`] (or [`with_positions`]) they also carry 1-based
-//! `line`, `col`, `end_line` and `end_col` (columns in bytes).
+//! their spellings (`".u32"`).
 //!
-//! The shapes are described by the JSON Schema in `docs/ast.schema.json`
-//! (version [`SCHEMA_VERSION`]).
+//! A [`Document`] (what `ptx ast --json` prints) is compact, so that it
+//! stays within a small multiple of the source's size: spans are
+//! `[start, end]` byte offsets, and the document's `line_starts` (the byte
+//! offset of each line) turns them into lines and columns; facts that
+//! follow from the catalog (an operand's direction and kinds, the form's
+//! syntax) or from other fields (the canonical text of an instruction) are
+//! left out, as are absent guards and roles. [`Document::lines`] writes the
+//! same document as JSON Lines, one top-level item per line.
+//!
+//! Outside a document, spans are `{"start", "end"}`, and inside
+//! [`with_positions`] they also carry 1-based `line`, `col`, `end_line` and
+//! `end_col` (columns in bytes).
+//!
+//! The document's shapes are described by the JSON Schema in
+//! `docs/ast.schema.json` (version [`SCHEMA_VERSION`]).
 //!
 //! ```
 //! let src = b".version 8.0\n.target sm_90\n.entry k() {\n .reg .b32 %r<2>;\n mov.u32 %r1, 7;\n ret;\n}\n";
@@ -19,11 +30,14 @@
 //! assert_eq!(v["schema_version"], ptxkit::json::SCHEMA_VERSION);
 //! let mov = &v["module"]["items"][2]["Function"]["body"]["stmts"][1]["Instruction"];
 //! assert_eq!(mov["opcode"], "mov");
-//! assert_eq!(mov["mods"][0]["name"], ".u32");
-//! assert_eq!(mov["mods"][0]["group"], "type");
+//! assert_eq!(mov["mods"][0][0], ".u32");
+//! assert_eq!(mov["mods"][0][1], "type");
 //! assert_eq!(mov["operands"][0]["role"], "d");
 //! assert_eq!(mov["operands"][1]["kind"], "immediate");
-//! assert_eq!(mov["span"]["line"], 5);
+//! // The span's start, and the line it is on (1-based).
+//! let start = mov["span"][0].as_u64().unwrap();
+//! let starts = v["line_starts"].as_array().unwrap();
+//! assert_eq!(starts.iter().filter(|s| s.as_u64().unwrap() <= start).count(), 5);
 //! ```
 
 use std::cell::RefCell;
@@ -37,37 +51,55 @@ use crate::source::{LineCol, LineIndex, Span};
 use crate::syntax::{AddressAt, Expr, Instruction, Modifier, Module, Operand};
 
 /// The version of the JSON shapes (`schema_version` of a [`Document`]);
-/// raised when a shape changes incompatibly (2: operands may be array
-/// elements, kind `element`, and roles may take them, kind `elem`).
+/// raised when a shape changes incompatibly (2: compact spans and
+/// instructions, `line_starts`; operands may be array elements, kind
+/// `element`).
 pub const SCHEMA_VERSION: u32 = 2;
 
-thread_local! {
-    /// The line index spans are positioned with while a document is
-    /// written.
-    static LINES: RefCell<Option<Rc<LineIndex>>> = const { RefCell::new(None) };
+/// How spans (and instructions) are written while a tree serialises.
+#[derive(Clone)]
+enum Style {
+    /// `{"start", "end", "line", "col", "end_line", "end_col"}`.
+    Positions(Rc<LineIndex>),
+    /// A [`Document`]'s: `[start, end]`, compact instructions.
+    Compact,
 }
 
-/// Restores the previous line index when dropped.
-struct Installed(Option<Rc<LineIndex>>);
+thread_local! {
+    /// The style spans are written in while a document is written.
+    static STYLE: RefCell<Option<Style>> = const { RefCell::new(None) };
+    /// Whether `STYLE` is `Compact`, kept apart: asked for every node.
+    static COMPACT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Restores the previous style when dropped.
+struct Installed(Option<Style>);
 
 impl Installed {
-    fn new(lines: Rc<LineIndex>) -> Installed {
-        Installed(LINES.with(|l| l.replace(Some(lines))))
+    fn new(style: Style) -> Installed {
+        COMPACT.with(|c| c.set(matches!(style, Style::Compact)));
+        Installed(STYLE.with(|l| l.replace(Some(style))))
     }
 }
 
 impl Drop for Installed {
     fn drop(&mut self) {
         let prev = self.0.take();
-        LINES.with(|l| *l.borrow_mut() = prev);
+        COMPACT.with(|c| c.set(matches!(prev, Some(Style::Compact))));
+        STYLE.with(|l| *l.borrow_mut() = prev);
     }
 }
 
 /// Run `f` (which serialises tree nodes) with spans written with lines and
 /// columns from `lines`.
 pub fn with_positions<R>(lines: &LineIndex, f: impl FnOnce() -> R) -> R {
-    let _installed = Installed::new(Rc::new(lines.clone()));
+    let _installed = Installed::new(Style::Positions(Rc::new(lines.clone())));
     f()
+}
+
+/// Whether a [`Document`] is being written.
+pub(crate) fn compact() -> bool {
+    COMPACT.with(std::cell::Cell::get)
 }
 
 /// The line and column of a span's two ends, while positions are on.
@@ -75,18 +107,17 @@ fn positions(span: Span) -> Option<(LineCol, LineCol)> {
     if span.is_synthetic() {
         return None;
     }
-    LINES.with(|l| {
-        let l = l.borrow();
-        let ix = l.as_ref()?;
-        Some((ix.line_col(span.start), ix.line_col(span.end)))
+    STYLE.with(|l| match &*l.borrow() {
+        Some(Style::Positions(ix)) => Some((ix.line_col(span.start), ix.line_col(span.end))),
+        _ => None,
     })
 }
 
-/// A module as a JSON document: `{"schema_version": 2, "module": {…}}`,
-/// spans with lines and columns.
+/// A module as a compact JSON document: `{"schema_version": 2,
+/// "line_starts": […], "module": {…}}`, spans as `[start, end]`.
 pub struct Document<'a> {
     module: &'a Module,
-    lines: Rc<LineIndex>,
+    lines: LineIndex,
 }
 
 impl<'a> Document<'a> {
@@ -97,27 +128,59 @@ impl<'a> Document<'a> {
 
     /// The document of `module` whose source's lines are `lines`.
     pub fn with_lines(module: &'a Module, lines: LineIndex) -> Document<'a> {
-        Document {
-            module,
-            lines: Rc::new(lines),
+        Document { module, lines }
+    }
+
+    /// The document as JSON Lines: `{"schema_version", "line_starts"}`,
+    /// then each of the module's items (`{"Function": …}`, …) as it would
+    /// appear in `module.items`, one per line.
+    pub fn lines(&self) -> impl Iterator<Item = Line<'_>> {
+        std::iter::once(Line::Header(self)).chain(self.module.items.iter().map(Line::Item))
+    }
+}
+
+/// One line of a document written as JSON Lines ([`Document::lines`]).
+pub enum Line<'a> {
+    /// `{"schema_version", "line_starts"}`.
+    Header(&'a Document<'a>),
+    /// One top-level item.
+    Item(&'a crate::syntax::Item),
+}
+
+impl Serialize for Line<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let _installed = Installed::new(Style::Compact);
+        match self {
+            Line::Header(d) => {
+                let mut st = s.serialize_struct("Header", 2)?;
+                st.serialize_field("schema_version", &SCHEMA_VERSION)?;
+                st.serialize_field("line_starts", d.lines.starts())?;
+                st.end()
+            }
+            Line::Item(i) => i.serialize(s),
         }
     }
 }
 
 impl Serialize for Document<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let _installed = Installed::new(self.lines.clone());
-        let mut st = s.serialize_struct("Document", 2)?;
+        let _installed = Installed::new(Style::Compact);
+        let mut st = s.serialize_struct("Document", 3)?;
         st.serialize_field("schema_version", &SCHEMA_VERSION)?;
+        st.serialize_field("line_starts", self.lines.starts())?;
         st.serialize_field("module", self.module)?;
         st.end()
     }
 }
 
-/// `{"start", "end"}`, plus `line`, `col`, `end_line`, `end_col` while
-/// positions are on ([`with_positions`], [`Document`]).
+/// `[start, end]` inside a [`Document`]; elsewhere `{"start", "end"}`,
+/// plus `line`, `col`, `end_line`, `end_col` while positions are on
+/// ([`with_positions`]).
 impl Serialize for Span {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if compact() {
+            return (self.start, self.end).serialize(s);
+        }
         let at = positions(*self);
         let mut st = s.serialize_struct("Span", if at.is_some() { 6 } else { 2 })?;
         st.serialize_field("start", &self.start)?;
@@ -132,12 +195,35 @@ impl Serialize for Span {
     }
 }
 
-/// `{"span": …, "suffix": ".unified" | null}`.
+/// `{"value", "radix", "unsigned", "span"}`; in a [`Document`], `radix`
+/// only when not `Dec` and `unsigned` only when true.
+impl Serialize for crate::syntax::IntLit {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use crate::syntax::Radix;
+        let short = compact();
+        let mut st = s.serialize_struct("IntLit", 4)?;
+        st.serialize_field("value", &self.value)?;
+        if !short || self.radix != Radix::Dec {
+            st.serialize_field("radix", &self.radix)?;
+        }
+        if !short || self.unsigned {
+            st.serialize_field("unsigned", &self.unsigned)?;
+        }
+        st.serialize_field("span", &self.span)?;
+        st.end()
+    }
+}
+
+/// `{"span": …, "suffix": ".unified" | null}` (in a [`Document`], no
+/// `suffix` when there is none).
 impl Serialize for AddressAt {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let suffix = self.suffix().map(|m| catalog().mod_name(m));
         let mut st = s.serialize_struct("AddressAt", 2)?;
         st.serialize_field("span", &self.span())?;
-        st.serialize_field("suffix", &self.suffix().map(|m| catalog().mod_name(m)))?;
+        if suffix.is_some() || !compact() {
+            st.serialize_field("suffix", &suffix)?;
+        }
         st.end()
     }
 }
@@ -148,8 +234,12 @@ struct NamedMod<'a> {
     group: Option<&'static str>,
 }
 
+/// `{"name", "group", "span"}`; in a [`Document`] `[name, group, span]`.
 impl Serialize for NamedMod<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if compact() {
+            return (self.m.as_str(), self.group, self.m.span()).serialize(s);
+        }
         let mut st = s.serialize_struct("Modifier", 3)?;
         st.serialize_field("name", self.m.as_str())?;
         st.serialize_field("group", &self.group)?;
@@ -175,8 +265,35 @@ struct RoleOperand<'a> {
     op: &'a Operand,
 }
 
+/// In a [`Document`], `{"role", "kind", "text", "span", "value"}` without
+/// the catalog's facts about the role (`dir`, `kinds`), `role` only when
+/// the operand has one, and `value` only when it is more than the name
+/// `text` spells.
 impl Serialize for RoleOperand<'_> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if compact() {
+            let mut st = s.serialize_struct("Operand", 5)?;
+            if let Some(t) = self.tpl {
+                st.serialize_field("role", t.role)?;
+            }
+            // `register`, the most common kind, is the default.
+            let kind = written_kind(self.op);
+            if kind != "register" {
+                st.serialize_field("kind", kind)?;
+            }
+            match self.op {
+                Operand::Expr(Expr::Name(n, span)) => {
+                    st.serialize_field("text", n)?;
+                    st.serialize_field("span", span)?;
+                }
+                op => {
+                    st.serialize_field("text", &crate::print::operand_text(op))?;
+                    st.serialize_field("span", &op.span())?;
+                    st.serialize_field("value", op)?;
+                }
+            }
+            return st.end();
+        }
         let spec = self.tpl.and_then(|t| catalog().role(t.spec));
         let mut st = s.serialize_struct("Operand", 7)?;
         st.serialize_field("role", &self.tpl.map(|t| t.role))?;
@@ -268,7 +385,11 @@ impl Serialize for FormRef {
     }
 }
 
-/// By name: `opcode`, `name`, `form` (`{"name", "syntax"}` or null),
+/// In a [`Document`]: `opcode`, `opcode_span` (left out when it is the
+/// opcode's letters at the start of `span`), `form` (the matched form's
+/// name; left out when it is the opcode, null when none matched), `mods` (`[name,
+/// group, span]`), `operands` (`kind` left out for `register`), `span`,
+/// and `guard` when there is one. Elsewhere, by name: `opcode`, `name`, `form` (`{"name", "syntax"}` or null),
 /// `mods` (`{"name", "group", "span"}`), `operands` (`{"role", "dir",
 /// "kinds", "kind", "text", "span", "value"}`), `guard`, `text` (the
 /// canonical instruction), spans.
@@ -300,6 +421,34 @@ impl Serialize for Instruction {
                 op,
             })
             .collect();
+        if compact() {
+            let mut st = s.serialize_struct("Instruction", 7)?;
+            if self.guard.is_some() {
+                st.serialize_field("guard", &self.guard)?;
+            }
+            let opcode = self.opcode_name();
+            st.serialize_field("opcode", opcode)?;
+            // Left out where it is the default: the opcode's letters at the
+            // instruction's start (no guard before it).
+            let at_start = Span::new(
+                self.span.start,
+                self.span.start.saturating_add(opcode.len() as u32),
+            );
+            if self.opcode_span != at_start {
+                st.serialize_field("opcode_span", &self.opcode_span)?;
+            }
+            // The form's name when it is not the opcode; null when the
+            // instruction matched no form.
+            match form {
+                Some(f) if f.name == opcode => {}
+                Some(f) => st.serialize_field("form", f.name)?,
+                None => st.serialize_field("form", &None::<&str>)?,
+            }
+            st.serialize_field("mods", &mods)?;
+            st.serialize_field("operands", &operands)?;
+            st.serialize_field("span", &self.span)?;
+            return st.end();
+        }
         let mut st = s.serialize_struct("Instruction", 9)?;
         st.serialize_field("guard", &self.guard)?;
         st.serialize_field("opcode", self.opcode_name())?;

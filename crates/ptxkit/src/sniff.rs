@@ -92,6 +92,64 @@ pub fn not_text(bytes: &[u8]) -> Option<NotText> {
     })
 }
 
+/// Why text is not PTX, if it is not: its first token (after whitespace
+/// and comments) is not a dot word, where a PTX module opens with a
+/// directive (`.version`, `.target`, …). A Markdown page, C++ source or a
+/// log handed to a PTX tool is then one clear error, not an error per
+/// line. Empty text, or text that is only comments, is PTX (an empty
+/// module).
+///
+/// ```
+/// use ptxkit::sniff::not_ptx;
+/// assert_eq!(not_ptx(b"// made by hand\n.version 8.0\n"), None);
+/// assert_eq!(not_ptx(b""), None);
+/// assert_eq!(not_ptx(b"# ptxkit\n").unwrap().first, "#");
+/// assert_eq!(not_ptx(b"  #include <cuda.h>\n").unwrap().line, 1);
+/// ```
+pub fn not_ptx(bytes: &[u8]) -> Option<NotPtx> {
+    use crate::lex::{Lexer, TokenKind};
+    let mut lx = Lexer::new(bytes);
+    loop {
+        let t = lx.next_token();
+        match t.kind {
+            TokenKind::Whitespace | TokenKind::LineComment | TokenKind::BlockComment => {}
+            TokenKind::Eof | TokenKind::DotWord => return None,
+            _ => {
+                let start = t.span.start as usize;
+                let text = bytes.get(start..t.span.end as usize).unwrap_or_default();
+                let before = bytes.get(..start).unwrap_or_default();
+                return Some(NotPtx {
+                    first: String::from_utf8_lossy(text.get(..40).unwrap_or(text)).into_owned(),
+                    line: before
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count()
+                        .saturating_add(1),
+                });
+            }
+        }
+    }
+}
+
+/// Text that does not start as PTX does ([`not_ptx`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NotPtx {
+    /// The first token, as written (at most 40 bytes).
+    pub first: String,
+    /// Its 1-based line.
+    pub line: usize,
+}
+
+impl fmt::Display for NotPtx {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "not PTX: it starts with `{}` (line {}), where a PTX module starts with a directive such as `.version`",
+            self.first, self.line
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -182,6 +182,11 @@ impl LineIndex {
         Span::new(start, end)
     }
 
+    /// The byte offset of each line's start, the first line's (0) first.
+    pub fn starts(&self) -> &[u32] {
+        &self.starts
+    }
+
     /// Number of lines.
     pub fn line_count(&self) -> usize {
         self.starts.len()

@@ -35,6 +35,10 @@ fn out_of_scope(msg: &str) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn checker_agrees_with_ptxas_on_the_corpus() {
     let (Some(rows), Some(shared)) = (corpus_rows(), shared_dir()) else {
         eprintln!("note: ../shared/corpus not found; checker corpus test skipped");

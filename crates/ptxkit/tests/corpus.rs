@@ -25,6 +25,10 @@ fn load(row: &Row) -> Option<Vec<u8>> {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn accepted_files_parse_print_and_reparse() {
     let Some(rows) = corpus_rows() else {
         eprintln!("note: ../shared/corpus not found; corpus test skipped");
@@ -96,6 +100,10 @@ fn is_syntax_level(msg: &str) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn syntax_rejects_are_rejected_at_ptxas_line() {
     let Some(rows) = corpus_rows() else {
         eprintln!("note: ../shared/corpus not found; corpus test skipped");
@@ -146,6 +154,10 @@ fn syntax_rejects_are_rejected_at_ptxas_line() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn no_panic_on_truncated_prefixes() {
     let Some(rows) = corpus_rows() else {
         eprintln!("note: ../shared/corpus not found; prefix test skipped");

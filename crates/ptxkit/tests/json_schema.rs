@@ -38,27 +38,41 @@ fn document(src: &[u8]) -> serde_json::Value {
     serde_json::to_value(Document::new(&m, src)).unwrap_or_default()
 }
 
-/// Every span with a line agrees with the source's lines.
-fn check_positions(v: &serde_json::Value, index: &ptxkit::LineIndex, spans: &mut usize) {
+/// Every span (`[start, end]` under a `…span` key) lies inside the source,
+/// and the line and column the document's `line_starts` give it agree with
+/// the source's lines.
+fn check_positions(
+    v: &serde_json::Value,
+    starts: &[u64],
+    src: &[u8],
+    index: &ptxkit::LineIndex,
+    spans: &mut usize,
+) {
     use serde_json::Value;
     match v {
         Value::Object(o) => {
-            if let (Some(s), Some(l), Some(c)) = (
-                o.get("start").and_then(Value::as_u64),
-                o.get("line").and_then(Value::as_u64),
-                o.get("col").and_then(Value::as_u64),
-            ) {
-                let at = index.line_col(s as u32);
-                assert_eq!((at.line as u64, at.col as u64), (l, c), "span at {s}");
-                *spans += 1;
-            }
-            for x in o.values() {
-                check_positions(x, index, spans);
+            for (k, x) in o {
+                if let (true, Some([Value::Number(s), Value::Number(e)])) =
+                    (k.ends_with("span"), x.as_array().map(Vec::as_slice))
+                {
+                    let (s, e) = (s.as_u64().unwrap_or(0), e.as_u64().unwrap_or(0));
+                    assert!(s <= e && e <= src.len() as u64, "span {s}..{e}");
+                    let line = starts.iter().filter(|&&l| l <= s).count();
+                    let col = s - starts[line - 1] + 1;
+                    let at = index.line_col(s as u32);
+                    assert_eq!(
+                        (at.line as u64, at.col as u64),
+                        (line as u64, col),
+                        "span at {s}"
+                    );
+                    *spans += 1;
+                }
+                check_positions(x, starts, src, index, spans);
             }
         }
         Value::Array(a) => {
             for x in a {
-                check_positions(x, index, spans);
+                check_positions(x, starts, src, index, spans);
             }
         }
         _ => {}
@@ -103,7 +117,11 @@ fn documents_are_valid_against_the_schema() {
             .collect();
         assert!(errors.is_empty(), "{name}:\n{}", errors.join("\n"));
         let mut spans = 0;
-        check_positions(&doc, &ptxkit::LineIndex::new(src), &mut spans);
+        let starts: Vec<u64> = doc["line_starts"]
+            .as_array()
+            .map(|a| a.iter().filter_map(serde_json::Value::as_u64).collect())
+            .unwrap_or_default();
+        check_positions(&doc, &starts, src, &ptxkit::LineIndex::new(src), &mut spans);
         assert!(spans > 0, "{name}: no positioned span");
     }
 }

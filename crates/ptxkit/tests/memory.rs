@@ -63,6 +63,10 @@ fn tree_and_check_memory_per_source_byte() {
 /// The corpus's largest many-function file (a 994 KB Kokkos module): the
 /// streamed check must not hold the tree. Skips without ../shared.
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn streamed_check_of_a_large_module() {
     // First, before this test allocates anything (reading the file too):
     // another test may be measuring.

@@ -98,6 +98,10 @@ fn the_checker_agrees_with_ptxas_on_each_case() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn the_recorded_verdicts_are_ptxas_verdicts() {
     let Some(shared) = common::shared_dir() else {
         println!("note: ../shared is absent; the recorded ptxas verdicts are not re-checked");

@@ -91,6 +91,10 @@ fn synthetic_module_over_5_mb() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn corpus_in_pieces_and_streamed() {
     let (Some(rows), Some(shared)) = (common::corpus_rows(), common::shared_dir()) else {
         eprintln!("note: ../shared/corpus not found; corpus split test skipped");

@@ -20,6 +20,10 @@ use common::shared_dir;
 use common::spec::{example_lines, index_rows};
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn catalog_covers_every_index_section() {
     let Some(shared) = shared_dir() else {
         eprintln!("note: ../shared not found; spec coverage test skipped");
@@ -57,6 +61,10 @@ fn catalog_covers_every_index_section() {
 }
 
 #[test]
+#[cfg_attr(
+    ptxkit_no_shared,
+    ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
+)]
 fn spec_examples_parse() {
     let Some(shared) = shared_dir() else {
         eprintln!("note: ../shared not found; spec examples test skipped");

@@ -73,9 +73,10 @@ pub fn render(g: &CallGraph, on: bool) -> String {
     }
     let kernels = g.nodes.iter().filter(|n| n.kernel).count();
     s.push_str(&format!(
-        "{} functions ({kernels} kernels), {} call edges\n",
-        g.nodes.len(),
-        g.edges.len()
+        "{} ({}), {}\n",
+        out::count(g.nodes.len() as u64, "function"),
+        out::count(kernels as u64, "kernel"),
+        out::count(g.edges.len() as u64, "call edge")
     ));
     if !t.is_empty() {
         s.push_str(&t.render("  ", on));

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use ptxkit::analysis::dot::cfg_dot;
+use ptxkit::analysis::dot::{cfg_dot, cfgs_dot};
 use ptxkit::analysis::flow::FlowReport;
 use ptxkit::syntax::Function;
 
@@ -17,7 +17,8 @@ pub struct Args {
     /// The function (exact name, or a part of it that names only one);
     /// every function with a body when left out.
     pub name: Option<String>,
-    /// Print Graphviz DOT (one digraph per function; render with `dot -Tsvg`).
+    /// Print Graphviz DOT, one digraph (render with `dot -Tsvg`): the named
+    /// function's, or every function as a cluster of one graph.
     #[arg(long, conflicts_with = "json")]
     pub dot: bool,
     /// Print JSON.
@@ -47,8 +48,9 @@ pub fn run(a: Args) -> Result<u8, String> {
             out::json(&reports);
         }
     } else if a.dot {
-        for r in &reports {
-            out::print(&cfg_dot(r));
+        match (&a.name, reports.as_slice()) {
+            (Some(_), [r]) => out::print(&cfg_dot(r)),
+            _ => out::print(&cfgs_dot(&l.input.name, &reports)),
         }
     } else {
         let on = out::color();
@@ -66,17 +68,20 @@ pub fn render(r: &FlowReport, on: bool) -> String {
         "reducible".to_string()
     } else {
         out::paint(
-            &format!("irreducible ({} edge(s))", r.irreducible_edges.len()),
+            &format!(
+                "irreducible ({})",
+                out::count(r.irreducible_edges.len() as u64, "edge")
+            ),
             style::WARN,
             on,
         )
     };
     s.push_str(&format!(
-        "{}: {} blocks, {} edges, {} loop(s){}, {flow}\n",
+        "{}: {}, {}, {}{}, {flow}\n",
         out::title(&r.function, on),
-        r.blocks.len(),
-        r.edges.len(),
-        r.loops.len(),
+        out::count(r.blocks.len() as u64, "block"),
+        out::count(r.edges.len() as u64, "edge"),
+        out::count(r.loops.len() as u64, "loop"),
         if depth > 0 {
             format!(" (max depth {depth})")
         } else {

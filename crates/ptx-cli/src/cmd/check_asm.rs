@@ -127,13 +127,13 @@ pub fn run(a: Args) -> Result<u8, String> {
     }
     if a.verbose && !o.quiet && o.format() == report::Format::Text {
         crate::out::print(&format!(
-            "{} asm statement(s) in {} file(s): {} valid, {} invalid, {} skipped (template not literal); {} target(s)\n",
-            total.statements,
-            files.len(),
+            "{} in {}: {} valid, {} invalid, {} skipped (template not literal); {}\n",
+            crate::out::count(total.statements as u64, "asm statement"),
+            crate::out::count(files.len() as u64, "file"),
             total.valid,
             total.invalid,
             total.skipped,
-            targets.len()
+            crate::out::count(targets.len() as u64, "target")
         ));
     }
     let v = serde_json::json!({ "statements": statements, "diagnostics": diagnostics });

@@ -71,8 +71,8 @@ pub fn render(d: &ModuleDiff, a: &str, b: &str, on: bool) -> String {
     let mut s = format!("--- {a}\n+++ {b}\n");
     if d.is_empty() {
         s.push_str(&format!(
-            "no differences ({} function(s) equal)\n",
-            d.unchanged
+            "no differences ({} equal)\n",
+            out::count(d.unchanged as u64, "function")
         ));
         return s;
     }

@@ -246,13 +246,16 @@ fn print_list(name: &str, bin: &Binary, usages: &[Option<Result<binary::Usage, S
     let format = match bin.format {
         binary::Format::Fatbin => "fatbin".to_string(),
         binary::Format::Object => format!(
-            "object; sections {}; {} wrapper record(s)",
+            "{}; sections {}; {}",
+            bin.object_kind
+                .unwrap_or(binary::ObjectKind::Other)
+                .as_str(),
             if bin.sections.is_empty() {
                 "none".to_string()
             } else {
                 bin.sections.join(", ")
             },
-            bin.wrappers
+            crate::out::count(bin.wrappers as u64, "wrapper record")
         ),
         binary::Format::Cubin => {
             let arch = bin
@@ -266,9 +269,9 @@ fn print_list(name: &str, bin: &Binary, usages: &[Option<Result<binary::Usage, S
     };
     let ptx = bin.ptx_entries().count();
     println!(
-        "{name}: {format}; {} container(s), {} entries, {ptx} PTX",
-        bin.containers.len(),
-        bin.entries.len()
+        "{name}: {format}; {}, {}, {ptx} PTX",
+        crate::out::count(bin.containers.len() as u64, "container"),
+        crate::out::count(bin.entries.len() as u64, "entry")
     );
     if bin.entries.is_empty() {
         return;

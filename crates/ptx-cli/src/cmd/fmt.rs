@@ -19,8 +19,11 @@ pub struct Args {
     /// Reproduce the input byte for byte from the tree instead of reformatting.
     #[arg(long, conflicts_with_all = ["check", "write"])]
     pub lossless: bool,
-    /// Print nothing; exit 1 when a file is not canonical, naming it and its
-    /// first differing line.
+    /// Print nothing but the files that are not canonical, each with its
+    /// first differing line (as it is, then as `fmt` prints it); exit 1
+    /// when there is one. Compiler output is rarely canonical (blank
+    /// lines, alignment): the shipped examples, nvcc's output kept as
+    /// written, are all reported.
     #[arg(long, conflicts_with = "write")]
     pub check: bool,
     /// Rewrite each file that is not canonical in place.
@@ -48,25 +51,41 @@ pub fn run(a: Args) -> Result<u8, String> {
         return Err("--write needs files, not stdin".into());
     }
     let mut changed = 0usize;
-    let mut failed = false;
+    let mut failed = 0usize;
     for path in &files {
         match one(&a, path) {
             Ok(Outcome::Same) => {}
             Ok(Outcome::Changed) => changed = changed.saturating_add(1),
-            Ok(Outcome::Failed) => failed = true,
+            Ok(Outcome::Failed) => failed = failed.saturating_add(1),
             Err(e) => {
                 eprintln!("ptx: {e}");
-                failed = true;
+                failed = failed.saturating_add(1);
             }
         }
     }
-    if a.check && changed > 0 {
-        eprintln!(
-            "{changed} of {} file{} not canonical (run `ptx fmt --write`)",
+    let of = |n: usize| {
+        format!(
+            "{n} of {} file{}",
             files.len(),
-            if files.len() == 1 { " is" } else { "s are" }
+            if files.len() == 1 { "" } else { "s" }
+        )
+    };
+    if a.check && changed > 0 {
+        // `--write` rewrites only files that parse: it is suggested for
+        // those alone.
+        eprintln!(
+            "{} not canonical (`ptx fmt --write` rewrites {})",
+            of(changed),
+            if changed == 1 { "it" } else { "them" }
         );
     }
+    if failed > 0 {
+        eprintln!(
+            "{} not formatted: syntax errors or unreadable (fix the errors above first)",
+            of(failed)
+        );
+    }
+    let failed = failed > 0;
     Ok(if failed || (a.check && changed > 0) {
         1
     } else {
@@ -121,6 +140,7 @@ fn first_difference(name: &str, old: &[u8], new: &[u8]) -> String {
             (Some(x), Some(y)) if x == y => line = line.saturating_add(1),
             (x, y) => {
                 let show = |l: Option<&[u8]>| match l {
+                    Some(b"") => "(blank line)".to_string(),
                     Some(l) => {
                         let t = String::from_utf8_lossy(l);
                         let t: String = t.chars().take(120).collect();

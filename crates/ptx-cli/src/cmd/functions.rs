@@ -51,7 +51,7 @@ pub fn render(fs: &[FunctionInfo], on: bool) -> String {
         if f.declaration {
             facts.push("declaration".into());
         } else {
-            facts.push(format!("{} instructions", f.instructions));
+            facts.push(out::count(f.instructions as u64, "instruction"));
         }
         if f.recursive {
             facts.push(out::paint("recursive", style::WARN, on));
@@ -97,8 +97,8 @@ pub fn render(fs: &[FunctionInfo], on: bool) -> String {
                 "  {}\n",
                 out::paint(
                     &format!(
-                        "{} indirect call(s) with unknown targets",
-                        f.unresolved_calls
+                        "{} with unknown targets",
+                        out::count(f.unresolved_calls as u64, "indirect call")
                     ),
                     style::WARN,
                     on

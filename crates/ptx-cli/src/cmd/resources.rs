@@ -172,7 +172,15 @@ pub fn render(r: &Resources, on: bool) -> String {
             )
         } else {
             let names: Vec<_> = r.called_by_kernels.iter().map(|k| out::name(k)).collect();
-            format!("called by kernel(s) {}", names.join(", "))
+            format!(
+                "called by {} {}",
+                if names.len() == 1 {
+                    "kernel"
+                } else {
+                    "kernels"
+                },
+                names.join(", ")
+            )
         };
         format!(
             "{} {}\n  ({callers})\n",
@@ -257,10 +265,10 @@ pub fn render(r: &Resources, on: bool) -> String {
     t.row([
         ".const".to_string(),
         format!(
-            "{} B{}; {} access(es)",
+            "{} B{}; {}",
             r.constant.bytes,
             list(&r.constant.variables),
-            r.constant.accesses
+            out::count(r.constant.accesses as u64, "access")
         ),
     ]);
     let b = &r.barriers;

@@ -24,6 +24,12 @@ pub struct Args {
     /// Print JSON: the lines with their source line numbers.
     #[arg(long)]
     pub json: bool,
+    /// Interleave the source lines that `.loc` directives point at (the
+    /// `.file` at the path written, or by its file name beside the PTX
+    /// file): `// kernel.cu:55: <the line>` before the code of that line.
+    /// In JSON, each `.loc` line gets a `source` object.
+    #[arg(long)]
+    pub source: bool,
 }
 
 /// One printed line.
@@ -34,6 +40,9 @@ pub struct ShownLine {
     pub line: u32,
     /// The text.
     pub text: String,
+    /// With `--source`, on a `.loc` line: the source line it points at.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<crate::lineinfo::SourceLine>,
 }
 
 #[derive(Serialize)]
@@ -69,6 +78,7 @@ pub fn run(a: Args) -> Result<u8, String> {
             .map(|(i, t)| ShownLine {
                 line: first.saturating_add(i as u32),
                 text: t.to_string(),
+                source: None,
             })
             .collect()
     } else {
@@ -77,9 +87,32 @@ pub fn run(a: Args) -> Result<u8, String> {
             .map(|(span, text)| ShownLine {
                 line: l.lines.line_col(span.start).line,
                 text,
+                source: None,
             })
             .collect()
     };
+    let mut shown = shown;
+    if a.source {
+        let ptx = (a.path.as_os_str() != "-").then_some(a.path.as_path());
+        let info = crate::lineinfo::LineInfo::new(&l.parsed.module, &l.lines, ptx);
+        for x in &mut shown {
+            if x.text.trim_start().starts_with(".loc") {
+                x.source = info.at(x.line);
+            }
+        }
+        let mut located = shown.iter().filter_map(|x| x.source.as_ref()).peekable();
+        if info.is_empty() || located.peek().is_none() {
+            eprintln!(
+                "ptx: {}: no .loc directives here (compile with -lineinfo or -G)",
+                l.input.name
+            );
+        } else if located.all(|s| s.text.is_none()) {
+            eprintln!(
+                "ptx: {}: the source files its .loc directives point at were not found (at the path written, or by file name beside the PTX file)",
+                l.input.name
+            );
+        }
+    }
     if a.json {
         out::json(&Shown {
             function: f.name.as_str(),
@@ -98,7 +131,29 @@ pub fn run(a: Args) -> Result<u8, String> {
         .len();
     let mut s = String::new();
     let mut prev = 0;
+    // The source line shown last: a `.loc` repeating it adds nothing.
+    let mut last_source = None;
     for x in &shown {
+        if let Some(src) = x.source.as_ref().filter(|src| src.text.is_some()) {
+            let key = (src.file.clone(), src.line);
+            if last_source.as_ref() != Some(&key) {
+                if a.lines {
+                    s.push_str(&" ".repeat(width));
+                    s.push_str(" | ");
+                }
+                let name = std::path::Path::new(&src.file)
+                    .file_name()
+                    .map_or(src.file.clone(), |n| n.to_string_lossy().into_owned());
+                let note = format!(
+                    "// {name}:{}: {}",
+                    src.line,
+                    src.text.as_deref().unwrap_or_default().trim()
+                );
+                s.push_str(&out::paint(&note, out::style::WARN, on));
+                s.push('\n');
+                last_source = Some(key);
+            }
+        }
         if a.lines {
             let n = if x.line == prev && !a.lossless {
                 " ".repeat(width)

@@ -159,9 +159,9 @@ fn table(h: &Histogram, top: usize, head: &str, on: bool) -> String {
     if shown < sorted.len() {
         let rest: u64 = sorted.iter().skip(shown).map(|(_, c)| c).sum();
         s.push_str(&format!(
-            "  … {} more ({} instructions)\n",
+            "  … {} more ({})\n",
             sorted.len().saturating_sub(shown),
-            rest
+            out::count(rest, "instruction")
         ));
     }
     s
@@ -179,10 +179,10 @@ pub fn render(r: &Report, top: usize, on: bool) -> String {
         {
             for f in fs {
                 s.push_str(&format!(
-                    "{}: {}  ({} instructions)\n",
+                    "{}: {}  ({})\n",
                     f.file,
                     out::title(&f.function, on),
-                    f.histogram.total
+                    out::count(f.histogram.total, "instruction")
                 ));
                 s.push_str(&table(&f.histogram, top, head, on));
                 s.push('\n');
@@ -190,9 +190,9 @@ pub fn render(r: &Report, top: usize, on: bool) -> String {
         }
     }
     s.push_str(&format!(
-        "{} instructions in {} file(s), {} distinct\n",
-        r.total.total,
-        r.files,
+        "{} in {}, {} distinct\n",
+        out::count(r.total.total, "instruction"),
+        out::count(r.files as u64, "file"),
         r.total.counts.len()
     ));
     s.push_str(&table(&r.total, top, head, on));

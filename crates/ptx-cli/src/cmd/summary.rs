@@ -61,10 +61,13 @@ pub fn run(a: Args) -> Result<u8, String> {
         .filter(|f| f.kind == ptxkit::syntax::FuncKind::Entry)
         .count();
     println!(
-        "functions:     {} ({} kernels, {} device functions)",
+        "functions:     {} ({}, {})",
         s.functions.len(),
-        kernels,
-        s.functions.len().saturating_sub(kernels)
+        out::count(kernels as u64, "kernel"),
+        out::count(
+            s.functions.len().saturating_sub(kernels) as u64,
+            "device function"
+        )
     );
     for f in &s.functions {
         println!();
@@ -75,11 +78,29 @@ pub fn run(a: Args) -> Result<u8, String> {
             ptxkit::syntax::FuncKind::Func => "func",
         };
         println!("{link}.{kind} {}{decl}", out::title(&f.name, false));
-        for r in &f.returns {
-            println!("  returns  {:<28} {:>5} B  {}", r.ty, r.bytes, r.name);
-        }
-        for p in &f.params {
-            println!("  param    {:<28} {:>5} B  {}", p.ty, p.bytes, p.name);
+        // One table for returns and parameters: columns as wide as the
+        // longest type (Triton's `.param .u64 .ptr .global .align 1`).
+        let rows: Vec<(&str, _)> = f
+            .returns
+            .iter()
+            .map(|r| ("returns", r))
+            .chain(f.params.iter().map(|p| ("param", p)))
+            .collect();
+        let ty_w = rows
+            .iter()
+            .map(|(_, p)| p.ty.chars().count())
+            .max()
+            .unwrap_or(0);
+        let b_w = rows
+            .iter()
+            .map(|(_, p)| p.bytes.to_string().len())
+            .max()
+            .unwrap_or(0);
+        for (what, p) in rows {
+            println!(
+                "  {what:<8} {:<ty_w$}  {:>b_w$} B  {}",
+                p.ty, p.bytes, p.name
+            );
         }
         for d in &f.directives {
             println!("  directive {d}");

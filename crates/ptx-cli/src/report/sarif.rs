@@ -5,9 +5,9 @@
 //! artifacts.
 
 use serde_sarif::sarif::{
-    Artifact, ArtifactLocation, Location, Message, MultiformatMessageString, PhysicalLocation,
-    Region, ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool,
-    ToolComponent, Version, SCHEMA_URL,
+    Artifact, Location, Message, MultiformatMessageString, PhysicalLocation, Region,
+    ReportingDescriptor, Result as SarifResult, ResultLevel, Run, Sarif, Tool, ToolComponent,
+    Version, SCHEMA_URL,
 };
 
 use ptxkit::diag::Code;
@@ -48,8 +48,10 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
     codes.dedup();
     let rules: Vec<ReportingDescriptor> = codes.iter().map(|&c| rule(c)).collect();
     let artifact_index = |f: &str| files.iter().position(|x| x == f);
+    // File URIs relative to the directory `ptx` ran in (`%SRCROOT%`).
+    let base = super::sarif_uri::Base::current();
     let location = |file: &str, start: (u32, u32), end: (u32, u32), message: Option<&str>| {
-        let mut at = ArtifactLocation::builder().uri(file).build();
+        let mut at = base.locate(file);
         at.index = artifact_index(file).and_then(|i| i64::try_from(i).ok());
         let mut l = Location::builder()
             .physical_location(
@@ -100,22 +102,19 @@ pub fn log(located: &[Located], files: &[String]) -> Sarif {
         .collect();
     let artifacts: Vec<Artifact> = files
         .iter()
-        .map(|f| {
-            Artifact::builder()
-                .location(ArtifactLocation::builder().uri(f.as_str()).build())
-                .build()
-        })
+        .map(|f| Artifact::builder().location(base.locate(f)).build())
         .collect();
     let driver = ToolComponent::builder()
         .name("ptx")
         .version(env!("CARGO_PKG_VERSION"))
         .rules(rules)
         .build();
-    let run = Run::builder()
+    let mut run = Run::builder()
         .tool(Tool::builder().driver(driver).build())
         .artifacts(artifacts)
         .results(results)
         .build();
+    run.original_uri_base_ids = Some(base.ids());
     Sarif::builder()
         .version(Version::V2_1_0.to_string())
         .schema(SCHEMA_URL)

@@ -177,7 +177,12 @@ pub fn diff_modules(a: Side<'_>, b: Side<'_>) -> ModuleDiff {
             continue;
         }
         let name = f.name.to_string();
-        changed.push(function_diff(g, f, &la, &lb, ra.get(&name), rb.get(&name)));
+        changed.push(function_diff(
+            (g, a.src, &la),
+            (f, b.src, &lb),
+            ra.get(&name),
+            rb.get(&name),
+        ));
     }
     ModuleDiff {
         header: hdr,
@@ -257,10 +262,8 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
 }
 
 fn function_diff(
-    a: &Function,
-    b: &Function,
-    la: &LineIndex,
-    lb: &LineIndex,
+    (a, src_a, la): (&Function, &[u8], &LineIndex),
+    (b, src_b, lb): (&Function, &[u8], &LineIndex),
     ra: Option<&Resources>,
     rb: Option<&Resources>,
 ) -> FunctionDiff {
@@ -301,8 +304,8 @@ fn function_diff(
             b: y.1,
         })
         .collect();
-    let sa = statements(a, la);
-    let sb = statements(b, lb);
+    let sa = statements(a, src_a, la);
+    let sb = statements(b, src_b, lb);
     let na: Vec<&str> = sa.iter().map(|s| s.norm.as_str()).collect();
     let nb: Vec<&str> = sb.iter().map(|s| s.norm.as_str()).collect();
     let header_same = a.params == b.params && a.rets == b.rets && a.directives == b.directives;
@@ -486,7 +489,7 @@ fn collect_labels(b: &Block, out: &mut FxHashSet<Name>) {
     }
 }
 
-fn statements(f: &Function, lines: &LineIndex) -> Vec<Line> {
+fn statements(f: &Function, src: &[u8], lines: &LineIndex) -> Vec<Line> {
     let mut r = Renamer {
         regs: RegTable::of_function(f),
         labels: FxHashSet::default(),
@@ -495,12 +498,36 @@ fn statements(f: &Function, lines: &LineIndex) -> Vec<Line> {
     let mut out = Vec::new();
     if let Some(b) = &f.body {
         collect_labels(b, &mut r.labels);
-        walk(b, 1, &mut r, lines, &mut out);
+        walk(b, 1, &mut r, (src, lines), &mut out);
     }
     out
 }
 
-fn walk(b: &Block, depth: usize, r: &mut Renamer, lines: &LineIndex, out: &mut Vec<Line>) {
+/// How a statement is shown: canonically, or as written when it did not
+/// parse (an instruction that matched no form, a statement the parser
+/// skipped), since the canonical printer has no text for what it could
+/// not read.
+fn shown(s: &Stmt, src: &[u8], depth: usize) -> String {
+    let broken = match s {
+        Stmt::Instruction(i) => i.form().is_none(),
+        Stmt::Error(_) => true,
+        _ => false,
+    };
+    if !broken {
+        return canonical_stmt(s, depth);
+    }
+    let written = s.span().text(src);
+    let written: Vec<&str> = written.split_whitespace().collect();
+    format!("{}{}", "\t".repeat(depth), written.join(" "))
+}
+
+fn walk(
+    b: &Block,
+    depth: usize,
+    r: &mut Renamer,
+    (src, lines): (&[u8], &LineIndex),
+    out: &mut Vec<Line>,
+) {
     for s in &b.stmts {
         let line = lines.line_col(s.span().start).line;
         match s {
@@ -511,7 +538,7 @@ fn walk(b: &Block, depth: usize, r: &mut Renamer, lines: &LineIndex, out: &mut V
                     text: format!("{}{{", "\t".repeat(depth)),
                     line,
                 });
-                walk(inner, depth.saturating_add(1), r, lines, out);
+                walk(inner, depth.saturating_add(1), r, (src, lines), out);
                 out.push(Line {
                     names: Vec::new(),
                     norm: "}".into(),
@@ -524,7 +551,7 @@ fn walk(b: &Block, depth: usize, r: &mut Renamer, lines: &LineIndex, out: &mut V
                 out.push(Line {
                     norm,
                     names: std::mem::take(&mut r.names),
-                    text: canonical_stmt(s, depth),
+                    text: shown(s, src, depth),
                     line,
                 });
             }
@@ -533,13 +560,13 @@ fn walk(b: &Block, depth: usize, r: &mut Renamer, lines: &LineIndex, out: &mut V
                 out.push(Line {
                     norm,
                     names: std::mem::take(&mut r.names),
-                    text: canonical_stmt(s, depth),
+                    text: shown(s, src, depth),
                     line,
                 });
             }
             Stmt::Loc(_) => {}
             _ => {
-                let text = canonical_stmt(s, depth);
+                let text = shown(s, src, depth);
                 out.push(Line {
                     names: Vec::new(),
                     norm: text.trim().to_string(),

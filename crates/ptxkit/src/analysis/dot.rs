@@ -34,13 +34,48 @@ pub const LARGE_GRAPH: usize = 150;
 /// go to one `exit` node.
 pub fn cfg_dot(r: &FlowReport) -> String {
     let mut o = String::new();
-    let large = r.blocks.len() > LARGE_GRAPH;
     let _ = writeln!(o, "digraph {} {{", quote(&format!("cfg {}", r.function)));
     let _ = writeln!(o, "  label={};", quote(&r.function));
-    if large {
+    if r.blocks.len() > LARGE_GRAPH {
         o.push_str("  graph [nslimit=2, nslimit1=2];\n");
     }
     o.push_str("  node [shape=box, fontname=\"monospace\"];\n");
+    cfg_body(r, "", "  ", &mut o);
+    o.push_str("}\n");
+    o
+}
+
+/// The control-flow graphs of several functions as one DOT digraph named
+/// `title`, each function a cluster (`subgraph cluster_N`) labelled with
+/// its name and its nodes prefixed `fN_`: one graph, so `dot -Tsvg` gives
+/// one picture.
+pub fn cfgs_dot(title: &str, rs: &[FlowReport]) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "digraph {} {{", quote(&format!("cfg {title}")));
+    let _ = writeln!(o, "  label={};", quote(title));
+    if rs.iter().any(|r| r.blocks.len() > LARGE_GRAPH) {
+        o.push_str("  graph [nslimit=2, nslimit1=2];\n");
+    }
+    o.push_str("  node [shape=box, fontname=\"monospace\"];\n");
+    for (i, r) in rs.iter().enumerate() {
+        let _ = writeln!(o, "  subgraph cluster_{i} {{");
+        let _ = writeln!(o, "    label={};", quote(&r.function));
+        cfg_body(r, &format!("f{i}_"), "    ", &mut o);
+        o.push_str("  }\n");
+    }
+    o.push_str("}\n");
+    o
+}
+
+/// `1 instruction`, `2 instructions`.
+fn instructions(n: usize) -> String {
+    format!("{n} instruction{}", if n == 1 { "" } else { "s" })
+}
+
+/// The nodes and edges of one function's graph, node ids prefixed with
+/// `p`, each line indented by `ind`.
+fn cfg_body(r: &FlowReport, p: &str, ind: &str, o: &mut String) {
+    let large = r.blocks.len() > LARGE_GRAPH;
     // Per-block facts looked up once (output and time linear in the graph).
     let mut header = vec![false; r.blocks.len()];
     for l in &r.loops {
@@ -61,8 +96,10 @@ pub fn cfg_dot(r: &FlowReport) -> String {
         }
         let _ = write!(
             text,
-            "\nlines {}-{}\n{} instructions",
-            b.first_line, b.last_line, b.instructions
+            "\nlines {}-{}\n{}",
+            b.first_line,
+            b.last_line,
+            instructions(b.instructions)
         );
         if let Some(d) = r.loop_depth.get(b.id).filter(|d| **d > 0) {
             let _ = write!(text, "\nloop depth {d}");
@@ -77,15 +114,15 @@ pub fn cfg_dot(r: &FlowReport) -> String {
         if unreachable.get(b.id).copied().unwrap_or(false) {
             attrs.push_str(", style=dashed, color=gray");
         }
-        let _ = writeln!(o, "  b{} [{attrs}];", b.id);
+        let _ = writeln!(o, "{ind}{p}b{} [{attrs}];", b.id);
     }
     if r.edges.iter().any(|e| e.to.is_none()) {
-        o.push_str("  exit [shape=doublecircle, label=\"exit\"];\n");
+        let _ = writeln!(o, "{ind}{p}exit [shape=doublecircle, label=\"exit\"];");
     }
     for e in &r.edges {
         let to = match e.to {
-            Some(t) => format!("b{t}"),
-            None => "exit".to_string(),
+            Some(t) => format!("{p}b{t}"),
+            None => format!("{p}exit"),
         };
         let mut attrs: Vec<String> = Vec::new();
         match e.kind {
@@ -133,13 +170,11 @@ pub fn cfg_dot(r: &FlowReport) -> String {
             attrs
         };
         if attrs.is_empty() {
-            let _ = writeln!(o, "  b{} -> {to};", e.from);
+            let _ = writeln!(o, "{ind}{p}b{} -> {to};", e.from);
         } else {
-            let _ = writeln!(o, "  b{} -> {to} [{}];", e.from, attrs.join(", "));
+            let _ = writeln!(o, "{ind}{p}b{} -> {to} [{}];", e.from, attrs.join(", "));
         }
     }
-    o.push_str("}\n");
-    o
 }
 
 /// The call graph as a DOT digraph: kernels bold, declarations dashed,

@@ -22,6 +22,22 @@ pub struct FormInfo {
     pub ptx: Option<String>,
     /// Target this form needs, if it differs from the section's.
     pub sm: Option<String>,
+    /// The register fragments of its vector operands whose length the
+    /// form fixes (the `mma`/`wmma`/`wgmma` fragments), from the catalog's
+    /// `@operand` and `@count` lines.
+    pub fragments: Vec<Fragment>,
+}
+
+/// The register vector an operand of one form takes.
+#[derive(Clone, Debug, Serialize)]
+pub struct Fragment {
+    /// The operand role (`d`, `a`).
+    pub role: String,
+    /// How many registers.
+    pub count: u8,
+    /// The type of each (alternatives, or the group that gives it:
+    /// `.f16x2`, `.type`).
+    pub types: Vec<String>,
 }
 
 /// A modifier group.
@@ -171,6 +187,84 @@ fn operand_roles(f: &Form) -> Vec<String> {
     out
 }
 
+/// The fragments of `f`'s operands whose vector length the form fixes:
+/// a fixed length, or the first `@count` row whose modifiers the form
+/// spells out.
+fn fragments(cat: &Catalog, f: &Form) -> Vec<Fragment> {
+    use crate::isa::{Arity, TypeRef};
+    let lits: Vec<crate::isa::ModId> = f
+        .slots
+        .iter()
+        .filter_map(|s| match s.kind {
+            SlotKind::Lit(m) => Some(m),
+            SlotKind::Group(_) => None,
+        })
+        .collect();
+    let group = |g| {
+        cat.group(g)
+            .map_or("?".to_string(), |g| format!(".{}", g.name))
+    };
+    f.operands
+        .iter()
+        .filter_map(|o| {
+            let spec = cat.role(o.spec)?;
+            let count = match spec.arity {
+                Arity::Fixed(n) => n,
+                Arity::Table(rows) => rows
+                    .iter()
+                    .find(|(_, ms)| ms.iter().all(|m| lits.contains(m)))
+                    .map(|(n, _)| *n)?,
+                _ => return None,
+            };
+            let types = spec
+                .types
+                .iter()
+                .map(|t| match *t {
+                    TypeRef::Fixed(st) => st.as_str().to_string(),
+                    TypeRef::Group(g) => group(g),
+                    TypeRef::Double(g) => format!("twice {}", group(g)),
+                    TypeRef::Half(g) => format!("half {}", group(g)),
+                })
+                .collect();
+            Some(Fragment {
+                role: o.role.to_string(),
+                count,
+                types,
+            })
+        })
+        .collect()
+}
+
+/// What `.mXnYkZ` means: the shape of a matrix operation.
+fn shape_meaning(m: &str) -> Option<String> {
+    let rest = m.strip_prefix(".m")?;
+    let (mm, rest) = rest.split_once('n')?;
+    let (nn, kk) = rest.split_once('k')?;
+    let num = |s: &str| s.parse::<u32>().ok();
+    let (mm, nn, kk) = (num(mm)?, num(nn)?, num(kk)?);
+    Some(format!(
+        "shape: the matrices are M×N×K = {mm}×{nn}×{kk} (A is M×K, B is K×N, C and D are M×N)"
+    ))
+}
+
+/// The meaning of modifier `m` in the sections named `name`: the first
+/// such section's `@mod` line about it, else a shape's or a common
+/// modifier's meaning. (A section's forms may use a modifier that only a
+/// sibling section explains: `mma`'s `.row` and `.col`.)
+fn meaning_in(cat: &Catalog, name: &str, m: &str) -> Option<String> {
+    cat.sections()
+        .iter()
+        .filter(|s| *s.name == *name)
+        .find_map(|s| {
+            s.mod_notes
+                .iter()
+                .find(|(id, _)| cat.mod_name(*id) == m)
+                .map(|(_, t)| t.to_string())
+        })
+        .or_else(|| shape_meaning(m))
+        .or_else(|| common_meaning(m))
+}
+
 fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entry> {
     let forms: Vec<&Form> = cat
         .forms()
@@ -246,9 +340,30 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
             push(cat.mod_name(m), None);
         }
     }
+    // Every modifier the shown forms spell out or let a group choose, with
+    // its meaning where one is known.
+    for f in &forms {
+        let kinds = f
+            .slots
+            .iter()
+            .map(|s| s.kind)
+            .chain(f.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
+        for k in kinds {
+            let ids: Vec<crate::isa::ModId> = match k {
+                SlotKind::Lit(m) => vec![m],
+                SlotKind::Group(g) => cat.group(g).map(|g| g.alts.to_vec()).unwrap_or_default(),
+            };
+            for id in ids {
+                let m = cat.mod_name(id);
+                if let Some(meaning) = meaning_in(cat, s.name, m) {
+                    push(m, Some(meaning));
+                }
+            }
+        }
+    }
     for m in &mut modifiers {
         if m.meaning.is_none() {
-            m.meaning = common_meaning(&m.modifier);
+            m.meaning = meaning_in(cat, s.name, &m.modifier);
         }
     }
     let (ptx, sm) = req_parts(&s.req);
@@ -268,6 +383,7 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
                     operands: operand_roles(f),
                     ptx,
                     sm,
+                    fragments: fragments(cat, f),
                 }
             })
             .collect(),

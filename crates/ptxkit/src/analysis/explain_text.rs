@@ -7,7 +7,7 @@
 //! colour.
 //!
 //! ```text
-//! bra  (control; ISA section 9.7.12.3; since PTX 1.0, target all)
+//! bra  (control; ISA “Control Flow Instructions: bra” (section 9.7.12.3); PTX ISA 1.0, any target)
 //!   Jumps to a label; with a guard predicate the jump is conditional.
 //!
 //!   syntax
@@ -18,6 +18,10 @@
 //!     modifier  needs  meaning
 //!     .uni             promises the branch is non-divergent: ...
 //! ```
+//!
+//! Requirements are written in words (`PTX ISA 7.0, sm_80 or later`), the
+//! syntax without the catalog's annotations, and the register fragments
+//! of matrix instructions after their operands (`d: 4 × .f32`).
 
 use super::explain::{Entry, Explanation, FormInfo, ModInfo};
 
@@ -66,20 +70,31 @@ fn entry(s: &mut String, x: &Entry, paint: &dyn Fn(&str, Part) -> String) {
     if !x.forms.is_empty() {
         s.push_str(&format!("\n  {}\n", paint("syntax", Part::Heading)));
         for f in &x.forms {
-            let text = f.syntax.split_whitespace().collect::<Vec<_>>().join(" ");
+            let text = syntax_text(&f.syntax);
             let req = form_needs(f);
             s.push_str(&format!(
                 "    {text}{}\n",
                 if req.is_empty() {
                     String::new()
                 } else {
-                    paint(&format!("   [{}]", req.join(", ")), Part::Dim)
+                    paint(&format!("   (needs {})", req.join(", ")), Part::Dim)
                 }
             ));
             s.push_str(&paint(
                 &format!("      operands: {}\n", f.operands.join(", ")),
                 Part::Dim,
             ));
+            if !f.fragments.is_empty() {
+                let frags: Vec<String> = f
+                    .fragments
+                    .iter()
+                    .map(|g| format!("{}: {} × {}", g.role, g.count, g.types.join("|")))
+                    .collect();
+                s.push_str(&paint(
+                    &format!("      registers: {}\n", frags.join(", ")),
+                    Part::Dim,
+                ));
+            }
         }
     }
     if !x.groups.is_empty() {
@@ -119,46 +134,76 @@ fn entry(s: &mut String, x: &Entry, paint: &dyn Fn(&str, Part) -> String) {
     }
 }
 
+/// A form's syntax as shown: whitespace collapsed, without the catalog's
+/// trailing annotations (`[ptx=7.0 sm=sm_80]`).
+pub fn syntax_text(catalog_text: &str) -> String {
+    let text = match catalog_text.rsplit_once(';') {
+        Some((code, rest)) if rest.trim().starts_with('[') => {
+            catalog_text.get(..=code.len()).unwrap_or(catalog_text)
+        }
+        _ => catalog_text,
+    };
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// A target requirement in words: `any target`, `sm_80 or later`,
+/// `sm_90a (arch-specific)`, `sm_100f (family)`, alternatives joined by
+/// `or`.
+pub fn target_words(sm: &str) -> String {
+    if sm == "all" {
+        return "any target".to_string();
+    }
+    sm.split('|')
+        .map(|t| {
+            if t.ends_with('a') {
+                format!("{t} (arch-specific)")
+            } else if t.ends_with('f') {
+                format!("{t} (family)")
+            } else {
+                format!("{t} or later")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" or ")
+}
+
 /// An entry's family, ISA sections and what it needs, as in the head line
-/// of the text: `control; ISA section 9.7.12.3; since PTX 1.0, target all`.
+/// of the text: `control; ISA section 9.7.12.3; PTX ISA 1.0, any target`.
 pub fn summary(x: &Entry) -> String {
     format!(
-        "{}; ISA section {}; {}",
+        "{}; ISA {}; {}",
         x.family,
-        x.isa_sections.join(", "),
+        crate::isa::describe_sections(&x.isa_sections),
         since(x)
     )
 }
 
-/// What an entry needs: `any version`, or `since PTX 8.0, target sm_90a`.
+/// What an entry needs, in words: `PTX ISA 8.0, sm_90a (arch-specific)`,
+/// `PTX ISA 1.0, any target`, or `any version`.
 pub fn since(x: &Entry) -> String {
-    let needs: Vec<String> = x
-        .ptx
-        .iter()
-        .map(|p| format!("PTX {p}"))
-        .chain(x.sm.iter().map(|t| format!("target {t}")))
-        .collect();
+    let needs = needs(x.ptx.as_deref(), x.sm.as_deref());
     if needs.is_empty() {
         "any version".to_string()
     } else {
-        format!("since {}", needs.join(", "))
+        needs.join(", ")
     }
 }
 
-/// What a form needs beyond its entry: `PTX 8.6`, `sm_100a`.
+/// What a form needs beyond its entry: `PTX ISA 8.6`, `sm_100a
+/// (arch-specific)`.
 pub fn form_needs(f: &FormInfo) -> Vec<String> {
     needs(f.ptx.as_deref(), f.sm.as_deref())
 }
 
-/// What a modifier needs: `PTX 7.8`, `sm_90`.
+/// What a modifier needs: `PTX ISA 7.8`, `sm_90 or later`.
 pub fn modifier_needs(m: &ModInfo) -> Vec<String> {
     needs(m.ptx.as_deref(), m.sm.as_deref())
 }
 
 fn needs(ptx: Option<&str>, sm: Option<&str>) -> Vec<String> {
-    ptx.map(|p| format!("PTX {p}"))
+    ptx.map(|p| format!("PTX ISA {p}"))
         .into_iter()
-        .chain(sm.map(str::to_string))
+        .chain(sm.map(target_words))
         .collect()
 }
 
@@ -221,7 +266,12 @@ mod tests {
         let x = &e.entries[0];
         let head = t.lines().next().unwrap();
         assert_eq!(head, format!("bra  ({})", summary(x)));
-        assert!(head.starts_with("bra  (control; ISA section "), "{head}");
+        assert!(
+            head.starts_with(
+                "bra  (control; ISA “Control Flow Instructions: bra” (section 9.7.12.3); "
+            ),
+            "{head}"
+        );
         assert!(head.ends_with(&format!("; {})", since(x))), "{head}");
         assert!(t.contains("\n  syntax\n    bra"), "{t}");
         assert!(t.contains("      operands: tgt\n"), "{t}");
@@ -241,9 +291,22 @@ mod tests {
         let e = explain("wgmma.mma_async").unwrap();
         let t = plain(&e);
         let x = &e.entries[0];
-        assert!(since(x).starts_with("since PTX "), "{}", since(x));
-        assert!(since(x).contains("target sm_90a"), "{}", since(x));
-        assert!(t.contains("   [PTX ") || x.forms.iter().all(|f| form_needs(f).is_empty()));
+        assert!(since(x).starts_with("PTX ISA 8.0"), "{}", since(x));
+        assert!(since(x).contains("sm_90a (arch-specific)"), "{}", since(x));
+        assert!(
+            t.contains("   (needs PTX ISA ") || x.forms.iter().all(|f| form_needs(f).is_empty())
+        );
+        // No catalog annotations in the syntax shown.
+        assert!(!t.contains("[ptx="), "{t}");
+        // Matrix fragments from the catalog, per form.
+        let mma = plain(&explain("mma").unwrap());
+        assert!(
+            mma.contains("registers: d: 8 × .f32, a: 2 × .f16x2, b: 2 × .f16x2, c: 8 × .f32"),
+            "{mma}"
+        );
+        // Every layout modifier's meaning, also in the sections that do not
+        // note it themselves.
+        assert!(mma.matches("\n    .row ").count() >= 3, "{mma}");
         // A queried modifier reaches the painter as a heading.
         let e = explain("ld.global.v4").unwrap();
         let styled = render(&e, &|s: &str, p| match p {

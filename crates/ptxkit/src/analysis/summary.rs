@@ -18,7 +18,8 @@ pub struct ModuleSummary {
     pub target: Vec<String>,
     /// `.address_size` (32 when absent).
     pub address_size: u64,
-    /// Kernels and functions.
+    /// Kernels and functions, each once: a function the module declares
+    /// and defines appears as its definition.
     pub functions: Vec<FunctionSummary>,
     /// Bytes of module-scope data per state space (`.global`, `.const`, `.shared`…).
     pub data_bytes: BTreeMap<String, u64>,
@@ -147,7 +148,20 @@ pub fn summarize(m: &Module) -> ModuleSummary {
             }
         }
     }
-    let functions: Vec<FunctionSummary> = m.functions().map(function_summary).collect();
+    // A forward declaration of a function the module defines is the same
+    // function: listed once, as its definition.
+    let defined: rustc_hash::FxHashSet<_> = m
+        .functions()
+        .filter(|f| f.body.is_some())
+        .map(|f| f.name)
+        .collect();
+    let mut listed = rustc_hash::FxHashSet::default();
+    let functions: Vec<FunctionSummary> = m
+        .functions()
+        .filter(|f| f.body.is_some() || !defined.contains(&f.name))
+        .filter(|f| listed.insert(f.name))
+        .map(function_summary)
+        .collect();
     ModuleSummary {
         version: m.version().map(|v| format!("{}.{}", v.major, v.minor)),
         target: m

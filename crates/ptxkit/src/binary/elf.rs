@@ -16,7 +16,7 @@
 use object::{Object, ObjectSection};
 
 use super::fatbin::{self, u32_at};
-use super::{Binary, Error, Format};
+use super::{Binary, Error, Format, ObjectKind};
 
 /// The ELF machine number of NVIDIA GPU code.
 const EM_CUDA: u16 = 190;
@@ -35,6 +35,7 @@ const WRAPPER_SIZE: usize = 24;
 /// Read an ELF or PE file's fatbin sections, or a cubin's header.
 pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
     let mut bin = Binary {
+        object_kind: None,
         format: Format::Object,
         sections: Vec::new(),
         wrappers: 0,
@@ -53,6 +54,17 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
             format!("not a fatbin, cubin or readable object file: {e}"),
         )
     })?;
+    bin.object_kind = Some(match file.kind() {
+        // A position-independent executable is ELF type "dynamic" too: it
+        // names its program interpreter, a shared library does not.
+        object::ObjectKind::Dynamic if file.section_by_name(".interp").is_some() => {
+            ObjectKind::Executable
+        }
+        object::ObjectKind::Dynamic => ObjectKind::SharedLibrary,
+        object::ObjectKind::Executable => ObjectKind::Executable,
+        object::ObjectKind::Relocatable => ObjectKind::Relocatable,
+        _ => ObjectKind::Other,
+    });
     let sections_named = |names: &[&str]| {
         file.sections()
             .filter(|s| s.name().is_ok_and(|n| names.contains(&n)))

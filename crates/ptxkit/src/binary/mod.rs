@@ -119,6 +119,36 @@ pub struct Binary {
     pub entries: Vec<Entry>,
     /// For a cubin, the SM architecture its ELF header names, if known.
     pub cubin_arch: Option<u32>,
+    /// For a host object file, which kind it is (`None` for fatbins and
+    /// cubins).
+    pub object_kind: Option<ObjectKind>,
+}
+
+/// What kind of host object file a [`Format::Object`] binary is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObjectKind {
+    /// A shared library (`.so`, `.dll`).
+    SharedLibrary,
+    /// An executable (position-independent or not).
+    Executable,
+    /// A relocatable object (`.o`, e.g. from `nvcc -rdc=true -c`).
+    Relocatable,
+    /// Another kind (a core dump…).
+    Other,
+}
+
+impl ObjectKind {
+    /// How people call it: `shared library`, `executable`,
+    /// `relocatable object`, `object file`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ObjectKind::SharedLibrary => "shared library",
+            ObjectKind::Executable => "executable",
+            ObjectKind::Relocatable => "relocatable object",
+            ObjectKind::Other => "object file",
+        }
+    }
 }
 
 impl Binary {
@@ -171,6 +201,7 @@ pub fn is_binary(bytes: &[u8]) -> bool {
 pub fn read(bytes: &[u8]) -> Result<Binary, Error> {
     if bytes.starts_with(&CONTAINER_MAGIC.to_le_bytes()) {
         let mut bin = Binary {
+            object_kind: None,
             format: Format::Fatbin,
             sections: Vec::new(),
             wrappers: 0,

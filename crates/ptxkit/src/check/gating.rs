@@ -55,7 +55,7 @@ impl Checker<'_> {
             return;
         }
         let what = || format!("`{}`", section.name);
-        let rule = || format!("section {}", section.isa_sections.join(", "));
+        let rule = || crate::isa::describe_sections(section.isa_sections);
         self.report_unmet(&section.req, i.opcode_span, what, rule);
     }
 

@@ -11,6 +11,7 @@ mod generated;
 mod matcher;
 mod mod_sets;
 mod model;
+mod sections;
 pub mod vocab;
 mod word_table;
 
@@ -24,4 +25,5 @@ pub use matcher::{
 };
 pub use mod_sets::ModSets;
 pub use model::*;
+pub use sections::{describe_sections, section_title};
 pub use word_table::{pack_word, WordTable, WORD_MAX};

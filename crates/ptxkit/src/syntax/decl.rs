@@ -128,15 +128,22 @@ fn elements(items: &[Initializer]) -> u64 {
 }
 
 /// A list's items in JSON: each element of a [`Initializer::Decimals`] run
-/// as the `Expr` `Int` item it was written as.
+/// as the `Expr` `Int` item it was written as (inside a compact
+/// [`crate::json::Document`], as the bare integer).
 fn spread_runs<S: serde::Serializer>(items: &[Initializer], s: S) -> Result<S::Ok, S::Error> {
     use serde::ser::SerializeSeq;
     let mut seq = s.serialize_seq(usize::try_from(elements(items)).ok())?;
     for i in items {
         match i {
             Initializer::Decimals(run) => {
+                let bare = crate::json::compact();
                 for d in run.iter() {
-                    seq.serialize_element(&Initializer::Expr(Expr::Int(d.lit())))?;
+                    let lit = d.lit();
+                    if bare {
+                        seq.serialize_element(&lit.value)?;
+                    } else {
+                        seq.serialize_element(&Initializer::Expr(Expr::Int(lit)))?;
+                    }
                 }
             }
             _ => seq.serialize_element(i)?,

@@ -20,7 +20,8 @@ pub enum Radix {
 }
 
 /// An integer literal, decoded exactly, with how it was written.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// (Serialised by `crate::json`: a document leaves out the defaults.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct IntLit {
     /// The value. Literals are 64-bit; larger ones are diagnosed.
     pub value: u64,
