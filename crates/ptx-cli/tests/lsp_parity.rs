@@ -94,8 +94,10 @@ fn lsp_and_check_agree_on_the_rejected_corpus() {
             })
             .collect();
         let cli = by_file.remove(&f.display().to_string()).unwrap_or_default();
-        let syntax = cli.iter().any(|(c, _, _)| c.as_str() < "E0300");
-        let semantic = cli.iter().any(|(c, _, _)| c.as_str() >= "E0300");
+        // Codes below 300 are the lexer's and the parser's.
+        let number = |c: &str| c.get(1..).and_then(|n| n.parse::<u32>().ok());
+        let syntax = cli.iter().any(|(c, _, _)| number(c) < Some(300));
+        let semantic = cli.iter().any(|(c, _, _)| number(c) >= Some(300));
         with_both += usize::from(syntax && semantic);
         if lsp.len().min(1000) != cli.len().min(1000) || lsp.iter().zip(&cli).any(|(a, b)| a != b) {
             differ.push(format!(
