@@ -153,3 +153,24 @@ fn resources_of_binaries() {
     let out = ptx(&["extract", "--list", &data("mixed.fatbin")]);
     assert!(text(&out.stdout).contains("5 kernels, reg <= 82"));
 }
+
+#[test]
+fn compat_reads_fatbins_kept_as_data() {
+    // embedded.o: an sm_75 stub in .nv_fatbin, sm_90 kernels in .rodata.
+    let obj = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/embedded.o")
+        .display()
+        .to_string();
+    let out = ptx(&[
+        "compat", "--json", "--gpu", "sm_75", "--gpu", "sm_80", "--gpu", "sm_90", &obj,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let levels: Vec<&str> = v["packages"][0]["binaries"][0]["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .map(|x| x["level"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(levels, ["native", "cannot-run", "native"], "{v}");
+}

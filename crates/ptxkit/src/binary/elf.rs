@@ -147,8 +147,21 @@ fn read_embedded(bytes: &[u8], file: &object::File<'_>, bin: &mut Binary) {
         })
         .collect();
     ranges.sort_by_key(|&((start, end), _)| (start, std::cmp::Reverse(end)));
-    // Each byte is searched once, however many section headers name it.
+    // Each byte is searched once, however many section headers name it;
+    // the containers already read (from the fatbin sections, in file
+    // order) are not read again should a data section cover them.
     let mut covered = 0usize;
+    let taken: Vec<(usize, usize)> = bin
+        .containers
+        .iter()
+        .map(|c| {
+            let end = usize::try_from(c.body_size)
+                .unwrap_or(usize::MAX)
+                .saturating_add(c.offset)
+                .saturating_add(usize::from(c.header_size));
+            (c.offset, end)
+        })
+        .collect();
     for ((start, end), name) in ranges {
         let start = start.max(covered);
         covered = covered.max(end);
@@ -160,7 +173,7 @@ fn read_embedded(bytes: &[u8], file: &object::File<'_>, bin: &mut Binary) {
         while let Some(hit) = data.get(at..).and_then(|d| finder.find(d)) {
             let pos = start.saturating_add(at).saturating_add(hit);
             at = at.saturating_add(hit).saturating_add(1);
-            if pos % EMBEDDED_ALIGN != 0 {
+            if pos % EMBEDDED_ALIGN != 0 || inside(&taken, pos) {
                 continue;
             }
             let mut one = Binary {
@@ -191,6 +204,15 @@ fn read_embedded(bytes: &[u8], file: &object::File<'_>, bin: &mut Binary) {
             bin.sections.push(name);
         }
     }
+}
+
+/// Whether `pos` lies in one of the `ranges` (sorted, not overlapping).
+fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
+    let after = ranges.partition_point(|&(start, _)| start <= pos);
+    after
+        .checked_sub(1)
+        .and_then(|i| ranges.get(i))
+        .is_some_and(|&(_, end)| pos < end)
 }
 
 /// For an ELF file of machine `EM_CUDA`, the SM architecture its header
