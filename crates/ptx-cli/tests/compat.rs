@@ -174,3 +174,30 @@ fn compat_reads_fatbins_kept_as_data() {
         .collect();
     assert_eq!(levels, ["native", "cannot-run", "native"], "{v}");
 }
+
+#[test]
+fn compat_says_when_a_file_has_no_kernels() {
+    // stub.o: one sm_75 cubin that defines no kernel, no PTX.
+    let obj = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/stub.o")
+        .display()
+        .to_string();
+    let out = ptx(&["compat", "--json", "--gpu", "sm_75", &obj]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let verdict = &v["packages"][0]["binaries"][0]["verdicts"][0];
+    assert_eq!(verdict["level"], "cannot-run", "{v}");
+    assert_eq!(verdict["rule"], "no-kernels-in-file", "{v}");
+    assert_eq!(verdict["reason"], "no kernel images found in this file");
+    let out = ptx(&["compat", "--gpu", "sm_75", &obj]);
+    let t = text(&out.stdout);
+    let row = t.lines().find(|l| l.contains("stub.o  ")).expect("row");
+    assert_eq!(row.split_whitespace().last(), Some("none"), "{t}");
+    // A file whose cubin defines a kernel is judged by its images.
+    let obj = obj.replace("stub.o", "embedded.o");
+    let out = ptx(&["compat", "--json", "--gpu", "sm_75", &obj]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        v["packages"][0]["binaries"][0]["verdicts"][0]["level"],
+        "native"
+    );
+}

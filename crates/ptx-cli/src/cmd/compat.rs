@@ -226,6 +226,7 @@ fn cell(v: &Verdict) -> (String, anstyle::Style) {
                 .unwrap_or("");
             (format!("jit {isa}"), style::WARN)
         }
+        Level::CannotRun if v.rule == rules::NO_KERNELS => ("none".to_string(), style::DEL),
         Level::CannotRun => ("no".to_string(), style::DEL),
     }
 }
@@ -308,7 +309,7 @@ fn print_text(o: &Output, gpus: &[u32]) {
         "\n{}",
         out::paint(
             "sm_XX: runs the cubin for sm_XX; jit V: the driver compiles PTX of ISA version V; \
-             no: cannot run. ptx compat --rules lists the rules, --json says which decided.",
+             no: cannot run; none: no kernel in this file. ptx compat --rules lists the rules, --json says which decided.",
             style::DIM,
             on
         )

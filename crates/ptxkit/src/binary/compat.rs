@@ -283,6 +283,33 @@ pub fn version_name(v: Version) -> String {
     format!("{}.{}", v.0, v.1)
 }
 
+/// Whether binary `bytes` (read as `bin`) has no PTX and only cubins
+/// that define no kernel (stubs such as the sm_52 one of `libcufftw`):
+/// it launches nothing of its own. A cubin that cannot be read counts as
+/// defining kernels; the search stops at the first that defines one.
+pub fn defines_no_kernel(bytes: &[u8], bin: &Binary) -> bool {
+    let no_kernel = |u: Result<super::Usage, super::Error>| {
+        u.is_ok_and(|u| !u.functions.iter().any(|f| f.kernel))
+    };
+    if bin.format == super::Format::Cubin {
+        return no_kernel(super::usage::read(bytes));
+    }
+    let mut sass = 0usize;
+    for e in &bin.entries {
+        match e.kind {
+            Kind::Sass => {
+                sass = sass.saturating_add(1);
+                if !no_kernel(super::payload(bytes, e).and_then(|c| super::usage::read(&c))) {
+                    return false;
+                }
+            }
+            Kind::Ptx => return false,
+            Kind::LtoIr | Kind::Other(_) => {}
+        }
+    }
+    sass > 0
+}
+
 /// The report of binary `bytes` on `targets`: `None` when it carries no
 /// GPU code (a host library), an error when it is corrupt.
 pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>> {
@@ -297,12 +324,22 @@ pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>
     if imgs.is_empty() {
         return None;
     }
+    let empty = defines_no_kernel(bytes, &bin);
     let verdicts = targets
         .iter()
         .map(|t| TargetVerdict {
             gpu: format!("sm_{}", t.gpu),
             driver: t.driver.map(version_name),
-            verdict: verdict(&imgs, t),
+            verdict: if empty {
+                Verdict {
+                    level: Level::CannotRun,
+                    via: None,
+                    rule: rules::NO_KERNELS,
+                    reason: "no kernel images found in this file".into(),
+                }
+            } else {
+                verdict(&imgs, t)
+            },
         })
         .collect();
     imgs.sort_by_key(|i| (i.arch, i.variant, i.ptx_isa));
