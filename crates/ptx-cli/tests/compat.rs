@@ -201,3 +201,36 @@ fn compat_says_when_a_file_has_no_kernels() {
         "native"
     );
 }
+
+#[test]
+fn compat_kernels_names_kernels_with_no_image() {
+    // partial.fatbin: `both` in the sm_80 and sm_90 cubins, `old_only`
+    // in the sm_80 cubin only.
+    let fatbin = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/partial.fatbin")
+        .display()
+        .to_string();
+    let args = ["compat", "--kernels", "--gpu", "sm_86", "--gpu", "sm_90"];
+    let out = ptx(&[&args[..], &["--json", &fatbin]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let verdicts = &v["packages"][0]["binaries"][0]["verdicts"];
+    // On sm_86 the sm_80 cubin has both kernels: nothing listed.
+    assert_eq!(verdicts[0]["level"], "native");
+    assert!(verdicts[0].get("missing_kernels").is_none(), "{v}");
+    assert_eq!(verdicts[1]["via"], "sm_90");
+    assert_eq!(
+        verdicts[1]["missing_kernels"],
+        serde_json::json!(["old_only"])
+    );
+    assert_eq!(verdicts[1]["missing_kernel_count"], 1);
+    let out = ptx(&[&args[..], &[fatbin.as_str()]].concat());
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("partial.fatbin on sm_90: 1 kernel with no image: old_only"),
+        "{t}"
+    );
+    // Without --kernels the cubins are not read for their kernels.
+    let out = ptx(&["compat", "--json", "--gpu", "sm_90", &fatbin]);
+    assert!(!text(&out.stdout).contains("missing_kernels"));
+}

@@ -37,6 +37,10 @@ pub struct Args {
     /// List the rules and their sources, and exit.
     #[arg(long)]
     pub rules: bool,
+    /// Also name the kernels that would have no image on a GPU where the
+    /// binary runs (reads every cubin: slower).
+    #[arg(long)]
+    pub kernels: bool,
 }
 
 /// `--fail-on` levels.
@@ -141,7 +145,13 @@ pub fn run(a: Args) -> Result<u8, String> {
     let bar = progress(total);
     let scanned = scan::scan(
         &cands,
-        |_, bytes| compat::report(bytes, &targets),
+        |_, bytes| {
+            if a.kernels {
+                compat::report_kernels(bytes, &targets)
+            } else {
+                compat::report(bytes, &targets)
+            }
+        },
         |n| {
             if let Some(b) = &bar {
                 b.inc(n);
@@ -245,6 +255,7 @@ fn print_text(o: &Output, gpus: &[u32]) {
         let _ = writeln!(w, "no CUDA binaries found");
     }
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut gaps: Vec<String> = Vec::new();
     for p in &o.packages {
         let _ = writeln!(
             w,
@@ -287,6 +298,24 @@ fn print_text(o: &Output, gpus: &[u32]) {
             }
             for v in &r.verdicts {
                 row.push(cell(&v.verdict));
+                if v.missing_kernel_count > 0 {
+                    let more = v
+                        .missing_kernel_count
+                        .saturating_sub(v.missing_kernels.len());
+                    gaps.push(format!(
+                        "  {} on {}: {} kernel{} with no image: {}{}",
+                        b.name,
+                        v.gpu,
+                        v.missing_kernel_count,
+                        if v.missing_kernel_count == 1 { "" } else { "s" },
+                        v.missing_kernels.join(", "),
+                        if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
                 if v.verdict.level == Level::CannotRun {
                     let n = reasons
                         .entry(format!("{}: {}", v.gpu, v.verdict.reason))
@@ -297,6 +326,12 @@ fn print_text(o: &Output, gpus: &[u32]) {
             t.styled_row(row);
         }
         let _ = write!(w, "{}", t.render("  ", on));
+    }
+    if !gaps.is_empty() {
+        let _ = writeln!(w, "\nmissing kernels (the binary runs, these do not):");
+        for g in &gaps {
+            let _ = writeln!(w, "{g}");
+        }
     }
     if !reasons.is_empty() {
         let _ = writeln!(w, "\ncannot run:");
