@@ -220,6 +220,10 @@ pub fn run(a: Args) -> Result<u8, String> {
     })
 }
 
+/// The most kernel names a table line lists (JSON lists up to
+/// [`compat::MAX_KERNEL_NAMES`]).
+const TEXT_KERNEL_NAMES: usize = 3;
+
 /// A verdict in a table cell: the cubin used, `jit 8.0`, or `no`.
 fn cell(v: &Verdict) -> (String, anstyle::Style) {
     match v.level {
@@ -299,16 +303,21 @@ fn print_text(o: &Output, gpus: &[u32]) {
             for v in &r.verdicts {
                 row.push(cell(&v.verdict));
                 if v.missing_kernel_count > 0 {
-                    let more = v
-                        .missing_kernel_count
-                        .saturating_sub(v.missing_kernels.len());
+                    // The table names a few; JSON has more.
+                    let shown: Vec<&str> = v
+                        .missing_kernels
+                        .iter()
+                        .take(TEXT_KERNEL_NAMES)
+                        .map(String::as_str)
+                        .collect();
+                    let more = v.missing_kernel_count.saturating_sub(shown.len());
                     gaps.push(format!(
                         "  {} on {}: {} kernel{} with no image: {}{}",
                         b.name,
                         v.gpu,
                         v.missing_kernel_count,
                         if v.missing_kernel_count == 1 { "" } else { "s" },
-                        v.missing_kernels.join(", "),
+                        shown.join(", "),
                         if more > 0 {
                             format!(" and {more} more")
                         } else {
