@@ -153,3 +153,84 @@ fn resources_of_binaries() {
     let out = ptx(&["extract", "--list", &data("mixed.fatbin")]);
     assert!(text(&out.stdout).contains("5 kernels, reg <= 82"));
 }
+
+#[test]
+fn compat_reads_fatbins_kept_as_data() {
+    // embedded.o: an sm_75 stub in .nv_fatbin, sm_90 kernels in .rodata.
+    let obj = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/embedded.o")
+        .display()
+        .to_string();
+    let out = ptx(&[
+        "compat", "--json", "--gpu", "sm_75", "--gpu", "sm_80", "--gpu", "sm_90", &obj,
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let levels: Vec<&str> = v["packages"][0]["binaries"][0]["verdicts"]
+        .as_array()
+        .expect("verdicts")
+        .iter()
+        .map(|x| x["level"].as_str().unwrap_or(""))
+        .collect();
+    assert_eq!(levels, ["native", "cannot-run", "native"], "{v}");
+}
+
+#[test]
+fn compat_says_when_a_file_has_no_kernels() {
+    // stub.o: one sm_75 cubin that defines no kernel, no PTX.
+    let obj = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/stub.o")
+        .display()
+        .to_string();
+    let out = ptx(&["compat", "--json", "--gpu", "sm_75", &obj]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let verdict = &v["packages"][0]["binaries"][0]["verdicts"][0];
+    assert_eq!(verdict["level"], "cannot-run", "{v}");
+    assert_eq!(verdict["rule"], "no-kernels-in-file", "{v}");
+    assert_eq!(verdict["reason"], "no kernel images found in this file");
+    let out = ptx(&["compat", "--gpu", "sm_75", &obj]);
+    let t = text(&out.stdout);
+    let row = t.lines().find(|l| l.contains("stub.o  ")).expect("row");
+    assert_eq!(row.split_whitespace().last(), Some("none"), "{t}");
+    // A file whose cubin defines a kernel is judged by its images.
+    let obj = obj.replace("stub.o", "embedded.o");
+    let out = ptx(&["compat", "--json", "--gpu", "sm_75", &obj]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    assert_eq!(
+        v["packages"][0]["binaries"][0]["verdicts"][0]["level"],
+        "native"
+    );
+}
+
+#[test]
+fn compat_kernels_names_kernels_with_no_image() {
+    // partial.fatbin: `both` in the sm_80 and sm_90 cubins, `old_only`
+    // in the sm_80 cubin only.
+    let fatbin = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../ptxkit/tests/data/binary/partial.fatbin")
+        .display()
+        .to_string();
+    let args = ["compat", "--kernels", "--gpu", "sm_86", "--gpu", "sm_90"];
+    let out = ptx(&[&args[..], &["--json", &fatbin]].concat());
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("json");
+    let verdicts = &v["packages"][0]["binaries"][0]["verdicts"];
+    // On sm_86 the sm_80 cubin has both kernels: nothing listed.
+    assert_eq!(verdicts[0]["level"], "native");
+    assert!(verdicts[0].get("missing_kernels").is_none(), "{v}");
+    assert_eq!(verdicts[1]["via"], "sm_90");
+    assert_eq!(
+        verdicts[1]["missing_kernels"],
+        serde_json::json!(["old_only"])
+    );
+    assert_eq!(verdicts[1]["missing_kernel_count"], 1);
+    let out = ptx(&[&args[..], &[fatbin.as_str()]].concat());
+    let t = text(&out.stdout);
+    assert!(
+        t.contains("partial.fatbin on sm_90: 1 kernel with no image: old_only"),
+        "{t}"
+    );
+    // Without --kernels the cubins are not read for their kernels.
+    let out = ptx(&["compat", "--json", "--gpu", "sm_90", &fatbin]);
+    assert!(!text(&out.stdout).contains("missing_kernels"));
+}

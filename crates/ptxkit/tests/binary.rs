@@ -180,3 +180,36 @@ fn lying_sizes_are_refused() {
     let err = binary::read(&bytes).expect_err("a lying container size");
     assert!(err.message.contains("runs past the end"), "{err}");
 }
+
+#[test]
+fn fatbins_kept_as_data() {
+    // A stub sm_75 kernel linked the usual way, and an sm_90 fatbin kept
+    // as a byte array in .rodata (a library loading it itself, as cuFFT
+    // does from .ldata).
+    let obj = fixture("embedded.o");
+    let bin = binary::read(&obj).expect("read");
+    assert_eq!(bin.sections, [".nv_fatbin", ".rodata"]);
+    assert_eq!(bin.containers.len(), 2);
+    assert_eq!(bin.containers[1].section, ".rodata");
+    let sass: Vec<(usize, String)> = bin
+        .entries
+        .iter()
+        .filter(|e| e.kind == Kind::Sass)
+        .map(|e| (e.container, e.arch_name()))
+        .collect();
+    assert_eq!(sass, [(0, "sm_75".to_string()), (1, "sm_90".to_string())]);
+    assert!(bin.entries.iter().enumerate().all(|(i, e)| e.index == i));
+
+    // Data that only starts like a container (its size runs past the
+    // section) is data: skipped, not an error.
+    let mut bad = obj.clone();
+    let at = bin.containers[1].offset;
+    bad[at + 8..at + 16].copy_from_slice(&u64::MAX.to_le_bytes());
+    let bin = binary::read(&bad).expect("read");
+    assert_eq!(bin.sections, [".nv_fatbin"]);
+    assert_eq!(bin.containers.len(), 1);
+    // A magic number off the 8-byte alignment is not a container either.
+    let mut off = obj.clone();
+    off.copy_within(at..at + 16, at + 4);
+    assert_eq!(binary::read(&off).expect("read").containers.len(), 1);
+}

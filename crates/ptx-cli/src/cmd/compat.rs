@@ -37,6 +37,10 @@ pub struct Args {
     /// List the rules and their sources, and exit.
     #[arg(long)]
     pub rules: bool,
+    /// Also name the kernels that would have no image on a GPU where the
+    /// binary runs (reads every cubin: slower).
+    #[arg(long)]
+    pub kernels: bool,
 }
 
 /// `--fail-on` levels.
@@ -141,7 +145,13 @@ pub fn run(a: Args) -> Result<u8, String> {
     let bar = progress(total);
     let scanned = scan::scan(
         &cands,
-        |_, bytes| compat::report(bytes, &targets),
+        |_, bytes| {
+            if a.kernels {
+                compat::report_kernels(bytes, &targets)
+            } else {
+                compat::report(bytes, &targets)
+            }
+        },
         |n| {
             if let Some(b) = &bar {
                 b.inc(n);
@@ -210,6 +220,10 @@ pub fn run(a: Args) -> Result<u8, String> {
     })
 }
 
+/// The most kernel names a table line lists (JSON lists up to
+/// [`compat::MAX_KERNEL_NAMES`]).
+const TEXT_KERNEL_NAMES: usize = 3;
+
 /// A verdict in a table cell: the cubin used, `jit 8.0`, or `no`.
 fn cell(v: &Verdict) -> (String, anstyle::Style) {
     match v.level {
@@ -226,6 +240,7 @@ fn cell(v: &Verdict) -> (String, anstyle::Style) {
                 .unwrap_or("");
             (format!("jit {isa}"), style::WARN)
         }
+        Level::CannotRun if v.rule == rules::NO_KERNELS => ("none".to_string(), style::DEL),
         Level::CannotRun => ("no".to_string(), style::DEL),
     }
 }
@@ -244,6 +259,7 @@ fn print_text(o: &Output, gpus: &[u32]) {
         let _ = writeln!(w, "no CUDA binaries found");
     }
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    let mut gaps: Vec<String> = Vec::new();
     for p in &o.packages {
         let _ = writeln!(
             w,
@@ -286,6 +302,29 @@ fn print_text(o: &Output, gpus: &[u32]) {
             }
             for v in &r.verdicts {
                 row.push(cell(&v.verdict));
+                if v.missing_kernel_count > 0 {
+                    // The table names a few; JSON has more.
+                    let shown: Vec<&str> = v
+                        .missing_kernels
+                        .iter()
+                        .take(TEXT_KERNEL_NAMES)
+                        .map(String::as_str)
+                        .collect();
+                    let more = v.missing_kernel_count.saturating_sub(shown.len());
+                    gaps.push(format!(
+                        "  {} on {}: {} kernel{} with no image: {}{}",
+                        b.name,
+                        v.gpu,
+                        v.missing_kernel_count,
+                        if v.missing_kernel_count == 1 { "" } else { "s" },
+                        shown.join(", "),
+                        if more > 0 {
+                            format!(" and {more} more")
+                        } else {
+                            String::new()
+                        }
+                    ));
+                }
                 if v.verdict.level == Level::CannotRun {
                     let n = reasons
                         .entry(format!("{}: {}", v.gpu, v.verdict.reason))
@@ -296,6 +335,12 @@ fn print_text(o: &Output, gpus: &[u32]) {
             t.styled_row(row);
         }
         let _ = write!(w, "{}", t.render("  ", on));
+    }
+    if !gaps.is_empty() {
+        let _ = writeln!(w, "\nmissing kernels (the binary runs, these do not):");
+        for g in &gaps {
+            let _ = writeln!(w, "{g}");
+        }
     }
     if !reasons.is_empty() {
         let _ = writeln!(w, "\ncannot run:");
@@ -308,7 +353,7 @@ fn print_text(o: &Output, gpus: &[u32]) {
         "\n{}",
         out::paint(
             "sm_XX: runs the cubin for sm_XX; jit V: the driver compiles PTX of ISA version V; \
-             no: cannot run. ptx compat --rules lists the rules, --json says which decided.",
+             no: cannot run; none: no kernel in this file. ptx compat --rules lists the rules, --json says which decided.",
             style::DIM,
             on
         )

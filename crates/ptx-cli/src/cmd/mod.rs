@@ -13,7 +13,7 @@ pub mod compat;
 pub mod completions;
 pub mod diff;
 pub mod explain;
-pub mod explain_code;
+mod explain_code;
 pub mod extract;
 pub mod fmt;
 pub mod functions;

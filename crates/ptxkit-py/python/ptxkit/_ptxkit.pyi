@@ -102,7 +102,6 @@ class Resources(TypedDict):
     barriers: Barriers
     directives: List[str]
 
-@final
 class Error(ValueError):
     """What ptxkit raises for input it cannot take."""
 

@@ -261,7 +261,23 @@ pub struct TargetVerdict {
     /// The verdict.
     #[serde(flatten)]
     pub verdict: Verdict,
+    /// Kernels with no image on this GPU although the binary runs there
+    /// (filled by [`report_kernels`]; the first [`MAX_KERNEL_NAMES`], by
+    /// name).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub missing_kernels: Vec<String>,
+    /// How many kernels have no image on this GPU (all of them, beyond
+    /// the names listed).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub missing_kernel_count: usize,
 }
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The most kernel names a verdict lists as missing.
+pub const MAX_KERNEL_NAMES: usize = 20;
 
 /// What a binary carries and where it runs.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -283,6 +299,33 @@ pub fn version_name(v: Version) -> String {
     format!("{}.{}", v.0, v.1)
 }
 
+/// Whether binary `bytes` (read as `bin`) has no PTX and only cubins
+/// that define no kernel (stubs such as the sm_52 one of `libcufftw`):
+/// it launches nothing of its own. A cubin that cannot be read counts as
+/// defining kernels; the search stops at the first that defines one.
+pub fn defines_no_kernel(bytes: &[u8], bin: &Binary) -> bool {
+    let no_kernel = |u: Result<super::Usage, super::Error>| {
+        u.is_ok_and(|u| !u.functions.iter().any(|f| f.kernel))
+    };
+    if bin.format == super::Format::Cubin {
+        return no_kernel(super::usage::read(bytes));
+    }
+    let mut sass = 0usize;
+    for e in &bin.entries {
+        match e.kind {
+            Kind::Sass => {
+                sass = sass.saturating_add(1);
+                if !no_kernel(super::payload(bytes, e).and_then(|c| super::usage::read(&c))) {
+                    return false;
+                }
+            }
+            Kind::Ptx => return false,
+            Kind::LtoIr | Kind::Other(_) => {}
+        }
+    }
+    sass > 0
+}
+
 /// The report of binary `bytes` on `targets`: `None` when it carries no
 /// GPU code (a host library), an error when it is corrupt.
 pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>> {
@@ -297,12 +340,24 @@ pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>
     if imgs.is_empty() {
         return None;
     }
+    let empty = defines_no_kernel(bytes, &bin);
     let verdicts = targets
         .iter()
         .map(|t| TargetVerdict {
             gpu: format!("sm_{}", t.gpu),
             driver: t.driver.map(version_name),
-            verdict: verdict(&imgs, t),
+            verdict: if empty {
+                Verdict {
+                    level: Level::CannotRun,
+                    via: None,
+                    rule: rules::NO_KERNELS,
+                    reason: "no kernel images found in this file".into(),
+                }
+            } else {
+                verdict(&imgs, t)
+            },
+            missing_kernels: Vec::new(),
+            missing_kernel_count: 0,
         })
         .collect();
     imgs.sort_by_key(|i| (i.arch, i.variant, i.ptx_isa));
@@ -325,6 +380,87 @@ pub fn report(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>
         }
     }
     Some(Ok(r))
+}
+
+/// [`report`], and for each target where the binary runs, the kernels
+/// that would have no image there, as far as the binary tells: a
+/// container's cubins list their kernels, and the driver loads one image
+/// of each container (the best that fits). A kernel is missing on a GPU
+/// when its container's chosen image is a cubin that lacks it, or when
+/// nothing in its container fits. Containers whose chosen image is PTX
+/// are not judged (their kernels are known only once the PTX is
+/// decompressed). This reads every cubin (decompressing those stored
+/// compressed), so it is slower than [`report`].
+pub fn report_kernels(bytes: &[u8], targets: &[Target]) -> Option<Result<Report, String>> {
+    let mut r = match report(bytes, targets)? {
+        Ok(r) => r,
+        Err(e) => return Some(Err(e)),
+    };
+    let Ok(bin) = super::read(bytes) else {
+        return Some(Ok(r));
+    };
+    for (t, v) in targets.iter().zip(r.verdicts.iter_mut()) {
+        if v.verdict.level == Level::CannotRun {
+            continue;
+        }
+        let missing = missing_kernels(bytes, &bin, t);
+        v.missing_kernel_count = missing.len();
+        v.missing_kernels = missing.into_iter().take(MAX_KERNEL_NAMES).collect();
+    }
+    Some(Ok(r))
+}
+
+/// The kernels of `bin` with no image on target `t` (see
+/// [`report_kernels`]), sorted and each once.
+pub fn missing_kernels(bytes: &[u8], bin: &Binary, t: &Target) -> Vec<String> {
+    use std::collections::BTreeSet;
+    let mut missing = BTreeSet::new();
+    let mut at = 0usize;
+    while at < bin.entries.len() {
+        let container = bin.entries.get(at).map_or(0, |e| e.container);
+        let end = bin
+            .entries
+            .get(at..)
+            .and_then(|rest| rest.iter().position(|e| e.container != container))
+            .map_or(bin.entries.len(), |n| at.saturating_add(n));
+        let entries = bin.entries.get(at..end).unwrap_or_default();
+        at = end.max(at.saturating_add(1));
+        // Each cubin of the container with its image and kernels.
+        let cubins: Vec<(Image, BTreeSet<String>)> = entries
+            .iter()
+            .filter(|e| e.kind == Kind::Sass)
+            .map(|e| {
+                let kernels = super::payload(bytes, e)
+                    .and_then(|c| super::usage::read(&c))
+                    .map(|u| {
+                        u.functions
+                            .into_iter()
+                            .filter(|f| f.kernel)
+                            .map(|f| f.name)
+                            .collect()
+                    })
+                    .unwrap_or_default();
+                (Image::of(e), kernels)
+            })
+            .collect();
+        let all: BTreeSet<&String> = cubins.iter().flat_map(|(_, k)| k).collect();
+        if all.is_empty() {
+            continue;
+        }
+        let imgs: Vec<Image> = entries.iter().map(Image::of).collect();
+        let v = verdict(&imgs, t);
+        let have: BTreeSet<&String> = match v.level {
+            Level::Jit => continue,
+            Level::CannotRun => BTreeSet::new(),
+            Level::Native => cubins
+                .iter()
+                .filter(|(i, _)| Some(i.name()) == v.via)
+                .flat_map(|(_, k)| k)
+                .collect(),
+        };
+        missing.extend(all.difference(&have).map(|k| (*k).clone()));
+    }
+    missing.into_iter().collect()
 }
 
 /// Parse a GPU: `sm_86`, `sm_90a`, `compute_90`, `86`, `8.6`.

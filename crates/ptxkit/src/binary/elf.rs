@@ -10,13 +10,22 @@
 //! address of the fatbin, address of a name or of prelinked fatbins), 24
 //! bytes each; they are counted, not followed.
 //!
+//! Libraries that load their own kernels through the driver API
+//! (`cuModuleLoadData`, `cuLibraryLoadData`) keep fatbins as plain data
+//! instead: cuFFT 11 has one sm_52 stub in `.nv_fatbin` and some 24,000
+//! fatbins in `.ldata`, with no wrapper records. So every data section
+//! (allocated, not code, not a fatbin section) is searched too: a
+//! container is taken where its magic sits at an 8-byte aligned offset
+//! and its header and every entry header check out within the section;
+//! anything else there is data and is skipped.
+//!
 //! A cubin is an ELF file of machine `EM_CUDA` (190): one GPU's code,
 //! with no PTX in it.
 
 use object::{Object, ObjectSection};
 
 use super::fatbin::{self, u32_at};
-use super::{Binary, Error, Format, ObjectKind};
+use super::{Binary, Error, Format, ObjectKind, MAX_ENTRIES};
 
 /// The ELF machine number of NVIDIA GPU code.
 const EM_CUDA: u16 = 190;
@@ -102,6 +111,7 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
         covered = end;
         bin.sections.push(name);
     }
+    read_embedded(bytes, &file, &mut bin);
     for s in file.sections().filter(|s| s.name() == Ok(WRAPPERS)) {
         if let Ok(data) = s.data() {
             bin.wrappers = bin.wrappers.saturating_add(
@@ -112,6 +122,110 @@ pub(super) fn read_object(bytes: &[u8]) -> Result<Binary, Error> {
         }
     }
     Ok(bin)
+}
+
+/// Section kinds that hold data a library may load as a fatbin.
+fn is_data(kind: object::SectionKind) -> bool {
+    use object::SectionKind as K;
+    matches!(
+        kind,
+        K::Data | K::ReadOnlyData | K::ReadOnlyDataWithRel | K::ReadOnlyString
+    )
+}
+
+/// The alignment nvcc and `ld` give fatbins kept as data.
+const EMBEDDED_ALIGN: usize = 8;
+
+/// Read the fatbin containers kept as plain data (see the module
+/// documentation), adding them to `bin` with their section's name.
+/// Candidates that do not check out cost at most [`MAX_ENTRIES`] entry
+/// headers in all, so the search stays linear in the file.
+fn read_embedded(bytes: &[u8], file: &object::File<'_>, bin: &mut Binary) {
+    let magic = fatbin::CONTAINER_MAGIC.to_le_bytes();
+    let finder = memchr::memmem::Finder::new(&magic);
+    let mut budget = MAX_ENTRIES;
+    let mut ranges: Vec<((usize, usize), String)> = file
+        .sections()
+        .filter(|s| is_data(s.kind()))
+        .filter_map(|s| {
+            let name = s.name().ok()?;
+            if LINKED.contains(&name) || RELOCATABLE.contains(&name) || name == WRAPPERS {
+                return None;
+            }
+            let (off, size) = s.file_range()?;
+            let start = usize::try_from(off).ok()?;
+            let end = start.checked_add(usize::try_from(size).ok()?)?;
+            (end <= bytes.len()).then(|| ((start, end), name.to_string()))
+        })
+        .collect();
+    ranges.sort_by_key(|&((start, end), _)| (start, std::cmp::Reverse(end)));
+    // Each byte is searched once, however many section headers name it;
+    // the containers already read (from the fatbin sections, in file
+    // order) are not read again should a data section cover them.
+    let mut covered = 0usize;
+    let taken: Vec<(usize, usize)> = bin
+        .containers
+        .iter()
+        .map(|c| {
+            let end = usize::try_from(c.body_size)
+                .unwrap_or(usize::MAX)
+                .saturating_add(c.offset)
+                .saturating_add(usize::from(c.header_size));
+            (c.offset, end)
+        })
+        .collect();
+    for ((start, end), name) in ranges {
+        let start = start.max(covered);
+        covered = covered.max(end);
+        let Some(data) = bytes.get(start..end) else {
+            continue;
+        };
+        let mut found = false;
+        let mut at = 0usize;
+        while let Some(hit) = data.get(at..).and_then(|d| finder.find(d)) {
+            let pos = start.saturating_add(at).saturating_add(hit);
+            at = at.saturating_add(hit).saturating_add(1);
+            if pos % EMBEDDED_ALIGN != 0 || inside(&taken, pos) {
+                continue;
+            }
+            let mut one = Binary {
+                format: Format::Object,
+                sections: Vec::new(),
+                wrappers: 0,
+                containers: Vec::new(),
+                entries: Vec::new(),
+                cubin_arch: None,
+                object_kind: None,
+            };
+            let Ok(next) = fatbin::read_container(bytes, pos, end, &name, &mut one) else {
+                budget = budget.saturating_sub(one.entries.len().max(1));
+                if budget == 0 {
+                    return;
+                }
+                continue;
+            };
+            if one.entries.is_empty()
+                || bin.entries.len().saturating_add(one.entries.len()) > MAX_ENTRIES
+            {
+                continue;
+            }
+            fatbin::append(bin, one);
+            found = true;
+            at = next.saturating_sub(start);
+        }
+        if found {
+            bin.sections.push(name);
+        }
+    }
+}
+
+/// Whether `pos` lies in one of the `ranges` (sorted, not overlapping).
+fn inside(ranges: &[(usize, usize)], pos: usize) -> bool {
+    let after = ranges.partition_point(|&(start, _)| start <= pos);
+    after
+        .checked_sub(1)
+        .and_then(|i| ranges.get(i))
+        .is_some_and(|&(_, end)| pos < end)
 }
 
 /// For an ELF file of machine `EM_CUDA`, the SM architecture its header

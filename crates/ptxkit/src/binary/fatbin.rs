@@ -205,8 +205,20 @@ pub(super) fn read_containers(
     Ok(())
 }
 
+/// Move the containers and entries `from` read (alone) to the end of
+/// `bin`, numbering them after those already there.
+pub(super) fn append(bin: &mut Binary, from: Binary) {
+    let first = bin.containers.len();
+    bin.containers.extend(from.containers);
+    for mut e in from.entries {
+        e.container = e.container.saturating_add(first);
+        e.index = bin.entries.len();
+        bin.entries.push(e);
+    }
+}
+
 /// Read the container at `at` (ending by `end`); the offset after it.
-fn read_container(
+pub(super) fn read_container(
     bytes: &[u8],
     at: usize,
     end: usize,

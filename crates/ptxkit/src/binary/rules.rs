@@ -44,6 +44,9 @@ pub const DRIVER_KNOWS_GPU: &str = "driver-knows-gpu";
 pub const LTO_NOT_LOADED: &str = "lto-not-loaded";
 /// Rule: nothing in the binary fits.
 pub const NO_IMAGE: &str = "no-kernel-image";
+/// Rule: the file's cubins define no kernel and it has no PTX: its GPU
+/// code, if any, is loaded from another file.
+pub const NO_KERNELS: &str = "no-kernels-in-file";
 
 /// Every rule, cited.
 pub const RULES: &[Rule] = &[
@@ -96,6 +99,11 @@ pub const RULES: &[Rule] = &[
         id: NO_IMAGE,
         says: "with no cubin that runs and no PTX the driver can compile, the launch fails: no kernel image is available for execution on the device",
         source: "CUDA C++ Programming Guide, \"Application Compatibility\"; CUDA Runtime API, cudaErrorNoKernelImageForDevice",
+    },
+    Rule {
+        id: NO_KERNELS,
+        says: "a file whose cubins define no kernel (a stub, as cuobjdump -res-usage shows) and which has no PTX launches nothing itself: its GPU code, if any, lives in another file",
+        source: "CUDA Driver API, cuModuleGetFunction (a module exposes only the kernels it defines); CUDA Binary Utilities, cuobjdump",
     },
 ];
 
