@@ -108,6 +108,7 @@ class Error(ValueError):
 class InternalError(Error):
     """A bug in ptxkit, caught before it could end the interpreter."""
 
+@final
 class Diagnostic:
     """A problem found in the input. ``str(d)`` is the report ``ptx check``
     prints: the ``path:line:col: error: message [code]`` line, a code frame
