@@ -150,6 +150,14 @@ fn req_parts(r: &Requirement) -> (Option<String>, Option<String>) {
     (r.ptx.map(|v| v.to_string()), r.sm.map(String::from))
 }
 
+/// What `f` spells out: its slots' kinds, then its operands' suffixes.
+fn slot_kinds(f: &Form) -> impl Iterator<Item = SlotKind> + '_ {
+    f.slots
+        .iter()
+        .map(|s| s.kind)
+        .chain(f.operands.iter().flat_map(|o| o.suffixes.iter().copied()))
+}
+
 fn form_takes(cat: &Catalog, f: &Form, m: &str) -> bool {
     let Some(id) = cat.mod_id(m) else {
         return false;
@@ -277,11 +285,7 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
     }
     let mut groups: Vec<GroupInfo> = Vec::new();
     for f in &forms {
-        let kinds = f
-            .slots
-            .iter()
-            .map(|s| s.kind)
-            .chain(f.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
+        let kinds = slot_kinds(f);
         for k in kinds {
             let SlotKind::Group(g) = k else { continue };
             let Some(g) = cat.group(g) else { continue };
@@ -343,11 +347,7 @@ fn entry(cat: &Catalog, idx: usize, s: &Section, mods: &[String]) -> Option<Entr
     // Every modifier the shown forms spell out or let a group choose, with
     // its meaning where one is known.
     for f in &forms {
-        let kinds = f
-            .slots
-            .iter()
-            .map(|s| s.kind)
-            .chain(f.operands.iter().flat_map(|o| o.suffixes.iter().copied()));
+        let kinds = slot_kinds(f);
         for k in kinds {
             let ids: Vec<crate::isa::ModId> = match k {
                 SlotKind::Lit(m) => vec![m],
