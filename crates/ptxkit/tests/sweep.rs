@@ -172,6 +172,10 @@ struct Tally {
     fr_classes: BTreeMap<String, (usize, String)>,
     /// Misses by (case kind, ptxas message).
     miss_classes: BTreeMap<String, (usize, String)>,
+    /// Every disagreement as a TSV row (`FR`/`MISS`, file, case kind or our
+    /// message, ptxas message, instruction), kept only when
+    /// `PTXKIT_SWEEP_DUMP` names a file to write them to.
+    rows: Vec<String>,
 }
 
 impl Tally {
@@ -188,10 +192,12 @@ impl Tally {
         for (k, (n, e)) in o.miss_classes {
             self.miss_classes.entry(k).or_insert((0, e)).0 += n;
         }
+        self.rows.extend(o.rows);
     }
 }
 
 fn replay(f: &File) -> Tally {
+    let dump = std::env::var_os("PTXKIT_SWEEP_DUMP").is_some();
     let mut t = Tally::default();
     let pre_lines = f.prelude.matches('\n').count() as u32;
     for b in &f.batches {
@@ -225,6 +231,10 @@ fn replay(f: &File) -> Tally {
                 Some((code, msg)) => {
                     t.false_rejections += 1;
                     let op = inst.split(['.', ' ']).next().unwrap_or("");
+                    if dump {
+                        t.rows
+                            .push(format!("FR\t{}\t{code} {msg}\t-\t{inst}", f.name));
+                    }
                     let key = format!("{op}: {code} {}", shape(&msg));
                     t.fr_classes
                         .entry(key)
@@ -240,6 +250,10 @@ fn replay(f: &File) -> Tally {
         let src = build(f, &[inst.as_str()]);
         if errors(src.as_bytes()).is_empty() {
             t.misses += 1;
+            if dump {
+                t.rows
+                    .push(format!("MISS\t{}\t{kind}\t{msg}\t{inst}", f.name));
+            }
             let k = kind.split(['@', '~']).next().unwrap_or("");
             t.miss_classes
                 .entry(format!("{k}: {msg}"))
@@ -330,6 +344,13 @@ fn sweep_replays_without_ptxas() {
     let total = replay_all(&files);
     summary("sweep", files.len(), &total);
     let op = replay_all(&ops);
+    if let Some(path) = std::env::var_os("PTXKIT_SWEEP_DUMP") {
+        let mut rows = total.rows.clone();
+        rows.extend(op.rows.iter().cloned());
+        rows.sort();
+        std::fs::write(&path, rows.join("\n") + "\n").expect("write PTXKIT_SWEEP_DUMP");
+        eprintln!("sweep: {} disagreements written to {:?}", rows.len(), path);
+    }
     summary("sweep (operand dimension)", ops.len(), &op);
     let mut whole = Tally::default();
     for t in [&total, &op] {
