@@ -45,7 +45,7 @@ const BODY_DIRECTIVES: &[&str] = &[
 
 /// What the cursor is in.
 #[derive(Debug, PartialEq, Eq)]
-enum Context<'t> {
+pub(crate) enum Context<'t> {
     /// The first word of a statement in a body: an opcode with modifiers.
     Opcode(&'t str),
     /// A word starting with `.` where a statement or item starts.
@@ -64,7 +64,7 @@ fn word_char(c: u8) -> bool {
 
 /// The context at `off`: the word being typed and what comes before it
 /// on its statement.
-fn context(text: &str, off: usize) -> (usize, Context<'_>) {
+pub(crate) fn context(text: &str, off: usize) -> (usize, Context<'_>) {
     let b = text.as_bytes();
     let mut start = off;
     while start > 0 && b.get(start - 1).copied().is_some_and(word_char) {
@@ -123,13 +123,72 @@ fn strip_comments(s: &str) -> String {
         .join("\n")
 }
 
-fn item(label: &str, kind: CompletionItemKind, detail: Option<String>) -> CompletionItem {
+pub(crate) fn item(
+    label: &str,
+    kind: CompletionItemKind,
+    detail: Option<String>,
+) -> CompletionItem {
     CompletionItem {
         label: label.to_string(),
         kind: Some(kind),
         detail,
         ..CompletionItem::default()
     }
+}
+
+/// The completions of `word`, an opcode being typed from byte `start`
+/// (`ld.global.` or `ld.glo`: the modifiers that may come next; `ld`: the
+/// catalog's instructions), replacing the range `replace(from)` gives;
+/// returns whether the list is incomplete (more typing narrows it).
+pub(crate) fn opcode_items(
+    word: &str,
+    start: usize,
+    replace: &dyn Fn(usize) -> Range,
+    items: &mut Vec<CompletionItem>,
+) -> bool {
+    if let Some(dot) = word.find('.') {
+        // `ld.global.` or `ld.glo`: the modifiers that may come next.
+        let root = word.get(..dot).unwrap_or("");
+        let last_dot = word.rfind('.').unwrap_or(dot);
+        let typed: Vec<String> = word
+            .get(dot..last_dot)
+            .unwrap_or("")
+            .split('.')
+            .filter(|s| !s.is_empty())
+            .map(|s| format!(".{s}"))
+            .collect();
+        let typed: Vec<&str> = typed.iter().map(String::as_str).collect();
+        if let Some(op) = catalog().opcode_id(root) {
+            let range = replace(start + last_dot);
+            for (m, dist) in next_modifiers(op, &typed) {
+                let meaning = ptxkit::analysis::explain::common_meaning(m);
+                let mut it = item(m, CompletionItemKind::KEYWORD, meaning);
+                it.sort_text = Some(format!("{dist:03}{m}"));
+                it.filter_text = Some(m.to_string());
+                it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
+                    range,
+                    m.to_string(),
+                )));
+                items.push(it);
+            }
+        }
+    } else {
+        let range = replace(start);
+        for s in catalog().sections() {
+            if items.iter().any(|i| i.label == s.name) {
+                continue;
+            }
+            let detail = s.notes.first().map(|n| n.to_string());
+            let mut it = item(s.name, CompletionItemKind::KEYWORD, detail);
+            it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
+                range,
+                s.name.to_string(),
+            )));
+            items.push(it);
+        }
+        return true;
+    }
+    false
 }
 
 /// The completions at byte offset `off` of `doc`.
@@ -153,48 +212,7 @@ pub fn complete(doc: &Document, off: u32) -> CompletionResponse {
     let mut incomplete = false;
     match ctx {
         Context::Opcode(word) if in_body => {
-            if let Some(dot) = word.find('.') {
-                // `ld.global.` or `ld.glo`: the modifiers that may come next.
-                let root = word.get(..dot).unwrap_or("");
-                let last_dot = word.rfind('.').unwrap_or(dot);
-                let typed: Vec<String> = word
-                    .get(dot..last_dot)
-                    .unwrap_or("")
-                    .split('.')
-                    .filter(|s| !s.is_empty())
-                    .map(|s| format!(".{s}"))
-                    .collect();
-                let typed: Vec<&str> = typed.iter().map(String::as_str).collect();
-                if let Some(op) = catalog().opcode_id(root) {
-                    let range = replace(start + last_dot);
-                    for (m, dist) in next_modifiers(op, &typed) {
-                        let meaning = ptxkit::analysis::explain::common_meaning(m);
-                        let mut it = item(m, CompletionItemKind::KEYWORD, meaning);
-                        it.sort_text = Some(format!("{dist:03}{m}"));
-                        it.filter_text = Some(m.to_string());
-                        it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
-                            range,
-                            m.to_string(),
-                        )));
-                        items.push(it);
-                    }
-                }
-            } else {
-                let range = replace(start);
-                for s in catalog().sections() {
-                    if items.iter().any(|i| i.label == s.name) {
-                        continue;
-                    }
-                    let detail = s.notes.first().map(|n| n.to_string());
-                    let mut it = item(s.name, CompletionItemKind::KEYWORD, detail);
-                    it.text_edit = Some(CompletionTextEdit::Edit(TextEdit::new(
-                        range,
-                        s.name.to_string(),
-                    )));
-                    items.push(it);
-                }
-                incomplete = true;
-            }
+            incomplete = opcode_items(word, start, &replace, &mut items);
         }
         Context::Opcode(_) => {}
         Context::Directive(_) => {

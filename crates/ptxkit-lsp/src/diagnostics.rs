@@ -8,6 +8,7 @@ use lsp_types::{
 
 use ptxkit::Severity;
 
+use crate::cpp::Lang;
 use crate::document::Document;
 
 /// Diagnostics beyond this many are not sent (a module full of errors
@@ -22,6 +23,20 @@ pub const MAX_DIAGNOSTICS: usize = 1000;
 /// further on are left out), so the semantic errors around a typo show
 /// while it is being fixed.
 pub fn of(doc: &Document) -> Vec<Diagnostic> {
+    match doc.lang {
+        Lang::Ptx => {}
+        // The `asm` statements' diagnostics, at their C++ positions.
+        Lang::Cpp => {
+            return doc
+                .asm
+                .iter()
+                .flat_map(|c| c.verdict.diagnostics(doc.asm_targets))
+                .take(MAX_DIAGNOSTICS)
+                .map(|d| convert(doc, &d))
+                .collect()
+        }
+        Lang::Other => return Vec::new(),
+    }
     if doc.layout.has_syntax_errors() {
         let opts = ptxkit::check::CheckOptions {
             target: doc.analysis.target().map(str::to_string),

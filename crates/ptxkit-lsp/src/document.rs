@@ -5,6 +5,7 @@ use lsp_types::{Position, Range, TextDocumentContentChangeEvent, Uri};
 use ptxkit::Span;
 
 use crate::analysis::Analysis;
+use crate::cpp::Lang;
 
 /// How the client counts columns: in UTF-8 bytes (when it offers the
 /// `utf-8` position encoding) or, by default, in UTF-16 code units.
@@ -147,10 +148,18 @@ pub struct Document {
     pub layout: crate::incremental::Layout,
     /// The version whose analysis is being made in the background.
     pub refreshing: Option<i32>,
+    /// PTX, CUDA C++ (only its `asm` statements are served) or another
+    /// language (nothing is).
+    pub lang: Lang,
+    /// A C++ document's `asm` statements with their verdicts, of `text`
+    /// (empty for PTX).
+    pub asm: Vec<ptxkit::inline_asm::Checked>,
+    /// How many targets the `asm` statements were tried against.
+    pub asm_targets: usize,
 }
 
 impl Document {
-    /// A document opened with `text`.
+    /// A PTX document opened with `text`.
     pub fn new(
         uri: Uri,
         version: i32,
@@ -158,8 +167,30 @@ impl Document {
         encoding: Encoding,
         target: Option<String>,
     ) -> Document {
+        Document::open(uri, version, text, encoding, target, Lang::Ptx)
+    }
+
+    /// A document of language `lang` opened with `text`: a PTX module is
+    /// analysed, a C++ source has its `asm` statements checked, another
+    /// language is kept as text only.
+    pub fn open(
+        uri: Uri,
+        version: i32,
+        text: String,
+        encoding: Encoding,
+        target: Option<String>,
+        lang: Lang,
+    ) -> Document {
         let lines = LineMap::new(&text, encoding);
-        let analysis = Analysis::new(text.clone(), target, None);
+        let target_c = target.clone();
+        let (analysis, asm) = match lang {
+            Lang::Ptx => (Analysis::new(text.clone(), target, None), Vec::new()),
+            Lang::Cpp => (
+                Analysis::new(String::new(), None, None),
+                crate::cpp::check(&text, target.as_deref()),
+            ),
+            Lang::Other => (Analysis::new(String::new(), None, None), Vec::new()),
+        };
         let layout = crate::incremental::Layout::of(&analysis);
         Document {
             uri,
@@ -170,7 +201,25 @@ impl Document {
             analysed: version,
             layout,
             refreshing: None,
+            lang,
+            asm,
+            asm_targets: crate::cpp::selected(target_c.as_deref()),
         }
+    }
+
+    /// Check a C++ document's `asm` statements again, after an edit;
+    /// returns whether the document is C++ (else nothing is done).
+    pub fn recheck_asm(&mut self, target: Option<&str>) -> bool {
+        match self.lang {
+            Lang::Cpp => {
+                self.asm = crate::cpp::check(&self.text, target);
+                self.asm_targets = crate::cpp::selected(target);
+            }
+            Lang::Other => self.asm.clear(),
+            Lang::Ptx => return false,
+        }
+        self.analysed = self.version;
+        true
     }
 
     /// Whether the analysis is of the current text.

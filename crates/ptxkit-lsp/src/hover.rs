@@ -266,7 +266,7 @@ fn symbol(doc: &Document, id: u32) -> Option<String> {
 }
 
 /// The hover text of special register `word` (`%tid`, `%tid.x`).
-fn special_register(word: &str) -> Option<String> {
+pub(crate) fn special_register(word: &str) -> Option<String> {
     let base = word.split('.').next().unwrap_or(word);
     let r = catalog().special_register(base)?;
     let mut out = format!(

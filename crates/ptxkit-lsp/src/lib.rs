@@ -13,13 +13,23 @@
 //! completion ([`completion`]), signature help ([`signature`]), semantic
 //! tokens ([`semantic_tokens`]), folding ([`folding`]), formatting
 //! ([`formatting`]) and inlay hints ([`inlay_hints`]).
+//!
+//! CUDA C++ documents (`.cu`, `.cuh`, `.h`, `.hpp`, `.inl`; language ids
+//! `cuda`, `cuda-cpp`) are served beside a C++ server such as clangd: the
+//! diagnostics of their `asm` statements at the C++ range inside the
+//! string ([`cpp`]), hover ([`asm_hover`]) and completion
+//! ([`asm_completion`]) inside the template; the other requests answer
+//! nothing for them.
 // Lints: `[workspace.lints]` in the root Cargo.toml, but for arithmetic:
 // positions and offsets are bounded by the document, which the library
 // bounds to `u32` (`ptxkit::MAX_FILE_SIZE`).
 #![allow(clippy::arithmetic_side_effects)]
 
 pub mod analysis;
+pub mod asm_completion;
+pub mod asm_hover;
 pub mod completion;
+pub mod cpp;
 pub mod diagnostics;
 pub mod document;
 pub mod folding;

@@ -9,16 +9,18 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types::notification::{self as n, Notification as _};
 use lsp_types::request::{self as r, Request as _};
 use lsp_types::{
-    CompletionOptions, HoverProviderCapability, InitializeParams, OneOf, PositionEncodingKind,
-    PublishDiagnosticsParams, RenameOptions, SemanticTokens, SemanticTokensFullOptions,
-    SemanticTokensOptions, SemanticTokensServerCapabilities, ServerCapabilities,
-    SignatureHelpOptions, TextDocumentSyncCapability, TextDocumentSyncKind, Uri,
-    WorkDoneProgressOptions,
+    CompletionOptions, DocumentFilter, HoverProviderCapability, InitializeParams, OneOf,
+    PositionEncodingKind, PublishDiagnosticsParams, RenameOptions, SemanticTokens,
+    SemanticTokensFullOptions, SemanticTokensOptions, SemanticTokensRegistrationOptions,
+    SemanticTokensServerCapabilities, ServerCapabilities, SignatureHelpOptions,
+    StaticRegistrationOptions, TextDocumentRegistrationOptions, TextDocumentSyncCapability,
+    TextDocumentSyncKind, Uri, WorkDoneProgressOptions,
 };
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use crate::analysis::Analysis;
+use crate::cpp::Lang;
 use crate::document::{Document, Encoding};
 
 /// The server's settings: from `initializationOptions`, or the `ptx`
@@ -111,14 +113,35 @@ pub fn capabilities(encoding: Encoding) -> ServerCapabilities {
             retrigger_characters: None,
             work_done_progress_options: WorkDoneProgressOptions::default(),
         }),
-        semantic_tokens_provider: Some(SemanticTokensServerCapabilities::SemanticTokensOptions(
-            SemanticTokensOptions {
-                legend: crate::semantic_tokens::legend(),
-                full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
-                range: Some(true),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            },
-        )),
+        // For PTX documents only (a client that reads the selector, as VS
+        // Code does, then keeps the C++ server's tokens for `.cu` files).
+        semantic_tokens_provider: Some(
+            SemanticTokensServerCapabilities::SemanticTokensRegistrationOptions(
+                SemanticTokensRegistrationOptions {
+                    text_document_registration_options: TextDocumentRegistrationOptions {
+                        document_selector: Some(vec![
+                            DocumentFilter {
+                                language: Some("ptx".into()),
+                                scheme: None,
+                                pattern: None,
+                            },
+                            DocumentFilter {
+                                language: None,
+                                scheme: None,
+                                pattern: Some("**/*.ptx".into()),
+                            },
+                        ]),
+                    },
+                    semantic_tokens_options: SemanticTokensOptions {
+                        legend: crate::semantic_tokens::legend(),
+                        full: Some(SemanticTokensFullOptions::Delta { delta: Some(true) }),
+                        range: Some(true),
+                        work_done_progress_options: WorkDoneProgressOptions::default(),
+                    },
+                    static_registration_options: StaticRegistrationOptions::default(),
+                },
+            ),
+        ),
         folding_range_provider: Some(lsp_types::FoldingRangeProviderCapability::Simple(true)),
         document_formatting_provider: Some(OneOf::Left(true)),
         inlay_hint_provider: Some(OneOf::Left(true)),
@@ -280,6 +303,15 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
 /// The most messages taken off the queue ahead of the one being handled.
 const MAX_BACKLOG: usize = 1024;
 
+/// The document a request is about (`textDocument.uri`).
+fn doc_uri(params: &Value) -> Option<Uri> {
+    params
+        .get("textDocument")
+        .and_then(|t| t.get("uri"))
+        .and_then(Value::as_str)
+        .and_then(|u| u.parse::<Uri>().ok())
+}
+
 fn parse<P: DeserializeOwned>(v: Value) -> Result<P, String> {
     serde_json::from_value(v).map_err(|e| format!("bad parameters: {e}"))
 }
@@ -321,6 +353,11 @@ impl State {
             let Some(doc) = self.docs.get_mut(&key) else {
                 continue;
             };
+            if doc.recheck_asm(target.as_deref()) {
+                let n = Self::publish(doc);
+                self.outbox.push(n);
+                continue;
+            }
             let quick = old.is_some_and(|old| {
                 doc.layout
                     .edit(&doc.analysis, &old, &doc.text, target.as_deref())
@@ -402,6 +439,9 @@ impl State {
             }
             let target = self.config.target.clone();
             if let Some(doc) = self.docs.get_mut(key) {
+                if doc.recheck_asm(target.as_deref()) {
+                    continue;
+                }
                 let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
                 let v = doc.version;
                 doc.install(v, a);
@@ -435,12 +475,14 @@ impl State {
                     return Vec::new();
                 };
                 let d = p.text_document;
-                let doc = Document::new(
+                let lang = Lang::of(d.uri.as_str(), &d.language_id);
+                let doc = Document::open(
                     d.uri.clone(),
                     d.version,
                     d.text,
                     self.encoding,
                     self.config.target.clone(),
+                    lang,
                 );
                 let out = Self::publish(&doc);
                 self.docs.insert(d.uri.as_str().to_string(), doc);
@@ -457,7 +499,8 @@ impl State {
                     return Vec::new();
                 };
                 if !self.pending.iter().any(|(k, _)| *k == key) {
-                    let old = (doc.text.len() > limit).then(|| doc.text.clone());
+                    let ptx = doc.lang == Lang::Ptx;
+                    let old = (ptx && doc.text.len() > limit).then(|| doc.text.clone());
                     self.pending.push((key, old));
                 }
                 doc.apply(p.content_changes, encoding);
@@ -491,6 +534,9 @@ impl State {
                 self.config = config;
                 let target = self.config.target.clone();
                 for doc in self.docs.values_mut() {
+                    if doc.recheck_asm(target.as_deref()) {
+                        continue;
+                    }
                     let a = Analysis::new(doc.text.clone(), target.clone(), None);
                     let v = doc.version;
                     doc.install(v, a);
@@ -525,13 +571,7 @@ impl State {
 
     fn answer(&mut self, req: Request) -> Result<Value, (ErrorCode, String)> {
         // Every request on a document reads its whole analysis.
-        if let Some(uri) = req
-            .params
-            .get("textDocument")
-            .and_then(|t| t.get("uri"))
-            .and_then(Value::as_str)
-            .and_then(|u| u.parse::<Uri>().ok())
-        {
+        if let Some(uri) = doc_uri(&req.params) {
             self.ensure_fresh(&uri);
         } else {
             let stale: Vec<String> = self
@@ -548,6 +588,27 @@ impl State {
         }
         let bad = |e: String| (ErrorCode::InvalidParams, e);
         let failed = |e: String| (ErrorCode::RequestFailed, e);
+        // A C++ document: hover and completion inside `asm` strings; the
+        // rest is the C++ server's (answered with nothing).
+        if let Some(lang) = doc_uri(&req.params)
+            .and_then(|u| self.docs.get(u.as_str()))
+            .map(|d| d.lang)
+            .filter(|l| *l != Lang::Ptx)
+        {
+            return match req.method.as_str() {
+                r::HoverRequest::METHOD if lang == Lang::Cpp => {
+                    let p: lsp_types::HoverParams = parse(req.params).map_err(bad)?;
+                    let (doc, off) = self.at(&p.text_document_position_params)?;
+                    ok(crate::asm_hover::hover(doc, off))
+                }
+                r::Completion::METHOD if lang == Lang::Cpp => {
+                    let p: lsp_types::CompletionParams = parse(req.params).map_err(bad)?;
+                    let (doc, off) = self.at(&p.text_document_position)?;
+                    ok(crate::asm_completion::complete(doc, off))
+                }
+                _ => Ok(Value::Null),
+            };
+        }
         match req.method.as_str() {
             r::HoverRequest::METHOD => {
                 let p: lsp_types::HoverParams = parse(req.params).map_err(bad)?;
