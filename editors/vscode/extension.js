@@ -1,5 +1,6 @@
-// The VS Code side of `ptx lsp`: start the server for .ptx files and pass
-// it the `ptx.target` setting.
+// The VS Code side of `ptx lsp`: start the server for .ptx files and for
+// CUDA C++ (`cuda-cpp`, where it checks the `asm` strings beside the C++
+// extension's own server) and pass it the `ptx.target` setting.
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 
@@ -10,7 +11,11 @@ function activate(context) {
   const command = config.get("server.path") || "ptx";
   const serverOptions = { command, args: ["lsp"] };
   const clientOptions = {
-    documentSelector: [{ language: "ptx" }],
+    documentSelector: [
+      { language: "ptx" },
+      { language: "cuda-cpp" },
+      { language: "cpp", pattern: "**/*.{h,hpp,inl}" },
+    ],
     initializationOptions: { target: config.get("target") || "" },
     synchronize: { configurationSection: "ptx" },
   };

@@ -8,7 +8,10 @@
 //! where a missing tool is a failure.
 
 mod editor;
+mod editor_cuda;
+mod editor_snippets;
 mod python;
+mod vscode;
 
 use std::path::Path;
 use std::process::Command;
