@@ -2,7 +2,8 @@
 //! instructions where a PTX statement starts, the modifiers that may come
 //! next after `ld.` (as in a `.ptx` file), and in operands the statement's
 //! own `%0`, `%1`… (with their constraints and expressions) and the
-//! special registers.
+//! special registers (`%%tid.x` in a statement with operands, where a
+//! literal `%` is doubled).
 
 use lsp_types::{CompletionItemKind, CompletionResponse, CompletionTextEdit, Range, TextEdit};
 use ptxkit::isa::catalog;
@@ -39,14 +40,24 @@ pub fn complete(doc: &Document, off: u32) -> CompletionResponse {
                     let detail = Some(format!("\"{}\"({})", op.constraint, op.expr));
                     push(format!("%{n}"), CompletionItemKind::VARIABLE, detail);
                 }
+                // With operands, a literal `%` is written `%%`.
+                let pct = if stmt.operands().next().is_some() {
+                    "%"
+                } else {
+                    ""
+                };
                 for r in catalog().special_registers() {
                     let detail = Some(format!("special register, {}", r.ty.as_str()));
                     if r.components.is_empty() {
-                        push(r.name.to_string(), CompletionItemKind::CONSTANT, detail);
+                        push(
+                            format!("{pct}{}", r.name),
+                            CompletionItemKind::CONSTANT,
+                            detail,
+                        );
                     } else {
                         for c in r.components {
                             push(
-                                format!("{}.{c}", r.name),
+                                format!("{pct}{}.{c}", r.name),
                                 CompletionItemKind::CONSTANT,
                                 detail.clone(),
                             );

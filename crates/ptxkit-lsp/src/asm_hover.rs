@@ -64,7 +64,14 @@ pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
     let (a, b) = word_around(t, k)?;
     let word = std::str::from_utf8(t.get(a..b)?).ok()?;
     let text = if word.starts_with('%') {
-        crate::hover::special_register(word)?
+        // `%%tid.x` in a template with operands is PTX's `%tid.x`.
+        let has_operands = stmt.operands().next().is_some();
+        let reg = if has_operands && word.starts_with("%%") {
+            word.get(1..).unwrap_or(word)
+        } else {
+            word
+        };
+        crate::hover::special_register(reg)?
     } else if is_opcode_position(t, a) {
         // The modifier under the cursor: the dotted part holding byte k.
         let here = word

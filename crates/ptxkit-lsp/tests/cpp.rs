@@ -240,8 +240,25 @@ fn hover_on_opcode_and_modifier() {
     let (start, end) = range_of(&h);
     assert_eq!(start, pos(SRC, "ld.global.f32", 0, 0));
     assert_eq!(end, pos(SRC, "ld.global.f32", 0, 13));
-    // A special register... an operand `%0` says nothing; C++ outside the
-    // strings says nothing either (clangd's).
+    // `%%tid.x` (a literal `%` doubled) is the special register.
+    let src2 = SRC.replace(
+        "[%1];\" : \"=f\"(v)",
+        "[%1]; mov.u32 %0, %%tid.x;\" : \"=f\"(v)",
+    );
+    assert_ne!(src2, SRC);
+    let uri2 = "file:///work/k2.cu";
+    c.open(uri2, "cuda", &src2);
+    let _ = c.diagnostics(uri2);
+    let h = c.request("textDocument/hover", at(uri2, pos(&src2, "%%tid.x", 0, 3)));
+    assert!(
+        h["contents"]["value"]
+            .as_str()
+            .unwrap()
+            .contains("special register"),
+        "{h}"
+    );
+    // An operand `%0` says nothing; C++ outside the strings says nothing
+    // either (clangd's).
     assert!(c
         .request("textDocument/hover", at(URI, pos(SRC, "%0, [%1]", 0, 1)))
         .is_null());
@@ -285,7 +302,8 @@ fn completion_inside_the_string() {
             .any(|i| i["label"] == "%0" && i["detail"] == "\"=r\"(v)"),
         "{r}"
     );
-    assert!(items.iter().any(|i| i["label"] == "%tid.x"), "{r}");
+    // A literal `%` is doubled in a statement with operands.
+    assert!(items.iter().any(|i| i["label"] == "%%tid.x"), "{r}");
     // Outside a string: nothing.
     let r = c.request(
         "textDocument/completion",

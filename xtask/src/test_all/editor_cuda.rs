@@ -84,9 +84,9 @@ fn check(result: &str, asm_line: usize, asm_col: usize, cpp_line: usize) -> Outc
         return Outcome::Failed(format!("the Neovim session (with clangd) failed: {result}"));
     }
     let body: Vec<&str> = lines.collect();
-    let ours = format!("diagnostic ptx ");
+    let ours = "diagnostic ptx ";
     let ours_here = body.iter().any(|l| {
-        let mut w = l.strip_prefix(&ours).unwrap_or("").split(' ');
+        let mut w = l.strip_prefix(ours).unwrap_or("").split(' ');
         let code = w.next().unwrap_or("");
         let line = w.next().and_then(|x| x.parse::<usize>().ok());
         let col = w.next().and_then(|x| x.parse::<usize>().ok());
@@ -108,7 +108,7 @@ fn check(result: &str, asm_line: usize, asm_col: usize, cpp_line: usize) -> Outc
         ));
     }
     // Only our one error: the valid `mov` with `%%tid.x` is silent.
-    let ours_count = body.iter().filter(|l| l.starts_with(&ours)).count();
+    let ours_count = body.iter().filter(|l| l.starts_with(ours)).count();
     if ours_count != 1 {
         return Outcome::Failed(format!(
             "ptx lsp should report exactly the bad opcode; Neovim got:\n{result}"
