@@ -49,9 +49,10 @@ fn is_opcode_position(t: &[u8], a: usize) -> bool {
         }
     }
     if rest.starts_with('@') {
+        // The guard, then the opcode (the guard alone: the opcode is next).
         rest = rest
             .split_once(char::is_whitespace)
-            .map_or("x", |x| x.1)
+            .map_or("", |x| x.1)
             .trim_start();
     }
     rest.is_empty()
