@@ -6,10 +6,10 @@
 //! diagnostics must be listed) and saves a screenshot to
 //! `target/editor-artifacts/vscode.png`.
 //!
-//! code-server, puppeteer-core and vscode-languageclient are installed by
-//! `.ci/run` into `target/code-server` (`npm install --unsafe-perm`;
-//! `CODE_SERVER` and `PUPPETEER` name others). Without them, or without
-//! `chromium`, the part is skipped with the reason.
+//! code-server, puppeteer-core and vscode-languageclient are installed
+//! into `target/code-server` by `.ci/install-code-server` (run by
+//! `.ci/run`; `CODE_SERVER` and `PUPPETEER` name others). Without them, or
+//! without `chromium`, the part is skipped with the reason.
 
 use super::Outcome;
 use std::path::Path;
@@ -57,9 +57,11 @@ pub fn run(root: &Path, ptx: &Path, dir: &Path) -> Outcome {
         .map(std::path::PathBuf::from)
         .ok()
         .or_else(|| on_path("chromium"));
-    if !code_server.is_file() {
+    let ready = std::env::var_os("CODE_SERVER").is_some()
+        || root.join("target/code-server/.ready").exists();
+    if !code_server.is_file() || !ready {
         return Outcome::Skipped(format!(
-            "no code-server at {} (.ci/run: npm install --unsafe-perm code-server@4.99.4 puppeteer-core vscode-languageclient in target/code-server)",
+            "no complete code-server install at {} (`bash .ci/install-code-server`, run by .ci/run)",
             code_server.display()
         ));
     }
