@@ -69,8 +69,12 @@ async function main() {
       await page.waitForSelector(`.tab[aria-label^="${name}"]`, { timeout: 30000 });
       await sleep(1000);
     };
-    await open("kernel.ptx");
+    // The .cu file first: the extension must activate for cuda-cpp alone.
     await open("kernel.cu");
+    // Its error squiggle shows before any .ptx file is open.
+    await page.waitForSelector(".monaco-editor .squiggly-error", { timeout: 60000 });
+    result.cuFirst = true;
+    await open("kernel.ptx");
     // The Problems panel, from the status bar's problems item.
     await page.click("#status\\.problems");
     const end = Date.now() + 60000;
