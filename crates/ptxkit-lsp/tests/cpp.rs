@@ -339,3 +339,31 @@ fn other_requests_and_host_files_get_nothing() {
     c.open(host, "cpp", "void f() { asm volatile(\"pause\"); }\n");
     assert!(c.diagnostics(host).is_empty());
 }
+
+#[test]
+fn operand_diagnostic_on_the_percent_operand_with_its_constraint_related() {
+    let c = Client::start();
+    let uri = "file:///work/op.cu";
+    let src = "__device__ void f(short s) {\n  int c;\n  asm(\"cvt.rn.f32.s32 %0, %1;\" : \"=r\"(c) : \"h\"(s));\n}\n";
+    c.open(uri, "cuda", src);
+    let ds = c.diagnostics(uri);
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    let d = &ds[0];
+    // On `%1` inside the string, line 2.
+    let (start, end) = range_of(d);
+    assert_eq!(start, pos(src, "%1;", 0, 0));
+    assert_eq!(end, pos(src, "%1;", 0, 2));
+    // The constraint it came from, as a related location in the same file.
+    let rel = &d["relatedInformation"][0];
+    assert_eq!(rel["location"]["uri"], uri);
+    let r = &rel["location"]["range"]["start"];
+    let want = pos(src, "\"h\"", 0, 0);
+    assert_eq!(
+        (
+            r["line"].as_u64().unwrap(),
+            r["character"].as_u64().unwrap()
+        ),
+        want,
+        "{d}"
+    );
+}
