@@ -2,12 +2,14 @@
 //! one of its modifiers, the catalog's entry (the head line and modifier
 //! meanings of `ptx explain`, as the hover of a `.ptx` file gives them),
 //! with what the statement's check found; over a special register, its
-//! type.
+//! type; over a diagnostic, its code's explanation.
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
 use ptxkit::analysis::explain::explain;
 use ptxkit::analysis::explain_text;
+use ptxkit::diag::Code;
 use ptxkit::inline_asm::{Checked, Verdict};
+use ptxkit::Span;
 
 use crate::cpp::{source_of, template_at};
 use crate::document::Document;
@@ -58,8 +60,49 @@ fn is_opcode_position(t: &[u8], a: usize) -> bool {
     rest.is_empty()
 }
 
-/// The hover at C++ offset `off` of `doc` (a C++ document).
+/// The hover at C++ offset `off` of `doc` (a C++ document): the entry of
+/// what is under the cursor inside a template, followed by the explanation
+/// of a diagnostic reported there (as for PTX, [`crate::hover_diag`]).
 pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
+    let (text, span) = match (entry(doc, off), explanations_at(doc, off)) {
+        (Some((t, s)), Some((d, _))) => (format!("{t}\n\n---\n\n{d}"), s),
+        (found, diag) => found.or(diag)?,
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: text,
+        }),
+        range: Some(doc.range(span)),
+    })
+}
+
+/// The explanations of the codes of the `asm` diagnostics whose span holds
+/// `off` (each code once), and the span of the first.
+fn explanations_at(doc: &Document, off: u32) -> Option<(String, Span)> {
+    let mut codes: Vec<Code> = Vec::new();
+    let mut first: Option<Span> = None;
+    let all = doc.asm.iter().flat_map(|c| match &c.verdict {
+        Verdict::Invalid { diagnostics, .. } => diagnostics.as_slice(),
+        Verdict::Skipped { diagnostic } => std::slice::from_ref(diagnostic),
+        Verdict::Valid { .. } => &[],
+    });
+    for d in all {
+        if d.span.start <= off && off <= d.span.end {
+            first.get_or_insert(d.span);
+            if !codes.contains(&d.code) {
+                codes.push(d.code);
+            }
+        }
+    }
+    let span = first?;
+    let text: Vec<String> = codes.into_iter().map(crate::hover_diag::markdown).collect();
+    Some((text.join("\n\n---\n\n"), span))
+}
+
+/// What is under C++ offset `off` inside a template: an instruction's
+/// entry or a special register's, and the span of the word.
+fn entry(doc: &Document, off: u32) -> Option<(String, Span)> {
     let (checked, t, k) = template_at(&doc.asm, off)?;
     let stmt = &checked.statement;
     let (a, b) = word_around(t, k)?;
@@ -88,14 +131,8 @@ pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
         return None;
     };
     let end = source_of(stmt, b.saturating_sub(1)).saturating_add(1);
-    let span = ptxkit::Span::new(source_of(stmt, a), end.max(source_of(stmt, a)));
-    Some(Hover {
-        contents: HoverContents::Markup(MarkupContent {
-            kind: MarkupKind::Markdown,
-            value: text,
-        }),
-        range: Some(doc.range(span)),
-    })
+    let span = Span::new(source_of(stmt, a), end.max(source_of(stmt, a)));
+    Some((text, span))
 }
 
 /// The catalog's entry for opcode-and-modifiers `written` (`ld.global.f32`),

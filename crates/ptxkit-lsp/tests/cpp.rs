@@ -257,6 +257,11 @@ fn hover_on_opcode_and_modifier() {
             .contains("special register"),
         "{h}"
     );
+    // Over a diagnostic, its code's explanation follows the entry.
+    let h = c.request("textDocument/hover", at(URI, pos(SRC, ".s23", 0, 2)));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(text.starts_with("**add**"), "{text}");
+    assert!(text.contains("---\n\n**E0"), "{text}");
     // An operand `%0` says nothing; C++ outside the strings says nothing
     // either (clangd's).
     assert!(c
