@@ -372,3 +372,25 @@ fn operand_diagnostic_on_the_percent_operand_with_its_constraint_related() {
         "{d}"
     );
 }
+
+#[test]
+fn a_configured_target_checks_against_it_alone() {
+    let c = Client::start();
+    let uri = "file:///work/wgmma.cu";
+    // Valid on sm_90a (so on some target), not on sm_80.
+    let src =
+        "__device__ void f() {\n  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n}\n";
+    c.open(uri, "cuda", src);
+    assert!(c.diagnostics(uri).is_empty());
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"ptx": {"target": "sm_80"}}}),
+    );
+    let ds = c.diagnostics(uri);
+    assert_eq!(ds.len(), 1, "{ds:#?}");
+    assert_eq!(range_of(&ds[0]).0 .0, 1);
+    assert!(
+        ds[0]["message"].as_str().unwrap().contains("sm_80"),
+        "{ds:#?}"
+    );
+}
