@@ -50,6 +50,20 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
     }
 }
 
+/// Whether `spec`'s type on `i` is that of a type modifier written (or
+/// implied) on `i`, rather than a fixed type: the first of its types that
+/// resolves is a group's.
+fn typed_by_modifier(i: &Instruction, spec: &RoleSpec) -> bool {
+    for t in spec.types {
+        match t {
+            TypeRef::Group(g) if i.group_mod(*g).is_some() => return true,
+            TypeRef::Group(_) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// A role's type and vector size on one instruction.
 pub(crate) type RoleFacts = (RoleId, Option<ScalarType>, Option<usize>);
 
@@ -548,8 +562,15 @@ impl Checker<'_> {
         match o {
             Operand::Vector { items, span } => {
                 match arity {
-                    // `{%r1}` stands for `%r1` (ptxas takes it).
-                    Some(0) if items.len() == 1 => {}
+                    // `{%r1}` stands for `%r1` where the role may be a
+                    // vector (`ld`/`st` without `.vN`) and in texture
+                    // instructions (`tex.1d … [t, {%r1}]`): ptxas takes
+                    // it; a role that is never a vector refuses it
+                    // ("Vector operand is not allowed").
+                    Some(0)
+                        if items.len() == 1
+                            && (spec.arity != Arity::Scalar
+                                || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -1240,6 +1261,11 @@ impl Checker<'_> {
                 true
             }
             (false, false) => compatible(ty, reg, spec.wider),
+            // ptxas takes an `.f16x2` register where the operand's type is
+            // the instruction's own `.pred` type modifier (`and.pred`,
+            // `mov.pred`, `vote.all.pred`), though not where the operand
+            // is a predicate by itself (`setp`'s destinations, a guard).
+            (true, false) => reg == ScalarType::F16x2 && typed_by_modifier(i, spec),
             _ => false,
         };
         if fits {
