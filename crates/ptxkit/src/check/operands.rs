@@ -1164,6 +1164,11 @@ impl Checker<'_> {
                 }
             }
         }
+        if let Expr::Binary(b) = e {
+            if self.offset_value(i, spec, ty, b, Names { w, ms }) {
+                return;
+            }
+        }
         if let Some((r, component, span)) = special_of(e) {
             return self.special_register(i, spec, ty, r, component, span);
         }
