@@ -34,8 +34,8 @@ use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
 /// Whether `spec`'s type on `i` is the instruction's: the type of a
 /// modifier written on `i` (`add.f32`, `bfe.u32`), or one a written type
 /// modifier gives it (`.type`, `mad.wide`'s doubled type). ptxas then
-/// takes any register plus a constant.
-fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
+/// takes any register plus a constant, or a function's name.
+pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
     if i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t)) {
         return true;
     }

@@ -1140,9 +1140,16 @@ impl Checker<'_> {
                     // (`add.u16 %h1, f, %h2`, `fma.rn.f16 …`; the operand
                     // sweep, 2026-11-29), as a scalar outside texture
                     // instructions.
+                    // Only where the operand's type is the instruction's
+                    // (`and.pred`'s sources, not `setp`'s `c`, `shl`'s
+                    // `.u32` shift or a membermask), and not through a
+                    // SIMD video selector (offsets.rs; probed).
+                    let flags = catalog().flags(i.form);
                     let read_value = spec.dir == crate::isa::Dir::In
                         && matches!(spec.arity, Arity::Scalar)
-                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                        && !flags.has(crate::isa::Flags::TEXTURE)
+                        && !flags.has(crate::isa::Flags::SIMD_VIDEO)
+                        && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     if !spec.kinds.has(Kinds::FUNC) && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));

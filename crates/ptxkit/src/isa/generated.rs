@@ -4258,7 +4258,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "b", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "c", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "membermask", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "membermask", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(1), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "b", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
