@@ -1272,6 +1272,13 @@ impl Checker<'_> {
                 }
                 true
             }
+            // An `.f16x2` register passes for an integer operand only
+            // where the operand's type is the instruction's (`add.s32`,
+            // `cvt.f32.u32`), not a fixed one (a membermask, `popc`'s
+            // `.u32` result, `bar`'s barrier; probed).
+            (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
+                super::offsets::instruction_typed(i, spec, ty) && compatible(ty, reg, spec.wider)
+            }
             (false, false) => compatible(ty, reg, spec.wider),
             // ptxas takes an `.f16x2` register where the operand's type is
             // the instruction's own `.pred` type modifier (`and.pred`,
