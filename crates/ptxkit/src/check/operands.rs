@@ -586,6 +586,25 @@ impl Checker<'_> {
                         );
                         return false;
                     }
+                    // Unchecked (a packing `mov`, a `vec=list` operand):
+                    // ptxas still takes only vectors of 1, 2 or 4 there
+                    // ("Illegal vector size: 3", "…: 8"; probed).
+                    None if !matches!(items.len(), 1 | 2 | 4)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2 or 4 as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                        return false;
+                    }
                     Some(n) if n != items.len() => {
                         self.diags.push(Diagnostic::error(
                             Code::OperandShape,
