@@ -20,6 +20,7 @@ mod inst_ctx;
 pub(crate) mod mod_rules;
 pub mod module_data;
 mod module_rules;
+mod offsets;
 mod opclass;
 mod operand_kinds;
 mod operands;

@@ -50,6 +50,20 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
     }
 }
 
+/// Whether `spec`'s type on `i` is that of a type modifier written (or
+/// implied) on `i`, rather than a fixed type: the first of its types that
+/// resolves is a group's.
+fn typed_by_modifier(i: &Instruction, spec: &RoleSpec) -> bool {
+    for t in spec.types {
+        match t {
+            TypeRef::Group(g) if i.group_mod(*g).is_some() => return true,
+            TypeRef::Group(_) => {}
+            _ => return false,
+        }
+    }
+    false
+}
+
 /// A role's type and vector size on one instruction.
 pub(crate) type RoleFacts = (RoleId, Option<ScalarType>, Option<usize>);
 
@@ -548,8 +562,15 @@ impl Checker<'_> {
         match o {
             Operand::Vector { items, span } => {
                 match arity {
-                    // `{%r1}` stands for `%r1` (ptxas takes it).
-                    Some(0) if items.len() == 1 => {}
+                    // `{%r1}` stands for `%r1` where the role may be a
+                    // vector (`ld`/`st` without `.vN`) and in texture
+                    // instructions (`tex.1d … [t, {%r1}]`): ptxas takes
+                    // it; a role that is never a vector refuses it
+                    // ("Vector operand is not allowed").
+                    Some(0)
+                        if items.len() == 1
+                            && (spec.arity != Arity::Scalar
+                                || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -563,6 +584,25 @@ impl Checker<'_> {
                             )
                             .with_note("a vector operand goes with a `.v2`/`.v4` modifier, where the instruction has one"),
                         );
+                        return false;
+                    }
+                    // Unchecked (a packing `mov`, a `vec=list` operand):
+                    // ptxas still takes only vectors of 1, 2 or 4 there
+                    // ("Illegal vector size: 3", "…: 8"; probed).
+                    None if !matches!(items.len(), 1 | 2 | 4)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2 or 4 as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
                         return false;
                     }
                     Some(n) if n != items.len() => {
@@ -1119,9 +1159,16 @@ impl Checker<'_> {
                     // (`add.u16 %h1, f, %h2`, `fma.rn.f16 …`; the operand
                     // sweep, 2026-11-29), as a scalar outside texture
                     // instructions.
+                    // Only where the operand's type is the instruction's
+                    // (`and.pred`'s sources, not `setp`'s `c`, `shl`'s
+                    // `.u32` shift or a membermask), and not through a
+                    // SIMD video selector (offsets.rs; probed).
+                    let flags = catalog().flags(i.form);
                     let read_value = spec.dir == crate::isa::Dir::In
                         && matches!(spec.arity, Arity::Scalar)
-                        && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                        && !flags.has(crate::isa::Flags::TEXTURE)
+                        && !flags.has(crate::isa::Flags::SIMD_VIDEO)
+                        && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     if !spec.kinds.has(Kinds::FUNC) && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
@@ -1141,6 +1188,11 @@ impl Checker<'_> {
                         });
                     }
                 }
+            }
+        }
+        if let Expr::Binary(b) = e {
+            if self.offset_value(i, spec, ty, b, Names { w, ms }) {
+                return;
             }
         }
         if let Some((r, component, span)) = special_of(e) {
@@ -1239,7 +1291,19 @@ impl Checker<'_> {
                 }
                 true
             }
+            // An `.f16x2` register passes for an integer operand only
+            // where the operand's type is the instruction's (`add.s32`,
+            // `cvt.f32.u32`), not a fixed one (a membermask, `popc`'s
+            // `.u32` result, `bar`'s barrier; probed).
+            (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
+                super::offsets::instruction_typed(i, spec, ty) && compatible(ty, reg, spec.wider)
+            }
             (false, false) => compatible(ty, reg, spec.wider),
+            // ptxas takes an `.f16x2` register where the operand's type is
+            // the instruction's own `.pred` type modifier (`and.pred`,
+            // `mov.pred`, `vote.all.pred`), though not where the operand
+            // is a predicate by itself (`setp`'s destinations, a guard).
+            (true, false) => reg == ScalarType::F16x2 && typed_by_modifier(i, spec),
             _ => false,
         };
         if fits {

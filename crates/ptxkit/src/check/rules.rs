@@ -30,9 +30,17 @@ impl Checker<'_> {
     }
 
     /// `_` only receives results: never a source. (Which destinations may
-    /// be `_` is the catalog's: the `sink` kind of a role.)
+    /// be `_` is the catalog's: the `sink` kind of a role.) The first
+    /// operand is a destination unless its role is only read (`bar.sync
+    /// _`, `bra _`, `pmevent _`: "Result discard mode is not allowed").
     fn sink_rules(&mut self, i: &Instruction) {
-        for o in i.operands.iter().skip(1) {
+        let first_read = i
+            .form()
+            .and_then(|f| f.operands.first())
+            .and_then(|t| crate::isa::catalog().role(t.spec))
+            .is_some_and(|r| r.dir == crate::isa::Dir::In);
+        let skip = usize::from(!first_read);
+        for o in i.operands.iter().skip(skip) {
             if let Some(span) = sink_in(o) {
                 if crate::isa::catalog()
                     .flags(i.form)

@@ -254,6 +254,13 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     // ptxas reads an `.f16x2` register as 32 plain bits for an integer
     // type (`add.s32 %r1, %hh1, %hh2`, `ld.u16 %hh1, [a]`; probed), though
     // not for a float one.
+    // The packed integer types take a `.b32` register (or an `.f16x2`
+    // one), never a `.u32`, `.s32` or `.f32` one (ptxas 13.5, "Arguments
+    // mismatch": `min.s16x2 %r1, %s2, %r3`, `add.u16x2 … %u3`).
+    if matches!(ty, ScalarType::U16x2 | ScalarType::S16x2) {
+        let size_ok = reg.bits() == ty.bits() || (wider_ok && reg.bits() > ty.bits());
+        return reg == ty || (size_ok && (untyped(reg) || reg == ScalarType::F16x2));
+    }
     let packed = reg == ScalarType::F16x2 && !ty.is_float();
     let wider = wider_ok
         && reg.bits() > ty.bits()

@@ -449,6 +449,10 @@ impl Flags {
     pub const CLUSTER: Flags = Flags(1 << 18);
     /// An operation on a barrier object in memory (an mbarrier).
     pub const MBARRIER: Flags = Flags(1 << 19);
+    /// A SIMD video instruction (`vadd2`, `vset4`): every operand is read
+    /// through a lane selector, so ptxas takes a register there and no
+    /// expression (`%r1+8`, `buf+8`: "Incorrect video selector").
+    pub const SIMD_VIDEO: Flags = Flags(1 << 20);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -472,6 +476,7 @@ impl Flags {
         ("cta", Flags::CTA),
         ("cluster", Flags::CLUSTER),
         ("mbarrier", Flags::MBARRIER),
+        ("simd-video", Flags::SIMD_VIDEO),
     ];
 
     /// Whether every flag of `f` is set.

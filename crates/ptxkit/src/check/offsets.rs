@@ -1,0 +1,129 @@
+//! A register or variable plus a constant (`%r1+8`, `buf+8`) written as a
+//! whole operand, outside brackets, where an instruction reads a value.
+//!
+//! What ptxas 13.5 takes (probed both ways over the scalar, conversion,
+//! compare, control and warp instructions; `tests/data/names/offsets.ptx`):
+//!
+//! * never where the operand is a constant only (`lop3`'s lookup table)
+//!   or an operand of a SIMD video instruction (`@flags simd-video`:
+//!   "Incorrect video selector"); the scalar video instructions take it;
+//! * a predicate plus a constant (`%p1+8`) only for a predicate operand
+//!   (`and.pred`, `setp`'s `c`, `selp`'s selector), and only that;
+//! * `reg+imm`: where the operand's type is a type written on the
+//!   instruction, any register (`add.f32 %f1, %rd9+8, %f2`); where it is
+//!   another (`shl.b32`'s `.u32` shift, a cache policy's `.b64`), a
+//!   register that would fit there alone (`%r9+8` for `.u32`, not
+//!   `%rd9+8`);
+//! * `var+imm` (an address): for an integer or untyped operand of any
+//!   size, never a floating-point or predicate one (`add.f32 %f1, buf+8,
+//!   %f2`).
+//!
+//! Texture instructions, a variable in a matrix instruction, vector and
+//! list operands (`vec=list`) and operands that take addresses are left
+//! to their own checks.
+
+use super::inst_ctx::Names;
+use super::operand_kinds;
+use super::symbols::{compatible, Decl, Kind};
+use super::Checker;
+use crate::diag::{Code, Diagnostic};
+use crate::isa::vocab::ScalarType;
+use crate::isa::{catalog, Arity, Dir, Flags, Kinds, RoleSpec, TypeRef};
+use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
+
+/// Whether `spec`'s type on `i` is the instruction's: the type of a
+/// modifier written on `i` (`add.f32`, `bfe.u32`), or one a written type
+/// modifier gives it (`.type`, `mad.wide`'s doubled type). ptxas then
+/// takes any register plus a constant, or a function's name.
+pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
+    if i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t)) {
+        return true;
+    }
+    for r in spec.types {
+        match r {
+            TypeRef::Fixed(_) => return false,
+            TypeRef::Group(g) | TypeRef::Double(g) | TypeRef::Half(g) => {
+                if i.group_mod(*g).is_some() {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+impl Checker<'_> {
+    /// `b`, read by role `spec` (type `ty`) of `i`: when it is a register
+    /// or variable plus a constant, report it where ptxas refuses it and
+    /// say it was handled; other expressions are left to the caller.
+    pub(super) fn offset_value(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        ty: Option<ScalarType>,
+        b: &BinaryExpr,
+        nm: Names<'_>,
+    ) -> bool {
+        let Names { w, ms } = nm;
+        if b.op != BinOp::Add
+            || operand_kinds::lit(&b.rhs).is_none()
+            || spec.dir != Dir::In
+            || spec.kinds.has(Kinds::ADDR)
+            || catalog().flags(i.form).has(Flags::TEXTURE)
+            || matches!(spec.arity, Arity::List)
+            || super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
+        {
+            return false;
+        }
+        let Expr::Name(n, _) = &b.lhs else {
+            return false;
+        };
+        let found = w.lookup(ms, *n);
+        let (reg, reg_ty) = match found.decl {
+            Some(Decl {
+                kind: Kind::Reg,
+                ty,
+                ..
+            }) => (true, ty),
+            // A matrix instruction's selectors and metadata take a
+            // variable's address (ptxas 13.5); left to their own checks.
+            Some(Decl {
+                kind: Kind::Var, ..
+            }) if !catalog().flags(i.form).has(Flags::MATRIX) => (false, None),
+            _ => return false,
+        };
+        let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
+        let pred = |t: Option<ScalarType>| t == Some(ScalarType::Pred);
+        let refused = !kind_ok
+            || catalog().flags(i.form).has(Flags::SIMD_VIDEO)
+            || if reg {
+                match (ty, reg_ty) {
+                    // A predicate plus a constant for a predicate only.
+                    (t, r) if pred(t) || pred(r) => t != r,
+                    (Some(t), Some(r)) => {
+                        t != r && !instruction_typed(i, spec, t) && !compatible(t, r, spec.wider)
+                    }
+                    _ => false,
+                }
+            } else {
+                ty.is_some_and(|t| t.is_float() || t == ScalarType::Pred)
+            };
+        if refused {
+            let what = if reg { "a register" } else { "a variable" };
+            let d = Diagnostic::error(
+                Code::OperandKind,
+                b.span,
+                format!(
+                    "`{}` cannot read {what} plus a constant as `{}`",
+                    super::inst_name(i),
+                    spec.role
+                ),
+            )
+            .with_note(
+                "ptxas takes `reg+imm` and `var+imm` as a value only for operands typed by the instruction (`var+imm`: an integer type); inside `[...]` it is an address",
+            );
+            self.report_found(*n, d, found, w);
+        }
+        true
+    }
+}
