@@ -8,7 +8,7 @@
 use super::body::{BodyWalk, Found};
 use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{compatible, is_predefined, Decl, Kind, ModuleScope};
+use super::symbols::{is_predefined, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
@@ -548,8 +548,9 @@ impl Checker<'_> {
         match o {
             Operand::Vector { items, span } => {
                 match arity {
-                    // `{%r1}` stands for `%r1` (ptxas takes it).
-                    Some(0) if items.len() == 1 => {}
+                    // `{%r1}` stands for `%r1` (ptxas takes it), unless
+                    // the role is matched exactly.
+                    Some(0) if items.len() == 1 && !super::exact::exact(spec) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -643,6 +644,33 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
+                // An exactly matched vector that is read needs a register
+                // among its elements: ptxas refuses one of constants only
+                // (`wgmma … {0f3F800000, …}`), though it takes constants
+                // next to a register.
+                if super::exact::exact(spec)
+                    && spec.dir.reads()
+                    && !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|x| matches!(x, Operand::Expr(e) if constant(e).is_some()))
+                {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandKind,
+                        *span,
+                        format!(
+                            "every element of `{}` of `{}` is a constant: keep at least one register",
+                            spec.role,
+                            super::inst_name(i)
+                        ),
+                    ));
+                    return false;
+                }
+                if super::exact::exact(spec)
+                    && !self.exact_vector(i, spec, ty, items, *span, Names { w, ms })
+                {
+                    return false;
+                }
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
@@ -728,6 +756,28 @@ impl Checker<'_> {
             Expr::Binary(b) => &b.lhs,
             e => e,
         };
+        let exact = super::exact::exact(spec);
+        // An exact typed address is a register (plus an offset): ptxas
+        // refuses `[8]`, `[func]`, `[label]` and a special register of
+        // another size there.
+        let not_register = |what: String| {
+            Diagnostic::error(
+                Code::OperandKind,
+                base.span(),
+                format!(
+                    "{what} cannot be the address `{}` of `{}`",
+                    spec.role,
+                    super::inst_name(i)
+                ),
+            )
+            .with_note(format!(
+                "`{}` takes a {ty} register (plus an offset)",
+                spec.role
+            ))
+        };
+        if exact && constant(base).is_some() {
+            return self.diags.push(not_register("a constant".to_string()));
+        }
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
         match f.decl {
@@ -737,6 +787,28 @@ impl Checker<'_> {
                 ..
             }) if reg != ScalarType::Pred => {
                 self.register_type(i, spec, (*n, *sp, f), (reg, ty), w);
+            }
+            Some(Decl {
+                kind: Kind::Func, ..
+            }) if exact => {
+                let d = not_register(format!("function `{n}`"));
+                self.report_found(*n, d, f, w);
+            }
+            Some(Decl {
+                kind: Kind::Label, ..
+            }) if exact => {
+                let d = not_register(format!("label `{n}`"));
+                self.report_found(*n, d, f, w);
+            }
+            None if exact => {
+                if let Some((r, _, _)) = special_of(base) {
+                    if !sreg_fits(r, ty, false) {
+                        self.diags
+                            .push(not_register(format!("special register `{n}`")));
+                    }
+                } else {
+                    Checker::report_if_label(w, *n, f, || not_register(format!("label `{n}`")));
+                }
             }
             // A typed address is held in a register: a variable's address
             // is not one of that memory's addresses (ptxas refuses it).
@@ -952,7 +1024,9 @@ impl Checker<'_> {
         // `ld`, `mov`, `ldmatrix`, `tex`, `mma`,
         // `clusterlaunchcontrol.query_cancel`), whether or not the role
         // takes `_` as a whole.
-        if e.is_sink() && spec.dir.writes() {
+        // An exactly matched role that is also read (`wgmma`'s `d`) is a
+        // source: ptxas refuses `_` in it ("not allowed as a source").
+        if e.is_sink() && spec.dir.writes() && !(super::exact::exact(spec) && spec.dir.reads()) {
             return;
         }
         let found = match e {
@@ -1121,6 +1195,7 @@ impl Checker<'_> {
                     // instructions.
                     let read_value = spec.dir == crate::isa::Dir::In
                         && matches!(spec.arity, Arity::Scalar)
+                        && !super::exact::exact(spec)
                         && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     if !spec.kinds.has(Kinds::FUNC) && !read_value {
@@ -1239,7 +1314,7 @@ impl Checker<'_> {
                 }
                 true
             }
-            (false, false) => compatible(ty, reg, spec.wider),
+            (false, false) => super::exact::fits(spec, ty, reg),
             _ => false,
         };
         if fits {
