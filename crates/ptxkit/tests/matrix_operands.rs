@@ -1,4 +1,4 @@
-//! Operands of the matrix instructions (`wgmma`, `tcgen05`) against ptxas
+//! Operands of the matrix instructions (`wgmma`, `tcgen05`, `wmma`, `mma`) against ptxas
 //! 13.5: each file of `data/operands/matrix` is checked as `ptx check`
 //! does, and the lines our errors fall on must be the lines ptxas reports
 //! (recorded in `data/operands/matrix/PTXAS.tsv`). The files hold the
