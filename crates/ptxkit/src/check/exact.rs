@@ -17,9 +17,10 @@ pub(super) fn exact(spec: &RoleSpec) -> bool {
 }
 
 /// Whether a register of type `reg` fits type `ty` of role `spec`: as
-/// [`compatible`], but for an exact role a `.bN` type takes only a `.bN`
-/// register and an `.f16x2` register is not 32 bits of an integer (ptxas
-/// 13.5: `tcgen05.mma [%u1]` and `idesc` as `%hh1` are refused).
+/// [`compatible`], but for an exact role an `.f16x2` register is not 32
+/// bits of an integer, and a typed address of a `.bN` type takes only a
+/// `.bN` register (ptxas 13.5: `idesc` as `%hh1` and `tcgen05.mma [%u1]`
+/// are refused).
 pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
     if !compatible(ty, reg, spec.wider) {
         return false;
@@ -27,7 +28,10 @@ pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
     if !exact(spec) {
         return true;
     }
-    if ty.is_untyped() {
+    // A typed address of a `.bN` type takes only a `.bN` register
+    // (`tcgen05.mma [%u1]` is refused); a value of one takes any register
+    // of its size (`mma`'s block-scale byte ids: `.b16`, `.u16`, `.f16`).
+    if ty.is_untyped() && spec.kinds.has(Kinds::ADDR) {
         return reg.is_untyped();
     }
     let packed_as_integer =

@@ -1227,6 +1227,10 @@ impl Checker<'_> {
             if spec.kinds.has(Kinds::FIMM) && matches!(kind, Lit::Single | Lit::Double) {
                 return;
             }
+            // `single`: a bare `0f` constant, as 32 bits.
+            if spec.kinds.has(Kinds::SINGLE) && matches!(kind, Lit::Single) {
+                return;
+            }
             if !spec.kinds.has(Kinds::IMM) {
                 let what = if spec.dir.writes() {
                     format!(

@@ -182,7 +182,7 @@ impl Dir {
 
 /// The kinds of operand a role may be, as a bit set ([`Kinds::REG`]…).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
-pub struct Kinds(pub u16);
+pub struct Kinds(pub u32);
 
 impl Kinds {
     /// A register (`%r1`), of a type compatible with the role's.
@@ -235,6 +235,12 @@ impl Kinds {
     /// typed address is a register plus an offset, never a constant,
     /// label or function.
     pub const EXACT: Kinds = Kinds(1 << 15);
+    /// A bare single-precision constant written in hex (`0f3F800000`),
+    /// besides what the other kinds take: ptxas reads its 32 bits where a
+    /// 32-bit register is wanted (`mma`'s sparsity metadata and block-scale
+    /// data, `wgmma`'s `sp-meta`, `movmatrix`, `stmatrix`), though no other
+    /// constant.
+    pub const SINGLE: Kinds = Kinds(1 << 16);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -254,6 +260,7 @@ impl Kinds {
         ("shared", Kinds::SHARED),
         ("elem", Kinds::ELEM),
         ("exact", Kinds::EXACT),
+        ("single", Kinds::SINGLE),
     ];
 
     /// Whether every kind of `k` is in the set.
