@@ -18,7 +18,7 @@ pub(super) fn exact(spec: &RoleSpec) -> bool {
 
 /// Whether a register of type `reg` fits type `ty` of role `spec`: as
 /// [`compatible`], but for an exact role an `.f16x2` register is not 32
-/// bits of an integer, and a typed address of a `.bN` type takes only a
+/// bits of a `.uN`/`.sN` integer, and a typed address of a `.bN` type takes only a
 /// `.bN` register (ptxas 13.5: `idesc` as `%hh1` and `tcgen05.mma [%u1]`
 /// are refused).
 pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
@@ -34,9 +34,9 @@ pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
     if ty.is_untyped() && spec.kinds.has(Kinds::ADDR) {
         return reg.is_untyped();
     }
-    let packed_as_integer =
-        (reg == ScalarType::F16x2 && !ty.is_float()) || (reg.is_packed() && ty.is_integer());
-    !packed_as_integer
+    // A packed register is not a `.uN`/`.sN` integer (a `.bN` type keeps
+    // taking one: `wgmma`'s integer `a`).
+    !(reg.is_packed() && ty.is_integer())
 }
 
 impl super::Checker<'_> {

@@ -645,15 +645,22 @@ impl Checker<'_> {
                     return false;
                 }
                 // An exactly matched vector that is read needs a register
-                // among its elements: ptxas refuses one of constants only
-                // (`wgmma … {0f3F800000, …}`), though it takes constants
-                // next to a register.
+                // among its elements when its type is a float one or its
+                // constants are all integers: ptxas infers a vector's type
+                // from its elements, which integer constants do not give
+                // (`{0, 0}`), and a `0f` constant gives `.f32` (refused for
+                // `wgmma`'s `.f16x2` `a`, taken for a `.b32` one); it takes
+                // constants next to a register.
                 if super::exact::exact(spec)
                     && spec.dir.reads()
                     && !items.is_empty()
                     && items
                         .iter()
                         .all(|x| matches!(x, Operand::Expr(e) if constant(e).is_some()))
+                    && (ty.is_some_and(ScalarType::is_float)
+                        || items.iter().all(
+                            |x| matches!(x, Operand::Expr(e) if constant(e) == Some(Lit::Int)),
+                        ))
                 {
                     self.diags.push(Diagnostic::error(
                         Code::OperandKind,
