@@ -632,6 +632,14 @@ impl Builder {
             match toks.get(i) {
                 Some(t) if t.kind == TokenKind::RBrace => break,
                 Some(t) if t.kind == TokenKind::Comma => i += 1,
+                // `imm-scale-a = { -1, 1 };`: a negative integer.
+                Some(t) if is_values && t.kind == TokenKind::Minus => match toks.get(i + 1) {
+                    Some(n) if n.kind == TokenKind::Int && !n.spaced => {
+                        alts.push(format!("-{}", n.text));
+                        i += 2;
+                    }
+                    _ => return Err("`-` not before an integer in a value set".into()),
+                },
                 Some(t) if t.kind == TokenKind::DotWord && !is_values => {
                     // `.b[0-7][0-7]`: a pattern, glued tokens up to a space or `,`.
                     let mut text = t.text.clone();

@@ -14,6 +14,7 @@
 
 mod body;
 mod elements;
+mod exact;
 mod gating;
 mod held;
 mod inst_ctx;

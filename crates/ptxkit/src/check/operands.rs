@@ -8,7 +8,7 @@
 use super::body::{BodyWalk, Found};
 use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{compatible, is_predefined, Decl, Kind, ModuleScope};
+use super::symbols::{is_predefined, Decl, Kind, ModuleScope};
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
@@ -565,10 +565,12 @@ impl Checker<'_> {
                     // `{%r1}` stands for `%r1` where the role may be a
                     // vector (`ld`/`st` without `.vN`) and in texture
                     // instructions (`tex.1d … [t, {%r1}]`): ptxas takes
-                    // it; a role that is never a vector refuses it
-                    // ("Vector operand is not allowed").
+                    // it; a role that is never a vector, or is matched
+                    // exactly (exact.rs), refuses it ("Vector operand is
+                    // not allowed").
                     Some(0)
                         if items.len() == 1
+                            && !super::exact::exact(spec)
                             && (spec.arity != Arity::Scalar
                                 || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
                     Some(0) => {
@@ -683,6 +685,40 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
+                // An exactly matched vector that is read needs a register
+                // among its elements when its type is a float one or its
+                // constants are all integers: ptxas infers a vector's type
+                // from its elements, which integer constants do not give
+                // (`{0, 0}`), and a `0f` constant gives `.f32` (refused for
+                // `wgmma`'s `.f16x2` `a`, taken for a `.b32` one); it takes
+                // constants next to a register.
+                if super::exact::exact(spec)
+                    && spec.dir.reads()
+                    && !items.is_empty()
+                    && items
+                        .iter()
+                        .all(|x| matches!(x, Operand::Expr(e) if constant(e).is_some()))
+                    && (ty.is_some_and(ScalarType::is_float)
+                        || items.iter().all(
+                            |x| matches!(x, Operand::Expr(e) if constant(e) == Some(Lit::Int)),
+                        ))
+                {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandKind,
+                        *span,
+                        format!(
+                            "every element of `{}` of `{}` is a constant: keep at least one register",
+                            spec.role,
+                            super::inst_name(i)
+                        ),
+                    ));
+                    return false;
+                }
+                if super::exact::exact(spec)
+                    && !self.exact_vector(i, spec, ty, items, *span, Names { w, ms })
+                {
+                    return false;
+                }
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
@@ -768,6 +804,28 @@ impl Checker<'_> {
             Expr::Binary(b) => &b.lhs,
             e => e,
         };
+        let exact = super::exact::exact(spec);
+        // An exact typed address is a register (plus an offset): ptxas
+        // refuses `[8]`, `[func]`, `[label]` and a special register of
+        // another size there.
+        let not_register = |what: String| {
+            Diagnostic::error(
+                Code::OperandKind,
+                base.span(),
+                format!(
+                    "{what} cannot be the address `{}` of `{}`",
+                    spec.role,
+                    super::inst_name(i)
+                ),
+            )
+            .with_note(format!(
+                "`{}` takes a {ty} register (plus an offset)",
+                spec.role
+            ))
+        };
+        if exact && constant(base).is_some() {
+            return self.diags.push(not_register("a constant".to_string()));
+        }
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
         match f.decl {
@@ -777,6 +835,28 @@ impl Checker<'_> {
                 ..
             }) if reg != ScalarType::Pred => {
                 self.register_type(i, spec, (*n, *sp, f), (reg, ty), w);
+            }
+            Some(Decl {
+                kind: Kind::Func, ..
+            }) if exact => {
+                let d = not_register(format!("function `{n}`"));
+                self.report_found(*n, d, f, w);
+            }
+            Some(Decl {
+                kind: Kind::Label, ..
+            }) if exact => {
+                let d = not_register(format!("label `{n}`"));
+                self.report_found(*n, d, f, w);
+            }
+            None if exact => {
+                if let Some((r, _, _)) = special_of(base) {
+                    if !sreg_fits(r, ty, false) {
+                        self.diags
+                            .push(not_register(format!("special register `{n}`")));
+                    }
+                } else {
+                    Checker::report_if_label(w, *n, f, || not_register(format!("label `{n}`")));
+                }
             }
             // A typed address is held in a register: a variable's address
             // is not one of that memory's addresses (ptxas refuses it).
@@ -992,7 +1072,9 @@ impl Checker<'_> {
         // `ld`, `mov`, `ldmatrix`, `tex`, `mma`,
         // `clusterlaunchcontrol.query_cancel`), whether or not the role
         // takes `_` as a whole.
-        if e.is_sink() && spec.dir.writes() {
+        // An exactly matched role that is also read (`wgmma`'s `d`) is a
+        // source: ptxas refuses `_` in it ("not allowed as a source").
+        if e.is_sink() && spec.dir.writes() && !(super::exact::exact(spec) && spec.dir.reads()) {
             return;
         }
         let found = match e {
@@ -1166,6 +1248,7 @@ impl Checker<'_> {
                     let flags = catalog().flags(i.form);
                     let read_value = spec.dir == crate::isa::Dir::In
                         && matches!(spec.arity, Arity::Scalar)
+                        && !super::exact::exact(spec)
                         && !flags.has(crate::isa::Flags::TEXTURE)
                         && !flags.has(crate::isa::Flags::SIMD_VIDEO)
                         && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
@@ -1202,6 +1285,10 @@ impl Checker<'_> {
             // `fimm`: any floating-point constant, whatever the role's
             // type and range.
             if spec.kinds.has(Kinds::FIMM) && matches!(kind, Lit::Single | Lit::Double) {
+                return;
+            }
+            // `single`: a bare `0f` constant, as 32 bits.
+            if spec.kinds.has(Kinds::SINGLE) && matches!(kind, Lit::Single) {
                 return;
             }
             if !spec.kinds.has(Kinds::IMM) {
@@ -1296,9 +1383,9 @@ impl Checker<'_> {
             // `cvt.f32.u32`), not a fixed one (a membermask, `popc`'s
             // `.u32` result, `bar`'s barrier; probed).
             (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
-                super::offsets::instruction_typed(i, spec, ty) && compatible(ty, reg, spec.wider)
+                super::offsets::instruction_typed(i, spec, ty) && super::exact::fits(spec, ty, reg)
             }
-            (false, false) => compatible(ty, reg, spec.wider),
+            (false, false) => super::exact::fits(spec, ty, reg),
             // ptxas takes an `.f16x2` register where the operand's type is
             // the instruction's own `.pred` type modifier (`and.pred`,
             // `mov.pred`, `vote.all.pred`), though not where the operand

@@ -182,7 +182,7 @@ impl Dir {
 
 /// The kinds of operand a role may be, as a bit set ([`Kinds::REG`]…).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
-pub struct Kinds(pub u16);
+pub struct Kinds(pub u32);
 
 impl Kinds {
     /// A register (`%r1`), of a type compatible with the role's.
@@ -226,6 +226,21 @@ impl Kinds {
     /// address (`ld.global.u32 d, arr[1]`; ptxas takes it on `ld`, `ldu`
     /// and `st`, not on `atom`, `red`, `prefetch` or `cp.async`).
     pub const ELEM: Kinds = Kinds(1 << 14);
+    /// ptxas matches the operand exactly, as it does for the table-driven
+    /// matrix instructions (`wgmma`, `tcgen05`): a function name is no
+    /// value, a one-element brace vector `{%r1}` does not stand for a
+    /// scalar, a register fits only a type of its own kind (no `.f16x2`
+    /// register as 32 integer bits, no integer register among a float
+    /// vector's elements, only a `.bN` register for a `.bN` type), and a
+    /// typed address is a register plus an offset, never a constant,
+    /// label or function.
+    pub const EXACT: Kinds = Kinds(1 << 15);
+    /// A bare single-precision constant written in hex (`0f3F800000`),
+    /// besides what the other kinds take: ptxas reads its 32 bits where a
+    /// 32-bit register is wanted (`mma`'s sparsity metadata and block-scale
+    /// data, `wgmma`'s `sp-meta`, `movmatrix`, `stmatrix`), though no other
+    /// constant.
+    pub const SINGLE: Kinds = Kinds(1 << 16);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -244,6 +259,8 @@ impl Kinds {
         ("fimm", Kinds::FIMM),
         ("shared", Kinds::SHARED),
         ("elem", Kinds::ELEM),
+        ("exact", Kinds::EXACT),
+        ("single", Kinds::SINGLE),
     ];
 
     /// Whether every kind of `k` is in the set.

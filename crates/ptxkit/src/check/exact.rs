@@ -1,0 +1,115 @@
+//! Operands ptxas matches exactly (`exact` in the catalog,
+//! [`Kinds::EXACT`]): the table-driven matrix instructions (`wgmma`,
+//! `tcgen05`) take none of the leniencies ptxas shows elsewhere.
+
+use super::inst_ctx::Names;
+use super::symbols::{compatible, Decl, Kind};
+use crate::diag::{Code, Diagnostic};
+use crate::isa::vocab::ScalarType;
+use crate::isa::{Kinds, RoleSpec};
+use crate::source::Span;
+use crate::syntax::{Expr, Instruction, Operand};
+
+/// Whether role `spec` is matched exactly.
+#[inline]
+pub(super) fn exact(spec: &RoleSpec) -> bool {
+    spec.kinds.has(Kinds::EXACT)
+}
+
+/// Whether a register of type `reg` fits type `ty` of role `spec`: as
+/// [`compatible`], but for an exact role an `.f16x2` register is not 32
+/// bits of a `.uN`/`.sN` integer, and a typed address of a `.bN` type takes only a
+/// `.bN` register (ptxas 13.5: `idesc` as `%hh1` and `tcgen05.mma [%u1]`
+/// are refused).
+pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
+    if !compatible(ty, reg, spec.wider) {
+        return false;
+    }
+    if !exact(spec) {
+        return true;
+    }
+    // A typed address of a `.bN` type takes only a `.bN` register
+    // (`tcgen05.mma [%u1]` is refused); a value of one takes any register
+    // of its size (`mma`'s block-scale byte ids: `.b16`, `.u16`, `.f16`).
+    if ty.is_untyped() && spec.kinds.has(Kinds::ADDR) {
+        return reg.is_untyped();
+    }
+    // A packed register is not a `.uN`/`.sN` integer (a `.bN` type keeps
+    // taking one: `wgmma`'s integer `a`).
+    !(reg.is_packed() && ty.is_integer())
+}
+
+impl super::Checker<'_> {
+    /// The register elements of vector `items` of an exact role of
+    /// type `ty`: ptxas infers the vector's type from its typed (not
+    /// `.bN`) registers, which must agree when one is a float ("Vector
+    /// with elements of different types": `{%f1, %s2}`, `{%f1, %hh2}`,
+    /// `{%sd1, %fd2}`), and refuses a float vector whose elements are all
+    /// registers of one integer type (`{%s1, %s2, %s3, %s4}` as `.f32`;
+    /// `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). Whether the vector
+    /// passes.
+    pub(super) fn exact_vector(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        ty: Option<ScalarType>,
+        items: &[Operand],
+        span: Span,
+        nm: Names<'_>,
+    ) -> bool {
+        let Names { w, ms } = nm;
+        let mut float: Option<ScalarType> = None;
+        let mut mixed = false;
+        let mut integer: Option<ScalarType> = None;
+        // Every element a register of one integer type.
+        let mut one_integer = !items.is_empty();
+        for item in items {
+            let reg = match item {
+                Operand::Expr(Expr::Name(n, _)) => match w.lookup(ms, *n).decl {
+                    Some(Decl {
+                        kind: Kind::Reg,
+                        ty: Some(r),
+                        ..
+                    }) => Some(r),
+                    _ => None,
+                },
+                _ => None,
+            };
+            let Some(r) = reg.filter(|r| !r.is_untyped() && *r != ScalarType::Pred) else {
+                one_integer = false;
+                continue;
+            };
+            if r.is_float() {
+                mixed |= float.is_some_and(|f| f != r);
+                float = Some(r);
+                one_integer = false;
+            } else {
+                one_integer &= integer.is_none_or(|t| t == r);
+                integer = Some(r);
+            }
+        }
+        let what = if mixed || (float.is_some() && integer.is_some()) {
+            "its registers' types differ"
+        } else if one_integer && ty.is_some_and(ScalarType::is_float) {
+            "its elements are integer registers"
+        } else {
+            return true;
+        };
+        let t = ty.map_or(String::new(), |t| format!(" {t}"));
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandType,
+                span,
+                format!(
+                    "`{}` cannot take this vector as `{}`: {what}",
+                    super::inst_name(i),
+                    spec.role
+                ),
+            )
+            .with_note(format!(
+                "the elements of this{t} vector are registers of one type (or `.b` registers and constants)"
+            )),
+        );
+        false
+    }
+}
