@@ -15,6 +15,7 @@
 mod body;
 mod elements;
 mod gating;
+mod handles;
 mod held;
 mod inst_ctx;
 pub(crate) mod mod_rules;

@@ -428,6 +428,21 @@ impl Checker<'_> {
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
                     self.typed_address(i, roles, t.spec, addr, w, ms);
+                    // `[tex0]` of a handle role (`txq`, `suq`): a variable
+                    // there must be a reference of the role's kind.
+                    if let (Some(spec), Expr::Name(n, _)) = (catalog().role(t.spec), addr) {
+                        let f = w.lookup(ms, *n);
+                        let var = matches!(
+                            f.decl,
+                            Some(Decl {
+                                kind: Kind::Var,
+                                ..
+                            })
+                        );
+                        if var && spec.kinds.has(Kinds::HANDLE) && !spec.kinds.has(Kinds::ADDR) {
+                            self.value(i, spec, None, addr, Some(f), Names { w, ms });
+                        }
+                    }
                 }
             }
             // `{a}` with one role: the braces are the role's own vector
@@ -1088,16 +1103,16 @@ impl Checker<'_> {
                     // A handle is a texture, sampler or surface reference:
                     // ptxas refuses a variable of another type there.
                     let handle_ok = spec.kinds.has(Kinds::HANDLE)
-                        && var_ty.is_none_or(|t| {
-                            matches!(
-                                t,
-                                ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
-                            )
-                        });
+                        && super::handles::fits(spec, var_ty, self.env.opts);
                     let kind_ok =
                         spec.kinds.has(Kinds::VAR) || handle_ok || spec.kinds.has(Kinds::ADDR);
                     if !(kind_ok && (typed_ok || !spec.kinds.has(Kinds::VAR))) {
-                        let d = self.variable_operand(i, spec, *n, *sp, ty);
+                        let d = if spec.kinds.has(Kinds::HANDLE) {
+                            let name = super::inst_name(i);
+                            super::handles::wrong_handle(&name, spec, *n, *sp, var_ty)
+                        } else {
+                            self.variable_operand(i, spec, *n, *sp, ty)
+                        };
                         self.report_found(*n, d, f, w);
                     }
                     return;
