@@ -593,6 +593,26 @@ impl Checker<'_> {
                         ));
                         return false;
                     }
+                    // A vector of unchecked length (`vec=any`, or `@count`
+                    // rows none of which applies) is still one of the
+                    // lengths ptxas has ("Illegal vector size: 3", also 8,
+                    // on tex, tld4, sust, mov, ptxas 13.5; `vec=list`
+                    // roles take any length).
+                    None if matches!(spec.arity, Arity::Any | Arity::Table(_))
+                        && !matches!(items.len(), 1 | 2 | 4) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2 or 4 as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                        return false;
+                    }
                     _ => {}
                 }
                 // Unchecked arity with an untyped (`.bN`) type: a vector
