@@ -1010,7 +1010,8 @@ impl Checker<'_> {
         }
         // In a brace vector of a float type, ptxas also takes integer
         // registers of its size (`ld.global.v2.f32 {%s1, %s2}`, `mov.v2.f32`;
-        // not as a scalar): checked as of their own type.
+        // not as a scalar): checked as of their own type. Not for a packed
+        // type (`tex.2d.v2.f16x2.f32 {%u1, %u2}`: "Arguments mismatch").
         let reg = found.and_then(|f| f.decl).and_then(|d| match d {
             Decl {
                 kind: Kind::Reg,
@@ -1022,6 +1023,7 @@ impl Checker<'_> {
         let ty = match (ty, reg) {
             (Some(t), Some(r))
                 if t.is_float()
+                    && !t.is_packed()
                     && !r.is_float()
                     && r != ScalarType::Pred
                     && r.bits() == t.bits() =>
