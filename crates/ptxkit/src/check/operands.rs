@@ -987,7 +987,9 @@ impl Checker<'_> {
         // `ld`, `mov`, `ldmatrix`, `tex`, `mma`,
         // `clusterlaunchcontrol.query_cancel`), whether or not the role
         // takes `_` as a whole.
-        if e.is_sink() && spec.dir.writes() {
+        // Not in a vector of a packed type (`tex.2d.v2.f16x2.f32 {_, %r1}`:
+        // "Arguments mismatch", ptxas 13.5), checked as a whole value.
+        if e.is_sink() && spec.dir.writes() && !ty.is_some_and(ScalarType::is_packed) {
             return;
         }
         let found = match e {
