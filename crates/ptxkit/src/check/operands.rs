@@ -480,7 +480,15 @@ impl Checker<'_> {
                     let spec = catalog().role(t.spec).filter(|s| s.kinds.has(Kinds::SREG));
                     if let (Shape::Value, Operand::Expr(e), Some(spec)) = (&t.shape, item, spec) {
                         let ty = facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                        self.element(i, spec, ty, e, false, Names { w, ms });
+                        // One element of a spelled-out vector is judged
+                        // alone: ptxas takes an integer register among
+                        // others (`{%u9, %r8, %r9, %r10}` as tex.grad.cube's
+                        // gradient, operand sweep on sm_86) where it refuses
+                        // a vector of them, so
+                        // `exact` does not apply here.
+                        let mut loose = *spec;
+                        loose.kinds = Kinds(spec.kinds.0 & !Kinds::EXACT.0);
+                        self.element(i, &loose, ty, e, false, Names { w, ms });
                         continue;
                     }
                     self.templated(cx, t, item, None, false, Names { w, ms });
@@ -1026,6 +1034,7 @@ impl Checker<'_> {
             (Some(t), Some(r))
                 if t.is_float()
                     && !t.is_packed()
+                    && !spec.kinds.has(Kinds::EXACT)
                     && !r.is_float()
                     && r != ScalarType::Pred
                     && r.bits() == t.bits() =>
@@ -1278,7 +1287,10 @@ impl Checker<'_> {
                 }
                 true
             }
-            (false, false) => compatible(ty, reg, spec.wider),
+            (false, false) => {
+                compatible(ty, reg, spec.wider)
+                    && !(spec.kinds.has(Kinds::EXACT) && reg.is_packed() && reg != ty)
+            }
             _ => false,
         };
         if fits {

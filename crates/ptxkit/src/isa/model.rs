@@ -226,6 +226,11 @@ impl Kinds {
     /// address (`ld.global.u32 d, arr[1]`; ptxas takes it on `ld`, `ldu`
     /// and `st`, not on `atom`, `red`, `prefetch` or `cp.async`).
     pub const ELEM: Kinds = Kinds(1 << 14);
+    /// With `reg`: a register of the role's own kind only, without
+    /// ptxas's usual leniencies: no packed (`.f16x2`) register for another
+    /// type of its size, no integer register in a vector of a float type
+    /// (tex's offsets `e` and gradients `dPdx`/`dPdy`).
+    pub const EXACT: Kinds = Kinds(1 << 15);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -244,6 +249,7 @@ impl Kinds {
         ("fimm", Kinds::FIMM),
         ("shared", Kinds::SHARED),
         ("elem", Kinds::ELEM),
+        ("exact", Kinds::EXACT),
     ];
 
     /// Whether every kind of `k` is in the set.
