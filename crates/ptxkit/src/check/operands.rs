@@ -526,6 +526,12 @@ impl Checker<'_> {
             // ptxas, `[t, %tid.x]`).
             (Shape::Vector(inner), Operand::Expr(e)) => {
                 if let Some((_, _, span)) = special_of(e) {
+                    // `%tid.x` inside brackets: the parser reported it (a
+                    // tuple's items are names alone,
+                    // `syntax/parser/grouped.rs`).
+                    if !top && matches!(e, Expr::Field(_)) {
+                        return false;
+                    }
                     self.diags.push(Diagnostic::error(
                         Code::OperandShape,
                         span,
