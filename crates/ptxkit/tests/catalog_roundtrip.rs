@@ -54,6 +54,30 @@ const VALUES: &[&str] = &[
     "sym+8",
 ];
 const ADDRESSES: &[&str] = &["%rd1", "%rd1+16", "sym", "sym+4", "%r2"];
+/// The items of a bracketed tuple (ptxas's grammar: a name alone).
+const TUPLE_ITEMS: &[&str] = &["%r1", "%rd2", "%f3", "sym", "%p1"];
+/// The elements of a brace vector (ptxas's grammar: a name or a constant,
+/// not a name plus a constant nor a negated register).
+const VECTOR_ELEMENTS: &[&str] = &[
+    "%r1",
+    "%rd2",
+    "%f3",
+    "42",
+    "0x1F",
+    "sym",
+    "0f3F800000",
+    "%p1",
+    "-3",
+];
+
+/// An element of a brace vector, or (`tuple`) a scalar item of a bracketed tuple.
+fn grouped(t: &OperandTpl, cat: &Catalog, p: &mut Picks, tuple: bool) -> String {
+    match &t.shape {
+        Shape::Value if tuple => TUPLE_ITEMS[p.pick(TUPLE_ITEMS.len())].to_string(),
+        Shape::Value => VECTOR_ELEMENTS[p.pick(VECTOR_ELEMENTS.len())].to_string(),
+        _ => operand(t, cat, p),
+    }
+}
 
 /// One spelling of a group alternative or literal slot.
 fn spelling(cat: &Catalog, k: SlotKind, p: &mut Picks) -> Option<String> {
@@ -128,7 +152,7 @@ fn operand(t: &OperandTpl, cat: &Catalog, p: &mut Picks) -> String {
                 let mut parts = Vec::new();
                 for i in items.iter() {
                     if !(i.optional && p.coin()) {
-                        parts.push(operand(i, cat, p));
+                        parts.push(grouped(i, cat, p, true));
                     }
                 }
                 s.push_str(&parts.join(", "));
@@ -142,7 +166,7 @@ fn operand(t: &OperandTpl, cat: &Catalog, p: &mut Picks) -> String {
             s
         }
         Shape::Vector(items) => {
-            let parts: Vec<String> = items.iter().map(|i| operand(i, cat, p)).collect();
+            let parts: Vec<String> = items.iter().map(|i| grouped(i, cat, p, false)).collect();
             format!("{{{}}}", parts.join(", "))
         }
         Shape::List => {

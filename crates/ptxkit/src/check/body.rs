@@ -172,7 +172,9 @@ impl Checker<'_> {
             let decl = Decl {
                 kind,
                 span: p.name_span,
-                ty: (kind == Kind::Reg && p.vector.is_none()).then_some(p.ty),
+                // A register's type, or a memory parameter's (which tells a
+                // `.texref` parameter from a `.u64` one where a handle goes).
+                ty: (kind == Kind::Var || p.vector.is_none()).then_some(p.ty),
                 space: Some(if p.space == StateSpace::Param {
                     param_space
                 } else {

@@ -16,6 +16,7 @@ mod body;
 mod elements;
 mod exact;
 mod gating;
+mod handles;
 mod held;
 mod inst_ctx;
 pub(crate) mod mod_rules;

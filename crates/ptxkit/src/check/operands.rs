@@ -442,6 +442,21 @@ impl Checker<'_> {
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
                     self.typed_address(i, roles, t.spec, addr, w, ms);
+                    // `[tex0]` of a handle role (`txq`, `suq`): a variable
+                    // there must be a reference of the role's kind.
+                    if let (Some(spec), Expr::Name(n, _)) = (catalog().role(t.spec), addr) {
+                        let f = w.lookup(ms, *n);
+                        let var = matches!(
+                            f.decl,
+                            Some(Decl {
+                                kind: Kind::Var,
+                                ..
+                            })
+                        );
+                        if var && spec.kinds.has(Kinds::HANDLE) && !spec.kinds.has(Kinds::ADDR) {
+                            self.value(i, spec, None, addr, Some(f), Names { w, ms });
+                        }
+                    }
                 }
             }
             // `{a}` with one role: the braces are the role's own vector
@@ -479,7 +494,15 @@ impl Checker<'_> {
                     let spec = catalog().role(t.spec).filter(|s| s.kinds.has(Kinds::SREG));
                     if let (Shape::Value, Operand::Expr(e), Some(spec)) = (&t.shape, item, spec) {
                         let ty = facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                        self.element(i, spec, ty, e, false, Names { w, ms });
+                        // One element of a spelled-out vector is judged
+                        // alone: ptxas takes an integer register among
+                        // others (`{%u9, %r8, %r9, %r10}` as tex.grad.cube's
+                        // gradient, operand sweep on sm_86) where it refuses
+                        // a vector of them, so
+                        // `strict-reg` does not apply here.
+                        let mut loose = *spec;
+                        loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
+                        self.element(i, &loose, ty, e, false, Names { w, ms });
                         continue;
                     }
                     self.templated(cx, t, item, None, false, Names { w, ms });
@@ -517,6 +540,12 @@ impl Checker<'_> {
             // ptxas, `[t, %tid.x]`).
             (Shape::Vector(inner), Operand::Expr(e)) => {
                 if let Some((_, _, span)) = special_of(e) {
+                    // `%tid.x` inside brackets: the parser reported it (a
+                    // tuple's items are names alone,
+                    // `syntax/parser/grouped.rs`).
+                    if !top && matches!(e, Expr::Field(_)) {
+                        return false;
+                    }
                     self.diags.push(Diagnostic::error(
                         Code::OperandShape,
                         span,
@@ -613,6 +642,26 @@ impl Checker<'_> {
                             *span,
                             format!(
                                 "`{}` takes a vector of {n} as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                        return false;
+                    }
+                    // A vector of unchecked length (`vec=any`, or `@count`
+                    // rows none of which applies) is still one of the
+                    // lengths ptxas has ("Illegal vector size: 3", also 8,
+                    // on tex, tld4, sust, mov, ptxas 13.5; `vec=list`
+                    // roles take any length).
+                    None if matches!(spec.arity, Arity::Any | Arity::Table(_))
+                        && !matches!(items.len(), 1 | 2 | 4) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2 or 4 as `{}`, not {}",
                                 super::inst_name(i),
                                 spec.role,
                                 items.len()
@@ -1073,8 +1122,15 @@ impl Checker<'_> {
         // `clusterlaunchcontrol.query_cancel`), whether or not the role
         // takes `_` as a whole.
         // An exactly matched role that is also read (`wgmma`'s `d`) is a
-        // source: ptxas refuses `_` in it ("not allowed as a source").
-        if e.is_sink() && spec.dir.writes() && !(super::exact::exact(spec) && spec.dir.reads()) {
+        // source: ptxas refuses `_` in it ("not allowed as a source"); nor
+        // is `_` an element of a vector of a packed type
+        // (`tex.2d.v2.f16x2.f32 {_, %r1}`: "Arguments mismatch", ptxas
+        // 13.5), checked as a whole value.
+        if e.is_sink()
+            && spec.dir.writes()
+            && !(super::exact::exact(spec) && spec.dir.reads())
+            && !ty.is_some_and(ScalarType::is_packed)
+        {
             return;
         }
         let found = match e {
@@ -1097,7 +1153,10 @@ impl Checker<'_> {
         }
         // In a brace vector of a float type, ptxas also takes integer
         // registers of its size (`ld.global.v2.f32 {%s1, %s2}`, `mov.v2.f32`;
-        // not as a scalar): checked as of their own type.
+        // not as a scalar): checked as of their own type. Not for a packed
+        // type (`tex.2d.v2.f16x2.f32 {%u1, %u2}`: "Arguments mismatch"),
+        // unless the role is matched exactly, whose vectors exact.rs judges
+        // as a whole (`wgmma`'s `.f16x2` `a` takes `{%u1, %s2, %u3, %s3}`).
         let reg = found.and_then(|f| f.decl).and_then(|d| match d {
             Decl {
                 kind: Kind::Reg,
@@ -1109,6 +1168,8 @@ impl Checker<'_> {
         let ty = match (ty, reg) {
             (Some(t), Some(r))
                 if t.is_float()
+                    && (!t.is_packed() || super::exact::exact(spec))
+                    && !spec.kinds.has(Kinds::STRICT_REG)
                     && !r.is_float()
                     && r != ScalarType::Pred
                     && r.bits() == t.bits() =>
@@ -1210,16 +1271,16 @@ impl Checker<'_> {
                     // A handle is a texture, sampler or surface reference:
                     // ptxas refuses a variable of another type there.
                     let handle_ok = spec.kinds.has(Kinds::HANDLE)
-                        && var_ty.is_none_or(|t| {
-                            matches!(
-                                t,
-                                ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
-                            )
-                        });
+                        && super::handles::fits(spec, var_ty, self.env.opts);
                     let kind_ok =
                         spec.kinds.has(Kinds::VAR) || handle_ok || spec.kinds.has(Kinds::ADDR);
                     if !(kind_ok && (typed_ok || !spec.kinds.has(Kinds::VAR))) {
-                        let d = self.variable_operand(i, spec, *n, *sp, ty);
+                        let d = if spec.kinds.has(Kinds::HANDLE) {
+                            let name = super::inst_name(i);
+                            super::handles::wrong_handle(&name, spec, *n, *sp, var_ty)
+                        } else {
+                            self.variable_operand(i, spec, *n, *sp, ty)
+                        };
                         self.report_found(*n, d, f, w);
                     }
                     return;
@@ -1383,9 +1444,16 @@ impl Checker<'_> {
             // `cvt.f32.u32`), not a fixed one (a membermask, `popc`'s
             // `.u32` result, `bar`'s barrier; probed).
             (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
-                super::offsets::instruction_typed(i, spec, ty) && super::exact::fits(spec, ty, reg)
+                super::offsets::instruction_typed(i, spec, ty)
+                    && super::exact::fits(spec, ty, reg)
+                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg != ty)
             }
-            (false, false) => super::exact::fits(spec, ty, reg),
+            // A `strict-reg` role takes no packed register for another
+            // type of its size (tex's `e` and `fc`).
+            (false, false) => {
+                super::exact::fits(spec, ty, reg)
+                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg.is_packed() && reg != ty)
+            }
             // ptxas takes an `.f16x2` register where the operand's type is
             // the instruction's own `.pred` type modifier (`and.pred`,
             // `mov.pred`, `vote.all.pred`), though not where the operand

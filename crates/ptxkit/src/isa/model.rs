@@ -241,6 +241,11 @@ impl Kinds {
     /// data, `wgmma`'s `sp-meta`, `movmatrix`, `stmatrix`), though no other
     /// constant.
     pub const SINGLE: Kinds = Kinds(1 << 16);
+    /// With `reg`: a register of the role's own kind only, without
+    /// ptxas's usual leniencies: no packed (`.f16x2`) register for another
+    /// type of its size, no integer register in a vector of a float type
+    /// (tex's offsets `e` and gradients `dPdx`/`dPdy`).
+    pub const STRICT_REG: Kinds = Kinds(1 << 17);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -261,6 +266,7 @@ impl Kinds {
         ("elem", Kinds::ELEM),
         ("exact", Kinds::EXACT),
         ("single", Kinds::SINGLE),
+        ("strict-reg", Kinds::STRICT_REG),
     ];
 
     /// Whether every kind of `k` is in the set.

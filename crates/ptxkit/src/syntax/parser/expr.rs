@@ -336,6 +336,13 @@ impl Parser<'_> {
                 self.leave();
                 let items = items?;
                 self.expect(K::RBracket, "`]`")?;
+                if let Some((at, why)) = super::grouped::bad_tuple_item(&items) {
+                    self.diags.push(crate::diag::Diagnostic::error(
+                        crate::diag::Code::Syntax,
+                        at,
+                        why,
+                    ));
+                }
                 Ok(Operand::Tuple {
                     items,
                     span: self.since(start),
@@ -348,6 +355,13 @@ impl Parser<'_> {
                 self.leave();
                 let items = items?;
                 self.expect(K::RBrace, "`}`")?;
+                if let Some(at) = items.iter().find_map(super::grouped::bad_vector_element) {
+                    self.diags.push(crate::diag::Diagnostic::error(
+                        crate::diag::Code::Syntax,
+                        at,
+                        super::grouped::VECTOR_ELEMENT,
+                    ));
+                }
                 let v = Operand::Vector {
                     items,
                     span: self.since(start),
@@ -475,6 +489,12 @@ impl Parser<'_> {
             return Err(self.expected(&format!("`,` or {}", close.describe())));
         }
     }
+}
+
+/// Whether the general rule of [`Parser::check_value`] refuses the value
+/// `e` (it reports that itself).
+pub(super) fn named_value_refused(e: &Expr) -> bool {
+    !matches!(e, Expr::Index { .. }) && bad_named(e, Place::Value).is_some()
 }
 
 /// Where an operand is written with a name: the three places of

@@ -7,6 +7,7 @@
 mod body;
 mod decl;
 mod expr;
+mod grouped;
 mod inst;
 mod items;
 mod literal;

@@ -1,0 +1,88 @@
+//! Texture, sampler and surface references as the handle operands of the
+//! texture and surface instructions (catalog kind `handle`).
+//!
+//! A `handle` role lists, among its types, the reference types it takes
+//! (`@operand a in handle,reg .u64|.texref`): its register type comes
+//! first, so the references never type the role; they only say which
+//! variables may stand there. ptxas 13.5 refuses the others ("Argument 1
+//! of instruction 'tex': .texref or .u64 register expected"): a `.surfref`
+//! or a kernel parameter as a texture, a `.texref` as a sampler or a
+//! surface. A role that lists none takes any reference.
+
+use crate::diag::{Code, Diagnostic};
+use crate::isa::vocab::ScalarType;
+use crate::isa::{RoleSpec, TypeRef};
+use crate::source::Span;
+use crate::syntax::Name;
+
+/// Whether `t` is a reference type.
+fn is_ref(t: ScalarType) -> bool {
+    matches!(
+        t,
+        ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
+    )
+}
+
+/// The reference types `spec` lists (none: any reference).
+fn listed(spec: &RoleSpec) -> impl Iterator<Item = ScalarType> + '_ {
+    spec.types.iter().filter_map(|t| match *t {
+        TypeRef::Fixed(t) if is_ref(t) => Some(t),
+        _ => None,
+    })
+}
+
+/// The `.target` option under which samplers exist apart from textures
+/// (module.ptxisa's `texmode` group; ISA 9.7.10.1).
+const SEPARATE_SAMPLERS: &str = "texmode_independent";
+
+/// Whether a variable of type `var_ty` may stand as the handle `spec`
+/// (`None`: an old `.tex` variable, a handle of any kind) in a module
+/// whose declared `.target` options are `opts`.
+///
+/// A sampler role (one that lists `.samplerref` alone) is held to it only
+/// in independent mode: in unified mode no `.samplerref` can be declared,
+/// and ptxas takes any reference there, or a 64-bit variable (not a
+/// `.u32` one, nor a `.b8` array; probed with `[%rd1, v, {%f1, %f2}]` on
+/// tex and tld4).
+pub(super) fn fits(spec: &RoleSpec, var_ty: Option<ScalarType>, opts: u32) -> bool {
+    let Some(t) = var_ty else { return true };
+    let mut refs = listed(spec);
+    let sampler_only = refs.next() == Some(ScalarType::SamplerRef) && refs.next().is_none();
+    if sampler_only && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts) {
+        return is_ref(t) || t.bits() == 64;
+    }
+    is_ref(t) && (listed(spec).next().is_none() || listed(spec).any(|r| r == t))
+}
+
+/// The error for the variable `n` (of type `var_ty`) where the handle role
+/// `spec` of `inst` wants another kind of reference.
+pub(super) fn wrong_handle(
+    inst: &str,
+    spec: &RoleSpec,
+    n: Name,
+    span: Span,
+    var_ty: Option<ScalarType>,
+) -> Diagnostic {
+    let mut want = String::new();
+    for (k, t) in listed(spec).enumerate() {
+        if k > 0 {
+            want.push_str(" or ");
+        }
+        want.push_str(t.as_str());
+    }
+    if want.is_empty() {
+        want.push_str("texture, sampler or surface reference");
+    }
+    let what = match var_ty {
+        Some(t) if is_ref(t) => format!("a {} variable", t.as_str()),
+        _ => "a variable but not a reference".to_string(),
+    };
+    Diagnostic::error(
+        Code::OperandType,
+        span,
+        format!(
+            "`{n}` is {what}; `{inst}` takes a {want} or a 64-bit register as `{}`",
+            spec.role
+        ),
+    )
+}
