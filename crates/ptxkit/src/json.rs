@@ -349,15 +349,12 @@ pub fn written_kind(o: &Operand) -> &'static str {
 }
 
 fn expr_kind(e: &Expr) -> &'static str {
-    let sreg = |n: &str| catalog().special_register(n).is_some();
+    let sreg = |n: &crate::syntax::Name| catalog().special_register(n.as_str()).is_some();
     match e {
         Expr::Name(n, _) if n.is_sink() => "sink",
-        Expr::Name(n, _) if sreg(n.as_str()) => "special_register",
-        Expr::Name(n, _) if n.as_str().starts_with('%') => "register",
-        Expr::Name(..) => "symbol",
+        Expr::Name(n, _) => named_kind(n, sreg(n), "symbol"),
         Expr::Field(f) => match &f.base {
-            Expr::Name(n, _) if sreg(n.as_str()) => "special_register",
-            Expr::Name(n, _) if n.as_str().starts_with('%') => "register",
+            Expr::Name(n, _) => named_kind(n, sreg(n), "expression"),
             _ => "expression",
         },
         Expr::Int(_) | Expr::Float(_) => "immediate",
@@ -373,6 +370,19 @@ fn expr_kind(e: &Expr) -> &'static str {
     }
 }
 
+/// The kind of a name that is a special register (`sreg`) or not: a
+/// register when it starts with `%`, `other` when it does not.
+#[inline]
+fn named_kind(n: &crate::syntax::Name, sreg: bool, other: &'static str) -> &'static str {
+    if sreg {
+        "special_register"
+    } else if n.as_bytes().first() == Some(&b'%') {
+        "register"
+    } else {
+        other
+    }
+}
+
 /// The matched form: `{"name", "syntax"}`.
 struct FormRef(&'static crate::isa::Form);
 
@@ -382,6 +392,66 @@ impl Serialize for FormRef {
         st.serialize_field("name", self.0.name)?;
         st.serialize_field("syntax", self.0.text)?;
         st.end()
+    }
+}
+
+/// An instruction's modifiers, each with the group it fills in the
+/// matched form `form`, written as a sequence of [`NamedMod`].
+struct Mods<'a> {
+    inst: &'a Instruction,
+    form: Option<&'static crate::isa::Form>,
+}
+
+impl Serialize for Mods<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let cat = catalog();
+        let mut seq = s.serialize_seq(Some(self.inst.mods.len()))?;
+        for m in &self.inst.mods {
+            let group = m
+                .slot()
+                .and_then(|k| self.form.and_then(|f| f.slots.get(k)))
+                .and_then(|slot| match slot.kind {
+                    SlotKind::Group(g) => cat.group(g).map(|g| g.name),
+                    SlotKind::Lit(_) => None,
+                });
+            seq.serialize_element(&NamedMod { m, group })?;
+        }
+        seq.end()
+    }
+}
+
+/// An instruction's operands, each with the role of the matched form
+/// `form` it is bound to ([`Instruction::roles`]), written as a sequence
+/// of [`RoleOperand`].
+struct Operands<'a> {
+    inst: &'a Instruction,
+    form: Option<&'static crate::isa::Form>,
+}
+
+impl Serialize for Operands<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let present = self.inst.present;
+        // The roles present, in order, as `Instruction::roles` pairs them.
+        let mut roles = self
+            .form
+            .map_or(&[][..], |f| f.operands)
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| {
+                u32::try_from(*i)
+                    .ok()
+                    .and_then(|i| 1u32.checked_shl(i))
+                    .is_some_and(|b| present & b != 0)
+            })
+            .map(|(_, t)| t);
+        let mut seq = s.serialize_seq(Some(self.inst.operands.len()))?;
+        for op in &self.inst.operands {
+            seq.serialize_element(&RoleOperand {
+                tpl: roles.next(),
+                op,
+            })?;
+        }
+        seq.end()
     }
 }
 
@@ -395,32 +465,11 @@ impl Serialize for FormRef {
 /// canonical instruction), spans.
 impl Serialize for Instruction {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let cat = catalog();
         let form = self.form();
-        let mods: Vec<NamedMod> = self
-            .mods
-            .iter()
-            .map(|m| NamedMod {
-                m,
-                group: m
-                    .slot()
-                    .and_then(|k| form.and_then(|f| f.slots.get(k)))
-                    .and_then(|slot| match slot.kind {
-                        SlotKind::Group(g) => cat.group(g).map(|g| g.name),
-                        SlotKind::Lit(_) => None,
-                    }),
-            })
-            .collect();
-        let roles = self.roles();
-        let operands: Vec<RoleOperand> = self
-            .operands
-            .iter()
-            .enumerate()
-            .map(|(k, op)| RoleOperand {
-                tpl: roles.get(k).map(|(t, _)| *t),
-                op,
-            })
-            .collect();
+        // Written as they are read off the instruction: no list of them is
+        // built first.
+        let mods = Mods { inst: self, form };
+        let operands = Operands { inst: self, form };
         if compact() {
             let mut st = s.serialize_struct("Instruction", 7)?;
             if self.guard.is_some() {

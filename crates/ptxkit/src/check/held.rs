@@ -39,6 +39,8 @@ pub(super) struct Held {
     cap: usize,
     /// Kept: the name, the diagnostic, the depth of its block.
     kept: Vec<(Name, Diagnostic, usize)>,
+    /// Scratch list for [`Held::block_end`], kept for its capacity.
+    tail: Vec<(Name, Diagnostic, usize)>,
     /// Uses past the kept ones, by name and depth.
     counted: FxHashMap<(Name, usize), u64>,
     /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
@@ -51,6 +53,7 @@ impl Held {
             settle,
             cap,
             kept: Vec::new(),
+            tail: Vec::new(),
             counted: FxHashMap::default(),
             lost: 0,
         }
@@ -60,6 +63,7 @@ impl Held {
     /// builds it, only when it is kept.
     #[inline]
     pub(super) fn hold(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Diagnostic) {
+        debug_assert!(self.kept.last().is_none_or(|&(_, _, at)| at <= depth));
         if self.cap == 0 {
             self.kept.push((n, make(), depth));
             return;
@@ -93,17 +97,28 @@ impl Held {
         }
         let outer = depth.saturating_sub(1);
         let keep_if_label = self.settle == Settle::KeepIfLabel;
-        let mut kept = Vec::with_capacity(self.kept.len());
-        for (n, d, at) in self.kept.drain(..) {
-            if at >= depth && is_label(n) {
+        // Depths never decrease along `kept` (a use is held at the depth
+        // of its block, and a closing block lowers its own to the
+        // enclosing depth), so the uses of this block are its tail: only
+        // they are read and moved, not everything held since the body
+        // began (moving it all at every block end was quadratic).
+        let start = self
+            .kept
+            .iter()
+            .rposition(|&(_, _, at)| at < depth)
+            .map_or(0, |i| i.saturating_add(1));
+        let mut tail = std::mem::take(&mut self.tail);
+        tail.extend(self.kept.drain(start..));
+        for (n, d, _) in tail.drain(..) {
+            if is_label(n) {
                 if keep_if_label {
                     out.push(d);
                 }
             } else {
-                kept.push((n, d, at.min(outer)));
+                self.kept.push((n, d, outer));
             }
         }
-        self.kept = kept;
+        self.tail = tail;
         if self.counted.keys().any(|&(_, at)| at >= depth) {
             let held = std::mem::take(&mut self.counted);
             for ((n, at), c) in held {
@@ -183,5 +198,27 @@ mod tests {
         assert_eq!((out.len(), counted), (0, 2));
         let counted = h.finish(|_| false, &mut out);
         assert_eq!((out.len(), counted), (0, 0));
+    }
+
+    #[test]
+    fn a_block_settles_only_the_uses_held_inside_it() {
+        let mut h = Held::new(Settle::DropIfLabel, 0);
+        let mut out = Vec::new();
+        h.hold(Name::new("A"), 2, d);
+        h.hold(Name::new("L"), 3, d);
+        assert_eq!(h.block_end(3, |n| n == Name::new("L"), &mut out), 0);
+        h.hold(Name::new("L"), 3, d);
+        h.hold(Name::new("M"), 4, d);
+        h.hold(Name::new("L"), 4, d);
+        // The inner block defines `M`: its `L` waits for the outer ones.
+        h.block_end(4, |n| n == Name::new("M"), &mut out);
+        let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
+        assert_eq!(held, [("A", 2), ("L", 3), ("L", 3)]);
+        // The block at depth 3 defines `L`: both of its uses go, `A` stays.
+        h.block_end(3, |n| n == Name::new("L"), &mut out);
+        let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
+        assert_eq!(held, [("A", 2)]);
+        assert_eq!(h.finish(|_| false, &mut out), 0);
+        assert_eq!(out.len(), 1);
     }
 }

@@ -35,6 +35,10 @@ pub struct Catalog {
     opcode_lists: Vec<bool>,
     /// Special registers that are not numbered families, by name.
     sreg_index: FxHashMap<&'static str, usize>,
+    /// The numbered families of special registers (`%envreg<32>`), apart:
+    /// a register name that is no special register is tried against these
+    /// few, not against every special register.
+    sreg_families: Vec<&'static SpecialReg>,
 }
 
 /// The catalog's tables as data: what the `.ptxisa` files say, with ids as
@@ -158,6 +162,7 @@ impl Catalog {
                 .filter(|(_, r)| r.count == 0)
                 .map(|(i, r)| (r.name, i))
                 .collect(),
+            sreg_families: tables.sregs.iter().filter(|r| r.count > 0).collect(),
         }
     }
 
@@ -318,10 +323,7 @@ impl Catalog {
             return self.tables.sregs.get(i);
         }
         // Numbered families (`%envreg3`): few, tried in turn.
-        self.tables.sregs.iter().filter(|r| r.count > 0).find(|r| {
-            if r.count == 0 {
-                return r.name == name;
-            }
+        self.sreg_families.iter().copied().find(|r| {
             name.strip_prefix(r.name).is_some_and(|n| {
                 !n.is_empty()
                     && (n == "0" || !n.starts_with('0'))

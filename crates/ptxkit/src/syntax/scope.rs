@@ -117,11 +117,15 @@ impl<T> Scope<T> {
     /// name, or as a register of one of its ranges): then the declaration
     /// it clashes with, and the scope is unchanged.
     pub fn declare(&mut self, n: Name, value: T) -> Result<(), Clash<'_, T>> {
-        if self.names.contains_key(&n) || self.find_range(n).is_some() {
-            return self.clash_of(n).map_or(Ok(()), Err);
+        // One hash lookup for the common case, a new name.
+        let in_range = self.find_range(n).is_some();
+        if let std::collections::hash_map::Entry::Vacant(v) = self.names.entry(n) {
+            if !in_range {
+                v.insert(value);
+                return Ok(());
+            }
         }
-        self.names.insert(n, value);
-        Ok(())
+        self.clash_of(n).map_or(Ok(()), Err)
     }
 
     /// Declare `n` as written, replacing any earlier plain declaration
