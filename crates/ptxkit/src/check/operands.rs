@@ -785,37 +785,13 @@ impl Checker<'_> {
             Expr::Binary(b) => &b.lhs,
             e => e,
         };
-        let Expr::Name(n, sp) = base else { return };
-        let f = w.lookup(ms, *n);
-        // The role of this address (its kinds: `addr64`, `shared`; its
-        // `space=`).
-        let role = i
-            .form()
-            .and_then(|f| {
-                f.operands
-                    .iter()
-                    .filter_map(|t| match t.shape {
-                        Shape::Bracket(inner) => inner.first(),
-                        _ => None,
-                    })
-                    .nth(ordinal)
-            })
-            .and_then(|t| catalog().role(t.spec));
-        let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));
-        // The spaces the address may be in: the role's own (`space=`),
-        // else the state space written in its position; empty: generic.
-        let spaces = || {
-            let said = role.and_then(|r| {
-                r.address_spaces(|g| i.group_mod(g).and_then(|m| catalog().mod_space(m.id)))
-            });
-            said.unwrap_or_else(|| {
-                i.mods
-                    .iter()
-                    .filter_map(|m| catalog().mod_space(m.id))
-                    .nth(ordinal)
-                    .map_or(SpaceSet::default(), |s| SpaceSet::default().with(s))
-            })
+        let role = super::address::address_role(i, ordinal);
+        let spaces = || super::address::address_spaces(i, role, ordinal);
+        let Expr::Name(n, sp) = base else {
+            return self.constant_address(i, role, addr, spaces);
         };
+        let f = w.lookup(ms, *n);
+        let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));
         match f.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -834,6 +810,9 @@ impl Checker<'_> {
                 } else {
                     written
                 };
+                if s.is_empty() {
+                    return self.generic_variable(i, role, (*n, *sp, f), v, w);
+                }
                 if !s.is_empty() && !s.iter().any(|s| holds_variable(s, v, w.entry)) {
                     let names: Vec<&str> = s.iter().map(StateSpace::as_str).collect();
                     let d = Diagnostic::error(
@@ -877,6 +856,9 @@ impl Checker<'_> {
                     self.report_found(*n, d, f, w);
                     return;
                 }
+                if t == ScalarType::B128 {
+                    return self.wide_address(i, (*n, *sp, f), w);
+                }
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
@@ -908,6 +890,10 @@ impl Checker<'_> {
                 }
                 return;
             }
+            Some(Decl {
+                kind: k @ (Kind::Func | Kind::Label),
+                ..
+            }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
             _ => return,
         }
         let takes_pred = i.form().is_some_and(|form| {

@@ -4525,7 +4525,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "p", dir: Dir::Out, kinds: Kinds(1), types: &[TypeRef::Fixed(ScalarType::Pred)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "c", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::Pred)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "membermask", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "addr", dir: Dir::In, kinds: Kinds(1152), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "addr", dir: Dir::In, kinds: Kinds(1210), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "size", dir: Dir::In, kinds: Kinds(2), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: Some((128, 128)), multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(65), types: &[TypeRef::Group(GroupId(521))], arity: Arity::Group(GroupId(522)), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(2176), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
