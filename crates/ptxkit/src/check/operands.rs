@@ -959,6 +959,15 @@ impl Checker<'_> {
                 return;
             }
         }
+        // A function's name is a scalar value only: never a vector's
+        // element (ptxas: "Illegal expression"; `st.v2.b32 [a], {f, %r1}`,
+        // `mov.b64 %rd1, {f, %r1}`).
+        if let (Expr::Name(n, sp), Some(f)) = (e, found) {
+            if f.decl.is_some_and(|d| d.kind == Kind::Func) {
+                let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
+                return self.report_found(*n, d, f, w);
+            }
+        }
         // In a brace vector of a float type, ptxas also takes integer
         // registers of its size (`ld.global.v2.f32 {%s1, %s2}`, `mov.v2.f32`;
         // not as a scalar): checked as of their own type.
@@ -1105,8 +1114,10 @@ impl Checker<'_> {
                     // (`add.u16 %h1, f, %h2`, `fma.rn.f16 …`; the operand
                     // sweep, 2026-11-29), as a scalar outside texture
                     // instructions.
+                    // A role that is a vector only with a modifier
+                    // (`atom`, `red`, `st`: `.v2`…) is a scalar without it.
                     let read_value = spec.dir == crate::isa::Dir::In
-                        && matches!(spec.arity, Arity::Scalar)
+                        && role_arity(i, spec) == Some(0)
                         && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     if !spec.kinds.has(Kinds::FUNC) && !read_value {

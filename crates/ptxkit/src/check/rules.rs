@@ -22,6 +22,25 @@ fn sink_in(o: &Operand) -> Option<crate::source::Span> {
     }
 }
 
+/// Whether `o`, the `k`th operand of `i`, is a vector read by a role that
+/// takes `_` as some of its elements (the `sink` kind on a read role: the
+/// 256-bit `st`), and is not `_` throughout.
+fn sink_elements(i: &Instruction, k: usize, o: &Operand) -> bool {
+    let Operand::Vector { items, .. } = o else {
+        return false;
+    };
+    let takes = i
+        .form()
+        .and_then(|f| f.operands.get(k))
+        .filter(|t| matches!(t.shape, crate::isa::Shape::Value))
+        .and_then(|t| crate::isa::catalog().role(t.spec))
+        .is_some_and(|r| r.kinds.has(crate::isa::Kinds::SINK) && !r.dir.writes());
+    takes
+        && !items
+            .iter()
+            .all(|e| matches!(e, Operand::Expr(x) if x.is_sink()))
+}
+
 impl Checker<'_> {
     /// Rules on one instruction.
     pub(super) fn instruction_rules(&mut self, cx: &super::inst_ctx::InstCtx<'_>) {
@@ -32,7 +51,10 @@ impl Checker<'_> {
     /// `_` only receives results: never a source. (Which destinations may
     /// be `_` is the catalog's: the `sink` kind of a role.)
     fn sink_rules(&mut self, i: &Instruction) {
-        for o in i.operands.iter().skip(1) {
+        for (k, o) in i.operands.iter().enumerate().skip(1) {
+            if sink_elements(i, k, o) {
+                continue;
+            }
             if let Some(span) = sink_in(o) {
                 if crate::isa::catalog()
                     .flags(i.form)

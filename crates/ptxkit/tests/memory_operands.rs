@@ -1,13 +1,16 @@
-//! What may stand inside an address's brackets, against ptxas 13.5 (issue
-//! #39, the operand sweep's `op-addr-*` cases): constants only in `.local`,
-//! no function or label names, no `.b128` registers, generic addresses
-//! naming only `.global`/`.shared`/`.local` variables, and
-//! `fence.proxy.tensormap`'s lenient address. Each file of
-//! `data/addresses` is checked as `ptx check` does; the lines our errors
-//! fall on must be the lines ptxas reports (recorded in
-//! `data/addresses/PTXAS.tsv`). When ptxas is at hand (`../shared/tools`)
-//! the recording itself is verified; without it that test is skipped with
-//! a note, and fails under `CI=true`.
+//! The operands of the memory instructions against ptxas 13.5 (issue #39,
+//! the operand sweep's share of `ld`, `st`, `atom`, `red`, `mbarrier`,
+//! `cp.async.bulk`, `fence` and the `op-addr-*` cases): what an address's
+//! brackets hold (constants only in `.local`, no function or label names,
+//! no `.b128` registers, generic addresses naming only
+//! `.global`/`.shared`/`.local` variables, `fence.proxy.tensormap`'s
+//! lenient address), function names as the values of `atom`, `red` and
+//! `st`, `_` in the 256-bit `st` vectors, `mbarrier` counts. Each file of
+//! `data/memory_operands` is checked as `ptx check` does; the lines our
+//! errors fall on must be the lines ptxas reports (recorded in
+//! `data/memory_operands/PTXAS.tsv`). When ptxas is at hand
+//! (`../shared/tools`) the recording itself is verified; without it that
+//! test is skipped with a note, and fails under `CI=true`.
 
 // Tests fail by panicking: the workspace's no-panic lints are for library code.
 #![allow(
@@ -27,7 +30,7 @@ use ptxkit::check::{check_source, CheckOptions};
 use ptxkit::LineIndex;
 
 fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/addresses")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/memory_operands")
 }
 
 /// The recorded verdicts: file → the lines ptxas reports errors on.
