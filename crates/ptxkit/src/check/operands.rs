@@ -1119,8 +1119,13 @@ impl Checker<'_> {
                     let read_value = spec.dir == crate::isa::Dir::In
                         && role_arity(i, spec) == Some(0)
                         && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                        && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_FUNC)
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
-                    if !spec.kinds.has(Kinds::FUNC) && !read_value {
+                    // A role that says `func` takes one where a scalar
+                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    let said = spec.kinds.has(Kinds::FUNC)
+                        && !matches!(role_arity(i, spec), Some(n) if n > 0);
+                    if !said && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);
                     }

@@ -449,6 +449,10 @@ impl Flags {
     pub const CLUSTER: Flags = Flags(1 << 18);
     /// An operation on a barrier object in memory (an mbarrier).
     pub const MBARRIER: Flags = Flags(1 << 19);
+    /// A function's name is a value only in the roles whose kinds say
+    /// `func` (ptxas refuses one elsewhere: the memory instructions'
+    /// sizes, offsets and cache policies), not in every scalar read.
+    pub const STRICT_FUNC: Flags = Flags(1 << 20);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -472,6 +476,7 @@ impl Flags {
         ("cta", Flags::CTA),
         ("cluster", Flags::CLUSTER),
         ("mbarrier", Flags::MBARRIER),
+        ("strict-func", Flags::STRICT_FUNC),
     ];
 
     /// Whether every flag of `f` is set.
