@@ -548,8 +548,11 @@ impl Checker<'_> {
         match o {
             Operand::Vector { items, span } => {
                 match arity {
-                    // `{%r1}` stands for `%r1` (ptxas takes it).
-                    Some(0) if items.len() == 1 => {}
+                    // `{%r1}` stands for `%r1` (ptxas takes it), except in
+                    // the sections flagged `strict-vec`.
+                    Some(0)
+                        if items.len() == 1
+                            && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VEC) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(

@@ -453,6 +453,9 @@ impl Flags {
     /// `func` (ptxas refuses one elsewhere: the memory instructions'
     /// sizes, offsets and cache policies), not in every scalar read.
     pub const STRICT_FUNC: Flags = Flags(1 << 20);
+    /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
+    /// is not expected", "Arguments mismatch"), as it is elsewhere.
+    pub const STRICT_VEC: Flags = Flags(1 << 21);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -477,6 +480,7 @@ impl Flags {
         ("cluster", Flags::CLUSTER),
         ("mbarrier", Flags::MBARRIER),
         ("strict-func", Flags::STRICT_FUNC),
+        ("strict-vec", Flags::STRICT_VEC),
     ];
 
     /// Whether every flag of `f` is set.
