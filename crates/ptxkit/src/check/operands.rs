@@ -1122,7 +1122,9 @@ impl Checker<'_> {
                     let read_value = spec.dir == crate::isa::Dir::In
                         && role_arity(i, spec) == Some(0)
                         && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
-                        && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_FUNC)
+                        && !catalog()
+                            .flags(i.form)
+                            .has(crate::isa::Flags::STRICT_VALUES)
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
                     // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
@@ -1243,6 +1245,17 @@ impl Checker<'_> {
                     self.report_unmet(&alt.req, span, what, rule);
                 }
                 true
+            }
+            // `strict-values`: an `.f16x2` register read as 32 plain bits
+            // only by the roles that say `func` (the data of `atom`, `st`);
+            // any destination takes one.
+            (false, false) if reg == ScalarType::F16x2 && ty != reg => {
+                compatible(ty, reg, spec.wider)
+                    && (spec.kinds.has(Kinds::FUNC)
+                        || spec.dir != crate::isa::Dir::In
+                        || !catalog()
+                            .flags(i.form)
+                            .has(crate::isa::Flags::STRICT_VALUES))
             }
             (false, false) => compatible(ty, reg, spec.wider),
             _ => false,

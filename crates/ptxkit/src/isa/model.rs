@@ -449,10 +449,12 @@ impl Flags {
     pub const CLUSTER: Flags = Flags(1 << 18);
     /// An operation on a barrier object in memory (an mbarrier).
     pub const MBARRIER: Flags = Flags(1 << 19);
-    /// A function's name is a value only in the roles whose kinds say
-    /// `func` (ptxas refuses one elsewhere: the memory instructions'
-    /// sizes, offsets and cache policies), not in every scalar read.
-    pub const STRICT_FUNC: Flags = Flags(1 << 20);
+    /// A role whose kinds do not say `func` takes plain values only: no
+    /// function's name and no `.f16x2` register read as 32 plain bits,
+    /// which other instructions take in any scalar they read (ptxas
+    /// refuses them in the memory instructions' sizes, offsets, counts and
+    /// cache policies).
+    pub const STRICT_VALUES: Flags = Flags(1 << 20);
     /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
     /// is not expected", "Arguments mismatch"), as it is elsewhere.
     pub const STRICT_VEC: Flags = Flags(1 << 21);
@@ -479,7 +481,7 @@ impl Flags {
         ("cta", Flags::CTA),
         ("cluster", Flags::CLUSTER),
         ("mbarrier", Flags::MBARRIER),
-        ("strict-func", Flags::STRICT_FUNC),
+        ("strict-values", Flags::STRICT_VALUES),
         ("strict-vec", Flags::STRICT_VEC),
     ];
 
