@@ -41,6 +41,21 @@ fn sink_elements(i: &Instruction, k: usize, o: &Operand) -> bool {
             .all(|e| matches!(e, Operand::Expr(x) if x.is_sink()))
 }
 
+/// Whether the first operand of `i`'s form is read: a bracketed address
+/// or tuple, or a value whose role only reads.
+fn reads_first(i: &Instruction) -> bool {
+    let Some(t) = i.form().and_then(|f| f.operands.first()) else {
+        return false;
+    };
+    match t.shape {
+        crate::isa::Shape::Bracket(_) => true,
+        crate::isa::Shape::Value => crate::isa::catalog()
+            .role(t.spec)
+            .is_some_and(|r| !r.dir.writes()),
+        _ => false,
+    }
+}
+
 impl Checker<'_> {
     /// Rules on one instruction.
     pub(super) fn instruction_rules(&mut self, cx: &super::inst_ctx::InstCtx<'_>) {
@@ -51,7 +66,11 @@ impl Checker<'_> {
     /// `_` only receives results: never a source. (Which destinations may
     /// be `_` is the catalog's: the `sink` kind of a role.)
     fn sink_rules(&mut self, i: &Instruction) {
-        for (k, o) in i.operands.iter().enumerate().skip(1) {
+        // The first operand is a destination unless its form says it is
+        // read (`cp.async.wait_group N`, `cp.reduce.async.bulk.tensor
+        // [tensorMap, {coords}], …`: ptxas refuses `_` there too).
+        let skip = usize::from(!reads_first(i));
+        for (k, o) in i.operands.iter().enumerate().skip(skip) {
             if sink_elements(i, k, o) {
                 continue;
             }
