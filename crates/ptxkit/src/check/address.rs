@@ -8,6 +8,9 @@
 //!   `.local`: a generic address or any other space refuses it;
 //! * never a function or label name (`[f]`, `[$L+4]`), nor a `.b128`
 //!   register, in any space;
+//! * a special register only where the role does not say `nosreg`
+//!   (`mbarrier.*`, some `fabric` barriers: "Illegal state space for
+//!   address operand");
 //! * a generic address (no state space written or given by its role)
 //!   names only `.global`, `.shared` and `.local` variables: a `.const`
 //!   or `.param` one is a state-space mismatch.
@@ -134,6 +137,31 @@ impl Checker<'_> {
             "an address is a register of an integer or bit type or a variable, plus an offset",
         );
         self.report_found(n, d, f, w);
+    }
+
+    /// Special register `n` as the base of an address of `i` whose role
+    /// says `nosreg`.
+    pub(super) fn special_address(
+        &mut self,
+        i: &Instruction,
+        role: Option<&RoleSpec>,
+        n: Name,
+        sp: Span,
+    ) {
+        if !takes(role, Kinds::NOSREG) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandKind,
+                sp,
+                format!(
+                    "special register `{n}` cannot be an address of `{}`",
+                    super::inst_name(i)
+                ),
+            )
+            .with_note("this address is in shared memory: hold it in a register (`[%rd1]`) or name a `.shared` variable"),
+        );
     }
 
     /// A `.b128` register `n` as the base of an address of `i`.

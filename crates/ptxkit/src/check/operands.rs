@@ -897,6 +897,7 @@ impl Checker<'_> {
                 kind: k @ (Kind::Func | Kind::Label),
                 ..
             }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
+            None if special_of(base).is_some() => return self.special_address(i, role, *n, *sp),
             _ => return,
         }
         let takes_pred = i.form().is_some_and(|form| {

@@ -226,6 +226,10 @@ impl Kinds {
     /// address (`ld.global.u32 d, arr[1]`; ptxas takes it on `ld`, `ldu`
     /// and `st`, not on `atom`, `red`, `prefetch` or `cp.async`).
     pub const ELEM: Kinds = Kinds(1 << 14);
+    /// With `addr`: a special register cannot be the address (ptxas:
+    /// "Illegal state space for address operand"; `mbarrier.*` and some
+    /// `fabric` barriers), as it can elsewhere (`ld [%clock64]`).
+    pub const NOSREG: Kinds = Kinds(1 << 15);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -244,6 +248,7 @@ impl Kinds {
         ("fimm", Kinds::FIMM),
         ("shared", Kinds::SHARED),
         ("elem", Kinds::ELEM),
+        ("nosreg", Kinds::NOSREG),
     ];
 
     /// Whether every kind of `k` is in the set.
