@@ -646,6 +646,18 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
+                // ptxas types a vector of integer constants alone as 64-bit
+                // integers, which a `.f64` vector takes (`st.v4.f64 [a],
+                // {0, 0, 0, 0}`), though not a scalar integer constant nor
+                // one among registers or floats (and no destination).
+                if ty == Some(ScalarType::F64)
+                    && !spec.dir.writes()
+                    && items.iter().all(
+                        |x| matches!(x, Operand::Expr(e) if matches!(constant(e), Some(Lit::Int))),
+                    )
+                {
+                    return false;
+                }
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
