@@ -69,12 +69,15 @@ impl Checker<'_> {
         // The first operand is a destination unless its form says it is
         // read (`cp.async.wait_group N`, `cp.reduce.async.bulk.tensor
         // [tensorMap, {coords}], …`: ptxas refuses `_` there too).
-        let skip = usize::from(!reads_first(i));
-        for (k, o) in i.operands.iter().enumerate().skip(skip) {
-            if sink_elements(i, k, o) {
+        for (k, o) in i.operands.iter().enumerate() {
+            // (Asked only of a first operand that holds `_`: rare.)
+            if k == 0 && (sink_in(o).is_none() || !reads_first(i)) {
                 continue;
             }
             if let Some(span) = sink_in(o) {
+                if sink_elements(i, k, o) {
+                    continue;
+                }
                 if crate::isa::catalog()
                     .flags(i.form)
                     .has(crate::isa::Flags::CALL)
