@@ -182,7 +182,7 @@ impl Dir {
 
 /// The kinds of operand a role may be, as a bit set ([`Kinds::REG`]…).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
-pub struct Kinds(pub u16);
+pub struct Kinds(pub u32);
 
 impl Kinds {
     /// A register (`%r1`), of a type compatible with the role's.
@@ -229,7 +229,7 @@ impl Kinds {
     /// With `addr`: a special register cannot be the address (ptxas:
     /// "Illegal state space for address operand"; `mbarrier.*` and some
     /// `fabric` barriers), as it can elsewhere (`ld [%clock64]`).
-    pub const NOSREG: Kinds = Kinds(1 << 15);
+    pub const NOSREG: Kinds = Kinds(1 << 18);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -459,10 +459,10 @@ impl Flags {
     /// which other instructions take in any scalar they read (ptxas
     /// refuses them in the memory instructions' sizes, offsets, counts and
     /// cache policies).
-    pub const STRICT_VALUES: Flags = Flags(1 << 20);
+    pub const STRICT_VALUES: Flags = Flags(1 << 21);
     /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
     /// is not expected", "Arguments mismatch"), as it is elsewhere.
-    pub const STRICT_VEC: Flags = Flags(1 << 21);
+    pub const STRICT_VEC: Flags = Flags(1 << 22);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
