@@ -77,7 +77,7 @@ impl Checker<'_> {
 
     /// The register or name leading an array index: ptxas takes integer
     /// and untyped registers, variables and labels, not a predicate, a
-    /// floating-point register or a function.
+    /// floating-point or `.b128` register or a function.
     fn array_index(&mut self, index: &Expr, w: &mut BodyWalk, ms: &ModuleScope) {
         let mut lead = index;
         while let Expr::Binary(b) = lead {
@@ -90,7 +90,9 @@ impl Checker<'_> {
                 kind: Kind::Reg,
                 ty: Some(t),
                 ..
-            }) if t == ScalarType::Pred || t.is_float() => format!("a `{t}` register"),
+            }) if t == ScalarType::Pred || t.is_float() || t == ScalarType::B128 => {
+                format!("a `{t}` register")
+            }
             Some(Decl {
                 kind: Kind::Func, ..
             }) => "a function".to_string(),

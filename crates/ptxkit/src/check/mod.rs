@@ -12,6 +12,7 @@
 //! context value that the operand checks, the gating and the rules read in
 //! turn.
 
+mod address;
 mod body;
 mod elements;
 mod exact;

@@ -595,11 +595,12 @@ impl Checker<'_> {
                     // vector (`ld`/`st` without `.vN`) and in texture
                     // instructions (`tex.1d … [t, {%r1}]`): ptxas takes
                     // it; a role that is never a vector, or is matched
-                    // exactly (exact.rs), refuses it ("Vector operand is
-                    // not allowed").
+                    // exactly (exact.rs), or a section flagged `strict-vec`
+                    // refuses it ("Vector operand is not allowed").
                     Some(0)
                         if items.len() == 1
                             && !super::exact::exact(spec)
+                            && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VEC)
                             && (spec.arity != Arity::Scalar
                                 || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
                     Some(0) => {
@@ -765,6 +766,18 @@ impl Checker<'_> {
                 }
                 if super::exact::exact(spec)
                     && !self.exact_vector(i, spec, ty, items, *span, Names { w, ms })
+                {
+                    return false;
+                }
+                // ptxas types a vector of integer constants alone as 64-bit
+                // integers, which a `.f64` vector takes (`st.v4.f64 [a],
+                // {0, 0, 0, 0}`), though not a scalar integer constant nor
+                // one among registers or floats (and no destination).
+                if ty == Some(ScalarType::F64)
+                    && !spec.dir.writes()
+                    && items.iter().all(
+                        |x| matches!(x, Operand::Expr(e) if matches!(constant(e), Some(Lit::Int))),
+                    )
                 {
                     return false;
                 }
@@ -954,37 +967,13 @@ impl Checker<'_> {
             Expr::Binary(b) => &b.lhs,
             e => e,
         };
-        let Expr::Name(n, sp) = base else { return };
-        let f = w.lookup(ms, *n);
-        // The role of this address (its kinds: `addr64`, `shared`; its
-        // `space=`).
-        let role = i
-            .form()
-            .and_then(|f| {
-                f.operands
-                    .iter()
-                    .filter_map(|t| match t.shape {
-                        Shape::Bracket(inner) => inner.first(),
-                        _ => None,
-                    })
-                    .nth(ordinal)
-            })
-            .and_then(|t| catalog().role(t.spec));
-        let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));
-        // The spaces the address may be in: the role's own (`space=`),
-        // else the state space written in its position; empty: generic.
-        let spaces = || {
-            let said = role.and_then(|r| {
-                r.address_spaces(|g| i.group_mod(g).and_then(|m| catalog().mod_space(m.id)))
-            });
-            said.unwrap_or_else(|| {
-                i.mods
-                    .iter()
-                    .filter_map(|m| catalog().mod_space(m.id))
-                    .nth(ordinal)
-                    .map_or(SpaceSet::default(), |s| SpaceSet::default().with(s))
-            })
+        let role = super::address::address_role(i, ordinal);
+        let spaces = || super::address::address_spaces(i, role, ordinal);
+        let Expr::Name(n, sp) = base else {
+            return self.constant_address(i, role, addr, spaces);
         };
+        let f = w.lookup(ms, *n);
+        let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));
         match f.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -1003,6 +992,9 @@ impl Checker<'_> {
                 } else {
                     written
                 };
+                if s.is_empty() {
+                    return self.generic_variable(i, role, (*n, *sp, f), v, w);
+                }
                 if !s.is_empty() && !s.iter().any(|s| holds_variable(s, v, w.entry)) {
                     let names: Vec<&str> = s.iter().map(StateSpace::as_str).collect();
                     let d = Diagnostic::error(
@@ -1046,6 +1038,9 @@ impl Checker<'_> {
                     self.report_found(*n, d, f, w);
                     return;
                 }
+                if t == ScalarType::B128 {
+                    return self.wide_address(i, (*n, *sp, f), w);
+                }
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
@@ -1077,6 +1072,11 @@ impl Checker<'_> {
                 }
                 return;
             }
+            Some(Decl {
+                kind: k @ (Kind::Func | Kind::Label),
+                ..
+            }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
+            None if special_of(base).is_some() => return self.special_address(i, role, *n, *sp),
             _ => return,
         }
         let takes_pred = i.form().is_some_and(|form| {
@@ -1149,6 +1149,15 @@ impl Checker<'_> {
                     self.gate_special(r, span);
                 }
                 return;
+            }
+        }
+        // A function's name is a scalar value only: never a vector's
+        // element (ptxas: "Illegal expression"; `st.v2.b32 [a], {f, %r1}`,
+        // `mov.b64 %rd1, {f, %r1}`).
+        if let (Expr::Name(n, sp), Some(f)) = (e, found) {
+            if f.decl.is_some_and(|d| d.kind == Kind::Func) {
+                let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
+                return self.report_found(*n, d, f, w);
             }
         }
         // In a brace vector of a float type, ptxas also takes integer
@@ -1304,17 +1313,25 @@ impl Checker<'_> {
                     // instructions.
                     // Only where the operand's type is the instruction's
                     // (`and.pred`'s sources, not `setp`'s `c`, `shl`'s
-                    // `.u32` shift or a membermask), and not through a
-                    // SIMD video selector (offsets.rs; probed).
+                    // `.u32` shift or a membermask), not through a SIMD
+                    // video selector (offsets.rs; probed), not in the
+                    // sections flagged `strict-values`. A role that is a
+                    // vector only with a modifier (`atom`, `red`, `st`:
+                    // `.v2`…) is a scalar without it.
                     let flags = catalog().flags(i.form);
                     let read_value = spec.dir == crate::isa::Dir::In
-                        && matches!(spec.arity, Arity::Scalar)
+                        && role_arity(i, spec) == Some(0)
                         && !super::exact::exact(spec)
                         && !flags.has(crate::isa::Flags::TEXTURE)
                         && !flags.has(crate::isa::Flags::SIMD_VIDEO)
+                        && !flags.has(crate::isa::Flags::STRICT_VALUES)
                         && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
-                    if !spec.kinds.has(Kinds::FUNC) && !read_value {
+                    // A role that says `func` takes one where a scalar
+                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    let said = spec.kinds.has(Kinds::FUNC)
+                        && !matches!(role_arity(i, spec), Some(n) if n > 0);
+                    if !said && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);
                     }
@@ -1447,6 +1464,15 @@ impl Checker<'_> {
                 super::offsets::instruction_typed(i, spec, ty)
                     && super::exact::fits(spec, ty, reg)
                     && !(spec.kinds.has(Kinds::STRICT_REG) && reg != ty)
+                    && plain_bits_ok(i, spec)
+            }
+            // `strict-values`: an `.f16x2` register read as 32 plain bits
+            // only by the roles that say `func` (the data of `atom`, `st`);
+            // any destination takes one.
+            (false, false) if reg == ScalarType::F16x2 && ty != reg => {
+                super::exact::fits(spec, ty, reg)
+                    && !spec.kinds.has(Kinds::STRICT_REG)
+                    && plain_bits_ok(i, spec)
             }
             // A `strict-reg` role takes no packed register for another
             // type of its size (tex's `e` and `fc`).
@@ -1817,4 +1843,14 @@ mod tests {
         ];
         assert_eq!(error_lines("8.0", "sm_80", &body), vec![3, 4, 5]);
     }
+}
+
+/// Whether role `spec` of `i` may read an `.f16x2` register as 32 plain
+/// bits: any role outside the sections flagged `strict-values`, and there
+/// the destinations and the roles that say `func` (the data of `atom`,
+/// `st`).
+fn plain_bits_ok(i: &Instruction, spec: &RoleSpec) -> bool {
+    spec.kinds.has(Kinds::FUNC)
+        || spec.dir != crate::isa::Dir::In
+        || !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VALUES)
 }

@@ -246,6 +246,10 @@ impl Kinds {
     /// type of its size, no integer register in a vector of a float type
     /// (tex's offsets `e` and gradients `dPdx`/`dPdy`).
     pub const STRICT_REG: Kinds = Kinds(1 << 17);
+    /// With `addr`: a special register cannot be the address (ptxas:
+    /// "Illegal state space for address operand"; `mbarrier.*` and some
+    /// `fabric` barriers), as it can elsewhere (`ld [%clock64]`).
+    pub const NOSREG: Kinds = Kinds(1 << 18);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -267,6 +271,7 @@ impl Kinds {
         ("exact", Kinds::EXACT),
         ("single", Kinds::SINGLE),
         ("strict-reg", Kinds::STRICT_REG),
+        ("nosreg", Kinds::NOSREG),
     ];
 
     /// Whether every kind of `k` is in the set.
@@ -476,6 +481,15 @@ impl Flags {
     /// through a lane selector, so ptxas takes a register there and no
     /// expression (`%r1+8`, `buf+8`: "Incorrect video selector").
     pub const SIMD_VIDEO: Flags = Flags(1 << 20);
+    /// A role whose kinds do not say `func` takes plain values only: no
+    /// function's name and no `.f16x2` register read as 32 plain bits,
+    /// which other instructions take in any scalar they read (ptxas
+    /// refuses them in the memory instructions' sizes, offsets, counts and
+    /// cache policies).
+    pub const STRICT_VALUES: Flags = Flags(1 << 21);
+    /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
+    /// is not expected", "Arguments mismatch"), as it is elsewhere.
+    pub const STRICT_VEC: Flags = Flags(1 << 22);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -500,6 +514,8 @@ impl Flags {
         ("cluster", Flags::CLUSTER),
         ("mbarrier", Flags::MBARRIER),
         ("simd-video", Flags::SIMD_VIDEO),
+        ("strict-values", Flags::STRICT_VALUES),
+        ("strict-vec", Flags::STRICT_VEC),
     ];
 
     /// Whether every flag of `f` is set.
