@@ -18,9 +18,15 @@
 //!   size, never a floating-point or predicate one (`add.f32 %f1, buf+8,
 //!   %f2`).
 //!
-//! Texture instructions, a variable in a matrix instruction, vector and
-//! list operands (`vec=list`) and operands that take addresses are left
-//! to their own checks.
+//! Texture and surface instructions follow the same rule (`tex.2d … ,
+//! %r9+8` as a `.s32` offset, not `%rd9+8`; tex.level's lod any register;
+//! `tests/data/operands/texture/offsets.ptx`). A variable plus a constant
+//! in a matrix instruction is judged here only for a role that takes no
+//! register (wgmma's immediate scales: refused); vector and list operands
+//! (`vec=list`) and operands that take addresses are left to their own
+//! checks. Known gap: a role's type counts as the instruction's when any
+//! written modifier has that type (`tex.2d.v4.u32.s32`'s `.s32` offset
+//! then takes `%rd9+8`, which ptxas refuses).
 
 use super::inst_ctx::Names;
 use super::operand_kinds;
@@ -69,9 +75,9 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || catalog().flags(i.form).has(Flags::TEXTURE)
             || matches!(spec.arity, Arity::List)
-            || super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
+            || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
+                && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
             return false;
         }
@@ -89,7 +95,9 @@ impl Checker<'_> {
             // variable's address (ptxas 13.5); left to their own checks.
             Some(Decl {
                 kind: Kind::Var, ..
-            }) if !catalog().flags(i.form).has(Flags::MATRIX) => (false, None),
+            }) if !catalog().flags(i.form).has(Flags::MATRIX) || !spec.kinds.has(Kinds::REG) => {
+                (false, None)
+            }
             _ => return false,
         };
         let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
