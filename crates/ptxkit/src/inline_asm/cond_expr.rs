@@ -1,0 +1,269 @@
+//! Evaluating the expression of an `#if` or `#elif` in one compile pass:
+//! `defined`, integer literals, macros (those nvcc predefines, then those
+//! the source defines), the arithmetic, comparison and logical operators
+//! and `?:`. An identifier no source defines is 0, as in C. Anything else
+//! (a function-like macro, `__has_include`) makes the result unknown.
+
+use super::cpp_lex::Kind;
+use super::macros::{PTok, Table};
+use super::passes::Passes;
+
+/// What evaluating an expression needs.
+pub struct Env<'a> {
+    /// The macros seen so far.
+    pub table: &'a Table,
+    /// The passes and their predefined macros.
+    pub passes: &'a Passes,
+    /// Integer constants (for `"n"` operands; `None` when ambiguous).
+    pub constants: Option<&'a std::collections::HashMap<Vec<u8>, Option<i128>>>,
+}
+
+/// The value of `toks` in pass `k`; `None` when it cannot be decided.
+/// Identifiers taken as undefined are added to `assumed`.
+pub fn eval(env: &Env, toks: &[PTok], k: usize, assumed: &mut Vec<String>) -> Option<i128> {
+    let mut items = Vec::new();
+    flatten(env, toks, k, assumed, &mut items, 0)?;
+    let mut p = Parser {
+        items: &items,
+        i: 0,
+    };
+    let v = p.ternary(0)?;
+    (p.i == items.len()).then_some(v)
+}
+
+/// An expression's item after macros are replaced.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Item {
+    Num(i128),
+    Op(&'static str),
+}
+
+const OPS: [&str; 24] = [
+    "&&", "||", "==", "!=", "<=", ">=", "<<", ">>", "<", ">", "+", "-", "*", "/", "%", "&", "|",
+    "^", "!", "~", "(", ")", "?", ":",
+];
+
+/// Replace macros and `defined` by numbers; join operators.
+fn flatten(
+    env: &Env,
+    toks: &[PTok],
+    k: usize,
+    assumed: &mut Vec<String>,
+    out: &mut Vec<Item>,
+    depth: usize,
+) -> Option<()> {
+    if depth > 32 || out.len() > 4096 {
+        return None;
+    }
+    let mut i = 0usize;
+    while let Some(t) = toks.get(i) {
+        i = i.saturating_add(1);
+        match t.kind {
+            Kind::Number => out.push(Item::Num(super::fragment::integer(
+                std::str::from_utf8(&t.text).ok()?,
+            )?)),
+            Kind::Char => {
+                let v = t.text.get(1).copied()?;
+                out.push(Item::Num(i128::from(v)));
+            }
+            Kind::Ident if t.is_defined() => {
+                let (name, next) = match toks.get(i) {
+                    Some(n) if n.kind == Kind::Punct(b'(') => {
+                        let name = toks.get(i.saturating_add(1))?;
+                        let close = toks.get(i.saturating_add(2))?;
+                        if close.kind != Kind::Punct(b')') {
+                            return None;
+                        }
+                        (name, i.saturating_add(3))
+                    }
+                    Some(n) => (n, i.saturating_add(1)),
+                    None => return None,
+                };
+                i = next;
+                let d = match env.passes.predefined(k, &name.text) {
+                    Some(v) => v.is_some(),
+                    None => {
+                        let d = env.table.get(&name.text, k).is_some();
+                        if !d {
+                            note(assumed, &name.text);
+                        }
+                        d
+                    }
+                };
+                out.push(Item::Num(i128::from(d)));
+            }
+            Kind::Ident => {
+                if let Some(v) = env.passes.predefined(k, &t.text) {
+                    out.push(Item::Num(v.unwrap_or(0)));
+                    continue;
+                }
+                match env.table.get(&t.text, k) {
+                    Some(def) if def.params.is_none() => {
+                        if def.body.is_empty() {
+                            return None;
+                        }
+                        flatten(env, &def.body, k, assumed, out, depth.saturating_add(1))?;
+                    }
+                    Some(_) => return None,
+                    None => {
+                        if let Some(c) = env.constants {
+                            // An operand's expression: a constant or nothing.
+                            match c.get(&t.text) {
+                                Some(Some(v)) => out.push(Item::Num(*v)),
+                                _ => match t.text.as_slice() {
+                                    b"true" => out.push(Item::Num(1)),
+                                    b"false" => out.push(Item::Num(0)),
+                                    _ => return None,
+                                },
+                            }
+                            continue;
+                        }
+                        match t.text.as_slice() {
+                            b"true" => out.push(Item::Num(1)),
+                            b"false" => out.push(Item::Num(0)),
+                            w if w.starts_with(b"__has") => return None,
+                            w => {
+                                note(assumed, w);
+                                out.push(Item::Num(0));
+                            }
+                        }
+                    }
+                }
+            }
+            Kind::Punct(c) => {
+                // Two-byte operators are two tokens with no space between.
+                let two = toks
+                    .get(i)
+                    .filter(|n| !n.space && matches!(n.kind, Kind::Punct(_)))
+                    .and_then(|n| n.text.first().copied());
+                let pair = two.and_then(|d| {
+                    let s = [c, d];
+                    OPS.iter().find(|o| o.as_bytes() == s)
+                });
+                if let Some(op) = pair {
+                    i = i.saturating_add(1);
+                    out.push(Item::Op(op));
+                } else {
+                    let s = [c];
+                    let op = OPS.iter().find(|o| o.as_bytes() == s)?;
+                    out.push(Item::Op(op));
+                }
+            }
+            _ => return None,
+        }
+    }
+    Some(())
+}
+
+fn note(assumed: &mut Vec<String>, w: &[u8]) {
+    let s = String::from_utf8_lossy(w);
+    if assumed.len() < 16 && !assumed.iter().any(|a| *a == s) {
+        assumed.push(s.into_owned());
+    }
+}
+
+struct Parser<'a> {
+    items: &'a [Item],
+    i: usize,
+}
+
+fn precedence(op: &str) -> Option<u8> {
+    Some(match op {
+        "||" => 1,
+        "&&" => 2,
+        "|" => 3,
+        "^" => 4,
+        "&" => 5,
+        "==" | "!=" => 6,
+        "<" | ">" | "<=" | ">=" => 7,
+        "<<" | ">>" => 8,
+        "+" | "-" => 9,
+        "*" | "/" | "%" => 10,
+        _ => return None,
+    })
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<Item> {
+        self.items.get(self.i).copied()
+    }
+
+    fn ternary(&mut self, depth: usize) -> Option<i128> {
+        if depth > 64 {
+            return None;
+        }
+        let c = self.binary(1, depth)?;
+        if self.peek() == Some(Item::Op("?")) {
+            self.i = self.i.saturating_add(1);
+            let a = self.ternary(depth.saturating_add(1))?;
+            if self.peek() != Some(Item::Op(":")) {
+                return None;
+            }
+            self.i = self.i.saturating_add(1);
+            let b = self.ternary(depth.saturating_add(1))?;
+            return Some(if c != 0 { a } else { b });
+        }
+        Some(c)
+    }
+
+    fn binary(&mut self, min: u8, depth: usize) -> Option<i128> {
+        let mut lhs = self.unary(depth)?;
+        while let Some(Item::Op(op)) = self.peek() {
+            let Some(p) = precedence(op).filter(|&p| p >= min) else {
+                break;
+            };
+            self.i = self.i.saturating_add(1);
+            let rhs = self.binary(p.saturating_add(1), depth)?;
+            lhs = apply(op, lhs, rhs)?;
+        }
+        Some(lhs)
+    }
+
+    fn unary(&mut self, depth: usize) -> Option<i128> {
+        if depth > 64 {
+            return None;
+        }
+        let it = self.peek()?;
+        self.i = self.i.saturating_add(1);
+        match it {
+            Item::Num(v) => Some(v),
+            Item::Op("(") => {
+                let v = self.ternary(depth.saturating_add(1))?;
+                if self.peek() != Some(Item::Op(")")) {
+                    return None;
+                }
+                self.i = self.i.saturating_add(1);
+                Some(v)
+            }
+            Item::Op("!") => Some(i128::from(self.unary(depth.saturating_add(1))? == 0)),
+            Item::Op("~") => Some(!self.unary(depth.saturating_add(1))?),
+            Item::Op("-") => Some(self.unary(depth.saturating_add(1))?.saturating_neg()),
+            Item::Op("+") => self.unary(depth.saturating_add(1)),
+            Item::Op(_) => None,
+        }
+    }
+}
+
+fn apply(op: &str, a: i128, b: i128) -> Option<i128> {
+    Some(match op {
+        "||" => i128::from(a != 0 || b != 0),
+        "&&" => i128::from(a != 0 && b != 0),
+        "|" => a | b,
+        "^" => a ^ b,
+        "&" => a & b,
+        "==" => i128::from(a == b),
+        "!=" => i128::from(a != b),
+        "<" => i128::from(a < b),
+        ">" => i128::from(a > b),
+        "<=" => i128::from(a <= b),
+        ">=" => i128::from(a >= b),
+        "<<" => a.checked_shl(u32::try_from(b).ok()?)?,
+        ">>" => a.checked_shr(u32::try_from(b).ok()?)?,
+        "+" => a.checked_add(b)?,
+        "-" => a.checked_sub(b)?,
+        "*" => a.checked_mul(b)?,
+        "/" => a.checked_div(b)?,
+        "%" => a.checked_rem(b)?,
+        _ => return None,
+    })
+}
