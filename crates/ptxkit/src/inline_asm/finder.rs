@@ -212,9 +212,11 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         let mut depth = 0usize;
         let mut close = None;
         let mut last_end = None;
+        // In code no pass compiles, the groups inside still pick branches.
+        let live = if mask == 0 { Mask::MAX } else { mask };
         while let Some(n) = next(&mut pp, &mut peeked) {
             let inner = pp.inner(d0);
-            let counted = inner & mask != 0;
+            let counted = inner & live != 0;
             if counted {
                 match n.kind {
                     Kind::Punct(b'(' | b'[' | b'{') => depth = depth.saturating_add(1),

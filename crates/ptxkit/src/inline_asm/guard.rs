@@ -96,8 +96,10 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
             undecidable: f.guard.undecidable.clone(),
         };
         if dev & sel_mask == 0 {
-            let reason = if dev == 0 {
+            let reason = if f.mask & super::passes::HOST != 0 && dev == 0 {
                 "compiled in the host pass only: not PTX".to_string()
+            } else if dev == 0 {
+                "compiled in no NVIDIA pass (another platform, or a macro no source defines): not PTX".to_string()
             } else {
                 format!(
                     "compiled only for {}, none of the selected targets",

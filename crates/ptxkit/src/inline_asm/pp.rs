@@ -280,7 +280,7 @@ impl<'a> Pp<'a> {
                 self.in_template = false;
             }
             Kind::Number if self.constexpr_seen || self.in_template => {
-                if let [Some(a), Some(b), _] = self.recent {
+                if let [_, Some(a), Some(b)] = self.recent {
                     if a.kind == Kind::Ident && b.kind == Kind::Punct(b'=') {
                         let v = std::str::from_utf8(self.word(t))
                             .ok()
