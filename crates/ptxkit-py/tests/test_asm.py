@@ -36,3 +36,27 @@ def test_every_target_by_default():
     assert s.is_valid and s.targets == ptxkit.targets()
     with pytest.raises(ValueError, match="unknown target"):
         ptxkit.check_asm(src, targets=["sm_3"])
+
+
+def test_guards_expansion_and_json_agree():
+    src = (
+        '#define LD "ld.global"\n'
+        "__device__ void f(int* p, int x) {\n"
+        "#if __CUDA_ARCH__ < 900\n"
+        '  asm volatile("wgmma.fence.sync.aligned;" ::: "memory");\n'
+        "#endif\n"
+        "#ifndef __CUDA_ARCH__\n"
+        '  asm("host only");\n'
+        "#endif\n"
+        '  asm volatile(LD ".b32 %0, [%1];" : "=r"(x) : "l"(p));\n'
+        "}\n"
+    )
+    sts = ptxkit.check_asm(src, targets=["sm_80", "sm_90a"])
+    # The host-only statement is not PTX: left out.
+    assert [s.line for s in sts] == [4, 9]
+    bad, ld = sts
+    assert bad.status == "invalid"
+    assert bad.guard["conditions"] == ["#if __CUDA_ARCH__ < 900"]
+    assert bad.guard["checked_for"] == ["sm_80"]
+    assert any("this branch is compiled for sm_80" in n for d in bad.diagnostics for n in d.notes)
+    assert ld.status == "valid" and ld.expanded == ["LD"] and ld.variants == 1

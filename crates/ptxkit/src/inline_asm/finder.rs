@@ -373,12 +373,7 @@ fn invocation(
     let Some(def) = pp.state.table.get(name, k) else {
         return;
     };
-    if def.params.is_none()
-        || !def
-            .body
-            .iter()
-            .any(|b| b.kind == Kind::Ident && is_asm_keyword(&b.text))
-    {
+    if def.params.is_none() || !reaches_asm(&pp.state.table, &def.body, k, 0) {
         return;
     }
     // The call's tokens, `name ( ... )`.
@@ -472,6 +467,18 @@ fn invocation(
             from_invocation: true,
         });
     }
+}
+
+/// Whether a macro body holds an `asm` keyword, itself or through the
+/// function-like macros it invokes (a few levels deep).
+fn reaches_asm(table: &super::macros::Table, body: &[PTok], k: usize, depth: usize) -> bool {
+    body.iter().filter(|b| b.kind == Kind::Ident).any(|b| {
+        is_asm_keyword(&b.text)
+            || (depth < 4
+                && table.get(&b.text, k).is_some_and(|d| {
+                    d.params.is_some() && reaches_asm(table, &d.body, k, depth.saturating_add(1))
+                }))
+    })
 }
 
 fn word<'a>(s: &'a [u8], t: &Token) -> &'a [u8] {

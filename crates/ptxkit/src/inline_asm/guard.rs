@@ -139,6 +139,7 @@ fn check_found(
     let all_dev = device(passes.all());
     let mut valid: Vec<String> = Vec::new();
     let mut invalid: Option<(Option<String>, Vec<Diagnostic>)> = None;
+    let mut rejected = None;
     let mut skipped = None;
     for v in &f.variants {
         let targets = targets_in(passes, v.mask & sel_mask, selected);
@@ -193,7 +194,10 @@ fn check_found(
                             }
                         }
                     }
-                    None => invalid = Some((closest, diagnostics)),
+                    None => {
+                        invalid = Some((closest, diagnostics));
+                        rejected = Some(v.statement.clone());
+                    }
                 }
             }
             s @ Verdict::Skipped { .. } => {
@@ -247,5 +251,6 @@ fn check_found(
         guard,
         expanded: f.expanded,
         notes,
+        rejected,
     }
 }

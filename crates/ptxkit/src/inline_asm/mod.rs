@@ -93,6 +93,23 @@ pub struct Checked {
     pub variants: usize,
     /// What was assumed (an `"n"` operand whose value is not known…).
     pub notes: Vec<String>,
+    /// For an invalid statement, the reading whose diagnostics are
+    /// reported (differs from `statement` when its `#if` branches do).
+    pub rejected: Option<AsmStatement>,
+}
+
+/// The PTX module a statement is checked as, for `target` (`"n"`
+/// operands whose value is not known written as 1); `None` when its
+/// template is not known. Useful to reproduce a verdict with `ptxas`.
+pub fn fragment_ptx(stmt: &AsmStatement, target: &str) -> Option<String> {
+    let Template::Literal(t) = &stmt.template else {
+        return None;
+    };
+    let f = fragment::build(stmt, t, 1);
+    Some(
+        f.ptx
+            .replacen(".target sm_90\n", &format!(".target {target}\n"), 1),
+    )
 }
 
 /// Find and check every `asm` statement of a C++ source against

@@ -58,6 +58,11 @@ impl State {
     pub fn new(passes: Arc<Passes>, opts: &PpOptions) -> State {
         let mut table = Table::default();
         let all = passes.all();
+        // Macros of the CUDA headers nvcc includes by itself that asm
+        // statements use (as CUDA 13.5 defines them on a 64-bit host).
+        for text in [&b"_CG_ASM_PTR_CONSTRAINT \"l\""[..]] {
+            table.define(&retokenize(text, 0, false), all);
+        }
         for (name, value) in &opts.defines {
             let mut text = name.clone().into_bytes();
             text.push(b' ');
