@@ -1,8 +1,10 @@
 //! Evaluating the expression of an `#if` or `#elif` in one compile pass:
 //! `defined`, integer literals, macros (those nvcc predefines, then those
 //! the source defines), the arithmetic, comparison and logical operators
-//! and `?:`. An identifier no source defines is 0, as in C. Anything else
-//! (a function-like macro, `__has_include`) makes the result unknown.
+//! and `?:`. An identifier no source defines is 0 as a flag (`#if X`,
+//! `defined(X)`, `!X`, `X && Y`): a build without `-D`; a comparison or
+//! arithmetic on one (`X >= 800`, a version some header not read defines)
+//! is not decided. So is a function-like macro or `__has_include`.
 
 use super::cpp_lex::Kind;
 use super::macros::{PTok, Table};
@@ -28,14 +30,29 @@ pub fn eval(env: &Env, toks: &[PTok], k: usize, assumed: &mut Vec<String>) -> Op
         i: 0,
     };
     let v = p.ternary(0)?;
-    (p.i == items.len()).then_some(v)
+    (p.i == items.len()).then_some(v.v)
 }
 
 /// An expression's item after macros are replaced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Item {
     Num(i128),
+    /// An identifier no source defines: 0 as a flag (`#if X`, `!X`,
+    /// `X && Y`), but a comparison or arithmetic on it (`X >= 800`, a
+    /// version some unseen header defines) is not decided.
+    Undef,
     Op(&'static str),
+}
+
+/// A value, and whether it is an undefined identifier's.
+#[derive(Clone, Copy)]
+struct Val {
+    v: i128,
+    undef: bool,
+}
+
+fn val(v: i128) -> Val {
+    Val { v, undef: false }
 }
 
 const OPS: [&str; 24] = [
@@ -124,7 +141,7 @@ fn flatten(
                             w if w.starts_with(b"__has") => return None,
                             w => {
                                 note(assumed, w);
-                                out.push(Item::Num(0));
+                                out.push(Item::Undef);
                             }
                         }
                     }
@@ -188,7 +205,7 @@ impl Parser<'_> {
         self.items.get(self.i).copied()
     }
 
-    fn ternary(&mut self, depth: usize) -> Option<i128> {
+    fn ternary(&mut self, depth: usize) -> Option<Val> {
         if depth > 64 {
             return None;
         }
@@ -201,12 +218,12 @@ impl Parser<'_> {
             }
             self.i = self.i.saturating_add(1);
             let b = self.ternary(depth.saturating_add(1))?;
-            return Some(if c != 0 { a } else { b });
+            return Some(if c.v != 0 { a } else { b });
         }
         Some(c)
     }
 
-    fn binary(&mut self, min: u8, depth: usize) -> Option<i128> {
+    fn binary(&mut self, min: u8, depth: usize) -> Option<Val> {
         let mut lhs = self.unary(depth)?;
         while let Some(Item::Op(op)) = self.peek() {
             let Some(p) = precedence(op).filter(|&p| p >= min) else {
@@ -214,31 +231,41 @@ impl Parser<'_> {
             };
             self.i = self.i.saturating_add(1);
             let rhs = self.binary(p.saturating_add(1), depth)?;
-            lhs = apply(op, lhs, rhs)?;
+            lhs = match op {
+                "&&" | "||" => val(apply(op, lhs.v, rhs.v)?),
+                // A comparison or arithmetic on an unseen macro.
+                _ if lhs.undef || rhs.undef => return None,
+                _ => val(apply(op, lhs.v, rhs.v)?),
+            };
         }
         Some(lhs)
     }
 
-    fn unary(&mut self, depth: usize) -> Option<i128> {
+    fn unary(&mut self, depth: usize) -> Option<Val> {
         if depth > 64 {
             return None;
         }
         let it = self.peek()?;
         self.i = self.i.saturating_add(1);
+        let d = depth.saturating_add(1);
         match it {
-            Item::Num(v) => Some(v),
+            Item::Num(v) => Some(val(v)),
+            Item::Undef => Some(Val { v: 0, undef: true }),
             Item::Op("(") => {
-                let v = self.ternary(depth.saturating_add(1))?;
+                let v = self.ternary(d)?;
                 if self.peek() != Some(Item::Op(")")) {
                     return None;
                 }
                 self.i = self.i.saturating_add(1);
                 Some(v)
             }
-            Item::Op("!") => Some(i128::from(self.unary(depth.saturating_add(1))? == 0)),
-            Item::Op("~") => Some(!self.unary(depth.saturating_add(1))?),
-            Item::Op("-") => Some(self.unary(depth.saturating_add(1))?.saturating_neg()),
-            Item::Op("+") => self.unary(depth.saturating_add(1)),
+            Item::Op("!") => Some(val(i128::from(self.unary(d)?.v == 0))),
+            Item::Op("~") => self.unary(d).filter(|x| !x.undef).map(|x| val(!x.v)),
+            Item::Op("-") => self
+                .unary(d)
+                .filter(|x| !x.undef)
+                .map(|x| val(x.v.saturating_neg())),
+            Item::Op("+") => self.unary(d),
             Item::Op(_) => None,
         }
     }

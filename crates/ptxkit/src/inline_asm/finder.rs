@@ -302,11 +302,14 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
     }
     // A statement in a macro with parameters is checked at the macro's
     // invocations when there are any.
-    let invoked: Vec<Vec<u8>> = out
-        .iter()
-        .filter(|f| f.from_invocation)
-        .filter_map(|f| f.macro_name.clone())
-        .collect();
+    let mut invoked: Vec<Vec<u8>> = Vec::new();
+    for f in out.iter().filter(|f| f.from_invocation) {
+        for m in &f.expanded {
+            if !invoked.iter().any(|x| x == m.as_bytes()) {
+                invoked.push(m.as_bytes().to_vec());
+            }
+        }
+    }
     out.retain(|f| {
         f.from_invocation
             || f.macro_name.as_ref().is_none_or(|n| {
@@ -651,39 +654,26 @@ impl Reader<'_, '_> {
                 rest = rest.get(end.saturating_add(1)..).unwrap_or_default();
             }
         }
-        // The constraint: what comes before the `(` of the expression
-        // (string literals, or macros expanding to them).
-        let k0 = rest
-            .iter()
-            .position(|t| !matches!(t.kind, Kind::Str { .. }))
-            .unwrap_or(rest.len());
-        let k0 = if k0 == 0 && rest.first().is_some_and(|t| t.kind == Kind::Ident) {
-            // A macro: up to the last parenthesised group.
-            rest.iter()
-                .rposition(|t| t.kind == Kind::Punct(b'('))
-                .and_then(|open| {
-                    // The expression's `(` is the one whose group ends the list.
-                    let mut depth = 0usize;
-                    let mut start = open;
-                    for (i, t) in rest.iter().enumerate().rev() {
-                        match t.kind {
-                            Kind::Punct(b')') => depth = depth.saturating_add(1),
-                            Kind::Punct(b'(') => {
-                                depth = depth.saturating_sub(1);
-                                if depth == 0 {
-                                    start = i;
-                                    break;
-                                }
-                            }
-                            _ => {}
+        // The constraint: what comes before the parenthesised expression
+        // that ends the operand (string literals, or macros expanding to
+        // them: `"=" RC(4)(x)`).
+        let mut k0 = rest.len();
+        if rest.last().is_some_and(|t| t.kind == Kind::Punct(b')')) {
+            let mut depth = 0usize;
+            for (i, t) in rest.iter().enumerate().rev() {
+                match t.kind {
+                    Kind::Punct(b')') => depth = depth.saturating_add(1),
+                    Kind::Punct(b'(') => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            k0 = i;
+                            break;
                         }
                     }
-                    Some(start)
-                })
-                .unwrap_or(0)
-        } else {
-            k0
-        };
+                    _ => {}
+                }
+            }
+        }
         let (ctoks, after) = rest.split_at(k0.min(rest.len()));
         let constraint = self
             .literals(ctoks, k, used)
