@@ -310,12 +310,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
             }
         }
     }
-    out.retain(|f| {
-        f.from_invocation
-            || f.macro_name.as_ref().is_none_or(|n| {
-                !invoked.contains(n) || matches!(f.statement.template, Template::Literal(_))
-            })
-    });
+    out.retain(|f| f.from_invocation || f.macro_name.as_ref().is_none_or(|n| !invoked.contains(n)));
     out
 }
 
