@@ -15,7 +15,6 @@ use crate::module::{known_target, value_error};
 pub struct AsmStatement {
     text: Arc<Text>,
     c: Checked,
-    selected: usize,
 }
 
 /// How to check a source (as `ptx check-asm`'s options).
@@ -47,11 +46,6 @@ pub fn check(
             ptxkit::MAX_FILE_SIZE
         )));
     }
-    let selected = if targets.is_empty() {
-        inline_asm::all_targets().len()
-    } else {
-        targets.len()
-    };
     let text = Arc::new(Text::new(name, bytes));
     let t2 = Arc::clone(&text);
     let opts = inline_asm::Options {
@@ -66,7 +60,6 @@ pub fn check(
         .map(|c| AsmStatement {
             text: Arc::clone(&text),
             c,
-            selected,
         })
         .collect())
 }
@@ -109,7 +102,7 @@ impl AsmStatement {
     /// literal; ``str(d)`` shows the C++ code frame, as ``ptx check-asm``.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        let ds = self.c.verdict.diagnostics(self.selected);
+        let ds = self.c.verdict.diagnostics(self.c.guard.checked_for.len());
         Diagnostic::list(&self.text, ds)
     }
 

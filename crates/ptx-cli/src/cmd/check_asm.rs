@@ -247,7 +247,7 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
         tally.statements = tally.statements.saturating_add(1);
         let lc = index.line_col(c.statement.keyword.start);
         let status = c.verdict.status();
-        let diags = c.verdict.diagnostics(targets.len());
+        let diags = c.verdict.diagnostics(c.guard.checked_for.len());
         let (accepted, closest): (&[String], _) = match &c.verdict {
             Verdict::Valid { targets } => {
                 tally.valid = tally.valid.saturating_add(1);

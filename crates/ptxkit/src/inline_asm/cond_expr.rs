@@ -1,10 +1,12 @@
 //! Evaluating the expression of an `#if` or `#elif` in one compile pass:
 //! `defined`, integer literals, macros (those nvcc predefines, then those
 //! the source defines), the arithmetic, comparison and logical operators
-//! and `?:`. An identifier no source defines is 0 as a flag (`#if X`,
-//! `defined(X)`, `!X`, `X && Y`): a build without `-D`; a comparison or
-//! arithmetic on one (`X >= 800`, a version some header not read defines)
-//! is not decided. So is a function-like macro or `__has_include`.
+//! and `?:`. An identifier no source defines is not known (a `-D` of the
+//! build, or a macro of a header not read): what depends on it is not
+//! decided, unless the other operand of `&&`/`||` decides. A name that
+//! says another platform (`GGML_USE_HIP`, `USE_ROCM`: see
+//! [`other_platform`]) is undefined. A function-like macro or
+//! `__has_include` is not decided either.
 
 use super::cpp_lex::Kind;
 use super::macros::{PTok, Table};
@@ -30,29 +32,67 @@ pub fn eval(env: &Env, toks: &[PTok], k: usize, assumed: &mut Vec<String>) -> Op
         i: 0,
     };
     let v = p.ternary(0)?;
-    (p.i == items.len()).then_some(v.v)
+    (p.i == items.len() && !v.unknown).then_some(v.v)
 }
 
 /// An expression's item after macros are replaced.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Item {
     Num(i128),
-    /// An identifier no source defines: 0 as a flag (`#if X`, `!X`,
-    /// `X && Y`), but a comparison or arithmetic on it (`X >= 800`, a
-    /// version some unseen header defines) is not decided.
+    /// An identifier no source defines: not known.
     Undef,
     Op(&'static str),
 }
 
-/// A value, and whether it is an undefined identifier's.
+/// A value, or not known.
 #[derive(Clone, Copy)]
 struct Val {
     v: i128,
-    undef: bool,
+    unknown: bool,
 }
 
 fn val(v: i128) -> Val {
-    Val { v, undef: false }
+    Val { v, unknown: false }
+}
+
+const UNKNOWN: Val = Val {
+    v: 0,
+    unknown: true,
+};
+
+/// Whether a macro name says a platform other than NVIDIA's CUDA (one of
+/// its `_`-separated words is `HIP`, `ROCM`, `AMD`, `MUSA`, `SYCL`…): such
+/// a macro is taken as undefined.
+pub fn other_platform(name: &[u8]) -> bool {
+    const WORDS: [&str; 24] = [
+        "hip",
+        "hipcc",
+        "rocm",
+        "amd",
+        "amdgpu",
+        "musa",
+        "sycl",
+        "metal",
+        "vulkan",
+        "opencl",
+        "ascend",
+        "cann",
+        "mlu",
+        "maca",
+        "ppc",
+        "ppc64",
+        "powerpc",
+        "aarch64",
+        "arm",
+        "neon",
+        "riscv",
+        "loongarch",
+        "hexagon",
+        "wasm",
+    ];
+    name.split(|&b| b == b'_')
+        .filter(|w| !w.is_empty())
+        .any(|w| WORDS.iter().any(|x| x.as_bytes().eq_ignore_ascii_case(w)))
 }
 
 const OPS: [&str; 24] = [
@@ -98,16 +138,17 @@ fn flatten(
                 };
                 i = next;
                 let d = match env.passes.predefined(k, &name.text) {
-                    Some(v) => v.is_some(),
-                    None => {
-                        let d = env.table.get(&name.text, k).is_some();
-                        if !d {
-                            note(assumed, &name.text);
-                        }
-                        d
+                    Some(v) => Some(v.is_some()),
+                    None if env.table.get(&name.text, k).is_some() => Some(true),
+                    // Defined elsewhere in the sources, not in this pass.
+                    None if env.table.defined_in(&name.text) != 0 => Some(false),
+                    None if other_platform(&name.text) => {
+                        note(assumed, &name.text);
+                        Some(false)
                     }
+                    None => None,
                 };
-                out.push(Item::Num(i128::from(d)));
+                out.push(d.map_or(Item::Undef, |d| Item::Num(i128::from(d))));
             }
             Kind::Ident => {
                 if let Some(v) = env.passes.predefined(k, &t.text) {
@@ -139,10 +180,12 @@ fn flatten(
                             b"true" => out.push(Item::Num(1)),
                             b"false" => out.push(Item::Num(0)),
                             w if w.starts_with(b"__has") => return None,
-                            w => {
+                            w if env.table.defined_in(w) != 0 => out.push(Item::Num(0)),
+                            w if other_platform(w) => {
                                 note(assumed, w);
-                                out.push(Item::Undef);
+                                out.push(Item::Num(0));
                             }
+                            _ => out.push(Item::Undef),
                         }
                     }
                 }
@@ -218,7 +261,13 @@ impl Parser<'_> {
             }
             self.i = self.i.saturating_add(1);
             let b = self.ternary(depth.saturating_add(1))?;
-            return Some(if c.v != 0 { a } else { b });
+            return Some(if c.unknown {
+                UNKNOWN
+            } else if c.v != 0 {
+                a
+            } else {
+                b
+            });
         }
         Some(c)
     }
@@ -231,10 +280,12 @@ impl Parser<'_> {
             };
             self.i = self.i.saturating_add(1);
             let rhs = self.binary(p.saturating_add(1), depth)?;
+            let known = |x: Val, v: bool| !x.unknown && (x.v != 0) == v;
             lhs = match op {
-                "&&" | "||" => val(apply(op, lhs.v, rhs.v)?),
-                // A comparison or arithmetic on an unseen macro.
-                _ if lhs.undef || rhs.undef => return None,
+                // A known operand may decide.
+                "&&" if known(lhs, false) || known(rhs, false) => val(0),
+                "||" if known(lhs, true) || known(rhs, true) => val(1),
+                _ if lhs.unknown || rhs.unknown => UNKNOWN,
                 _ => val(apply(op, lhs.v, rhs.v)?),
             };
         }
@@ -250,7 +301,7 @@ impl Parser<'_> {
         let d = depth.saturating_add(1);
         match it {
             Item::Num(v) => Some(val(v)),
-            Item::Undef => Some(Val { v: 0, undef: true }),
+            Item::Undef => Some(UNKNOWN),
             Item::Op("(") => {
                 let v = self.ternary(d)?;
                 if self.peek() != Some(Item::Op(")")) {
@@ -259,12 +310,18 @@ impl Parser<'_> {
                 self.i = self.i.saturating_add(1);
                 Some(v)
             }
-            Item::Op("!") => Some(val(i128::from(self.unary(d)?.v == 0))),
-            Item::Op("~") => self.unary(d).filter(|x| !x.undef).map(|x| val(!x.v)),
-            Item::Op("-") => self
-                .unary(d)
-                .filter(|x| !x.undef)
-                .map(|x| val(x.v.saturating_neg())),
+            Item::Op("!") => self.unary(d).map(|x| Val {
+                v: i128::from(x.v == 0),
+                unknown: x.unknown,
+            }),
+            Item::Op("~") => self.unary(d).map(|x| Val {
+                v: !x.v,
+                unknown: x.unknown,
+            }),
+            Item::Op("-") => self.unary(d).map(|x| Val {
+                v: x.v.saturating_neg(),
+                unknown: x.unknown,
+            }),
             Item::Op("+") => self.unary(d),
             Item::Op(_) => None,
         }

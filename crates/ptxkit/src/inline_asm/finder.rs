@@ -861,8 +861,9 @@ mod tests {
         let Template::Literal(t) = &s[0].template else {
             panic!("not literal")
         };
-        // `L2` is defined nowhere: 0, as in a build without `-D`.
-        assert_eq!(t.bytes, b"b [%0];");
+        // `L2` is defined nowhere: not known, and inside a statement the
+        // first branch is read.
+        assert_eq!(t.bytes, b"a [%0];");
         let c: Vec<&str> = s[0].inputs.iter().map(|o| o.constraint.as_str()).collect();
         assert_eq!(c, ["r", "l", "n"]);
         assert_eq!(s[0].inputs[1].expr, "y");

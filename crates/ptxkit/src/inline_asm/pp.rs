@@ -412,6 +412,18 @@ impl<'a> Pp<'a> {
         let Some(id) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return (0, within);
         };
+        let seen = self.state.table.defined_in(&id.text) != 0
+            || self.state.passes.predefined(0, &id.text).is_some();
+        if !seen && !cond_expr::other_platform(&id.text) {
+            // A `-D` of the build, or a macro of a header not read.
+            return (0, within);
+        }
+        if !seen {
+            let s = String::from_utf8_lossy(&id.text).into_owned();
+            if !assumed.contains(&s) {
+                assumed.push(s);
+            }
+        }
         let mut t = 0;
         for k in each(within) {
             let d = match self.state.passes.predefined(k, &id.text) {
@@ -420,14 +432,6 @@ impl<'a> Pp<'a> {
             };
             if d != negate {
                 t |= bit(k);
-            }
-        }
-        if self.state.table.defined_in(&id.text) == 0
-            && self.state.passes.predefined(0, &id.text).is_none()
-        {
-            let s = String::from_utf8_lossy(&id.text).into_owned();
-            if !assumed.contains(&s) {
-                assumed.push(s);
             }
         }
         (t, 0)
