@@ -53,6 +53,7 @@ pub fn check(
         path: setup.path,
         include_dirs: setup.include_dirs,
         defines: setup.defines,
+        undefines: Vec::new(),
     };
     let checked = py.detach(move || inline_asm::check_file(&t2.bytes, &opts).checked);
     Ok(checked

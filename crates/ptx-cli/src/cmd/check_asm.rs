@@ -47,6 +47,10 @@ pub struct Args {
     /// Define a macro, as nvcc's `-D NAME[=VALUE]` (repeatable).
     #[arg(short = 'D', value_name = "NAME[=VALUE]")]
     pub define: Vec<String>,
+    /// A macro known to be undefined, as nvcc's `-U NAME`: conditions on
+    /// it are decided instead of checked both ways (repeatable).
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
 }
 
 /// One statement in the JSON output.
@@ -206,6 +210,7 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
                 None => (d.clone(), "1".to_string()),
             })
             .collect(),
+        undefines: a.undefine.clone(),
     };
     let fc = inline_asm::check_file(&inp.bytes, &opts);
     let checked = fc.checked;

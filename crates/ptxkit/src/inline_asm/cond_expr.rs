@@ -61,9 +61,16 @@ const UNKNOWN: Val = Val {
 };
 
 /// Whether a macro name says a platform other than NVIDIA's CUDA (one of
-/// its `_`-separated words is `HIP`, `ROCM`, `AMD`, `MUSA`, `SYCL`…): such
-/// a macro is taken as undefined.
+/// its `_`-separated words is `HIP`, `ROCM`, `AMD`, `MUSA`, `SYCL`…, or an
+/// AMD GPU `gfx…`, `RDNA…`, `CDNA…`): such a macro is taken as undefined.
 pub fn other_platform(name: &[u8]) -> bool {
+    let amd_arch = |w: &[u8]| {
+        let l = w.to_ascii_lowercase();
+        l.starts_with(b"gfx") || l.starts_with(b"rdna") || l.starts_with(b"cdna")
+    };
+    if name.split(|&b| b == b'_').any(amd_arch) {
+        return true;
+    }
     const WORDS: [&str; 24] = [
         "hip",
         "hipcc",
@@ -141,7 +148,7 @@ fn flatten(
                     Some(v) => Some(v.is_some()),
                     None if env.table.get(&name.text, k).is_some() => Some(true),
                     // Defined elsewhere in the sources, not in this pass.
-                    None if env.table.defined_in(&name.text) != 0 => Some(false),
+                    None if env.table.seen(&name.text) => Some(false),
                     None if other_platform(&name.text) => {
                         note(assumed, &name.text);
                         Some(false)
@@ -180,7 +187,7 @@ fn flatten(
                             b"true" => out.push(Item::Num(1)),
                             b"false" => out.push(Item::Num(0)),
                             w if w.starts_with(b"__has") => return None,
-                            w if env.table.defined_in(w) != 0 => out.push(Item::Num(0)),
+                            w if env.table.seen(w) => out.push(Item::Num(0)),
                             w if other_platform(w) => {
                                 note(assumed, w);
                                 out.push(Item::Num(0));

@@ -24,6 +24,9 @@ pub struct Options {
     pub include_dirs: Vec<PathBuf>,
     /// `-D NAME=VALUE` definitions (`VALUE` may be empty).
     pub defines: Vec<(String, String)>,
+    /// `-U NAME`: macros known to be undefined (a condition on them is
+    /// decided rather than checked both ways).
+    pub undefines: Vec<String>,
 }
 
 /// Where a statement is compiled, and why.
@@ -83,6 +86,7 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
         path: opts.path.clone(),
         include_dirs: opts.include_dirs.clone(),
         defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
     };
     let mut out = FileCheck::default();
     for f in find_all(src, &pp_opts, Arc::clone(&passes)) {

@@ -105,6 +105,9 @@ pub struct Def {
 #[derive(Default, Debug)]
 pub struct Table {
     defs: HashMap<Vec<u8>, Vec<Def>>,
+    /// Every name a `#define` or `-U` of the sources names, even in code no
+    /// pass compiles: not defined in a pass is then decided.
+    seen: std::collections::HashSet<Vec<u8>>,
 }
 
 impl Table {
@@ -113,6 +116,10 @@ impl Table {
         let Some(name) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return;
         };
+        self.seen.insert(name.text.clone());
+        if mask == 0 {
+            return;
+        }
         let mut rest = toks.get(1..).unwrap_or_default();
         let mut params = None;
         let mut variadic = false;
@@ -146,6 +153,17 @@ impl Table {
         }
     }
 
+    /// Whether a `#define` (or `-U`) of the sources names `name`.
+    pub fn seen(&self, name: &[u8]) -> bool {
+        self.seen.contains(name)
+    }
+
+    /// `-U name`: known to be undefined.
+    pub fn forget(&mut self, name: &[u8]) {
+        self.defs.remove(name);
+        self.seen.insert(name.to_vec());
+    }
+
     /// `#undef name` in `mask`.
     pub fn undef(&mut self, name: &[u8], mask: Mask) {
         if let Some(defs) = self.defs.get_mut(name) {
@@ -160,14 +178,6 @@ impl Table {
     pub fn get(&self, name: &[u8], k: usize) -> Option<&Def> {
         let b = super::passes::bit(k);
         self.defs.get(name)?.iter().rev().find(|d| d.mask & b != 0)
-    }
-
-    /// The passes of `within` in which `name` is defined.
-    pub fn defined_in(&self, name: &[u8]) -> Mask {
-        self.defs
-            .get(name)
-            .map(|ds| ds.iter().fold(0, |m, d| m | d.mask))
-            .unwrap_or(0)
     }
 
     /// Expand the macros of `toks` as pass `k` sees them. `None` when the

@@ -38,6 +38,8 @@ pub struct PpOptions {
     pub include_dirs: Vec<PathBuf>,
     /// `-D NAME[=VALUE]` definitions.
     pub defines: Vec<(String, String)>,
+    /// `-U NAME`: macros known to be undefined.
+    pub undefines: Vec<String>,
 }
 
 /// State shared with the headers a source includes.
@@ -69,6 +71,9 @@ impl State {
             text.extend_from_slice(value.as_bytes());
             let toks = retokenize(&text, 0, false);
             table.define(&toks, all);
+        }
+        for name in &opts.undefines {
+            table.forget(name.as_bytes());
         }
         State {
             table,
@@ -217,9 +222,7 @@ impl<'a> Pp<'a> {
 
     fn finish_define(&mut self) {
         if let Some((toks, mask)) = self.recording.take() {
-            if mask != 0 {
-                self.state.table.define(&toks, mask);
-            }
+            self.state.table.define(&toks, mask);
         }
         self.define_name = None;
     }
@@ -412,8 +415,8 @@ impl<'a> Pp<'a> {
         let Some(id) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return (0, within);
         };
-        let seen = self.state.table.defined_in(&id.text) != 0
-            || self.state.passes.predefined(0, &id.text).is_some();
+        let seen =
+            self.state.table.seen(&id.text) || self.state.passes.predefined(0, &id.text).is_some();
         if !seen && !cond_expr::other_platform(&id.text) {
             // A `-D` of the build, or a macro of a header not read.
             return (0, within);
