@@ -273,6 +273,9 @@ impl Table {
         let mut j = 0usize;
         while let Some(b) = body.get(j) {
             j = j.saturating_add(1);
+            if out.len() > MAX_EXPANDED {
+                return None;
+            }
             // `# param`: the argument as a string.
             if b.kind == Kind::Punct(b'#') {
                 if let Some(a) = body

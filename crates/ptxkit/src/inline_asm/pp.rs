@@ -62,10 +62,7 @@ impl State {
         let all = passes.all();
         // Macros of the CUDA headers nvcc includes by itself that asm
         // statements use (as CUDA 13.5 defines them on a 64-bit host).
-        table.define(
-            &retokenize(b"_CG_ASM_PTR_CONSTRAINT \"l\"", 0, false),
-            all,
-        );
+        table.define(&retokenize(b"_CG_ASM_PTR_CONSTRAINT \"l\"", 0, false), all);
         for (name, value) in &opts.defines {
             let mut text = name.clone().into_bytes();
             text.push(b' ');
