@@ -146,14 +146,13 @@ fn flatten(
                 i = next;
                 let d = match env.passes.predefined(k, &name.text) {
                     Some(v) => Some(v.is_some()),
-                    None if env.table.get(&name.text, k).is_some() => Some(true),
-                    // Defined elsewhere in the sources, not in this pass.
-                    None if env.table.seen(&name.text) => Some(false),
-                    None if other_platform(&name.text) => {
-                        note(assumed, &name.text);
-                        Some(false)
-                    }
-                    None => None,
+                    None => match env.table.is_defined(&name.text, k) {
+                        None if other_platform(&name.text) => {
+                            note(assumed, &name.text);
+                            Some(false)
+                        }
+                        d => d,
+                    },
                 };
                 out.push(d.map_or(Item::Undef, |d| Item::Num(i128::from(d))));
             }
@@ -163,6 +162,8 @@ fn flatten(
                     continue;
                 }
                 match env.table.get(&t.text, k) {
+                    // Defined under an undecided condition.
+                    Some(def) if def.sure & super::passes::bit(k) == 0 => out.push(Item::Undef),
                     Some(def) if def.params.is_none() => {
                         if def.body.is_empty() {
                             return None;

@@ -91,8 +91,10 @@ fn relative(k: Kind, start: u32) -> Kind {
 /// One definition of a macro.
 #[derive(Clone, Debug)]
 pub struct Def {
-    /// The passes in which it is defined.
+    /// The passes in which it may be defined.
     pub mask: Mask,
+    /// The passes in which it surely is (no undecided `#if` around it).
+    pub sure: Mask,
     /// Parameters of a function-like macro.
     pub params: Option<Vec<Vec<u8>>>,
     /// `...` ends the parameters.
@@ -113,6 +115,11 @@ pub struct Table {
 impl Table {
     /// Record a `#define` made of `toks` (name first), live in `mask`.
     pub fn define(&mut self, toks: &[PTok], mask: Mask) {
+        self.define_maybe(toks, mask, mask);
+    }
+
+    /// Record a `#define` live in `mask`, surely in `sure`.
+    pub fn define_maybe(&mut self, toks: &[PTok], mask: Mask, sure: Mask) {
         let Some(name) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return;
         };
@@ -146,6 +153,7 @@ impl Table {
         if defs.len() < 64 {
             defs.push(Def {
                 mask,
+                sure: sure & mask,
                 params,
                 variadic,
                 body: rest.to_vec(),
@@ -171,6 +179,18 @@ impl Table {
                 d.mask &= !mask;
             }
             defs.retain(|d| d.mask != 0);
+        }
+    }
+
+    /// Whether `name` is defined in pass `k`: `Some(true)` surely,
+    /// `Some(false)` surely not (the sources name it elsewhere), `None`
+    /// not known (no source defines it, or an undecided `#if` does).
+    pub fn is_defined(&self, name: &[u8], k: usize) -> Option<bool> {
+        match self.get(name, k) {
+            Some(d) if d.sure & super::passes::bit(k) != 0 => Some(true),
+            Some(_) => None,
+            None if self.seen(name) => Some(false),
+            None => None,
         }
     }
 

@@ -99,6 +99,10 @@ struct Level {
     done_first: Mask,
     /// Passes for which the current branch's condition was not decided.
     unknown: Mask,
+    /// Passes that surely compile the enclosing code.
+    parent_sure: Mask,
+    /// Passes that surely compile the current branch.
+    sure: Mask,
     /// The group's opening line.
     open: String,
     /// The current branch's line.
@@ -133,7 +137,7 @@ pub struct Pp<'a> {
     depth: usize,
     /// Whether the text is the checked source (tokens map exactly).
     exact: bool,
-    recording: Option<(Vec<PTok>, Mask)>,
+    recording: Option<(Vec<PTok>, Mask, Mask)>,
     /// The name of the `#define` being read.
     pub define_name: Option<Vec<u8>>,
     last_end: Option<u32>,
@@ -169,6 +173,12 @@ impl<'a> Pp<'a> {
     /// The passes that may compile the current token.
     pub fn maybe(&self) -> Mask {
         self.stack.last().map_or(self.base, |l| l.maybe)
+    }
+
+    /// The passes that surely compile the current token (no undecided
+    /// condition around it).
+    pub fn sure(&self) -> Mask {
+        self.stack.last().map_or(self.base, |l| l.sure)
     }
 
     /// How many groups are open.
@@ -219,8 +229,8 @@ impl<'a> Pp<'a> {
     }
 
     fn finish_define(&mut self) {
-        if let Some((toks, mask)) = self.recording.take() {
-            self.state.table.define(&toks, mask);
+        if let Some((toks, mask, sure)) = self.recording.take() {
+            self.state.table.define_maybe(&toks, mask, sure);
         }
         self.define_name = None;
     }
@@ -237,7 +247,7 @@ impl<'a> Pp<'a> {
             match t.kind {
                 Kind::Define => {
                     self.finish_define();
-                    self.recording = Some((Vec::new(), self.maybe()));
+                    self.recording = Some((Vec::new(), self.maybe(), self.sure()));
                     continue;
                 }
                 Kind::Cond(c) => {
@@ -251,7 +261,7 @@ impl<'a> Pp<'a> {
                 _ => {}
             }
             let w = self.word(&t);
-            if let Some((toks, _)) = &mut self.recording {
+            if let Some((toks, _, _)) = &mut self.recording {
                 if toks.is_empty() {
                     self.define_name = Some(w.to_vec());
                 }
@@ -318,8 +328,11 @@ impl<'a> Pp<'a> {
                     return;
                 }
                 let parent = self.maybe();
+                let parent_sure = self.sure();
                 let mut l = Level {
                     parent,
+                    parent_sure,
+                    sure: 0,
                     maybe: 0,
                     first: 0,
                     done_true: 0,
@@ -335,6 +348,7 @@ impl<'a> Pp<'a> {
                 l.done_true = t;
                 l.done_first = t | u;
                 l.unknown = u;
+                l.sure = parent_sure & t;
                 self.stack.push(l);
             }
             Cond::Branch => {
@@ -346,6 +360,7 @@ impl<'a> Pp<'a> {
                 };
                 let eligible = l.parent & !l.done_true;
                 if name == b"else" {
+                    l.sure = l.parent_sure & !l.done_first;
                     l.maybe = eligible;
                     l.first = !l.done_first;
                     l.unknown = 0;
@@ -358,6 +373,7 @@ impl<'a> Pp<'a> {
                     let (t, u) = self.decide(name, rest, eligible, &mut assumed);
                     l.assumed = assumed;
                     l.maybe = eligible & (t | u);
+                    l.sure = l.parent_sure & t & !l.done_first;
                     l.first = (t | u) & !l.done_first;
                     l.unknown = u;
                     l.done_true |= t;
@@ -413,29 +429,29 @@ impl<'a> Pp<'a> {
         let Some(id) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return (0, within);
         };
-        let seen =
-            self.state.table.seen(&id.text) || self.state.passes.predefined(0, &id.text).is_some();
-        if !seen && !cond_expr::other_platform(&id.text) {
-            // A `-D` of the build, or a macro of a header not read.
-            return (0, within);
-        }
-        if !seen {
-            let s = String::from_utf8_lossy(&id.text).into_owned();
-            if !assumed.contains(&s) {
-                assumed.push(s);
-            }
-        }
         let mut t = 0;
+        let mut u = 0;
         for k in each(within) {
             let d = match self.state.passes.predefined(k, &id.text) {
-                Some(v) => v.is_some(),
-                None => self.state.table.get(&id.text, k).is_some(),
+                Some(v) => Some(v.is_some()),
+                None => match self.state.table.is_defined(&id.text, k) {
+                    None if cond_expr::other_platform(&id.text) => {
+                        let s = String::from_utf8_lossy(&id.text).into_owned();
+                        if !assumed.contains(&s) {
+                            assumed.push(s);
+                        }
+                        Some(false)
+                    }
+                    d => d,
+                },
             };
-            if d != negate {
-                t |= bit(k);
+            match d {
+                Some(d) if d != negate => t |= bit(k),
+                Some(_) => {}
+                None => u |= bit(k),
             }
         }
-        (t, 0)
+        (t, u)
     }
 
     fn directive(&mut self, t: &Token) {
