@@ -103,7 +103,7 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
             let reason = if f.mask & super::passes::HOST != 0 && dev == 0 {
                 "compiled in the host pass only: not PTX".to_string()
             } else if dev == 0 {
-                "compiled in no NVIDIA pass (another platform, or a macro no source defines): not PTX".to_string()
+                "compiled in no NVIDIA pass (another platform, or a branch its conditions rule out): not PTX".to_string()
             } else {
                 format!(
                     "compiled only for {}, none of the selected targets",
