@@ -157,7 +157,7 @@ fn check_asm_exit_codes_and_json() {
     let err = String::from_utf8_lossy(&bad.stderr);
     let first = err.lines().next().unwrap_or("");
     assert!(
-        first.ends_with("mixed.cu:32:7: warning: asm template is not a string literal (a macro or a constexpr string?): not checked [E0904]"),
+        first.ends_with("mixed.cu:5:19: error: `.u32` is not declared [E0401]"),
         "{first}"
     );
     assert!(
@@ -194,6 +194,12 @@ fn check_asm_exit_codes_and_json() {
     let wgmma = st.iter().find(|s| s["line"] == 31).unwrap();
     assert_eq!(wgmma["status"], "valid");
     assert_eq!(wgmma["targets"], serde_json::json!(["sm_90a"]));
+    assert_eq!(
+        wgmma["guard"]["checked_for"],
+        serde_json::json!(["sm_80", "sm_90a"])
+    );
+    let expanded = st.iter().find(|s| s["line"] == 32).unwrap();
+    assert_eq!(expanded["expanded"], serde_json::json!(["PTX_TYPE"]));
     let bad = st.iter().find(|s| s["line"] == 40).unwrap();
     assert_eq!(bad["status"], "invalid");
     assert_eq!(bad["diagnostics"][0]["code"], "E0202");
@@ -206,5 +212,66 @@ fn check_asm_exit_codes_and_json() {
     // An unknown target is a usage error.
     let out = ptx(&["check-asm", "--target", "sm_99z", &ok.display().to_string()]);
     assert_eq!(out.status.code(), Some(2));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn check_asm_guards_includes_and_defines() {
+    let dir = std::env::temp_dir().join(format!("ptx-check-asm-pp-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inc")).unwrap();
+    std::fs::write(
+        dir.join("inc/ops.h"),
+        "#define FENCE_OP \"wgmma.fence.sync.aligned;\"\n",
+    )
+    .unwrap();
+    let cu = dir.join("k.cu");
+    std::fs::write(
+        &cu,
+        "#include \"ops.h\"\n\
+         __device__ void f() {\n\
+         #if __CUDA_ARCH__ < 900\n\
+         asm volatile(FENCE_OP ::: \"memory\");\n\
+         #endif\n\
+         #ifdef USE_HIP\n\
+         asm volatile(\"s_nop 0\");\n\
+         #endif\n\
+         }\n",
+    )
+    .unwrap();
+    let cu = cu.to_str().unwrap();
+    let inc = dir.join("inc");
+    let inc = inc.to_str().unwrap();
+    // Without -I the template is not known: skipped; the HIP one is not PTX.
+    let out = ptx(&["check-asm", "-v", cu]);
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains(":4:1: skipped (guard `#if __CUDA_ARCH__ < 900`: sm_10..sm_89)"),
+        "{text}"
+    );
+    assert!(
+        text.contains(":7:1: not compiled: compiled in no NVIDIA pass"),
+        "{text}"
+    );
+    assert!(text.contains("(taken as undefined: USE_HIP)"), "{text}");
+    // With -I: wgmma below sm_90 is an error naming the guard.
+    let out = ptx(&["check-asm", "-I", inc, cu]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("valid only for sm_90a; this branch is compiled for sm_10..sm_89 (`#if __CUDA_ARCH__ < 900`)"),
+        "{err}"
+    );
+    // -D makes the HIP branch compiled (and rejected as PTX).
+    let out = ptx(&["check-asm", "--json", "-I", inc, "-D", "USE_HIP", cu]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let st = v["statements"].as_array().unwrap();
+    assert_eq!(st.len(), 2);
+    assert_eq!(
+        st[0]["guard"]["conditions"],
+        serde_json::json!(["#if __CUDA_ARCH__ < 900"])
+    );
+    assert_eq!(st[0]["expanded"], serde_json::json!(["FENCE_OP"]));
+    assert_eq!(st[1]["status"], "invalid");
     let _ = std::fs::remove_dir_all(&dir);
 }

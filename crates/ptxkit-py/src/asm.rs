@@ -15,17 +15,28 @@ use crate::module::{known_target, value_error};
 pub struct AsmStatement {
     text: Arc<Text>,
     c: Checked,
-    selected: usize,
 }
 
-/// Check every statement of `bytes` (named `name`) against `targets`
-/// (every known target when empty).
+/// How to check a source (as `ptx check-asm`'s options).
+pub struct Setup {
+    /// Targets (every known target when empty).
+    pub targets: Vec<String>,
+    /// The source's path, for `#include "..."`.
+    pub path: Option<std::path::PathBuf>,
+    /// `-I` directories.
+    pub include_dirs: Vec<std::path::PathBuf>,
+    /// `-D` definitions.
+    pub defines: Vec<(String, String)>,
+}
+
+/// Check every statement of `bytes` (named `name`) as `setup` says.
 pub fn check(
     py: Python<'_>,
     name: String,
     bytes: Vec<u8>,
-    targets: Vec<String>,
+    setup: Setup,
 ) -> PyResult<Vec<AsmStatement>> {
+    let targets = setup.targets;
     for t in &targets {
         known_target(t)?;
     }
@@ -35,20 +46,21 @@ pub fn check(
             ptxkit::MAX_FILE_SIZE
         )));
     }
-    let selected = if targets.is_empty() {
-        inline_asm::all_targets().len()
-    } else {
-        targets.len()
-    };
     let text = Arc::new(Text::new(name, bytes));
     let t2 = Arc::clone(&text);
-    let checked = py.detach(move || inline_asm::check_source(&t2.bytes, &targets));
+    let opts = inline_asm::Options {
+        targets,
+        path: setup.path,
+        include_dirs: setup.include_dirs,
+        defines: setup.defines,
+        undefines: Vec::new(),
+    };
+    let checked = py.detach(move || inline_asm::check_file(&t2.bytes, &opts).checked);
     Ok(checked
         .into_iter()
         .map(|c| AsmStatement {
             text: Arc::clone(&text),
             c,
-            selected,
         })
         .collect())
 }
@@ -91,7 +103,7 @@ impl AsmStatement {
     /// literal; ``str(d)`` shows the C++ code frame, as ``ptx check-asm``.
     #[getter]
     fn diagnostics(&self) -> Vec<Diagnostic> {
-        let ds = self.c.verdict.diagnostics(self.selected);
+        let ds = self.c.verdict.diagnostics(self.c.guard.checked_for.len());
         Diagnostic::list(&self.text, ds)
     }
 
@@ -133,6 +145,43 @@ impl AsmStatement {
     #[getter]
     fn volatile(&self) -> bool {
         self.c.statement.volatile
+    }
+
+    /// Where the statement is compiled, as ``ptx check-asm --json``'s
+    /// ``guard``: ``conditions`` (the ``#if`` lines that restrict it),
+    /// ``compiled_for`` (every target nvcc compiles it for),
+    /// ``compiled_for_text``, ``checked_for`` (the selected ones),
+    /// ``assumed_undefined`` and ``undecidable``.
+    #[getter]
+    fn guard<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
+        let g = &self.c.guard;
+        let d = pyo3::types::PyDict::new(py);
+        d.set_item("conditions", g.conditions.clone())?;
+        d.set_item("compiled_for", g.compiled_for.clone())?;
+        d.set_item("compiled_for_text", g.compiled_for_text.clone())?;
+        d.set_item("checked_for", g.checked_for.clone())?;
+        d.set_item("assumed_undefined", g.assumed_undefined.clone())?;
+        d.set_item("undecidable", g.undecidable.clone())?;
+        Ok(d)
+    }
+
+    /// The macros expanded to read the statement.
+    #[getter]
+    fn expanded(&self) -> Vec<String> {
+        self.c.expanded.clone()
+    }
+
+    /// How many readings its inner ``#if`` groups give (1 without any).
+    #[getter]
+    fn variants(&self) -> usize {
+        self.c.variants
+    }
+
+    /// What was assumed (an ``"n"`` operand whose value is not known, a
+    /// condition that could not be decided).
+    #[getter]
+    fn notes(&self) -> Vec<String> {
+        self.c.notes.clone()
     }
 
     fn __repr__(&self) -> String {

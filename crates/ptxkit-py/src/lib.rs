@@ -144,29 +144,48 @@ fn targets() -> Vec<String> {
 
 /// Find and check the inline PTX ``asm(...)`` statements of CUDA C++
 /// source text (``ptx check-asm``) against ``targets`` (every known
-/// target when ``None``). ``path`` names the text in diagnostics.
+/// target when ``None``), each against the targets its ``#if`` guards
+/// compile it for. ``path`` names the text in diagnostics (and locates
+/// ``#include "..."``); ``include_dirs`` (``-I``) and ``defines``
+/// (``-D``, ``{"NAME": "VALUE"}``) as for ``ptx check-asm``. Statements
+/// no selected target compiles are left out.
 #[pyfunction]
-#[pyo3(signature = (source, targets = None, path = None))]
+#[pyo3(signature = (source, targets = None, path = None, include_dirs = None, defines = None))]
 fn check_asm(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
     targets: Option<Vec<String>>,
     path: Option<&Bound<'_, PyAny>>,
+    include_dirs: Option<Vec<std::path::PathBuf>>,
+    defines: Option<std::collections::BTreeMap<String, String>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
         let bytes = text_bytes(source)?;
         let name = errors::display_name(path, NO_PATH)?;
-        asm::check(py, name, bytes, targets.unwrap_or_default())
+        let file = path.map(errors::fs_path).transpose().ok().flatten();
+        asm::check(
+            py,
+            name,
+            bytes,
+            asm::Setup {
+                targets: targets.unwrap_or_default(),
+                path: file,
+                include_dirs: include_dirs.unwrap_or_default(),
+                defines: defines.unwrap_or_default().into_iter().collect(),
+            },
+        )
     })
 }
 
 /// :func:`check_asm` on a file (``.cu``, ``.cuh``, ``.h``, ``.cpp``…).
 #[pyfunction]
-#[pyo3(signature = (path, targets = None))]
+#[pyo3(signature = (path, targets = None, include_dirs = None, defines = None))]
 fn check_asm_file(
     py: Python<'_>,
     path: &Bound<'_, PyAny>,
     targets: Option<Vec<String>>,
+    include_dirs: Option<Vec<std::path::PathBuf>>,
+    defines: Option<std::collections::BTreeMap<String, String>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
         let path = errors::fs_path(path)?;
@@ -175,7 +194,12 @@ fn check_asm_file(
             py,
             path.display().to_string(),
             bytes,
-            targets.unwrap_or_default(),
+            asm::Setup {
+                targets: targets.unwrap_or_default(),
+                path: Some(path),
+                include_dirs: include_dirs.unwrap_or_default(),
+                defines: defines.unwrap_or_default().into_iter().collect(),
+            },
         )
     })
 }

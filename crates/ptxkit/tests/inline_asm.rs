@@ -77,14 +77,14 @@ fn own_source_snapshot() {
     let src = std::fs::read(data("mixed.cu")).expect("mixed.cu");
     let checked = inline_asm::check_source(&src, &[]);
     let text = report("mixed.cu", &src, &checked);
-    // Every broken statement is invalid, every other one valid (two are
-    // skipped: a macro in the template, and the one the finder reads
-    // inside `#define FENCE`, which is valid).
+    // Every broken statement is invalid, every other one valid (the
+    // macro `PTX_TYPE` in a template is expanded, giving a broken
+    // `mov.b32 %0, .u32;`; `FENCE()` is checked at its call).
     let invalid = checked
         .iter()
         .filter(|c| matches!(c.verdict, Verdict::Invalid { .. }))
         .count();
-    assert_eq!(invalid, 8, "{text}");
+    assert_eq!(invalid, 9, "{text}");
     insta::assert_snapshot!("inline_asm_mixed", text);
 }
 
@@ -585,12 +585,569 @@ fn own_source_agrees_with_nvcc_and_ptxas() {
         let s = c.statement.span;
         let stmt = &src[s.start as usize..s.end as usize];
         let driver = format!(
-            "__device__ int g(int a, int b, unsigned long long p) {{ int c = 0;\n{stmt};\nreturn c; }}\n\
+            "#define PTX_TYPE \".u32\"\n__device__ int g(int a, int b, unsigned long long p) {{ int c = 0;\n{stmt};\nreturn c; }}\n\
              __global__ void k(int* o) {{ o[0] = g(o[1], o[2], (unsigned long long)o); }}\n"
         );
         assert!(!compiles("bad.cu", &driver), "nvcc + ptxas accept:\n{stmt}");
         rejected += 1;
     }
-    assert_eq!(rejected, 8);
+    assert_eq!(rejected, 9);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+// ------------------------------------------------- real projects (ignored)
+
+/// The measurement of `docs/inline-asm.md` on projects fetched by hand:
+/// `PTXKIT_ASM_PROJECTS="name=dir[,dir...];name=dir..."` (each dir is
+/// searched and given as an include directory). For each project: the
+/// statements found, checked, skipped and not compiled, every rejection
+/// re-checked with `ptxas` (`../shared/tools/ptxas`, or `PTXKIT_PTXAS`) on
+/// the statement's module for the target it was reported for, and seeded
+/// mutants (the four kinds above plus a guard mutant: an instruction valid
+/// only on a target the statement's guard excludes) checked in their file.
+/// `cargo test --workspace --test inline_asm -- --ignored real_projects --nocapture`
+#[test]
+#[ignore = "needs projects fetched by hand: PTXKIT_ASM_PROJECTS"]
+fn real_projects() {
+    let Some(spec) = std::env::var_os("PTXKIT_ASM_PROJECTS") else {
+        println!("note: PTXKIT_ASM_PROJECTS not set; test skipped");
+        return;
+    };
+    let ptxas = std::env::var_os("PTXKIT_PTXAS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/tools/ptxas"));
+    let per_kind: usize = std::env::var("PTXKIT_ASM_MUTANTS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(30);
+    let tmp = std::env::temp_dir().join(format!("ptxkit-asm-real-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut totals = [0usize; 8];
+    let mut unconfirmed_all = Vec::new();
+    let mut mut_total = (0usize, 0usize, [(0usize, 0usize); 5]);
+    println!("| project | files | found | checked | skipped | not compiled | rejected | confirmed by ptxas |");
+    for entry in spec.to_string_lossy().split(';').filter(|s| !s.is_empty()) {
+        let (name, dirs) = entry.split_once('=').unwrap_or((entry, entry));
+        let dirs: Vec<PathBuf> = dirs.split(',').map(PathBuf::from).collect();
+        let mut files = Vec::new();
+        for d in &dirs {
+            sources(d, &mut files);
+        }
+        files.sort();
+        let (mut found, mut checked, mut skipped, mut not_compiled, mut rejected, mut confirmed) =
+            (0, 0, 0, 0, 0, 0);
+        let mut pool = Vec::new();
+        for f in &files {
+            let src = std::fs::read(f).unwrap();
+            let opts = inline_asm::Options {
+                path: Some(f.clone()),
+                include_dirs: dirs.clone(),
+                ..Default::default()
+            };
+            let fc = inline_asm::check_file(&src, &opts);
+            let index = LineIndex::new(&src);
+            not_compiled += fc.not_compiled.len();
+            found += fc.not_compiled.len() + fc.checked.len();
+            for c in fc.checked {
+                match &c.verdict {
+                    Verdict::Skipped { diagnostic } => {
+                        skipped += 1;
+                        let lc = index.line_col(diagnostic.span.start);
+                        println!(
+                            "  skipped {}:{}: {}",
+                            f.display(),
+                            lc.line,
+                            diagnostic.message
+                        );
+                    }
+                    Verdict::Valid { .. } => {
+                        checked += 1;
+                        if c.expanded.is_empty() && !c.statement.in_macro && c.variants == 1 {
+                            pool.push((f.clone(), c));
+                        }
+                    }
+                    Verdict::Invalid {
+                        closest,
+                        diagnostics,
+                    } => {
+                        checked += 1;
+                        rejected += 1;
+                        let target = closest
+                            .clone()
+                            .or_else(|| c.guard.checked_for.last().cloned())
+                            .unwrap_or_else(|| "sm_90a".into());
+                        let stmt = c.rejected.as_ref().unwrap_or(&c.statement);
+                        let lc = index.line_col(c.statement.keyword.start);
+                        let first = diagnostics
+                            .iter()
+                            .find(|d| d.is_error())
+                            .map(|d| d.message.clone())
+                            .unwrap_or_default();
+                        // Operand-number and constraint errors are nvcc's,
+                        // not ptxas's: confirmed by the code alone.
+                        let by_nvcc = diagnostics
+                            .iter()
+                            .any(|d| matches!(d.code.as_str(), "E0901" | "E0902" | "E0903"));
+                        let ok = by_nvcc
+                            || inline_asm::fragment_ptx(stmt, &target).is_some_and(|ptx| {
+                                let p = tmp.join("f.ptx");
+                                std::fs::write(&p, ptx).unwrap();
+                                std::process::Command::new(&ptxas)
+                                    .arg(format!("-arch={target}"))
+                                    .arg(&p)
+                                    .args(["-o", "/dev/null"])
+                                    .output()
+                                    .is_ok_and(|o| !o.status.success())
+                            });
+                        if ok {
+                            confirmed += 1;
+                        } else {
+                            unconfirmed_all.push(format!("{}:{}: {first}", f.display(), lc.line));
+                        }
+                        println!(
+                            "  rejected{} {}:{} ({target}): {first}",
+                            if ok { "" } else { " UNCONFIRMED" },
+                            f.display(),
+                            lc.line
+                        );
+                    }
+                }
+            }
+        }
+        println!(
+            "| {name} | {} | {found} | {checked} | {skipped} | {not_compiled} | {rejected} | {confirmed} |",
+            files.len()
+        );
+        for (k, v) in [
+            files.len(),
+            found,
+            checked,
+            skipped,
+            not_compiled,
+            rejected,
+            confirmed,
+            0,
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            totals[k] += v;
+        }
+        let m = context_mutants(&pool, &dirs, per_kind);
+        println!(
+            "  mutants: {} reported on the mutated line of {} ({:?})",
+            m.1, m.0, m.2
+        );
+        mut_total.0 += m.0;
+        mut_total.1 += m.1;
+        for k in 0..5 {
+            mut_total.2[k].0 += m.2[k].0;
+            mut_total.2[k].1 += m.2[k].1;
+        }
+    }
+    println!(
+        "total: {} files, {} found, {} checked, {} skipped ({:.2}%), {} not compiled, {} rejected, {} confirmed by ptxas or nvcc's rules",
+        totals[0],
+        totals[1],
+        totals[2],
+        totals[3],
+        100.0 * totals[3] as f64 / totals[1].max(1) as f64,
+        totals[4],
+        totals[5],
+        totals[6]
+    );
+    println!(
+        "mutants: {} of {} reported on the mutated line ({:.1}%); by kind (opcode, type, operand count, constraint, guard): {:?}",
+        mut_total.1,
+        mut_total.0,
+        100.0 * mut_total.1 as f64 / mut_total.0.max(1) as f64,
+        mut_total.2
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+    assert!(
+        unconfirmed_all.is_empty(),
+        "rejections ptxas accepts:\n{}",
+        unconfirmed_all.join("\n")
+    );
+}
+
+/// A guard mutant: an instruction valid only on a target the statement's
+/// guard excludes, written at the start of its template.
+fn guard_mutant(src: &[u8], c: &Checked) -> Option<(Vec<u8>, usize)> {
+    let Template::Literal(t) = &c.statement.template else {
+        return None;
+    };
+    let g = &c.guard.compiled_for;
+    let insert: &[u8] = if !g.iter().any(|t| t == "sm_90a") {
+        b"wgmma.fence.sync.aligned; "
+    } else if !g.iter().any(|t| t == "sm_100a") {
+        b"tcgen05.fence::before_thread_sync; "
+    } else {
+        return None;
+    };
+    let pos = *t.from.first()? as usize;
+    if src.get(pos) != t.bytes.first() {
+        return None;
+    }
+    let mut out = src.to_vec();
+    out.splice(pos..pos, insert.iter().copied());
+    Some((out, pos))
+}
+
+/// Mutants of valid statements checked inside their own file (so their
+/// guards apply): (made, reported on the mutated line, per kind).
+fn context_mutants(
+    pool: &[(PathBuf, Checked)],
+    dirs: &[PathBuf],
+    per_kind: usize,
+) -> (usize, usize, [(usize, usize); 5]) {
+    let mut r = (0, 0, [(0, 0); 5]);
+    let n = pool.len();
+    if n == 0 {
+        return r;
+    }
+    for kind in 0..5 {
+        let stride = (n / per_kind).max(1);
+        let (mut made, mut k, mut tried) = (0, kind, 0);
+        while made < per_kind && tried < n {
+            let (f, c) = &pool[k % n];
+            k += stride;
+            tried += 1;
+            let src = std::fs::read(f).unwrap();
+            let base = c.statement.span.start as usize;
+            let mutated = if kind == 4 {
+                guard_mutant(&src, c)
+            } else {
+                mutate(&src, &c.statement, kind).map(|(text, pos)| {
+                    let mut out = src[..base].to_vec();
+                    out.extend(&text);
+                    out.extend(&src[c.statement.span.end as usize..]);
+                    (out, base + pos)
+                })
+            };
+            let Some((text, pos)) = mutated else {
+                continue;
+            };
+            made += 1;
+            let line = text[..pos].iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            let index = LineIndex::new(&text);
+            let opts = inline_asm::Options {
+                path: Some(f.clone()),
+                include_dirs: dirs.to_vec(),
+                ..Default::default()
+            };
+            let fc = inline_asm::check_file(&text, &opts);
+            let covers = |s: ptxkit::Span| {
+                index.line_col(s.start).line <= line
+                    && line <= index.line_col(s.end.max(s.start + 1) - 1).line
+            };
+            let hit = fc.checked.iter().any(|x| {
+                x.statement.keyword.start == c.statement.keyword.start
+                    && match &x.verdict {
+                        Verdict::Invalid { diagnostics, .. } => diagnostics.iter().any(|d| {
+                            d.is_error()
+                                && (covers(d.span) || d.labels.iter().any(|l| covers(l.span)))
+                        }),
+                        _ => false,
+                    }
+            });
+            r.0 += 1;
+            r.2[kind].0 += 1;
+            if hit {
+                r.1 += 1;
+                r.2[kind].1 += 1;
+            } else if std::env::var_os("PTXKIT_MUTANT_LOG").is_some() {
+                println!("  missed kind {kind} {}:{line}", f.display());
+            }
+        }
+    }
+    r
+}
+
+// ------------------------------------- preprocessor and macros (issue #43)
+
+fn check_with(src: &str, targets: &[&str]) -> inline_asm::FileCheck {
+    inline_asm::check_file(
+        src.as_bytes(),
+        &inline_asm::Options {
+            targets: targets.iter().map(|t| t.to_string()).collect(),
+            ..Default::default()
+        },
+    )
+}
+
+fn errors_of(c: &Checked) -> Vec<ptxkit::Diagnostic> {
+    match &c.verdict {
+        Verdict::Invalid { diagnostics, .. } => diagnostics.clone(),
+        _ => Vec::new(),
+    }
+}
+
+fn line_of(src: &str, at: u32) -> u32 {
+    LineIndex::new(src.as_bytes()).line_col(at).line
+}
+
+#[test]
+fn cuda_arch_guards_pick_the_targets() {
+    let src = "__device__ void f() {\n\
+#if __CUDA_ARCH__ < 900\n\
+  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n\
+#elif __CUDA_ARCH__ >= 1000\n\
+  asm volatile(\"tcgen05.fence::before_thread_sync;\" ::: \"memory\");\n\
+#else\n\
+  asm volatile(\"wgmma.fence.sync.aligned;\" ::: \"memory\");\n\
+#endif\n\
+}\n";
+    let fc = check_with(src, &[]);
+    assert_eq!(fc.checked.len(), 3);
+    let [old, new, hopper] = &fc.checked[..] else {
+        panic!()
+    };
+    // Only sm_90a has wgmma: the first branch, compiled below 900, is an
+    // error naming the guard.
+    assert!(old.guard.compiled_for.iter().all(|t| t.as_str() < "sm_90"));
+    assert_eq!(old.guard.conditions, ["#if __CUDA_ARCH__ < 900"]);
+    let e = errors_of(old);
+    assert_eq!(line_of(src, e[0].span.start), 3);
+    assert!(
+        e[0].notes
+            .iter()
+            .any(|n| n.contains("valid only for sm_90a")
+                && n.contains("this branch is compiled for sm_10..sm_89")
+                && n.contains("`#if __CUDA_ARCH__ < 900`")),
+        "{:?}",
+        e[0].notes
+    );
+    // tcgen05 is for the 100-family `a`/`f` targets, all >= 1000.
+    assert!(
+        matches!(&new.verdict, Verdict::Valid { targets } if targets.iter().all(|t| t.as_str() >= "sm_100"))
+    );
+    assert!(new
+        .guard
+        .compiled_for
+        .iter()
+        .all(|t| t.as_str() >= "sm_100"));
+    // The #else: 900 <= arch < 1000.
+    assert!(matches!(&hopper.verdict, Verdict::Valid { targets } if targets == &["sm_90a"]));
+    assert_eq!(hopper.guard.compiled_for, ["sm_90", "sm_90a"]);
+    // With only sm_80 selected, the last two are not compiled at all.
+    let fc = check_with(src, &["sm_80"]);
+    assert_eq!(fc.checked.len(), 1);
+    assert_eq!(fc.not_compiled.len(), 2);
+}
+
+#[test]
+fn feature_macros_and_versions() {
+    let src = "\
+#ifdef __CUDA_ARCH_FEAT_SM90_ALL\n\
+asm(\"wgmma.fence.sync.aligned;\");\n\
+#endif\n\
+#if defined(__CUDA_ARCH_SPECIFIC__) && __CUDA_ARCH_SPECIFIC__ == 1000\n\
+asm(\"tcgen05.fence::before_thread_sync;\");\n\
+#endif\n\
+#if __CUDA_ARCH_FAMILY_SPECIFIC__ >= 1000 && __CUDA_ARCH__ < 1100\n\
+asm(\"membar.gl;\");\n\
+#endif\n\
+#if __CUDACC_VER_MAJOR__ > 12 || (__CUDACC_VER_MAJOR__ == 12 && __CUDACC_VER_MINOR__ >= 8)\n\
+asm(\"membar.sys;\");\n\
+#endif\n\
+#if __CUDACC_VER_MAJOR__ < 12\n\
+asm(\"membar.cta;\");\n\
+#endif\n";
+    let fc = check_with(src, &[]);
+    let g: Vec<Vec<String>> = fc
+        .checked
+        .iter()
+        .map(|c| c.guard.compiled_for.clone())
+        .collect();
+    assert_eq!(g[0], ["sm_90a"]);
+    assert_eq!(g[1], ["sm_100a"]);
+    assert!(g[2].iter().all(|t| t.ends_with('a') || t.ends_with('f')));
+    assert!(g[2].contains(&"sm_103f".to_string()) && !g[2].contains(&"sm_110f".to_string()));
+    assert_eq!(g[3].len(), inline_asm::all_targets().len());
+    assert!(fc.checked.iter().all(|c| c.verdict.status() == "valid"));
+    assert_eq!(fc.not_compiled.len(), 1);
+}
+
+#[test]
+fn host_and_other_platforms_are_not_ptx() {
+    let src = "\
+#ifndef __CUDA_ARCH__\n\
+asm(\"rdtsc\" : \"=A\"(t));\n\
+#endif\n\
+#if defined(__HIP_PLATFORM_AMD__) || defined(GGML_USE_HIP)\n\
+asm volatile(\"s_waitcnt lgkmcnt(0)\" ::: \"memory\");\n\
+#elif defined(__PPC__)\n\
+asm(\"sync\");\n\
+#else\n\
+asm(\"membar.gl;\");\n\
+#endif\n\
+#if !defined(__CUDACC__)\n\
+asm(\"pause\");\n\
+#endif\n";
+    let fc = check_with(src, &[]);
+    assert_eq!(fc.checked.len(), 1);
+    assert_eq!(fc.checked[0].verdict.status(), "valid");
+    assert_eq!(fc.not_compiled.len(), 4);
+    assert!(fc.not_compiled[0].reason.contains("host pass only"));
+    assert_eq!(
+        fc.not_compiled[1].guard.assumed_undefined,
+        ["GGML_USE_HIP"],
+        "an identifier no source defines is taken as undefined"
+    );
+    // -D decides otherwise.
+    let fc = inline_asm::check_file(
+        src.as_bytes(),
+        &inline_asm::Options {
+            defines: vec![("GGML_USE_HIP".into(), "1".into())],
+            ..Default::default()
+        },
+    );
+    assert_eq!(fc.checked.len(), 1);
+    assert_eq!(fc.checked[0].verdict.status(), "invalid");
+}
+
+#[test]
+fn branches_inside_a_statement_are_read_per_target() {
+    let src = "__device__ void f(int* p) {\n\
+  asm volatile(\n\
+#if __CUDA_ARCH__ >= 900\n\
+    \"wgmma.fence.sync.aligned;\\n\"\n\
+#else\n\
+    \"membar.gl;\\n\"\n\
+#endif\n\
+    ::: \"memory\");\n\
+  asm volatile(\n\
+#if __CUDA_ARCH__ >= 900\n\
+    \"membar.gl;\\n\"\n\
+#else\n\
+    \"wgmma.fence.sync.aligned;\\n\"\n\
+#endif\n\
+    ::: \"memory\");\n\
+}\n";
+    let fc = check_with(src, &[]);
+    assert_eq!(fc.checked[0].variants, 2);
+    assert_eq!(fc.checked[0].verdict.status(), "valid");
+    // The second puts wgmma where no target has it.
+    let e = errors_of(&fc.checked[1]);
+    assert_eq!(line_of(src, e[0].span.start), 13);
+    assert!(e[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("valid only for sm_90a")));
+}
+
+#[test]
+fn undecidable_conditions_check_every_branch() {
+    let src = "#define HAS(x) x\n\
+#if HAS(1)\n\
+asm(\"membar.gl;\");\n\
+#else\n\
+asm(\"membar.gll;\");\n\
+#endif\n";
+    let fc = check_with(src, &["sm_90"]);
+    assert_eq!(fc.checked.len(), 2);
+    assert!(!fc.checked[0].guard.undecidable.is_empty());
+    assert!(fc.checked[0]
+        .notes
+        .iter()
+        .any(|n| n.contains("could not be decided")));
+    assert_eq!(fc.checked[1].verdict.status(), "invalid");
+}
+
+#[test]
+fn macros_expand_in_templates_and_constraints() {
+    let src = r#"#define LD_NC "ld.global.nc"
+#define STR(x) #x
+#define CAT(a, b) a##b
+#define TWO "add.s32 %0, %0, 1;" "\n\t"
+#define PTR_C "l"
+#define RC(size) RC_##size
+#define RC_4 "r"
+#define LDX(space) asm volatile("ld." #space ".b32 %0, [%1];" : "=r"(x) : "l"(p))
+__device__ void f(int* p, int x) {
+  asm volatile(LD_NC ".b32 %0, [%1];" : "=r"(x) : PTR_C(p));
+  asm volatile("ld." STR(shared) ".b32 %0, [%1];" : "=" RC(4)(x) : "r"(p));
+  asm volatile(CAT("ld.glo", "bal.b32 %0, [%1];") : "=r"(x) : "l"(p));
+  asm volatile(TWO TWO : "+r"(x));
+  asm volatile(LD_NC ".b23 %0, [%1];" : "=r"(x) : "l"(p));
+  LDX(global);
+  LDX(globl);
+}
+"#;
+    let fc = check_with(src, &["sm_90"]);
+    let st: Vec<&str> = fc.checked.iter().map(|c| c.verdict.status()).collect();
+    assert_eq!(
+        st,
+        ["valid", "valid", "valid", "valid", "invalid", "valid", "invalid"]
+    );
+    assert_eq!(fc.checked[0].expanded, ["LD_NC", "PTR_C"]);
+    assert_eq!(fc.checked[1].expanded, ["STR", "RC", "RC_4"]);
+    // The error in a template partly from a macro is on its own literal.
+    let e = errors_of(&fc.checked[4]);
+    assert_eq!(line_of(src, e[0].span.start), 14);
+    // A bad argument of a macro writing an asm statement: the error runs
+    // from the macro's `"ld."` to the argument at the call.
+    let e = errors_of(&fc.checked[6]);
+    assert_eq!(line_of(src, e[0].span.start), 8);
+    assert_eq!(line_of(src, e[0].span.end - 1), 16);
+}
+
+#[test]
+fn macros_come_from_headers_through_include_dirs() {
+    let dir = std::env::temp_dir().join(format!("ptxkit-asm-inc-{}", std::process::id()));
+    std::fs::create_dir_all(dir.join("inc/sub")).unwrap();
+    std::fs::write(
+        dir.join("inc/sub/defs.h"),
+        "#pragma once\n#include \"more.h\"\n#define LD_OP \"ld.global\" SUFFIX\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("inc/sub/more.h"), "#define SUFFIX \".nc\"\n").unwrap();
+    std::fs::write(
+        dir.join("k.cu"),
+        "#include <sub/defs.h>\n__device__ void f(int* p, int x) {\n  asm(LD_OP \".b32 %0, [%1];\" : \"=r\"(x) : \"l\"(p));\n}\n",
+    )
+    .unwrap();
+    let src = std::fs::read(dir.join("k.cu")).unwrap();
+    let run = |inc: Vec<PathBuf>| {
+        inline_asm::check_file(
+            &src,
+            &inline_asm::Options {
+                path: Some(dir.join("k.cu")),
+                include_dirs: inc,
+                targets: vec!["sm_90".into()],
+                ..Default::default()
+            },
+        )
+    };
+    let without = run(Vec::new());
+    assert_eq!(without.checked[0].verdict.status(), "skipped");
+    let with = run(vec![dir.join("inc")]);
+    assert_eq!(with.checked[0].verdict.status(), "valid");
+    assert_eq!(with.checked[0].expanded, ["LD_OP", "SUFFIX"]);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn n_operands_read_constexpr_constants_and_template_defaults() {
+    let src = "static constexpr int kRegs = 240;\n\
+constexpr int kBad = 241;\n\
+template <int N = 232, int M = 8> __device__ void f() {\n\
+  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(kRegs));\n\
+  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(kBad));\n\
+  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(N));\n\
+  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(kRegs - M * 2));\n\
+  asm volatile(\"setmaxnreg.inc.sync.aligned.u32 %0;\" :: \"n\"(Unknown));\n\
+}\n";
+    let fc = check_with(src, &["sm_90a"]);
+    let st: Vec<&str> = fc.checked.iter().map(|c| c.verdict.status()).collect();
+    assert_eq!(st, ["valid", "invalid", "valid", "valid", "valid"]);
+    let v: Vec<Option<i128>> = fc
+        .checked
+        .iter()
+        .map(|c| c.statement.inputs[0].value)
+        .collect();
+    assert_eq!(v, [Some(240), Some(241), Some(232), Some(224), None]);
+    // Unknown: a value that makes it valid is tried, and said.
+    assert!(fc.checked[4].notes.iter().any(|n| n.contains("not known")));
 }

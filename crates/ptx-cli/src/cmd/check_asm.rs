@@ -36,10 +36,21 @@ pub struct Args {
     /// and `diagnostics`).
     #[command(flatten)]
     pub report: report::Options,
-    /// Also list every statement with the targets that accept it, and a
-    /// summary (on stdout).
+    /// Also list every statement with the targets that accept it, its
+    /// guard and expanded macros, and a summary (on stdout).
     #[arg(long, short)]
     pub verbose: bool,
+    /// An include directory searched for the headers a source includes
+    /// (their macros are expanded; repeatable).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Define a macro, as nvcc's `-D NAME[=VALUE]` (repeatable).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// A macro known to be undefined, as nvcc's `-U NAME`: conditions on
+    /// it are decided instead of checked both ways (repeatable).
+    #[arg(short = 'U', value_name = "NAME")]
+    pub undefine: Vec<String>,
 }
 
 /// One statement in the JSON output.
@@ -54,7 +65,28 @@ struct JsonStatement<'a> {
     targets: &'a [String],
     /// For an invalid statement, the target whose diagnostics are given.
     closest_target: Option<&'a str>,
+    /// The conditional compilation around it and the targets it is
+    /// compiled and checked for.
+    guard: &'a inline_asm::Guard,
+    /// The macros expanded to read it.
+    expanded: &'a [String],
+    /// How many readings its inner `#if` groups give.
+    variants: usize,
+    /// What was assumed.
+    notes: &'a [String],
     diagnostics: Vec<JsonDiagnostic<'a>>,
+}
+
+/// A statement no selected device pass compiles, in the JSON output.
+#[derive(Serialize)]
+struct JsonNotCompiled<'a> {
+    file: &'a str,
+    line: u32,
+    column: u32,
+    /// Always `not_compiled`.
+    status: &'static str,
+    reason: &'a str,
+    guard: &'a inline_asm::Guard,
 }
 
 /// Counts over all files.
@@ -64,6 +96,7 @@ struct Tally {
     valid: usize,
     invalid: usize,
     skipped: usize,
+    not_compiled: usize,
 }
 
 /// What checking one file gives.
@@ -114,6 +147,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         total.valid = total.valid.saturating_add(r.tally.valid);
         total.invalid = total.invalid.saturating_add(r.tally.invalid);
         total.skipped = total.skipped.saturating_add(r.tally.skipped);
+        total.not_compiled = total.not_compiled.saturating_add(r.tally.not_compiled);
         if o.format() == report::Format::Text && !o.quiet {
             crate::out::print(&r.list);
         }
@@ -127,12 +161,13 @@ pub fn run(a: Args) -> Result<u8, String> {
     }
     if a.verbose && !o.quiet && o.format() == report::Format::Text {
         crate::out::print(&format!(
-            "{} in {}: {} valid, {} invalid, {} skipped (template not literal); {}\n",
+            "{} in {}: {} valid, {} invalid, {} skipped (template not literal), {} not compiled for a selected target; {}\n",
             crate::out::count(total.statements as u64, "asm statement"),
             crate::out::count(files.len() as u64, "file"),
             total.valid,
             total.invalid,
             total.skipped,
+            total.not_compiled,
             crate::out::count(targets.len() as u64, "target")
         ));
     }
@@ -163,17 +198,61 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
     }
     let o = &a.report;
     let json_out = o.format() == report::Format::Json;
-    let checked = inline_asm::check_source(&inp.bytes, targets);
+    let opts = inline_asm::Options {
+        targets: targets.to_vec(),
+        path: (f.as_os_str() != "-").then(|| f.to_path_buf()),
+        include_dirs: a.include.clone(),
+        defines: a
+            .define
+            .iter()
+            .map(|d| match d.split_once('=') {
+                Some((n, v)) => (n.to_string(), v.to_string()),
+                None => (d.clone(), "1".to_string()),
+            })
+            .collect(),
+        undefines: a.undefine.clone(),
+    };
+    let fc = inline_asm::check_file(&inp.bytes, &opts);
+    let checked = fc.checked;
     let index = LineIndex::new(&inp.bytes);
     let mut tally = Tally::default();
     let mut all = Bounded::new(o.max_errors);
-    let mut list = String::new();
+    let mut lines: Vec<(u32, String)> = Vec::new();
     let mut json = Vec::new();
+    for n in &fc.not_compiled {
+        tally.statements = tally.statements.saturating_add(1);
+        tally.not_compiled = tally.not_compiled.saturating_add(1);
+        let lc = index.line_col(n.statement.keyword.start);
+        if a.verbose && !o.quiet {
+            lines.push((
+                n.statement.keyword.start,
+                format!(
+                    "{}:{}:{}: not compiled: {}{}\n",
+                    inp.name,
+                    lc.line,
+                    lc.col,
+                    n.reason,
+                    guard_text(&n.guard)
+                ),
+            ));
+        }
+        if json_out {
+            let s = JsonNotCompiled {
+                file: &inp.name,
+                line: lc.line,
+                column: lc.col,
+                status: "not_compiled",
+                reason: &n.reason,
+                guard: &n.guard,
+            };
+            json.push(serde_json::to_value(&s).unwrap_or_default());
+        }
+    }
     for c in &checked {
         tally.statements = tally.statements.saturating_add(1);
         let lc = index.line_col(c.statement.keyword.start);
         let status = c.verdict.status();
-        let diags = c.verdict.diagnostics(targets.len());
+        let diags = c.verdict.diagnostics(c.guard.checked_for.len());
         let (accepted, closest): (&[String], _) = match &c.verdict {
             Verdict::Valid { targets } => {
                 tally.valid = tally.valid.saturating_add(1);
@@ -193,14 +272,24 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
             continue;
         }
         if a.verbose {
-            list.push_str(&format!(
-                "{}:{}:{}: {status}{}{}\n",
+            let mut list = format!(
+                "{}:{}:{}: {status}{}{}{}{}\n",
                 inp.name,
                 lc.line,
                 lc.col,
                 if accepted.is_empty() { "" } else { ": " },
-                accepted.join(" ")
-            ));
+                accepted.join(" "),
+                guard_text(&c.guard),
+                if c.expanded.is_empty() {
+                    String::new()
+                } else {
+                    format!(" [expanded: {}]", c.expanded.join(" "))
+                }
+            );
+            for n in &c.notes {
+                list.push_str(&format!("    note: {n}\n"));
+            }
+            lines.push((c.statement.keyword.start, list));
         }
         if json_out {
             let s = JsonStatement {
@@ -210,6 +299,10 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
                 status,
                 targets: accepted,
                 closest_target: closest,
+                guard: &c.guard,
+                expanded: &c.expanded,
+                variants: c.variants,
+                notes: &c.notes,
                 diagnostics: diags
                     .iter()
                     .map(|d| JsonDiagnostic::new(&inp.name, d, &index))
@@ -219,6 +312,8 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
         }
         all.extend(diags);
     }
+    lines.sort_by_key(|(at, _)| *at);
+    let list: String = lines.into_iter().map(|(_, l)| l).collect();
     let collected = all.finish();
     let file = FileReport::new(&inp.name, &inp.bytes, || index, &collected, o);
     Ok(Report {
@@ -227,4 +322,33 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
         list,
         json,
     })
+}
+
+/// The `-v` text for a guard: its conditions and the targets they admit.
+fn guard_text(g: &inline_asm::Guard) -> String {
+    let mut s = String::new();
+    if !g.conditions.is_empty() {
+        s.push_str(&format!(
+            " (guard {}: {})",
+            g.conditions
+                .iter()
+                .map(|c| format!("`{c}`"))
+                .collect::<Vec<_>>()
+                .join(" and "),
+            g.compiled_for_text
+        ));
+    }
+    if !g.assumed_undefined.is_empty() {
+        s.push_str(&format!(
+            " (taken as undefined: {})",
+            g.assumed_undefined.join(" ")
+        ));
+    }
+    if !g.undecidable.is_empty() {
+        s.push_str(&format!(
+            " (undecidable, every target: {})",
+            g.undecidable.join("; ")
+        ));
+    }
+    s
 }

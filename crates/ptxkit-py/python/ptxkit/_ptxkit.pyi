@@ -357,6 +357,17 @@ class AsmStatement:
     @property
     def diagnostics(self) -> List[Diagnostic]: ...
     @property
+    def guard(self) -> Dict[str, Any]:
+        """``conditions``, ``compiled_for``, ``compiled_for_text``,
+        ``checked_for``, ``assumed_undefined``, ``undecidable``."""
+    @property
+    def expanded(self) -> List[str]:
+        """The macros expanded to read it."""
+    @property
+    def variants(self) -> int: ...
+    @property
+    def notes(self) -> List[str]: ...
+    @property
     def line(self) -> int: ...
     @property
     def col(self) -> int: ...
@@ -412,9 +423,13 @@ def explain_dict(query: str) -> Dict[str, Any]:
 def targets() -> List[str]:
     """Every target the catalog knows, oldest first."""
 def check_asm(source: Union[str, bytes], targets: Optional[List[str]] = None,
-              path: Optional[StrPath] = None) -> List[AsmStatement]:
+              path: Optional[StrPath] = None,
+              include_dirs: Optional[List[StrPath]] = None,
+              defines: Optional[Dict[str, str]] = None) -> List[AsmStatement]:
     """``ptx check-asm`` on C++ source text."""
-def check_asm_file(path: StrPath, targets: Optional[List[str]] = None) -> List[AsmStatement]:
+def check_asm_file(path: StrPath, targets: Optional[List[str]] = None,
+                   include_dirs: Optional[List[StrPath]] = None,
+                   defines: Optional[Dict[str, str]] = None) -> List[AsmStatement]:
     """``ptx check-asm`` on a file."""
 def extract(source: Union[StrPath, bytes], arch: Optional[str] = None,
             entry: Optional[int] = None) -> List[FatbinEntry]:

@@ -89,8 +89,15 @@ pub enum Kind {
     Number,
     /// Any other single byte: `(`, `:`, `,`, …
     Punct(u8),
-    /// A conditional-compilation line (`#if`, `#else`, `#endif`…).
+    /// A conditional-compilation line (`#if`, `#else`, `#endif`…): the
+    /// token runs from the directive's name to the end of its line.
     Cond(Cond),
+    /// The start of a `#define` (the word `define`); the macro's name and
+    /// body follow as tokens marked [`Token::in_define`].
+    Define,
+    /// Any other directive (`#include`, `#undef`, `#pragma`…), from its
+    /// name to the end of its line.
+    Directive,
 }
 
 /// The conditional-compilation directives.
@@ -203,20 +210,19 @@ impl<'s> Lexer<'s> {
             self.bump(1);
         }
         let name = self.s.get(start..self.pos).unwrap_or_default();
-        let cond = match name {
-            b"if" | b"ifdef" | b"ifndef" => Some(Cond::Open),
-            b"elif" | b"else" | b"elifdef" | b"elifndef" => Some(Cond::Branch),
-            b"endif" => Some(Cond::Close),
-            _ => None,
+        let kind = match name {
+            b"if" | b"ifdef" | b"ifndef" => Kind::Cond(Cond::Open),
+            b"elif" | b"else" | b"elifdef" | b"elifndef" => Kind::Cond(Cond::Branch),
+            b"endif" => Kind::Cond(Cond::Close),
+            b"define" => Kind::Define,
+            _ => Kind::Directive,
         };
-        if let Some(c) = cond {
-            self.cond = Some(Token {
-                kind: Kind::Cond(c),
-                start: start as u32,
-                end: self.pos as u32,
-                in_define: false,
-            });
-        }
+        self.cond = Some(Token {
+            kind,
+            start: start as u32,
+            end: self.pos as u32,
+            in_define: false,
+        });
         if name == b"define" {
             self.in_define = true;
             self.line_start = false;
@@ -233,6 +239,9 @@ impl<'s> Lexer<'s> {
                 if self.pos >= self.s.len() {
                     break;
                 }
+            }
+            if let Some(t) = &mut self.cond {
+                t.end = self.pos as u32;
             }
         }
     }
@@ -453,9 +462,25 @@ mod tests {
             .iter()
             .map(|t| &src[t.start as usize..t.end as usize])
             .collect();
-        assert_eq!(t, ["if", "int", "M", "asm", "(", "\"x\"", ")", "z"]);
-        assert_eq!(toks[0].kind, Kind::Cond(Cond::Open));
-        assert!(!toks[1].in_define && toks[3].in_define && !toks[7].in_define);
+        assert_eq!(
+            t,
+            [
+                "include <don't.h>",
+                "if X /* two\nlines */",
+                "int",
+                "define",
+                "M",
+                "asm",
+                "(",
+                "\"x\"",
+                ")",
+                "z"
+            ]
+        );
+        assert_eq!(toks[0].kind, Kind::Directive);
+        assert_eq!(toks[1].kind, Kind::Cond(Cond::Open));
+        assert_eq!(toks[3].kind, Kind::Define);
+        assert!(!toks[2].in_define && toks[4].in_define && !toks[9].in_define);
     }
 
     #[test]

@@ -2,8 +2,13 @@
 //! parts: the template, the output and input operands with their
 //! constraints, the clobbers and the `goto` labels.
 
-use super::cpp_lex::{Cond, Kind, Lexer, Spliced, Token};
+use std::sync::Arc;
+
+use super::cpp_lex::{Kind, Spliced, Token};
 use super::literal::Decoded;
+use super::macros::PTok;
+use super::passes::{each, Mask, Passes};
+use super::pp::{GuardInfo, Pp, PpOptions, State};
 use crate::source::Span;
 
 /// Most tokens one statement may have before it is given up as malformed
@@ -23,9 +28,13 @@ pub struct AsmOperand {
     pub expr: String,
     /// Where the expression is.
     pub expr_span: Span,
-    /// The expression's value when it is a string literal (for `"C"`).
+    /// The expression's value when it is a string literal (for `"C"`),
+    /// after macros are expanded.
     #[serde(skip)]
     pub expr_string: Option<Decoded>,
+    /// The expression's integer value (for `"n"`) when it is known: a
+    /// literal, or made of macros and `constexpr` constants.
+    pub value: Option<i128>,
 }
 
 /// The template of a statement.
@@ -97,89 +106,377 @@ enum Qual {
     Inline,
 }
 
-/// Every `asm` statement of a C++ source, in order.
+/// Every `asm` statement of a C++ source, in order (for a statement with
+/// conditional groups inside, as the first compile pass reads it).
 pub fn find(src: &[u8]) -> Vec<AsmStatement> {
+    find_all(src, &PpOptions::default(), Arc::new(Passes::new()))
+        .into_iter()
+        .map(|f| f.statement)
+        .collect()
+}
+
+/// One way a statement is compiled: its text in some passes.
+#[derive(Clone, Debug)]
+pub struct Variant {
+    /// The statement as these passes read it.
+    pub statement: AsmStatement,
+    /// The device passes that read it so.
+    pub mask: Mask,
+}
+
+/// A statement found, with what decides where it is compiled.
+#[derive(Clone, Debug)]
+pub struct Found {
+    /// The statement as the first of its passes reads it.
+    pub statement: AsmStatement,
+    /// Each distinct reading and its passes (device passes only; empty
+    /// when no device pass compiles it).
+    pub variants: Vec<Variant>,
+    /// The passes that may compile it (bit 0: the host pass).
+    pub mask: Mask,
+    /// The conditions around it.
+    pub guard: GuardInfo,
+    /// The macros expanded to read it.
+    pub expanded: Vec<String>,
+    /// Inside the body of this macro (with parameters): its invocations
+    /// are checked instead.
+    pub macro_name: Option<Vec<u8>>,
+    /// Found in the expansion of a macro invoked here.
+    pub from_invocation: bool,
+}
+
+/// Every `asm` statement of a C++ source with its variants and guard.
+pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found> {
     let sp = Spliced::new(src);
-    let mut lexer = Lexer::new(&sp.text).peekable();
+    let all = passes.all();
+    let state = State::new(Arc::clone(&passes), opts);
+    let dir = opts
+        .path
+        .as_deref()
+        .and_then(std::path::Path::parent)
+        .map(std::path::Path::to_path_buf);
+    let mut pp = Pp::new(&sp.text, state, all, dir);
     let mut out = Vec::new();
-    while let Some(t) = lexer.next() {
-        if t.kind != Kind::Ident || !is_asm_keyword(word(&sp.text, &t)) {
+    let mut peeked: Option<Token> = None;
+    let next = |pp: &mut Pp, peeked: &mut Option<Token>| peeked.take().or_else(|| pp.next_token());
+    let text = pp.text();
+    while let Some(t) = next(&mut pp, &mut peeked) {
+        if t.kind != Kind::Ident {
             continue;
         }
+        let w = word(text, &t);
+        if !is_asm_keyword(w) {
+            if !t.in_define {
+                invocation(&sp, &mut pp, t, &mut peeked, &mut out);
+            }
+            continue;
+        }
+        let mask = pp.maybe();
+        let d0 = pp.depth();
+        let macro_name = if t.in_define {
+            pp.define_name.clone()
+        } else {
+            None
+        };
         let mut volatile = false;
         let mut goto = false;
-        let mut open = None;
-        while let Some(n) = lexer.peek().copied() {
+        let mut open = false;
+        while let Some(n) = next(&mut pp, &mut peeked) {
             match n.kind {
-                Kind::Ident => match qualifier(word(&sp.text, &n)) {
+                Kind::Ident => match qualifier(word(text, &n)) {
                     Some(q) => {
                         volatile |= q == Qual::Volatile;
                         goto |= q == Qual::Goto;
-                        lexer.next();
                     }
-                    None => break,
+                    None => {
+                        peeked = Some(n);
+                        break;
+                    }
                 },
                 Kind::Punct(b'(') => {
-                    lexer.next();
-                    open = Some(n);
+                    open = true;
                     break;
                 }
-                _ => break,
+                _ => {
+                    peeked = Some(n);
+                    break;
+                }
             }
         }
-        if open.is_none() {
+        if !open {
             continue;
         }
-        // The tokens up to the matching `)`. Inside a conditional group
-        // (`#if A "x" #else "y" #endif`) only the first branch is read.
-        let mut body = Vec::new();
+        // The tokens up to the matching `)`, each with the passes that
+        // read it.
+        let mut body: Vec<(PTok, Mask)> = Vec::new();
         let mut depth = 0usize;
         let mut close = None;
-        let mut groups: Vec<bool> = Vec::new();
-        for n in lexer.by_ref() {
-            match n.kind {
-                Kind::Cond(Cond::Open) => {
-                    groups.push(true);
-                    continue;
-                }
-                Kind::Cond(Cond::Branch) => {
-                    if let Some(g) = groups.last_mut() {
-                        *g = false;
+        let mut last_end = None;
+        // In code no pass compiles, the groups inside still pick branches.
+        let live = if mask == 0 { Mask::MAX } else { mask };
+        while let Some(n) = next(&mut pp, &mut peeked) {
+            let inner = pp.inner(d0);
+            let counted = inner & live != 0;
+            if counted {
+                match n.kind {
+                    Kind::Punct(b'(' | b'[' | b'{') => depth = depth.saturating_add(1),
+                    Kind::Punct(b')' | b']' | b'}') if depth > 0 => depth = depth.saturating_sub(1),
+                    Kind::Punct(b')') => {
+                        close = Some(n);
+                        break;
                     }
-                    continue;
+                    _ => {}
                 }
-                Kind::Cond(Cond::Close) => {
-                    groups.pop();
-                    continue;
-                }
-                _ if groups.contains(&false) => continue,
-                _ => {}
             }
-            match n.kind {
-                Kind::Punct(b'(' | b'[' | b'{') => depth = depth.saturating_add(1),
-                Kind::Punct(b')' | b']' | b'}') if depth > 0 => depth = depth.saturating_sub(1),
-                Kind::Punct(b')') => {
-                    close = Some(n);
-                    break;
-                }
-                _ => {}
-            }
-            body.push(n);
+            let space = last_end.is_none_or(|e| e < n.start);
+            last_end = Some(n.end);
+            body.push((PTok::of(text, &n, true, space), inner));
             if body.len() > MAX_STATEMENT_TOKENS {
                 break;
             }
         }
+        let kw = PTok::of(text, &t, true, true);
+        let guard = pp.guard(d0);
         let Some(close) = close else {
             if body.len() > MAX_STATEMENT_TOKENS {
-                let last = body.last().copied().unwrap_or(t);
-                out.push(too_long(&sp, t, last, volatile, goto));
+                let last = body.last().map_or(t, |(p, _)| Token {
+                    kind: p.kind,
+                    start: p.at,
+                    end: p.at.saturating_add(p.text.len() as u32),
+                    in_define: false,
+                });
+                let statement = too_long(&sp, t, last, volatile, goto);
+                out.push(Found {
+                    variants: vec![Variant {
+                        statement: statement.clone(),
+                        mask: super::pp::device(mask),
+                    }],
+                    statement,
+                    mask,
+                    guard,
+                    expanded: Vec::new(),
+                    macro_name,
+                    from_invocation: false,
+                });
             }
             continue;
         };
-        let stmt = read_statement(&sp, t, close, &body, volatile, goto);
-        out.push(stmt);
+        let close = PTok::of(text, &close, true, false);
+        let mut expanded = Vec::new();
+        let reader = Reader {
+            sp: &sp,
+            pp: &pp,
+            in_macro: t.in_define,
+        };
+        let variants = variants(&body, mask)
+            .into_iter()
+            .map(|(toks, m)| {
+                let k = each(m).next().unwrap_or(0);
+                Variant {
+                    statement: reader.read(&kw, &close, &toks, volatile, goto, k, &mut expanded),
+                    mask: m,
+                }
+            })
+            .collect::<Vec<_>>();
+        let statement = match variants.first() {
+            Some(v) => v.statement.clone(),
+            None => {
+                let toks: Vec<PTok> = body
+                    .iter()
+                    .filter(|(_, m)| *m & mask != 0 || *m == Mask::MAX)
+                    .map(|(p, _)| p.clone())
+                    .collect();
+                let k = each(mask).next().unwrap_or(0);
+                reader.read(&kw, &close, &toks, volatile, goto, k, &mut expanded)
+            }
+        };
+        out.push(Found {
+            statement,
+            variants,
+            mask,
+            guard,
+            expanded,
+            macro_name,
+            from_invocation: false,
+        });
     }
+    // A statement in a macro with parameters is checked at the macro's
+    // invocations when there are any.
+    let mut invoked: Vec<Vec<u8>> = Vec::new();
+    for f in out.iter().filter(|f| f.from_invocation) {
+        for m in &f.expanded {
+            if !invoked.iter().any(|x| x == m.as_bytes()) {
+                invoked.push(m.as_bytes().to_vec());
+            }
+        }
+    }
+    out.retain(|f| f.from_invocation || f.macro_name.as_ref().is_none_or(|n| !invoked.contains(n)));
     out
+}
+
+/// The distinct readings of a statement's `body` among the device passes
+/// of `mask`.
+fn variants(body: &[(PTok, Mask)], mask: Mask) -> Vec<(Vec<PTok>, Mask)> {
+    let dev = super::pp::device(mask);
+    if dev == 0 {
+        return Vec::new();
+    }
+    if body.iter().all(|(_, m)| *m & dev == dev) {
+        return vec![(body.iter().map(|(p, _)| p.clone()).collect(), dev)];
+    }
+    let mut groups: Vec<(Vec<bool>, Mask)> = Vec::new();
+    for k in each(dev) {
+        let b = super::passes::bit(k);
+        let sig: Vec<bool> = body.iter().map(|(_, m)| m & b != 0).collect();
+        match groups.iter().position(|(s, _)| *s == sig) {
+            Some(g) => {
+                if let Some((_, m)) = groups.get_mut(g) {
+                    *m |= b;
+                }
+            }
+            None if groups.len() < 32 => groups.push((sig, b)),
+            None => {}
+        }
+    }
+    groups
+        .into_iter()
+        .map(|(sig, m)| {
+            let toks = body
+                .iter()
+                .zip(sig)
+                .filter(|(_, s)| *s)
+                .map(|((p, _), _)| p.clone())
+                .collect();
+            (toks, m)
+        })
+        .collect()
+}
+
+/// At a non-`asm` identifier `t` outside `#define` bodies: when it invokes
+/// a function-like macro whose body holds an `asm` statement, read the
+/// statements of its expansion.
+fn invocation(
+    sp: &Spliced,
+    pp: &mut Pp,
+    t: Token,
+    peeked: &mut Option<Token>,
+    out: &mut Vec<Found>,
+) {
+    let text = pp.text();
+    let mask = pp.maybe();
+    let Some(k) = each(super::pp::device(mask)).next() else {
+        return;
+    };
+    let name = word(text, &t);
+    let Some(def) = pp.state.table.get(name, k) else {
+        return;
+    };
+    if def.params.is_none() || !reaches_asm(&pp.state.table, &def.body, k, 0) {
+        return;
+    }
+    // The call's tokens, `name ( ... )`.
+    let Some(open) = peeked.take().or_else(|| pp.next_token()) else {
+        return;
+    };
+    if open.kind != Kind::Punct(b'(') {
+        *peeked = Some(open);
+        return;
+    }
+    let mut call = vec![
+        PTok::of(text, &t, true, true),
+        PTok::of(text, &open, true, false),
+    ];
+    let mut depth = 0usize;
+    let mut last_end = open.end;
+    while let Some(n) = pp.next_token() {
+        let space = last_end < n.start;
+        last_end = n.end;
+        call.push(PTok::of(text, &n, true, space));
+        match n.kind {
+            Kind::Punct(b'(') => depth = depth.saturating_add(1),
+            Kind::Punct(b')') if depth == 0 => break,
+            Kind::Punct(b')') => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        if call.len() > MAX_STATEMENT_TOKENS {
+            return;
+        }
+    }
+    let mut expanded = vec![String::from_utf8_lossy(name).into_owned()];
+    let Some(toks) = pp.state.table.expand(&call, k, &mut expanded) else {
+        return;
+    };
+    let guard = pp.guard(pp.depth());
+    let reader = Reader {
+        sp,
+        pp,
+        in_macro: false,
+    };
+    let mut i = 0usize;
+    while let Some(kw) = toks.get(i) {
+        i = i.saturating_add(1);
+        if kw.kind != Kind::Ident || !is_asm_keyword(&kw.text) {
+            continue;
+        }
+        let mut volatile = false;
+        let mut goto = false;
+        while let Some(q) = toks.get(i).and_then(|n| {
+            (n.kind == Kind::Ident)
+                .then(|| qualifier(&n.text))
+                .flatten()
+        }) {
+            volatile |= q == Qual::Volatile;
+            goto |= q == Qual::Goto;
+            i = i.saturating_add(1);
+        }
+        if toks.get(i).is_none_or(|n| n.kind != Kind::Punct(b'(')) {
+            continue;
+        }
+        i = i.saturating_add(1);
+        let from = i;
+        let mut depth = 0usize;
+        let mut close = None;
+        while let Some(n) = toks.get(i) {
+            i = i.saturating_add(1);
+            match n.kind {
+                Kind::Punct(b'(' | b'[' | b'{') => depth = depth.saturating_add(1),
+                Kind::Punct(b')' | b']' | b'}') if depth > 0 => depth = depth.saturating_sub(1),
+                Kind::Punct(b')') => {
+                    close = Some(n.clone());
+                    break;
+                }
+                _ => {}
+            }
+        }
+        let Some(close) = close else { break };
+        let body = toks.get(from..i.saturating_sub(1)).unwrap_or_default();
+        let mut used = expanded.clone();
+        let statement = reader.read(kw, &close, body, volatile, goto, k, &mut used);
+        out.push(Found {
+            variants: vec![Variant {
+                statement: statement.clone(),
+                mask: super::pp::device(mask),
+            }],
+            statement,
+            mask,
+            guard: guard.clone(),
+            expanded: used,
+            macro_name: Some(name.to_vec()),
+            from_invocation: true,
+        });
+    }
+}
+
+/// Whether a macro body holds an `asm` keyword, itself or through the
+/// function-like macros it invokes (a few levels deep).
+fn reaches_asm(table: &super::macros::Table, body: &[PTok], k: usize, depth: usize) -> bool {
+    body.iter().filter(|b| b.kind == Kind::Ident).any(|b| {
+        is_asm_keyword(&b.text)
+            || (depth < 4
+                && table.get(&b.text, k).is_some_and(|d| {
+                    d.params.is_some() && reaches_asm(table, &d.body, k, depth.saturating_add(1))
+                }))
+    })
 }
 
 fn word<'a>(s: &'a [u8], t: &Token) -> &'a [u8] {
@@ -187,7 +484,7 @@ fn word<'a>(s: &'a [u8], t: &Token) -> &'a [u8] {
 }
 
 /// Split `toks` at depth-0 occurrences of punctuation `sep`.
-fn split_top(toks: &[Token], sep: u8) -> Vec<&[Token]> {
+fn split_top(toks: &[PTok], sep: u8) -> Vec<&[PTok]> {
     let mut parts = Vec::new();
     let mut depth = 0usize;
     let mut from = 0usize;
@@ -206,96 +503,212 @@ fn split_top(toks: &[Token], sep: u8) -> Vec<&[Token]> {
     parts
 }
 
-/// The decoded text of `toks` when they are all string literals.
-fn literals(sp: &Spliced, toks: &[Token]) -> Option<Decoded> {
-    if toks.is_empty() {
-        return None;
+/// Reads a statement's parts, expanding macros as pass `k` sees them.
+struct Reader<'r, 'a> {
+    sp: &'r Spliced<'a>,
+    pp: &'r Pp<'a>,
+    in_macro: bool,
+}
+
+impl Reader<'_, '_> {
+    /// `toks` with macros expanded when they are not all string literals.
+    fn expand(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> Vec<PTok> {
+        if toks.iter().all(|t| matches!(t.kind, Kind::Str { .. })) {
+            return toks.to_vec();
+        }
+        self.pp
+            .state
+            .table
+            .expand(toks, k, used)
+            .unwrap_or_else(|| toks.to_vec())
     }
-    let mut d = Decoded::default();
-    for t in toks {
-        match t.kind {
-            Kind::Str {
-                raw,
-                body_start,
-                body_end,
-            } => d.append(&sp.text, body_start, body_end, raw),
-            _ => return None,
+
+    /// The decoded text of `toks` when they are (or expand to) string
+    /// literals only.
+    fn literals(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> Option<Decoded> {
+        if toks.is_empty() {
+            return None;
+        }
+        let toks = self.expand(toks, k, used);
+        let mut d = Decoded::default();
+        for t in &toks {
+            match t.kind {
+                Kind::Str { .. } => t.decode_into(&mut d),
+                _ => return None,
+            }
+        }
+        for f in &mut d.from {
+            *f = self.sp.original(*f);
+        }
+        Some(d)
+    }
+
+    fn span_of(&self, toks: &[PTok]) -> Span {
+        match (toks.first(), toks.last()) {
+            (Some(a), Some(b)) => {
+                let end = if b.exact {
+                    b.at.saturating_add(b.text.len() as u32)
+                } else {
+                    b.at.saturating_add(1)
+                };
+                Span::new(
+                    self.sp.original(a.at),
+                    self.sp.original(end.saturating_sub(1)).saturating_add(1),
+                )
+            }
+            _ => Span::default(),
         }
     }
-    for f in &mut d.from {
-        *f = sp.original(*f);
-    }
-    Some(d)
-}
 
-fn span_of(sp: &Spliced, toks: &[Token]) -> Span {
-    match (toks.first(), toks.last()) {
-        (Some(a), Some(b)) => Span::new(
-            sp.original(a.start),
-            sp.original(b.end.saturating_sub(1)).saturating_add(1),
-        ),
-        _ => Span::default(),
+    /// The integer value of an `"n"` operand's expression.
+    fn value(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> Option<i128> {
+        let toks = self.expand(toks, k, used);
+        let env = super::cond_expr::Env {
+            table: &self.pp.state.table,
+            passes: &self.pp.state.passes,
+            constants: Some(&self.pp.state.constants),
+        };
+        super::cond_expr::eval(&env, &toks, k, &mut Vec::new())
     }
-}
 
-fn read_statement(
-    sp: &Spliced,
-    kw: Token,
-    close: Token,
-    body: &[Token],
-    volatile: bool,
-    goto: bool,
-) -> AsmStatement {
-    let sections = split_top(body, b':');
-    let template_toks = sections.first().copied().unwrap_or_default();
-    let template = match literals(sp, template_toks) {
-        Some(d) => Template::Literal(d),
-        None => Template::NotLiteral,
-    };
-    let operands = |k: usize| -> Vec<AsmOperand> {
-        sections
-            .get(k)
-            .map(|s| {
-                operand_list(s)
-                    .into_iter()
-                    .map(|p| operand(sp, p))
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    let strings = |k: usize| -> Vec<String> {
-        sections
-            .get(k)
-            .map(|s| {
-                split_top(s, b',')
-                    .into_iter()
-                    .filter(|p| !p.is_empty())
-                    .map(|p| match literals(sp, p) {
-                        Some(d) => String::from_utf8_lossy(&d.bytes).into_owned(),
-                        None => text(sp, p),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
-    };
-    AsmStatement {
-        span: Span::new(
-            sp.original(kw.start),
-            sp.original(close.start).saturating_add(1),
-        ),
-        keyword: Span::new(
-            sp.original(kw.start),
-            sp.original(kw.end.saturating_sub(1)).saturating_add(1),
-        ),
-        template_span: span_of(sp, template_toks),
-        template,
-        outputs: operands(1),
-        inputs: operands(2),
-        clobbers: strings(3),
-        labels: strings(4),
-        volatile,
-        goto,
-        in_macro: kw.in_define,
+    #[allow(clippy::too_many_arguments)]
+    fn read(
+        &self,
+        kw: &PTok,
+        close: &PTok,
+        body: &[PTok],
+        volatile: bool,
+        goto: bool,
+        k: usize,
+        used: &mut Vec<String>,
+    ) -> AsmStatement {
+        let sections = split_top(body, b':');
+        let template_toks = sections.first().copied().unwrap_or_default();
+        let template = match self.literals(template_toks, k, used) {
+            Some(d) => Template::Literal(d),
+            None => Template::NotLiteral,
+        };
+        let mut operands = |n: usize| -> Vec<AsmOperand> {
+            sections
+                .get(n)
+                .map(|s| {
+                    operand_list(s)
+                        .into_iter()
+                        .map(|p| self.operand(p, k, used))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let outputs = operands(1);
+        let inputs = operands(2);
+        let strings = |n: usize, used: &mut Vec<String>| -> Vec<String> {
+            sections
+                .get(n)
+                .map(|s| {
+                    split_top(s, b',')
+                        .into_iter()
+                        .filter(|p| !p.is_empty())
+                        .map(|p| match self.literals(p, k, used) {
+                            Some(d) => String::from_utf8_lossy(&d.bytes).into_owned(),
+                            None => text(p),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let clobbers = strings(3, used);
+        let labels = strings(4, used);
+        let keyword = self.span_of(std::slice::from_ref(kw));
+        let close_at = self.sp.original(close.at);
+        AsmStatement {
+            span: Span::new(keyword.start, close_at.saturating_add(1).max(keyword.end)),
+            keyword,
+            template_span: self.span_of(template_toks),
+            template,
+            outputs,
+            inputs,
+            clobbers,
+            labels,
+            volatile,
+            goto,
+            in_macro: self.in_macro,
+        }
+    }
+
+    /// `[name] "constraint" (expression)`.
+    fn operand(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> AsmOperand {
+        let mut rest = toks;
+        let mut name = None;
+        if let Some(t) = rest.first() {
+            if t.kind == Kind::Punct(b'[') {
+                let end = rest
+                    .iter()
+                    .position(|t| t.kind == Kind::Punct(b']'))
+                    .unwrap_or(rest.len());
+                name = Some(text(rest.get(1..end).unwrap_or_default()));
+                rest = rest.get(end.saturating_add(1)..).unwrap_or_default();
+            }
+        }
+        // The constraint: what comes before the parenthesised expression
+        // that ends the operand (string literals, or macros expanding to
+        // them: `"=" RC(4)(x)`).
+        let mut k0 = rest.len();
+        if rest.last().is_some_and(|t| t.kind == Kind::Punct(b')')) {
+            let mut depth = 0usize;
+            for (i, t) in rest.iter().enumerate().rev() {
+                match t.kind {
+                    Kind::Punct(b')') => depth = depth.saturating_add(1),
+                    Kind::Punct(b'(') => {
+                        depth = depth.saturating_sub(1);
+                        if depth == 0 {
+                            k0 = i;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let (ctoks, after) = rest.split_at(k0.min(rest.len()));
+        let constraint = self
+            .literals(ctoks, k, used)
+            .map(|d| String::from_utf8_lossy(&d.bytes).into_owned())
+            .unwrap_or_default();
+        let inner = match (after.first(), after.last()) {
+            (Some(a), Some(b))
+                if a.kind == Kind::Punct(b'(')
+                    && b.kind == Kind::Punct(b')')
+                    && after.len() >= 2 =>
+            {
+                after
+                    .get(1..after.len().saturating_sub(1))
+                    .unwrap_or_default()
+            }
+            _ => after,
+        };
+        let is_n = constraint
+            .trim_start_matches(['=', '+', '&'])
+            .starts_with('n');
+        let is_c = constraint
+            .trim_start_matches(['=', '+', '&'])
+            .starts_with('C');
+        AsmOperand {
+            name,
+            constraint,
+            constraint_span: self.span_of(ctoks),
+            expr: text(inner),
+            expr_span: self.span_of(inner),
+            expr_string: if is_c {
+                self.literals(inner, k, used)
+            } else {
+                None
+            },
+            value: if is_n {
+                self.value(inner, k, used)
+            } else {
+                None
+            },
+        }
     }
 }
 
@@ -324,17 +737,15 @@ fn too_long(sp: &Spliced, kw: Token, last: Token, volatile: bool, goto: bool) ->
     }
 }
 
-/// The source text of `toks`, tokens joined by single spaces where the
-/// source had any space.
-fn text(sp: &Spliced, toks: &[Token]) -> String {
+/// The text of `toks`, tokens joined by single spaces where the source
+/// had any space.
+fn text(toks: &[PTok]) -> String {
     let mut s = String::new();
-    let mut last_end = None;
-    for t in toks {
-        if last_end.is_some_and(|e| e < t.start) {
+    for (i, t) in toks.iter().enumerate() {
+        if i > 0 && t.space {
             s.push(' ');
         }
-        s.push_str(&String::from_utf8_lossy(word(&sp.text, t)));
-        last_end = Some(t.end);
+        s.push_str(&String::from_utf8_lossy(&t.text));
     }
     s
 }
@@ -342,7 +753,7 @@ fn text(sp: &Spliced, toks: &[Token]) -> String {
 /// The operands of a list: `[name] "c" (expr)`, separated by commas.
 /// nvcc also reads operands with the comma missing (`"r"(a) "l"(b)`), so
 /// an operand ends after its parenthesised expression either way.
-fn operand_list(toks: &[Token]) -> Vec<&[Token]> {
+fn operand_list(toks: &[PTok]) -> Vec<&[PTok]> {
     let mut out = Vec::new();
     let mut from = 0usize;
     let mut depth = 0usize;
@@ -378,50 +789,6 @@ fn operand_list(toks: &[Token]) -> Vec<&[Token]> {
         out.push(p);
     }
     out
-}
-
-/// `[name] "constraint" (expression)`.
-fn operand(sp: &Spliced, toks: &[Token]) -> AsmOperand {
-    let mut rest = toks;
-    let mut name = None;
-    if let Some(t) = rest.first() {
-        if t.kind == Kind::Punct(b'[') {
-            let end = rest
-                .iter()
-                .position(|t| t.kind == Kind::Punct(b']'))
-                .unwrap_or(rest.len());
-            name = Some(text(sp, rest.get(1..end).unwrap_or_default()));
-            rest = rest.get(end.saturating_add(1)..).unwrap_or_default();
-        }
-    }
-    // The constraint: the string literals before the `(`.
-    let k = rest
-        .iter()
-        .position(|t| !matches!(t.kind, Kind::Str { .. }))
-        .unwrap_or(rest.len());
-    let (ctoks, after) = rest.split_at(k);
-    let constraint = literals(sp, ctoks)
-        .map(|d| String::from_utf8_lossy(&d.bytes).into_owned())
-        .unwrap_or_default();
-    // The expression: inside the outer parentheses.
-    let inner = match (after.first(), after.last()) {
-        (Some(a), Some(b))
-            if a.kind == Kind::Punct(b'(') && b.kind == Kind::Punct(b')') && after.len() >= 2 =>
-        {
-            after
-                .get(1..after.len().saturating_sub(1))
-                .unwrap_or_default()
-        }
-        _ => after,
-    };
-    AsmOperand {
-        name,
-        constraint,
-        constraint_span: span_of(sp, ctoks),
-        expr: text(sp, inner),
-        expr_span: span_of(sp, inner),
-        expr_string: literals(sp, inner),
-    }
 }
 
 #[cfg(test)]
@@ -494,6 +861,8 @@ mod tests {
         let Template::Literal(t) = &s[0].template else {
             panic!("not literal")
         };
+        // `L2` is defined nowhere: not known, and inside a statement the
+        // first branch is read.
         assert_eq!(t.bytes, b"a [%0];");
         let c: Vec<&str> = s[0].inputs.iter().map(|o| o.constraint.as_str()).collect();
         assert_eq!(c, ["r", "l", "n"]);

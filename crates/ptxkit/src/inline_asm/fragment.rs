@@ -48,7 +48,7 @@ pub fn kind_of(op: &AsmOperand, operands: &[&AsmOperand]) -> OperandKind {
         Some(b'q') => OperandKind::Register(".b128"),
         Some(b'f') => OperandKind::Register(".f32"),
         Some(b'd') => OperandKind::Register(".f64"),
-        Some(b'n') => OperandKind::Immediate(integer(&op.expr)),
+        Some(b'n') => OperandKind::Immediate(op.value.or_else(|| integer(&op.expr))),
         Some(b'C') => OperandKind::Text(op.expr_string.clone()),
         Some(c) if c.is_ascii_digit() => {
             match letters.parse::<usize>().ok().and_then(|n| operands.get(n)) {

@@ -29,13 +29,19 @@
 //! assert_eq!(lines.line_col(diagnostics[0].span.start).line, 5);
 //! ```
 
+mod cond_expr;
 mod cpp_lex;
 mod finder;
 mod fragment;
+mod guard;
 mod literal;
+mod macros;
+mod passes;
+mod pp;
 mod verdict;
 
 pub use finder::{find, AsmOperand, AsmStatement, Template};
+pub use guard::{check_file, FileCheck, Guard, NotCompiled, Options};
 pub use verdict::{judge, Verdict};
 
 use crate::check::target::{Sm, Suffix};
@@ -74,31 +80,51 @@ pub fn parse_target(t: &str) -> Option<(u32, char)> {
 /// One statement and what the check found.
 #[derive(Clone, Debug)]
 pub struct Checked {
-    /// The statement.
+    /// The statement (as the first pass that compiles it reads it).
     pub statement: AsmStatement,
-    /// Its verdict.
+    /// Its verdict (over every way it is compiled).
     pub verdict: Verdict,
+    /// The conditional compilation around it and the targets it is
+    /// compiled for.
+    pub guard: Guard,
+    /// The macros expanded to read it.
+    pub expanded: Vec<String>,
+    /// How many distinct readings its inner `#if` groups give.
+    pub variants: usize,
+    /// What was assumed (an `"n"` operand whose value is not known…).
+    pub notes: Vec<String>,
+    /// For an invalid statement, the reading whose diagnostics are
+    /// reported (differs from `statement` when its `#if` branches do).
+    pub rejected: Option<AsmStatement>,
+}
+
+/// The PTX module a statement is checked as, for `target` (`"n"`
+/// operands whose value is not known written as 1); `None` when its
+/// template is not known. Useful to reproduce a verdict with `ptxas`.
+pub fn fragment_ptx(stmt: &AsmStatement, target: &str) -> Option<String> {
+    let Template::Literal(t) = &stmt.template else {
+        return None;
+    };
+    let f = fragment::build(stmt, t, 1);
+    Some(
+        f.ptx
+            .replacen(".target sm_90\n", &format!(".target {target}\n"), 1),
+    )
 }
 
 /// Find and check every `asm` statement of a C++ source against
-/// `targets` (an empty list means [`all_targets`]). A source larger than
-/// [`crate::MAX_FILE_SIZE`] yields nothing (callers report the size).
+/// `targets` (an empty list means [`all_targets`]), each against the
+/// targets its `#if` guards compile it for ([`check_file`] with no path
+/// and no include directories; statements no selected target compiles
+/// are left out). A source larger than [`crate::MAX_FILE_SIZE`] yields
+/// nothing (callers report the size).
 pub fn check_source(src: &[u8], targets: &[String]) -> Vec<Checked> {
-    if src.len() > crate::MAX_FILE_SIZE {
-        return Vec::new();
-    }
-    let all;
-    let targets = if targets.is_empty() {
-        all = all_targets();
-        &all
-    } else {
-        targets
-    };
-    find(src)
-        .into_iter()
-        .map(|statement| {
-            let verdict = judge(&statement, targets);
-            Checked { statement, verdict }
-        })
-        .collect()
+    check_file(
+        src,
+        &Options {
+            targets: targets.to_vec(),
+            ..Options::default()
+        },
+    )
+    .checked
 }

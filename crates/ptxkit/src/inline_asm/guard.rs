@@ -1,0 +1,260 @@
+//! Checking a source's statements against the targets their guards
+//! compile them for: each reading of a statement (its `#if` branches) is
+//! judged against the selected targets nvcc compiles it for; a statement
+//! no selected device pass compiles is not PTX and is only counted.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::finder::{find_all, AsmStatement, Found};
+use super::passes::{Mask, Passes};
+use super::pp::{device, PpOptions};
+use super::{judge, Checked, Verdict};
+use crate::diag::Diagnostic;
+
+/// How to check a source.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The targets to check against (empty: every known target).
+    pub targets: Vec<String>,
+    /// The source's path, for `#include "..."` next to it.
+    pub path: Option<PathBuf>,
+    /// Include directories (`-I`), searched in order for the macros of
+    /// included headers.
+    pub include_dirs: Vec<PathBuf>,
+    /// `-D NAME=VALUE` definitions (`VALUE` may be empty).
+    pub defines: Vec<(String, String)>,
+    /// `-U NAME`: macros known to be undefined (a condition on them is
+    /// decided rather than checked both ways).
+    pub undefines: Vec<String>,
+}
+
+/// Where a statement is compiled, and why.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Guard {
+    /// The conditional lines around the statement that restrict where it
+    /// is compiled, outermost first (`#if __CUDA_ARCH__ >= 900`).
+    pub conditions: Vec<String>,
+    /// Every known target nvcc compiles it for.
+    pub compiled_for: Vec<String>,
+    /// `compiled_for` written short (`sm_90..sm_121f`).
+    pub compiled_for_text: String,
+    /// The selected targets it was checked against.
+    pub checked_for: Vec<String>,
+    /// Identifiers the conditions read that no source defines, taken as
+    /// undefined (a build without `-D`).
+    pub assumed_undefined: Vec<String>,
+    /// Conditions that could not be decided for some target: each of
+    /// their branches was checked against every such target.
+    pub undecidable: Vec<String>,
+}
+
+/// A statement no selected NVPTX compile reaches.
+#[derive(Clone, Debug)]
+pub struct NotCompiled {
+    /// The statement.
+    pub statement: AsmStatement,
+    /// Its guard.
+    pub guard: Guard,
+    /// Why: the host pass only, or none of the selected targets.
+    pub reason: String,
+}
+
+/// What checking one source gives.
+#[derive(Clone, Debug, Default)]
+pub struct FileCheck {
+    /// The statements compiled for some selected target, checked.
+    pub checked: Vec<Checked>,
+    /// The statements no selected device pass compiles (not PTX).
+    pub not_compiled: Vec<NotCompiled>,
+}
+
+/// Find and check every `asm` statement of a C++ source, following its
+/// conditional compilation and its macros (see `docs/inline-asm.md`).
+pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
+    if src.len() > crate::MAX_FILE_SIZE {
+        return FileCheck::default();
+    }
+    let passes = Arc::new(Passes::new());
+    let selected = if opts.targets.is_empty() {
+        passes.targets.clone()
+    } else {
+        opts.targets.clone()
+    };
+    let sel_mask = passes.of(&selected);
+    let pp_opts = PpOptions {
+        path: opts.path.clone(),
+        include_dirs: opts.include_dirs.clone(),
+        defines: opts.defines.clone(),
+        undefines: opts.undefines.clone(),
+    };
+    let mut out = FileCheck::default();
+    for f in find_all(src, &pp_opts, Arc::clone(&passes)) {
+        let dev = device(f.mask);
+        let guard = Guard {
+            conditions: f.guard.conditions.clone(),
+            compiled_for: passes.targets_of(dev),
+            compiled_for_text: passes.describe(dev),
+            checked_for: passes.targets_of(dev & sel_mask),
+            assumed_undefined: f.guard.assumed_undefined.clone(),
+            undecidable: f.guard.undecidable.clone(),
+        };
+        if dev & sel_mask == 0 {
+            let reason = if f.mask & super::passes::HOST != 0 && dev == 0 {
+                "compiled in the host pass only: not PTX".to_string()
+            } else if dev == 0 {
+                "compiled in no NVIDIA pass (another platform, or a branch its conditions rule out): not PTX".to_string()
+            } else {
+                format!(
+                    "compiled only for {}, none of the selected targets",
+                    passes.describe(dev)
+                )
+            };
+            out.not_compiled.push(NotCompiled {
+                statement: f.statement,
+                guard,
+                reason,
+            });
+            continue;
+        }
+        out.checked
+            .push(check_found(f, guard, &passes, sel_mask, &selected));
+    }
+    out
+}
+
+/// The selected targets (in the order given) among `m`.
+fn targets_in(passes: &Passes, m: Mask, selected: &[String]) -> Vec<String> {
+    let names = passes.targets_of(m);
+    selected
+        .iter()
+        .filter(|t| names.contains(t))
+        .cloned()
+        .collect()
+}
+
+fn check_found(
+    f: Found,
+    guard: Guard,
+    passes: &Passes,
+    sel_mask: Mask,
+    selected: &[String],
+) -> Checked {
+    let all_dev = device(passes.all());
+    let mut valid: Vec<String> = Vec::new();
+    let mut invalid: Option<(Option<String>, Vec<Diagnostic>)> = None;
+    let mut rejected = None;
+    let mut skipped = None;
+    for v in &f.variants {
+        let targets = targets_in(passes, v.mask & sel_mask, selected);
+        if targets.is_empty() {
+            continue;
+        }
+        match judge(&v.statement, &targets) {
+            Verdict::Valid { targets } => {
+                for t in targets {
+                    if !valid.contains(&t) {
+                        valid.push(t);
+                    }
+                }
+            }
+            Verdict::Invalid {
+                closest,
+                mut diagnostics,
+            } => {
+                // Restricted by a guard: does a target it excludes accept it?
+                let outside = all_dev & !v.mask;
+                if outside != 0 && v.mask != all_dev {
+                    let others = passes.targets_of(outside);
+                    if let Verdict::Valid { targets: ok } = judge(&v.statement, &others) {
+                        let why = if guard.conditions.is_empty() {
+                            "its `#if` branches".to_string()
+                        } else {
+                            guard
+                                .conditions
+                                .iter()
+                                .map(|c| format!("`{c}`"))
+                                .collect::<Vec<_>>()
+                                .join(" and ")
+                        };
+                        let note = format!(
+                            "valid only for {}; this branch is compiled for {} ({why})",
+                            passes.describe(passes.of(&ok)),
+                            passes.describe(v.mask & sel_mask),
+                        );
+                        for d in diagnostics.iter_mut().filter(|d| d.is_error()) {
+                            *d = d.clone().with_note(note.clone());
+                        }
+                    }
+                }
+                match &mut invalid {
+                    Some((_, ds)) => {
+                        for d in diagnostics {
+                            if !ds
+                                .iter()
+                                .any(|x| x.span == d.span && x.message == d.message)
+                            {
+                                ds.push(d);
+                            }
+                        }
+                    }
+                    None => {
+                        invalid = Some((closest, diagnostics));
+                        rejected = Some(v.statement.clone());
+                    }
+                }
+            }
+            s @ Verdict::Skipped { .. } => {
+                if skipped.is_none() {
+                    skipped = Some(s);
+                }
+            }
+        }
+    }
+    let verdict = match (invalid, skipped) {
+        (Some((closest, mut diagnostics)), _) => {
+            diagnostics.sort_by_key(|d| d.span.start);
+            Verdict::Invalid {
+                closest,
+                diagnostics,
+            }
+        }
+        (None, Some(s)) if valid.is_empty() => s,
+        _ => {
+            // In the order the targets were selected.
+            let targets = selected
+                .iter()
+                .filter(|t| valid.contains(t))
+                .cloned()
+                .collect();
+            Verdict::Valid { targets }
+        }
+    };
+    let mut notes = Vec::new();
+    for op in f.statement.operands() {
+        let letters = op.constraint.trim_start_matches(['=', '+', '&']);
+        if letters.starts_with('n')
+            && op.value.is_none()
+            && super::fragment::integer(&op.expr).is_none()
+        {
+            notes.push(format!(
+                "the value of \"n\"({}) is not known: checked with the first of 1, 0, 2, 8, 16, 32, 64, 128, 256 the statement accepts",
+                op.expr
+            ));
+        }
+    }
+    for u in &guard.undecidable {
+        notes.push(format!(
+            "`{u}` could not be decided: its branches were checked against every target"
+        ));
+    }
+    Checked {
+        variants: f.variants.len(),
+        statement: f.statement,
+        verdict,
+        guard,
+        expanded: f.expanded,
+        notes,
+        rejected,
+    }
+}
