@@ -1762,6 +1762,18 @@ fn describe_kinds(k: Kinds) -> String {
     }
 }
 
+/// Whether role `spec` of `i` may read an `.f16x2` register as 32 plain
+/// bits: any role outside the sections flagged `strict-values`, and there
+/// the destinations and the roles that say `func` (the data of `atom`,
+/// `st`).
+fn plain_bits_ok(i: &Instruction, spec: &RoleSpec) -> bool {
+    spec.kinds.has(Kinds::FUNC)
+        || spec.dir != crate::isa::Dir::In
+        || !catalog()
+            .flags(i.form)
+            .has(crate::isa::Flags::STRICT_VALUES)
+}
+
 #[cfg(test)]
 mod tests {
     /// The error lines (1-based) the checker reports on `body`, placed in
@@ -1843,14 +1855,4 @@ mod tests {
         ];
         assert_eq!(error_lines("8.0", "sm_80", &body), vec![3, 4, 5]);
     }
-}
-
-/// Whether role `spec` of `i` may read an `.f16x2` register as 32 plain
-/// bits: any role outside the sections flagged `strict-values`, and there
-/// the destinations and the roles that say `func` (the data of `atom`,
-/// `st`).
-fn plain_bits_ok(i: &Instruction, spec: &RoleSpec) -> bool {
-    spec.kinds.has(Kinds::FUNC)
-        || spec.dir != crate::isa::Dir::In
-        || !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VALUES)
 }
