@@ -63,22 +63,29 @@ impl super::Checker<'_> {
         let mut integer: Option<ScalarType> = None;
         // Every element a register of one integer type.
         let mut one_integer = !items.is_empty();
+        // The first typed register element not of the role's type: where
+        // a mixed vector is reported (inline asm maps it to its operand).
+        let mut odd: Option<Span> = None;
         for item in items {
             let reg = match item {
-                Operand::Expr(Expr::Name(n, _)) => match w.lookup(ms, *n).decl {
+                Operand::Expr(Expr::Name(n, sp)) => match w.lookup(ms, *n).decl {
                     Some(Decl {
                         kind: Kind::Reg,
                         ty: Some(r),
                         ..
-                    }) => Some(r),
+                    }) => Some((r, *sp)),
                     _ => None,
                 },
                 _ => None,
             };
-            let Some(r) = reg.filter(|r| !r.is_untyped() && *r != ScalarType::Pred) else {
+            let Some((r, sp)) = reg.filter(|(r, _)| !r.is_untyped() && *r != ScalarType::Pred)
+            else {
                 one_integer = false;
                 continue;
             };
+            if odd.is_none() && ty.is_some_and(|t| t != r) {
+                odd = Some(sp);
+            }
             if r.is_float() {
                 mixed |= float.is_some_and(|f| f != r);
                 float = Some(r);
@@ -88,10 +95,10 @@ impl super::Checker<'_> {
                 integer = Some(r);
             }
         }
-        let what = if mixed || (float.is_some() && integer.is_some()) {
-            "its registers' types differ"
+        let (what, at) = if mixed || (float.is_some() && integer.is_some()) {
+            ("its registers' types differ", odd.unwrap_or(span))
         } else if one_integer && ty.is_some_and(ScalarType::is_float) {
-            "its elements are integer registers"
+            ("its elements are integer registers", span)
         } else {
             return true;
         };
@@ -99,7 +106,7 @@ impl super::Checker<'_> {
         self.diags.push(
             Diagnostic::error(
                 Code::OperandType,
-                span,
+                at,
                 format!(
                     "`{}` cannot take this vector as `{}`: {what}",
                     super::inst_name(i),

@@ -124,6 +124,8 @@ pub struct Fragment {
     pub problems: Vec<Diagnostic>,
     /// Spans of `ptx` holding an immediate whose value is not visible.
     pub guessed: Vec<Span>,
+    /// The operand number of each of `guessed`.
+    pub guessed_ops: Vec<usize>,
     /// Register references of `ptx`, with their operand's number.
     refs: Vec<(Span, usize)>,
     /// Each operand's constraint and where it is in the C++ source.
@@ -160,9 +162,9 @@ fn version() -> String {
         .unwrap_or_else(|| "9.0".to_string())
 }
 
-/// Build the module for `stmt`, whose template is `t`. Immediates whose
-/// value is not visible are written as `guess`.
-pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
+/// Build the module for `stmt`, whose template is `t`. An immediate
+/// operand `n` whose value is not visible is written as `guess(n)`.
+pub fn build(stmt: &AsmStatement, t: &Decoded, guess: &dyn Fn(usize) -> i128) -> Fragment {
     let operands: Vec<&AsmOperand> = stmt.operands().collect();
     let kinds: Vec<OperandKind> = operands.iter().map(|o| kind_of(o, &operands)).collect();
     let mut problems = Vec::new();
@@ -194,6 +196,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
     }
     let body_start = b.ptx.len() as u32;
     let mut guessed = Vec::new();
+    let mut guessed_ops = Vec::new();
     let bytes = &t.bytes;
     let at = |k: usize| t.from.get(k).copied().unwrap_or(WRAPPER);
     let mut i = 0usize;
@@ -243,7 +246,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
                 substitute(
                     &mut b,
                     &mut problems,
-                    &mut guessed,
+                    (&mut guessed, &mut guessed_ops),
                     &kinds,
                     n,
                     at(i),
@@ -280,7 +283,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
                         substitute(
                             &mut b,
                             &mut problems,
-                            &mut Vec::new(),
+                            (&mut Vec::new(), &mut Vec::new()),
                             &kinds,
                             n,
                             at(i),
@@ -314,6 +317,7 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
         template_span: stmt.template_span,
         problems,
         guessed,
+        guessed_ops,
         refs: b.refs,
         constraints: operands
             .iter()
@@ -327,12 +331,12 @@ pub fn build(stmt: &AsmStatement, t: &Decoded, guess: i128) -> Fragment {
 fn substitute(
     b: &mut Builder,
     problems: &mut Vec<Diagnostic>,
-    guessed: &mut Vec<Span>,
+    (guessed, guessed_ops): (&mut Vec<Span>, &mut Vec<usize>),
     kinds: &[OperandKind],
     n: Option<usize>,
     first: u32,
     last: u32,
-    guess: i128,
+    guess: &dyn Fn(usize) -> i128,
     span: impl Fn() -> Span,
     count: usize,
 ) {
@@ -345,9 +349,11 @@ fn substitute(
         }
         (_, Some(OperandKind::Immediate(v))) => {
             let start = b.ptx.len() as u32;
-            b.mapped(&v.unwrap_or(guess).to_string(), first, last);
+            let k = n.unwrap_or(0);
+            b.mapped(&v.unwrap_or_else(|| guess(k)).to_string(), first, last);
             if v.is_none() {
                 guessed.push(Span::new(start, b.ptx.len() as u32));
+                guessed_ops.push(k);
             }
         }
         (_, Some(OperandKind::Text(Some(d)))) => {
@@ -419,9 +425,17 @@ impl Fragment {
 
     /// Whether module span `s` lies on an immediate whose value was guessed.
     pub fn on_guess(&self, s: Span) -> bool {
+        self.guessed_operand(s).is_some()
+    }
+
+    /// The operand number of the guessed immediate module span `s` lies
+    /// on, if any.
+    pub fn guessed_operand(&self, s: Span) -> Option<usize> {
         self.guessed
             .iter()
-            .any(|g| s.start >= g.start && s.start < g.end.max(g.start.saturating_add(1)))
+            .zip(&self.guessed_ops)
+            .find(|(g, _)| s.start >= g.start && s.start < g.end.max(g.start.saturating_add(1)))
+            .map(|(_, &k)| k)
     }
 
     /// Whether module span `s` starts on the stand-in for a reference to
@@ -471,7 +485,7 @@ mod tests {
         let Template::Literal(t) = &s.template else {
             panic!("not literal")
         };
-        build(&s, t, 1)
+        build(&s, t, &|_| 1)
     }
 
     fn body(f: &Fragment) -> &str {

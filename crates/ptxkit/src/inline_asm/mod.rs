@@ -105,7 +105,7 @@ pub fn fragment_ptx(stmt: &AsmStatement, target: &str) -> Option<String> {
     let Template::Literal(t) = &stmt.template else {
         return None;
     };
-    let f = fragment::build(stmt, t, 1);
+    let f = fragment::build(stmt, t, &|_| 1);
     Some(
         f.ptx
             .replacen(".target sm_90\n", &format!(".target {target}\n"), 1),

@@ -115,19 +115,57 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
             ),
         };
     }
+    // An immediate whose value is not visible: one value for all of them
+    // first; when every error then lies on them, each is searched on its
+    // own, the others kept (`wgmma … sp`'s selector must be 0 where its
+    // scales must be 1).
+    let blamed = |frag: &Fragment, v: &Outcome| {
+        !frag.guessed.is_empty()
+            && matches!(v, Outcome::Invalid(_, ds)
+                if ds.iter().any(Diagnostic::is_error)
+                    && ds.iter().filter(|d| d.is_error()).all(|d| frag.on_guess(d.span)))
+    };
     let mut first: Option<(Fragment, Outcome)> = None;
     for &guess in &GUESSES {
-        let frag = build(stmt, t, guess);
+        let frag = build(stmt, t, &|_| guess);
         let v = judge_fragment(&frag, targets);
-        let guess_blamed = !frag.guessed.is_empty()
-            && matches!(&v, Outcome::Invalid(_, ds)
-                if ds.iter().any(Diagnostic::is_error)
-                    && ds.iter().filter(|d| d.is_error()).all(|d| frag.on_guess(d.span)));
-        if !guess_blamed {
+        if !blamed(&frag, &v) {
             return finish(&frag, v);
         }
         if first.is_none() {
             first = Some((frag, v));
+        }
+    }
+    if let Some((frag, _)) = &first {
+        let mut ops: Vec<usize> = frag.guessed_ops.clone();
+        ops.sort_unstable();
+        ops.dedup();
+        let mut chosen: Vec<(usize, i128)> = Vec::new();
+        let value = |chosen: &[(usize, i128)], k: usize| {
+            chosen
+                .iter()
+                .find(|(o, _)| *o == k)
+                .map_or(GUESSES[0], |&(_, v)| v)
+        };
+        for &k in &ops {
+            for &c in &GUESSES {
+                let mut trial = chosen.clone();
+                trial.push((k, c));
+                let frag = build(stmt, t, &|n| value(&trial, n));
+                let v = judge_fragment(&frag, targets);
+                let on_k = matches!(&v, Outcome::Invalid(_, ds)
+                    if ds.iter().any(|d| d.is_error()
+                        && frag.guessed_operand(d.span) == Some(k)));
+                if !on_k {
+                    chosen = trial;
+                    break;
+                }
+            }
+        }
+        let frag = build(stmt, t, &|n| value(&chosen, n));
+        let v = judge_fragment(&frag, targets);
+        if !blamed(&frag, &v) {
+            return finish(&frag, v);
         }
     }
     // No guess helps: report what the first gave.
