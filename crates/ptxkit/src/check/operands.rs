@@ -813,6 +813,23 @@ impl Checker<'_> {
                         // where a matrix instruction wants a fragment,
                         // though it may stand for a vector elsewhere (ptxas
                         // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
+                        // A register plus a constant is one value (`mma …
+                        // %rd9+8` as a fragment: "Vector expected"), but
+                        // where the role also takes a variable's address
+                        // (`mov.v2.b16 {%h1, %h2}, %r1+8` passes); a
+                        // variable plus one is an address, which ptxas
+                        // takes for a vector (`mov.v2.b16 {%h1, %h2},
+                        // buf+8`, tex's `e`).
+                        Expr::Binary(b) => {
+                            !spec.kinds.has(Kinds::VAR)
+                                && matches!(
+                                    &b.lhs,
+                                    Expr::Name(n, _) if matches!(
+                                        w.lookup(ms, *n).decl,
+                                        Some(Decl { kind: Kind::Reg, .. })
+                                    )
+                                )
+                        }
                         _ => {
                             constant(e).is_some()
                                 || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
