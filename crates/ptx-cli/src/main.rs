@@ -3,7 +3,6 @@
 
 mod cmd;
 mod input;
-mod lineinfo;
 mod out;
 mod report;
 mod validate;

@@ -1,7 +1,8 @@
 //! Hover: an instruction's catalog entry (the head line and modifier
 //! meanings of `ptx explain`, from [`ptxkit::analysis::explain_text`],
 //! narrowed to the form and modifiers written), a symbol's declaration, a
-//! special register's type; over a diagnostic, its code's explanation
+//! special register's type; on a `.loc`, the source line it points at
+//! ([`crate::hover_loc`]); over a diagnostic, its code's explanation
 //! ([`crate::hover_diag`]).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};
@@ -38,7 +39,9 @@ pub fn hover(doc: &Document, off: u32) -> Option<Hover> {
 fn entry(doc: &Document, off: u32) -> Option<(String, ptxkit::Span)> {
     let a = &doc.analysis;
     let src = a.text.as_bytes();
-    let (text, span) = if let Some(o) = a.index().at(off) {
+    let (text, span) = if let Some(found) = crate::hover_loc::source_line(doc, off) {
+        found
+    } else if let Some(o) = a.index().at(off) {
         (symbol(doc, o.decl)?, o.span)
     } else if let Some(i) =
         instruction_at(&a.module, off).filter(|i| i.opcode_span.start <= off && off <= mods_end(i))

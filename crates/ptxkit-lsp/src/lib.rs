@@ -38,6 +38,7 @@ pub mod forms;
 pub mod framing;
 pub mod hover;
 pub mod hover_diag;
+mod hover_loc;
 pub mod incremental;
 pub mod index;
 pub mod inlay_hints;

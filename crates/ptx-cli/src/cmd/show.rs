@@ -42,7 +42,7 @@ pub struct ShownLine {
     pub text: String,
     /// With `--source`, on a `.loc` line: the source line it points at.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub source: Option<crate::lineinfo::SourceLine>,
+    pub source: Option<ptxkit::analysis::lineinfo::SourceLine>,
 }
 
 #[derive(Serialize)]
@@ -94,7 +94,7 @@ pub fn run(a: Args) -> Result<u8, String> {
     let mut shown = shown;
     if a.source {
         let ptx = (a.path.as_os_str() != "-").then_some(a.path.as_path());
-        let info = crate::lineinfo::LineInfo::new(&l.parsed.module, &l.lines, ptx);
+        let info = ptxkit::analysis::lineinfo::LineInfo::new(&l.parsed.module, &l.lines, ptx);
         for x in &mut shown {
             if x.text.trim_start().starts_with(".loc") {
                 x.source = info.at(x.line);

@@ -1,13 +1,14 @@
 //! The source lines that a module's `.loc` directives point at, for
-//! `ptx show --source`: each `.file` is looked for at the path written,
+//! `ptx show --source` and the language server's hover on a `.loc`: each
+//! `.file` is looked for at the path written,
 //! else by its file name beside the PTX file (debug PTX names the source
 //! by an absolute path of the machine that compiled it), and read once.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use ptxkit::syntax::{Block, Item, Module, Stmt};
-use ptxkit::LineIndex;
+use crate::syntax::{Block, Item, Module, Stmt};
+use crate::LineIndex;
 use serde::Serialize;
 
 /// Source files bigger than this are not read.
