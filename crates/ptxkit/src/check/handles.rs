@@ -86,3 +86,12 @@ pub(super) fn wrong_handle(
         ),
     )
 }
+
+/// Whether a register of type `reg` may stand as a handle in role `spec`
+/// whatever the role's register type: any 64-bit integer or untyped one
+/// (a texture, sampler or surface by address). ptxas 13.5 takes `%rd`,
+/// `%ud` and `%sd` registers even where a 32-bit sampler is read as a
+/// value of the coordinates' type (tex's `bu`), and no `.f64` one.
+pub(super) fn register_fits(spec: &RoleSpec, reg: ScalarType) -> bool {
+    spec.kinds.has(crate::isa::Kinds::HANDLE) && reg.bits() == 64 && !reg.is_float()
+}

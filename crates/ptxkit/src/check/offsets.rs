@@ -24,9 +24,10 @@
 //! in a matrix instruction is judged here only for a role that takes no
 //! register (wgmma's immediate scales: refused); vector and list operands
 //! (`vec=list`) and operands that take addresses are left to their own
-//! checks. Known gap: a role's type counts as the instruction's when any
-//! written modifier has that type (`tex.2d.v4.u32.s32`'s `.s32` offset
-//! then takes `%rd9+8`, which ptxas refuses).
+//! checks. A role's type counts as the instruction's when a written
+//! modifier has that type, but in texture instructions, whose fixed-type
+//! roles (the `.s32` offset, the `.f32` depth value) ptxas never types by
+//! a modifier: `tex.2d.v4.u32.s32 … , %rd9+8` is refused.
 
 use super::inst_ctx::Names;
 use super::operand_kinds;
@@ -40,9 +41,13 @@ use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
 /// Whether `spec`'s type on `i` is the instruction's: the type of a
 /// modifier written on `i` (`add.f32`, `bfe.u32`), or one a written type
 /// modifier gives it (`.type`, `mad.wide`'s doubled type). ptxas then
-/// takes any register plus a constant, or a function's name.
+/// takes any register plus a constant, or a function's name. In a texture
+/// instruction only the role's own type group counts (`tex.2d.v4.u32.s32`
+/// does not type its `.s32` offset).
 pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
-    if i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t)) {
+    if !catalog().flags(i.form).has(Flags::TEXTURE)
+        && i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t))
+    {
         return true;
     }
     for r in spec.types {

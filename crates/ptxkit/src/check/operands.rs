@@ -1494,8 +1494,9 @@ impl Checker<'_> {
             // A `strict-reg` role takes no packed register for another
             // type of its size (tex's `e` and `fc`).
             (false, false) => {
-                super::exact::fits(spec, ty, reg)
-                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg.is_packed() && reg != ty)
+                (super::exact::fits(spec, ty, reg)
+                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg.is_packed() && reg != ty))
+                    || super::handles::register_fits(spec, reg)
             }
             // ptxas takes an `.f16x2` register where the operand's type is
             // the instruction's own `.pred` type modifier (`and.pred`,
