@@ -819,15 +819,23 @@ impl Checker<'_> {
                         // (`mov.v2.b16 {%h1, %h2}, %r1+8` passes); a
                         // variable plus one is an address, which ptxas
                         // takes for a vector (`mov.v2.b16 {%h1, %h2},
-                        // buf+8`, tex's `e`).
+                        // buf+8`, tex's `e`), except in a matrix
+                        // instruction or an `exact` role (`mma`'s,
+                        // `tcgen05.st`'s fragments: "Vector expected").
                         Expr::Binary(b) => {
                             !spec.kinds.has(Kinds::VAR)
                                 && matches!(
                                     &b.lhs,
-                                    Expr::Name(n, _) if matches!(
-                                        w.lookup(ms, *n).decl,
-                                        Some(Decl { kind: Kind::Reg, .. })
-                                    )
+                                    Expr::Name(n, _) if match w.lookup(ms, *n).decl {
+                                        Some(Decl { kind: Kind::Reg, .. }) => true,
+                                        Some(Decl { kind: Kind::Var, .. }) => {
+                                            super::exact::exact(spec)
+                                                || catalog()
+                                                    .flags(i.form)
+                                                    .has(crate::isa::Flags::MATRIX)
+                                        }
+                                        _ => false,
+                                    }
                                 )
                         }
                         _ => {
