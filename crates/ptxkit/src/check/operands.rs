@@ -769,6 +769,9 @@ impl Checker<'_> {
                 {
                     return false;
                 }
+                if !self.typed_constants(i, spec, ty, items, *span) {
+                    return false;
+                }
                 // ptxas types a vector of integer constants alone as 64-bit
                 // integers, which a `.f64` vector takes (`st.v4.f64 [a],
                 // {0, 0, 0, 0}`), though not a scalar integer constant nor

@@ -250,6 +250,11 @@ impl Kinds {
     /// "Illegal state space for address operand"; `mbarrier.*` and some
     /// `fabric` barriers), as it can elsewhere (`ld [%clock64]`).
     pub const NOSREG: Kinds = Kinds(1 << 18);
+    /// A read vector of constants alone is typed by its elements, as
+    /// ptxas does, and must fit the role's type: integers only an
+    /// integer type, `0f` constants only `.f32` or `.b32`, other floats
+    /// none (`mma`'s dense fragments; `check/const_vectors.rs`).
+    pub const TYPED_CONSTS: Kinds = Kinds(1 << 23);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -272,6 +277,7 @@ impl Kinds {
         ("single", Kinds::SINGLE),
         ("strict-reg", Kinds::STRICT_REG),
         ("nosreg", Kinds::NOSREG),
+        ("typed-consts", Kinds::TYPED_CONSTS),
     ];
 
     /// Whether every kind of `k` is in the set.
