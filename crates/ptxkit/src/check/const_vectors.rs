@@ -3,7 +3,8 @@
 //! takes it only where that type fits the role's.
 //!
 //! What ptxas 13.5 takes (probed on `mma`'s dense fragments for sm_80,
-//! sm_90a and sm_120a; `tests/data/operands/matrix/mma_constants.ptx`):
+//! sm_90a and sm_120a and on `mma.sp`'s; `tests/data/operands/matrix/
+//! mma_constants.ptx`, `mma_sp_constants.ptx`):
 //! integer constants alone (`{0, 0}`, `{-1, -1}`) only for a `.sN`/`.uN`
 //! role (the `.s32` accumulator `c`), not for a `.b32` one; `0f`
 //! constants alone only for a 32-bit float or untyped role (`.f32`,

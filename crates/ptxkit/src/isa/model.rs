@@ -253,7 +253,7 @@ impl Kinds {
     /// A read vector of constants alone is typed by its elements, as
     /// ptxas does, and must fit the role's type: integers only an
     /// integer type, `0f` constants only `.f32` or `.b32`, other floats
-    /// none (`mma`'s dense fragments; `check/const_vectors.rs`).
+    /// none (`mma`'s fragments; `check/const_vectors.rs`).
     pub const TYPED_CONSTS: Kinds = Kinds(1 << 23);
 
     /// The names of the kinds, as the catalog spells them.
