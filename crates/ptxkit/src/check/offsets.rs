@@ -22,12 +22,14 @@
 //! %r9+8` as a `.s32` offset, not `%rd9+8`; tex.level's lod any register;
 //! `tests/data/operands/texture/offsets.ptx`). A variable plus a constant
 //! in a matrix instruction or an `exact` role (docs/catalog.md) is a
-//! 32-bit value only: refused for a 64-bit
-//! descriptor, a predicate or a 16-bit mask, and for a role that takes no
-//! register (wgmma's immediate scales); vector and list operands
-//! (`vec=list`) and operands that take addresses are left to their own
-//! checks. Known gap: a role's type counts as the instruction's when any
-//! written modifier has that type (`tex.2d.v4.u32.s32`'s `.s32` offset
+//! 32-bit value only: refused for a 64-bit descriptor, a predicate or a
+//! 16-bit mask, and for a role that takes no register (wgmma's immediate
+//! scales). A matrix instruction's list operands (`vec=list`: `mma`'s `e`
+//! and block-scale data, `wgmma`'s `sp-meta`) follow the scalar rule
+//! (`%r9+8`, not `%rd9+8`); vector operands, other list operands and
+//! operands that take addresses are left to their own checks. Known gap:
+//! a role's type counts as the instruction's when any written modifier
+//! has that type (`tex.2d.v4.u32.s32`'s `.s32` offset
 //! then takes `%rd9+8`, which ptxas refuses).
 
 use super::inst_ctx::Names;
@@ -77,7 +79,7 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || matches!(spec.arity, Arity::List)
+            || (matches!(spec.arity, Arity::List) && !catalog().flags(i.form).has(Flags::MATRIX))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
