@@ -650,6 +650,23 @@ impl Checker<'_> {
                         ));
                         return false;
                     }
+                    // `sized-list`: one of ptxas's vector sizes, 8 too
+                    // (`mma`'s `e`: "Illegal vector size: 3", also 5, 6).
+                    None if spec.kinds.has(Kinds::SIZED_LIST)
+                        && !matches!(items.len(), 1 | 2 | 4 | 8) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2, 4 or 8 as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                        return false;
+                    }
                     // A vector of unchecked length (`vec=any`, or `@count`
                     // rows none of which applies) is still one of the
                     // lengths ptxas has ("Illegal vector size: 3", also 8,

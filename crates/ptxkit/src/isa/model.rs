@@ -255,6 +255,10 @@ impl Kinds {
     /// integer type, `0f` constants only `.f32` or `.b32`, other floats
     /// none (`mma`'s fragments; `check/const_vectors.rs`).
     pub const TYPED_CONSTS: Kinds = Kinds(1 << 23);
+    /// With `vec=list`: a vector written here has 1, 2, 4 or 8 elements
+    /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
+    /// unlike `wgmma`'s `sp-meta`, which takes any length).
+    pub const SIZED_LIST: Kinds = Kinds(1 << 24);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -278,6 +282,7 @@ impl Kinds {
         ("strict-reg", Kinds::STRICT_REG),
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
+        ("sized-list", Kinds::SIZED_LIST),
     ];
 
     /// Whether every kind of `k` is in the set.
