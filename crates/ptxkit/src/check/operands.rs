@@ -819,20 +819,24 @@ impl Checker<'_> {
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
                     let scalar = match e {
-                        Expr::Name(name, _) => matches!(
-                            found
-                                .or_else(|| Some(w.lookup(ms, *name)))
-                                .and_then(|f| f.decl),
-                            Some(Decl {
-                                kind: Kind::Reg,
-                                ty: Some(_),
-                                ..
-                            })
-                        ),
-                        // A component of a special register is one value
-                        // where a matrix instruction wants a fragment,
-                        // though it may stand for a vector elsewhere (ptxas
-                        // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
+                        Expr::Name(name, _) => {
+                            matches!(
+                                found
+                                    .or_else(|| Some(w.lookup(ms, *name)))
+                                    .and_then(|f| f.decl),
+                                Some(Decl {
+                                    kind: Kind::Reg,
+                                    ty: Some(_),
+                                    ..
+                                })
+                            ) || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                                && special_of(e).is_some())
+                        }
+                        // A special register (`%laneid`, `%gridid`, even
+                        // `%tid`) or a component of one is one value where
+                        // a matrix instruction wants a fragment, though it
+                        // may stand for a vector elsewhere (ptxas takes
+                        // `mov.v2.b16 {%h1, %h2}, %tid.x`).
                         // A register plus a constant is one value (`mma …
                         // %rd9+8` as a fragment: "Vector expected"), but
                         // where the role also takes a variable's address
@@ -861,7 +865,7 @@ impl Checker<'_> {
                         _ => {
                             constant(e).is_some()
                                 || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
-                                    && matches!(special_of(e), Some((_, Some(_), _))))
+                                    && special_of(e).is_some())
                         }
                     };
                     if scalar {
