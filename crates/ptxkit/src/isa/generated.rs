@@ -4824,7 +4824,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "scale-d", dir: Dir::In, kinds: Kinds(32771), types: &[TypeRef::Fixed(ScalarType::Pred)], arity: Arity::Scalar, wider: false, range: Some((0, 1)), multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "sp-meta", dir: Dir::In, kinds: Kinds(66561), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::List, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "sp-sel", dir: Dir::In, kinds: Kinds(32770), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: Some((0, 0)), multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "N", dir: Dir::In, kinds: Kinds(32770), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "N", dir: Dir::In, kinds: Kinds(32770), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: Some((0, 9223372036854775807)), multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "dst", dir: Dir::In, kinds: Kinds(128), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "nCols", dir: Dir::In, kinds: Kinds(32771), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: Some((32, 512)), multiple: 32, pred_on: &[], spaces: &[] },
     RoleSpec { role: "taddr", dir: Dir::In, kinds: Kinds(32771), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
