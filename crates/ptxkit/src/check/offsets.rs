@@ -21,13 +21,17 @@
 //! Texture and surface instructions follow the same rule (`tex.2d … ,
 //! %r9+8` as a `.s32` offset, not `%rd9+8`; tex.level's lod any register;
 //! `tests/data/operands/texture/offsets.ptx`). A variable plus a constant
-//! in a matrix instruction is judged here only for a role that takes no
-//! register (wgmma's immediate scales: refused); vector and list operands
-//! (`vec=list`) and operands that take addresses are left to their own
-//! checks. A role's type counts as the instruction's when a written
-//! modifier has that type, but in texture instructions, whose fixed-type
-//! roles (the `.s32` offset, the `.f32` depth value) ptxas never types by
-//! a modifier: `tex.2d.v4.u32.s32 … , %rd9+8` is refused.
+//! in a matrix instruction or an `exact` role (docs/catalog.md) is a
+//! 32-bit value only: refused for a 64-bit descriptor, a predicate or a
+//! 16-bit mask, and for a role that takes no register (wgmma's immediate
+//! scales). A matrix instruction's list operands (`vec=list`: `mma`'s `e`
+//! and block-scale data, `wgmma`'s `sp-meta`) follow the scalar rule
+//! (`%r9+8`, not `%rd9+8`); vector operands, other list operands and
+//! operands that take addresses are left to their own checks. A role's
+//! type counts as the instruction's when a written modifier has that
+//! type, but in texture instructions, whose fixed-type roles (the `.s32`
+//! offset, the `.f32` depth value) ptxas never types by a modifier:
+//! `tex.2d.v4.u32.s32 … , %rd9+8` is refused.
 
 use super::inst_ctx::Names;
 use super::operand_kinds;
@@ -80,7 +84,7 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || matches!(spec.arity, Arity::List)
+            || (matches!(spec.arity, Arity::List) && !catalog().flags(i.form).has(Flags::MATRIX))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
@@ -96,17 +100,19 @@ impl Checker<'_> {
                 ty,
                 ..
             }) => (true, ty),
-            // A matrix instruction's selectors and metadata take a
-            // variable's address (ptxas 13.5); left to their own checks.
             Some(Decl {
                 kind: Kind::Var, ..
-            }) if !catalog().flags(i.form).has(Flags::MATRIX) || !spec.kinds.has(Kinds::REG) => {
-                (false, None)
-            }
+            }) => (false, None),
             _ => return false,
         };
         let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
         let pred = |t: Option<ScalarType>| t == Some(ScalarType::Pred);
+        // A matrix instruction or an `exact` role takes a variable plus a
+        // constant as a 32-bit value only (`wmma`'s `stride`,
+        // `movmatrix`'s source), not as a 64-bit descriptor, a predicate
+        // or `tcgen05.commit`'s 16-bit mask (ptxas 13.5,
+        // `tests/data/operands/matrix/var_offsets.ptx`).
+        let matrix = catalog().flags(i.form).has(Flags::MATRIX) || super::exact::exact(spec);
         let refused = !kind_ok
             || catalog().flags(i.form).has(Flags::SIMD_VIDEO)
             || if reg {
@@ -119,7 +125,9 @@ impl Checker<'_> {
                     _ => false,
                 }
             } else {
-                ty.is_some_and(|t| t.is_float() || t == ScalarType::Pred)
+                ty.is_some_and(|t| {
+                    t.is_float() || t == ScalarType::Pred || (matrix && t.bits() != 32)
+                })
             };
         if refused {
             let what = if reg { "a register" } else { "a variable" };

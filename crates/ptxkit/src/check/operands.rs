@@ -650,6 +650,23 @@ impl Checker<'_> {
                         ));
                         return false;
                     }
+                    // `sized-list`: one of ptxas's vector sizes, 8 too
+                    // (`mma`'s `e`: "Illegal vector size: 3", also 5, 6).
+                    None if spec.kinds.has(Kinds::SIZED_LIST)
+                        && !matches!(items.len(), 1 | 2 | 4 | 8) =>
+                    {
+                        self.diags.push(Diagnostic::error(
+                            Code::OperandShape,
+                            *span,
+                            format!(
+                                "`{}` takes a vector of 1, 2, 4 or 8 as `{}`, not {}",
+                                super::inst_name(i),
+                                spec.role,
+                                items.len()
+                            ),
+                        ));
+                        return false;
+                    }
                     // A vector of unchecked length (`vec=any`, or `@count`
                     // rows none of which applies) is still one of the
                     // lengths ptxas has ("Illegal vector size: 3", also 8,
@@ -769,6 +786,9 @@ impl Checker<'_> {
                 {
                     return false;
                 }
+                if !self.typed_constants(i, spec, ty, items, *span) {
+                    return false;
+                }
                 // ptxas types a vector of integer constants alone as 64-bit
                 // integers, which a `.f64` vector takes (`st.v4.f64 [a],
                 // {0, 0, 0, 0}`), though not a scalar integer constant nor
@@ -799,41 +819,53 @@ impl Checker<'_> {
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
                     let scalar = match e {
-                        Expr::Name(name, _) => matches!(
-                            found
-                                .or_else(|| Some(w.lookup(ms, *name)))
-                                .and_then(|f| f.decl),
-                            Some(Decl {
-                                kind: Kind::Reg,
-                                ty: Some(_),
-                                ..
-                            })
-                        ),
-                        // A component of a special register is one value
-                        // where a matrix instruction wants a fragment,
-                        // though it may stand for a vector elsewhere (ptxas
-                        // takes `mov.v2.b16 {%h1, %h2}, %tid.x`).
+                        Expr::Name(name, _) => {
+                            matches!(
+                                found
+                                    .or_else(|| Some(w.lookup(ms, *name)))
+                                    .and_then(|f| f.decl),
+                                Some(Decl {
+                                    kind: Kind::Reg,
+                                    ty: Some(_),
+                                    ..
+                                })
+                            ) || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
+                                && special_of(e).is_some())
+                        }
+                        // A special register (`%laneid`, `%gridid`, even
+                        // `%tid`) or a component of one is one value where
+                        // a matrix instruction wants a fragment, though it
+                        // may stand for a vector elsewhere (ptxas takes
+                        // `mov.v2.b16 {%h1, %h2}, %tid.x`).
                         // A register plus a constant is one value (`mma …
                         // %rd9+8` as a fragment: "Vector expected"), but
                         // where the role also takes a variable's address
                         // (`mov.v2.b16 {%h1, %h2}, %r1+8` passes); a
                         // variable plus one is an address, which ptxas
                         // takes for a vector (`mov.v2.b16 {%h1, %h2},
-                        // buf+8`, tex's `e`).
+                        // buf+8`, tex's `e`), except in a matrix
+                        // instruction or an `exact` role (`mma`'s,
+                        // `tcgen05.st`'s fragments: "Vector expected").
                         Expr::Binary(b) => {
                             !spec.kinds.has(Kinds::VAR)
                                 && matches!(
                                     &b.lhs,
-                                    Expr::Name(n, _) if matches!(
-                                        w.lookup(ms, *n).decl,
-                                        Some(Decl { kind: Kind::Reg, .. })
-                                    )
+                                    Expr::Name(n, _) if match w.lookup(ms, *n).decl {
+                                        Some(Decl { kind: Kind::Reg, .. }) => true,
+                                        Some(Decl { kind: Kind::Var, .. }) => {
+                                            super::exact::exact(spec)
+                                                || catalog()
+                                                    .flags(i.form)
+                                                    .has(crate::isa::Flags::MATRIX)
+                                        }
+                                        _ => false,
+                                    }
                                 )
                         }
                         _ => {
                             constant(e).is_some()
                                 || (catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
-                                    && matches!(special_of(e), Some((_, Some(_), _))))
+                                    && special_of(e).is_some())
                         }
                     };
                     if scalar {

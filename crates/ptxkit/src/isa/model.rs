@@ -250,6 +250,15 @@ impl Kinds {
     /// "Illegal state space for address operand"; `mbarrier.*` and some
     /// `fabric` barriers), as it can elsewhere (`ld [%clock64]`).
     pub const NOSREG: Kinds = Kinds(1 << 18);
+    /// A read vector of constants alone is typed by its elements, as
+    /// ptxas does, and must fit the role's type: integers only an
+    /// integer type, `0f` constants only `.f32` or `.b32`, other floats
+    /// none (`mma`'s fragments; `check/const_vectors.rs`).
+    pub const TYPED_CONSTS: Kinds = Kinds(1 << 23);
+    /// With `vec=list`: a vector written here has 1, 2, 4 or 8 elements
+    /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
+    /// unlike `wgmma`'s `sp-meta`, which takes any length).
+    pub const SIZED_LIST: Kinds = Kinds(1 << 24);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -272,6 +281,8 @@ impl Kinds {
         ("single", Kinds::SINGLE),
         ("strict-reg", Kinds::STRICT_REG),
         ("nosreg", Kinds::NOSREG),
+        ("typed-consts", Kinds::TYPED_CONSTS),
+        ("sized-list", Kinds::SIZED_LIST),
     ];
 
     /// Whether every kind of `k` is in the set.
