@@ -638,6 +638,34 @@ impl Checker<'_> {
         for d in &v.decls {
             let no_size = d.dims.first().is_some_and(Option::is_none);
             let no_init = d.init.as_ref().is_none_or(|i| i.list_len() == Some(0));
+            // A dimension of 0 makes the type incomplete too (ptxas 13.5:
+            // `.global .b8 g[0];` "has incomplete type", with or without an
+            // initializer); past the first, an empty or 0 dimension makes
+            // an array of an incomplete type, `.extern` or not.
+            let zero = |e: &Option<crate::syntax::Expr>| {
+                e.as_ref()
+                    .is_some_and(|e| crate::syntax::consteval::eval_int(e) == Some(0))
+            };
+            let zero_size = d.dims.first().is_some_and(zero);
+            if zero_size && !extern_ {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::Incomplete,
+                        d.name_span,
+                        format!("`{}` has an array type of size 0", d.name),
+                    )
+                    .with_note("only `.extern` variables may have an incomplete type"),
+                );
+            } else if d.dims.iter().skip(1).any(|x| x.is_none() || zero(x)) {
+                self.diags.push(Diagnostic::error(
+                    Code::Incomplete,
+                    d.name_span,
+                    format!(
+                        "`{}` is an array of an incomplete type: only its first dimension may be empty",
+                        d.name
+                    ),
+                ));
+            }
             if no_size && no_init && !extern_ {
                 self.diags.push(
                     Diagnostic::error(
