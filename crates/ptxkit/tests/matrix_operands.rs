@@ -17,117 +17,23 @@
 
 mod common;
 
-use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
-
-use ptxkit::check::{check_source, CheckOptions};
-use ptxkit::LineIndex;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/operands/matrix")
 }
 
-/// The recorded verdicts: file → the lines ptxas reports errors on.
-fn recorded() -> Vec<(String, BTreeSet<u32>)> {
-    let tsv = std::fs::read_to_string(dir().join("PTXAS.tsv")).unwrap_or_default();
-    tsv.lines()
-        .filter(|l| !l.starts_with('#') && !l.is_empty())
-        .map(|l| {
-            let (file, lines) = l.split_once('\t').unwrap_or((l, ""));
-            let lines = lines
-                .split(',')
-                .filter_map(|n| n.trim().parse().ok())
-                .collect();
-            (file.to_string(), lines)
-        })
-        .collect()
-}
-
-/// The lines our checker reports errors on.
-fn our_lines(src: &[u8]) -> BTreeSet<u32> {
-    let index = LineIndex::new(src);
-    check_source(src, &CheckOptions::default())
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| index.line_col(d.span.start).line)
-        .collect()
-}
-
 #[test]
 fn every_case_is_recorded() {
-    let mut files: Vec<String> = std::fs::read_dir(dir())
-        .map(|rd| {
-            rd.filter_map(Result::ok)
-                .map(|e| e.file_name().to_string_lossy().into_owned())
-                .filter(|n| n.ends_with(".ptx"))
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    let mut names: Vec<String> = recorded().into_iter().map(|(f, _)| f).collect();
-    names.sort();
-    assert!(!files.is_empty(), "no cases in {}", dir().display());
-    assert_eq!(files, names, "each case has one row in PTXAS.tsv");
+    common::recorded::assert_every_case_is_recorded(&dir());
 }
 
 #[test]
 fn errors_fall_on_the_lines_ptxas_reports() {
-    let mut bad = Vec::new();
-    for (file, want) in recorded() {
-        let src = std::fs::read(dir().join(&file)).unwrap_or_default();
-        let got = our_lines(&src);
-        if got != want {
-            bad.push(format!("{file}: ptxas {want:?}, ours {got:?}"));
-        }
-    }
-    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    common::recorded::assert_errors_fall_on_the_recorded_lines(&dir());
 }
 
 #[test]
 fn recorded_verdicts_are_ptxas_s() {
-    let Some(ptxas) = common::shared_dir()
-        .map(|d| d.join("tools/ptxas"))
-        .filter(|p| p.exists())
-    else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "ptxas is required on CI"
-        );
-        eprintln!("skipped: ../shared/tools/ptxas is absent");
-        return;
-    };
-    for (file, want) in recorded() {
-        let path = dir().join(&file);
-        let src = std::fs::read_to_string(&path).unwrap_or_default();
-        let arch = src
-            .lines()
-            .find_map(|l| l.strip_prefix(".target "))
-            .unwrap_or("sm_90a")
-            .trim()
-            .to_string();
-        let out = std::process::Command::new(&ptxas)
-            .arg(format!("-arch={arch}"))
-            .arg(&path)
-            .args(["-o", "/dev/null"])
-            .output()
-            .expect("ptxas runs");
-        let text = String::from_utf8_lossy(&out.stderr);
-        // Errors only: ptxas also names lines in `info` advisories
-        // (`.sp` rather than `.sp::ordered_metadata`).
-        let got: BTreeSet<u32> = text
-            .lines()
-            .filter(|l| l.contains("; error"))
-            .filter_map(|l| {
-                l.split("line ")
-                    .nth(1)?
-                    .split(';')
-                    .next()?
-                    .trim()
-                    .parse()
-                    .ok()
-            })
-            .collect();
-        assert_eq!(got, want, "{file}: ptxas now says\n{text}");
-        assert_eq!(out.status.success(), want.is_empty(), "{file}: exit status");
-    }
+    common::recorded::assert_recorded_verdicts_are_ptxas_s(&dir(), "sm_90a");
 }

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 
 pub mod files;
+pub mod recorded;
 pub mod spec;
 
 /// The `shared` directory beside the repository (or `$PTXKIT_SHARED`).
