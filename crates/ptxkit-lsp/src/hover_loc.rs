@@ -14,17 +14,24 @@ use crate::document::Document;
 pub fn source_line(doc: &Document, off: u32) -> Option<(String, Span)> {
     let a = &doc.analysis;
     let src = a.text.as_bytes();
-    let lines = LineIndex::new(src);
-    let line = lines.line_col(off).line;
-    let span = lines.line_span(line, src);
-    let text = src.get(span.start as usize..span.end as usize)?;
-    // Only a `.loc` line reads the source files.
-    if !String::from_utf8_lossy(text)
+    // Only a `.loc` line indexes the text and reads the source files.
+    let at = usize::try_from(off).ok()?.min(src.len());
+    let start = src
+        .get(..at)?
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |k| k.saturating_add(1));
+    let rest = src.get(start..)?;
+    let end = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+    if !String::from_utf8_lossy(rest.get(..end)?)
         .trim_start()
         .starts_with(".loc")
     {
         return None;
     }
+    let lines = LineIndex::new(src);
+    let line = lines.line_col(off).line;
+    let span = lines.line_span(line, src);
     let ptx = file_path(doc.uri.as_str());
     let info = LineInfo::new(&a.module, &lines, ptx.as_deref());
     let at = info.at(line)?;
