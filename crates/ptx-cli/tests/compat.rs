@@ -192,6 +192,12 @@ fn compat_says_when_a_file_has_no_kernels() {
     let t = text(&out.stdout);
     let row = t.lines().find(|l| l.contains("stub.o  ")).expect("row");
     assert_eq!(row.split_whitespace().last(), Some("none"), "{t}");
+    // Listed apart from the binaries that cannot run.
+    assert!(!t.contains("cannot run:"), "{t}");
+    assert!(
+        t.contains("no kernels of their own (nothing to launch, on any GPU): "),
+        "{t}"
+    );
     // A file whose cubin defines a kernel is judged by its images.
     let obj = obj.replace("stub.o", "embedded.o");
     let out = ptx(&["compat", "--json", "--gpu", "sm_75", &obj]);

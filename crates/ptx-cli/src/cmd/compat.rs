@@ -259,6 +259,9 @@ fn print_text(o: &Output, gpus: &[u32]) {
         let _ = writeln!(w, "no CUDA binaries found");
     }
     let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    // Binaries with no kernel of their own: no GPU is a reason, so they are
+    // listed apart from the ones that cannot run.
+    let mut no_kernels: Vec<String> = Vec::new();
     let mut gaps: Vec<String> = Vec::new();
     for p in &o.packages {
         let _ = writeln!(
@@ -325,7 +328,11 @@ fn print_text(o: &Output, gpus: &[u32]) {
                         }
                     ));
                 }
-                if v.verdict.level == Level::CannotRun {
+                if v.verdict.rule == rules::NO_KERNELS {
+                    if no_kernels.last() != Some(&b.name) {
+                        no_kernels.push(b.name.clone());
+                    }
+                } else if v.verdict.level == Level::CannotRun {
                     let n = reasons
                         .entry(format!("{}: {}", v.gpu, v.verdict.reason))
                         .or_default();
@@ -347,6 +354,13 @@ fn print_text(o: &Output, gpus: &[u32]) {
         for (r, n) in &reasons {
             let _ = writeln!(w, "  {r} ({n} binar{})", if *n == 1 { "y" } else { "ies" });
         }
+    }
+    if !no_kernels.is_empty() {
+        let _ = writeln!(
+            w,
+            "\nno kernels of their own (nothing to launch, on any GPU): {}",
+            no_kernels.join(", ")
+        );
     }
     let _ = writeln!(
         w,
