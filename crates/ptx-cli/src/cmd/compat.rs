@@ -193,7 +193,9 @@ pub fn run(a: Args) -> Result<u8, String> {
             .flatten()
             .filter_map(|r| r.report.as_ref())
             .flat_map(|r| &r.verdicts)
-            .any(|v| v.verdict.level >= lvl)
+            // A file with no kernel of its own launches nothing: no
+            // "no kernel image" error can come from it.
+            .any(|v| v.verdict.level >= lvl && v.verdict.rule != rules::NO_KERNELS)
     });
     let out = Output {
         gpus: gpus.iter().map(|g| format!("sm_{g}")).collect(),
