@@ -182,7 +182,7 @@ impl Dir {
 
 /// The kinds of operand a role may be, as a bit set ([`Kinds::REG`]…).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, Serialize)]
-pub struct Kinds(pub u32);
+pub struct Kinds(pub u64);
 
 impl Kinds {
     /// A register (`%r1`), of a type compatible with the role's.
