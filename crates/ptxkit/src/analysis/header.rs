@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use super::params::{directive_text, param_summary, ParamSummary};
+use crate::isa::vocab::Linkage;
 use crate::syntax::{Block, FuncKind, Function, Stmt};
 
 /// Name, kind, linkage, signature, directives and size of one function.
@@ -18,8 +19,8 @@ pub struct FunctionHeader {
     /// `entry` (kernel) or `func`.
     #[serde(serialize_with = "super::serialize_func_kind")]
     pub kind: FuncKind,
-    /// `.visible`, `.extern`, `.weak`, or none.
-    pub linkage: Option<&'static str>,
+    /// `.visible`, `.extern`, `.weak`, or none (written as its spelling).
+    pub linkage: Option<Linkage>,
     /// Whether only declared here (no body).
     pub declaration: bool,
     /// Parameters with their types and sizes.
@@ -39,7 +40,7 @@ impl FunctionHeader {
             name: f.name.to_string(),
             demangled: crate::demangle(f.name.as_str()),
             kind: f.kind,
-            linkage: f.linkage.map(|l| l.as_str()),
+            linkage: f.linkage,
             declaration: f.body.is_none(),
             params: f.params().iter().map(param_summary).collect(),
             returns: f
