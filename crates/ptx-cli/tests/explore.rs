@@ -360,3 +360,52 @@ fn resources_count_as_ptxas_does() {
     );
     let _ = std::fs::remove_file(&path);
 }
+
+/// `ptx functions --json` and `ptx summary --json` embed one function
+/// header (`analysis::header::FunctionHeader`): for every function that
+/// both list, the shared fields are the same values, and each report keeps
+/// its own fields.
+#[test]
+fn functions_and_summary_share_one_header() {
+    const SHARED: [&str; 9] = [
+        "name",
+        "demangled",
+        "kind",
+        "linkage",
+        "declaration",
+        "params",
+        "returns",
+        "directives",
+        "instructions",
+    ];
+    let mut compared = 0;
+    for ex in examples() {
+        let path = format!("examples/{ex}");
+        let fs: serde_json::Value =
+            serde_json::from_str(&run(&["functions", "--json", &path], 0)).expect("json");
+        let sm: serde_json::Value =
+            serde_json::from_str(&run(&["summary", "--json", &path], 0)).expect("json");
+        for s in sm["functions"].as_array().expect("summary functions") {
+            // `summary` lists a declared-then-defined function once, as its
+            // definition; `functions` lists both.
+            let f = fs
+                .as_array()
+                .expect("functions")
+                .iter()
+                .find(|f| f["name"] == s["name"] && f["declaration"] == s["declaration"])
+                .unwrap_or_else(|| panic!("{ex}: {} not in functions", s["name"]));
+            for key in SHARED {
+                assert!(s.get(key).is_some(), "{ex}: summary lacks {key}");
+                assert_eq!(f[key], s[key], "{ex} {}: {key}", s["name"]);
+            }
+            for key in ["line", "calls", "unresolved_calls", "recursive"] {
+                assert!(f.get(key).is_some(), "{ex}: functions lacks {key}");
+            }
+            for key in ["registers", "local_bytes", "shared_bytes"] {
+                assert!(s.get(key).is_some(), "{ex}: summary lacks {key}");
+            }
+            compared += 1;
+        }
+    }
+    assert!(compared >= 10, "only {compared} functions compared");
+}

@@ -627,40 +627,10 @@ fn repeated_section_headers_read_once() {
     linear("ELF with repeated section headers", &s, &b);
 }
 
-/// A fatbin of one zstd entry (RLE blocks of 128 KiB: 4 bytes each)
-/// whose header says it holds `claimed` bytes.
-fn zstd_bomb(blocks: usize, claimed: u64) -> Vec<u8> {
-    let mut frame = 0xFD2F_B528u32.to_le_bytes().to_vec();
-    frame.extend([0x00, 7 << 3]);
-    for i in 0..blocks {
-        let h = u32::from(i + 1 == blocks) | (1 << 1) | ((128u32 << 10) << 3);
-        frame.extend(&h.to_le_bytes()[..3]);
-        frame.push(b'a');
-    }
-    let mut payload = frame.clone();
-    payload.resize(payload.len().div_ceil(8) * 8, 0);
-    let mut e = Vec::new();
-    e.extend(1u16.to_le_bytes());
-    e.extend(0x0101u16.to_le_bytes());
-    e.extend(64u32.to_le_bytes());
-    e.extend((payload.len() as u64).to_le_bytes());
-    e.extend((frame.len() as u32).to_le_bytes());
-    e.extend(0u32.to_le_bytes());
-    e.extend(0u16.to_le_bytes());
-    e.extend(8u16.to_le_bytes());
-    e.extend(90u32.to_le_bytes());
-    e.extend([0; 8]);
-    e.extend(0x8011u64.to_le_bytes());
-    e.extend([0; 8]);
-    e.extend(claimed.to_le_bytes());
-    e.extend(payload);
-    let mut f = 0xBA55_ED50u32.to_le_bytes().to_vec();
-    f.extend(1u16.to_le_bytes());
-    f.extend(16u16.to_le_bytes());
-    f.extend((e.len() as u64).to_le_bytes());
-    f.extend(e);
-    f
-}
+// The decompression bomb's builder, shared with ptxkit's `tests/memory.rs`.
+#[path = "../../ptxkit/tests/support/zstd_bomb.rs"]
+mod zstd_bomb;
+use zstd_bomb::zstd_bomb;
 
 /// A 160 KB fatbin claiming 5 GiB: "entry too large" at once, for `check`
 /// and `extract` (which cost 5.3 GB and said "corrupt zstd payload").

@@ -2,7 +2,7 @@
 //! meanings of `ptx explain`, from [`ptxkit::analysis::explain_text`],
 //! narrowed to the form and modifiers written), a symbol's declaration, a
 //! special register's type; on a `.loc`, the source line it points at
-//! ([`crate::hover_loc`]); over a diagnostic, its code's explanation
+//! (the `hover_loc` module); over a diagnostic, its code's explanation
 //! ([`crate::hover_diag`]).
 
 use lsp_types::{Hover, HoverContents, MarkupContent, MarkupKind};

@@ -70,81 +70,92 @@ impl AsmStatement {
     /// ``"valid"`` (some selected target accepts it), ``"invalid"`` or
     /// ``"skipped"`` (the template is not a string literal).
     #[getter]
-    fn status(&self) -> &'static str {
-        self.c.verdict.status()
+    fn status(&self) -> PyResult<&'static str> {
+        crate::errors::guard(|| Ok(self.c.verdict.status()))
     }
 
     /// Whether some selected target accepts the statement.
     #[getter]
-    fn is_valid(&self) -> bool {
-        matches!(self.c.verdict, Verdict::Valid { .. })
+    fn is_valid(&self) -> PyResult<bool> {
+        crate::errors::guard(|| Ok(matches!(self.c.verdict, Verdict::Valid { .. })))
     }
 
     /// The targets that accept it (empty unless valid).
     #[getter]
-    fn targets(&self) -> Vec<String> {
-        match &self.c.verdict {
-            Verdict::Valid { targets } => targets.clone(),
-            _ => Vec::new(),
-        }
+    fn targets(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| {
+            Ok(match &self.c.verdict {
+                Verdict::Valid { targets } => targets.clone(),
+                _ => Vec::new(),
+            })
+        })
     }
 
     /// For an invalid statement, the target whose diagnostics are shown
     /// (``None`` when the problem is the same for every target).
     #[getter]
-    fn closest_target(&self) -> Option<String> {
-        match &self.c.verdict {
-            Verdict::Invalid { closest, .. } => closest.clone(),
-            _ => None,
-        }
+    fn closest_target(&self) -> PyResult<Option<String>> {
+        crate::errors::guard(|| {
+            Ok(match &self.c.verdict {
+                Verdict::Invalid { closest, .. } => closest.clone(),
+                _ => None,
+            })
+        })
     }
 
     /// The problems, at their line and column inside the C++ string
     /// literal; ``str(d)`` shows the C++ code frame, as ``ptx check-asm``.
     #[getter]
-    fn diagnostics(&self) -> Vec<Diagnostic> {
-        let ds = self.c.verdict.diagnostics(self.c.guard.checked_for.len());
-        Diagnostic::list(&self.text, ds)
+    fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
+        crate::errors::guard(|| {
+            Ok({
+                let ds = self.c.verdict.diagnostics(self.c.guard.checked_for.len());
+                Diagnostic::list(&self.text, ds)
+            })
+        })
     }
 
     /// 1-based line of the ``asm`` keyword.
     #[getter]
-    fn line(&self) -> u32 {
-        self.text.line_col(self.c.statement.keyword.start).0
+    fn line(&self) -> PyResult<u32> {
+        crate::errors::guard(|| Ok(self.text.line_col(self.c.statement.keyword.start).0))
     }
 
     /// 1-based column of the ``asm`` keyword.
     #[getter]
-    fn col(&self) -> u32 {
-        self.text.line_col(self.c.statement.keyword.start).1
+    fn col(&self) -> PyResult<u32> {
+        crate::errors::guard(|| Ok(self.text.line_col(self.c.statement.keyword.start).1))
     }
 
     /// The template's string literals as written in the C++ source.
     #[getter]
-    fn template(&self) -> String {
-        self.text.slice(self.c.statement.template_span)
+    fn template(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.text.slice(self.c.statement.template_span)))
     }
 
     /// The whole statement as written, ``asm`` to the closing parenthesis.
     #[getter]
-    fn source(&self) -> String {
-        self.text.slice(self.c.statement.span)
+    fn source(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.text.slice(self.c.statement.span)))
     }
 
     /// Output and input operand constraints in order (``["=r", "r", "l"]``).
     #[getter]
-    fn constraints(&self) -> Vec<String> {
-        self.c
-            .statement
-            .operands()
-            .map(|o| o.constraint.clone())
-            .collect()
+    fn constraints(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .c
+                .statement
+                .operands()
+                .map(|o| o.constraint.clone())
+                .collect())
+        })
     }
 
     /// Whether ``volatile`` was given.
     #[getter]
-    fn volatile(&self) -> bool {
-        self.c.statement.volatile
+    fn volatile(&self) -> PyResult<bool> {
+        crate::errors::guard(|| Ok(self.c.statement.volatile))
     }
 
     /// Where the statement is compiled, as ``ptx check-asm --json``'s
@@ -154,43 +165,47 @@ impl AsmStatement {
     /// ``assumed_undefined`` and ``undecidable``.
     #[getter]
     fn guard<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, pyo3::types::PyDict>> {
-        let g = &self.c.guard;
-        let d = pyo3::types::PyDict::new(py);
-        d.set_item("conditions", g.conditions.clone())?;
-        d.set_item("compiled_for", g.compiled_for.clone())?;
-        d.set_item("compiled_for_text", g.compiled_for_text.clone())?;
-        d.set_item("checked_for", g.checked_for.clone())?;
-        d.set_item("assumed_undefined", g.assumed_undefined.clone())?;
-        d.set_item("undecidable", g.undecidable.clone())?;
-        Ok(d)
+        crate::errors::guard(|| {
+            let g = &self.c.guard;
+            let d = pyo3::types::PyDict::new(py);
+            d.set_item("conditions", g.conditions.clone())?;
+            d.set_item("compiled_for", g.compiled_for.clone())?;
+            d.set_item("compiled_for_text", g.compiled_for_text.clone())?;
+            d.set_item("checked_for", g.checked_for.clone())?;
+            d.set_item("assumed_undefined", g.assumed_undefined.clone())?;
+            d.set_item("undecidable", g.undecidable.clone())?;
+            Ok(d)
+        })
     }
 
     /// The macros expanded to read the statement.
     #[getter]
-    fn expanded(&self) -> Vec<String> {
-        self.c.expanded.clone()
+    fn expanded(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| Ok(self.c.expanded.clone()))
     }
 
     /// How many readings its inner ``#if`` groups give (1 without any).
     #[getter]
-    fn variants(&self) -> usize {
-        self.c.variants
+    fn variants(&self) -> PyResult<usize> {
+        crate::errors::guard(|| Ok(self.c.variants))
     }
 
     /// What was assumed (an ``"n"`` operand whose value is not known, a
     /// condition that could not be decided).
     #[getter]
-    fn notes(&self) -> Vec<String> {
-        self.c.notes.clone()
+    fn notes(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| Ok(self.c.notes.clone()))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<AsmStatement {}:{}:{} {}>",
-            self.text.name,
-            self.line(),
-            self.col(),
-            self.status()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<AsmStatement {}:{}:{} {}>",
+                self.text.name,
+                self.line()?,
+                self.col()?,
+                self.status()?
+            ))
+        })
     }
 }

@@ -112,89 +112,93 @@ impl FatbinEntry {
     /// 1-based number among the binary's PTX entries (what ``entry=``
     /// selects); ``None`` for other kinds.
     #[getter]
-    fn number(&self) -> Option<usize> {
-        self.number
+    fn number(&self) -> PyResult<Option<usize>> {
+        crate::errors::guard(|| Ok(self.number))
     }
 
     /// Index among all entries of the binary (0-based).
     #[getter]
-    fn index(&self) -> usize {
-        self.e.index
+    fn index(&self) -> PyResult<usize> {
+        crate::errors::guard(|| Ok(self.e.index))
     }
 
     /// ``"ptx"``, ``"sass"``, ``"lto-ir"`` or ``"kind-N"``.
     #[getter]
-    fn kind(&self) -> String {
-        self.e.kind.name()
+    fn kind(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.e.kind.name()))
     }
 
     /// The architecture, ``"sm_80"``, ``"sm_90a"``.
     #[getter]
-    fn arch(&self) -> String {
-        self.e.arch_name()
+    fn arch(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.e.arch_name()))
     }
 
     /// The PTX ISA version the header names, ``"9.0"``.
     #[getter]
-    fn ptx_version(&self) -> String {
-        format!("{}.{}", self.e.version.0, self.e.version.1)
+    fn ptx_version(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(format!("{}.{}", self.e.version.0, self.e.version.1)))
     }
 
     /// ``"none"``, ``"lz4"`` or ``"zstd"``.
     #[getter]
-    fn compression(&self) -> &'static str {
-        self.e.compression.name()
+    fn compression(&self) -> PyResult<&'static str> {
+        crate::errors::guard(|| Ok(self.e.compression.name()))
     }
 
     /// The header's flags by name (``"64-bit"``, ``"debug"``, ``"lz4"``…).
     #[getter]
-    fn flags(&self) -> Vec<&'static str> {
-        self.e.flag_names()
+    fn flags(&self) -> PyResult<Vec<&'static str>> {
+        crate::errors::guard(|| Ok(self.e.flag_names()))
     }
 
     /// The compile options recorded in the header, if any.
     #[getter]
-    fn options(&self) -> Option<String> {
-        self.e.options.clone()
+    fn options(&self) -> PyResult<Option<String>> {
+        crate::errors::guard(|| Ok(self.e.options.clone()))
     }
 
     /// The payload's size once decompressed, in bytes.
     #[getter]
-    fn size(&self) -> u64 {
-        self.e.uncompressed_size
+    fn size(&self) -> PyResult<u64> {
+        crate::errors::guard(|| Ok(self.e.uncompressed_size))
     }
 
     /// The name ``ptx`` commands give the entry: ``"app#2.sm_90"``.
     #[getter]
-    fn name(&self) -> String {
-        self.display()
+    fn name(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.display()))
     }
 
     /// The PTX text, decompressed (byte-identical to ``cuobjdump -xptx``).
     /// Raises ``ValueError`` for an entry that is not PTX or is corrupt.
     #[getter]
     fn text(&self, py: Python<'_>) -> PyResult<String> {
-        Ok(String::from_utf8_lossy(&self.ptx_bytes(py)?).into_owned())
+        crate::errors::guard(|| Ok(String::from_utf8_lossy(&self.ptx_bytes(py)?).into_owned()))
     }
 
     /// Parse the entry's PTX into a ``Module``.
     pub fn parse(&self, py: Python<'_>) -> PyResult<Module> {
-        let text = self.ptx_bytes(py)?;
-        Ok(crate::parse_bytes(py, self.display(), text))
+        crate::errors::guard(|| {
+            let text = self.ptx_bytes(py)?;
+            Ok(crate::parse_bytes(py, self.display(), text))
+        })
     }
 
     /// The header fields as a dict (``ptx extract --list --json``).
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        crate::convert::to_py(py, &self.e)
+        crate::errors::guard(|| crate::convert::to_py(py, &self.e))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<FatbinEntry {} {} PTX {} {}>",
-            self.display(),
-            self.e.kind.name(),
-            self.ptx_version(),
-            self.e.compression.name()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<FatbinEntry {} {} PTX {} {}>",
+                self.display(),
+                self.e.kind.name(),
+                self.ptx_version()?,
+                self.e.compression.name()
+            ))
+        })
     }
 }

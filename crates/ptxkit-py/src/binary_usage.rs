@@ -33,32 +33,34 @@ pub fn resource_usage(
     source: &Bound<'_, PyAny>,
     arch: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let input = read_input(source)?;
-    let name = input.name.clone();
-    let result = py.detach(move || -> Result<Vec<serde_json::Value>, String> {
-        let bytes = input.bytes;
-        let bin = binary::read(&bytes).map_err(|e| format!("{name}: {e}"))?;
-        let mut rows = Vec::new();
-        for eu in binary::usage_of(&bytes, &bin) {
-            if arch.is_some_and(|a| !eu.arch_name.eq_ignore_ascii_case(a)) {
-                continue;
+    crate::errors::guard(|| {
+        let input = read_input(source)?;
+        let name = input.name.clone();
+        let result = py.detach(move || -> Result<Vec<serde_json::Value>, String> {
+            let bytes = input.bytes;
+            let bin = binary::read(&bytes).map_err(|e| format!("{name}: {e}"))?;
+            let mut rows = Vec::new();
+            for eu in binary::usage_of(&bytes, &bin) {
+                if arch.is_some_and(|a| !eu.arch_name.eq_ignore_ascii_case(a)) {
+                    continue;
+                }
+                let u = eu
+                    .usage
+                    .map_err(|e| format!("{name}: {}: {e}", eu.arch_name))?;
+                for f in &u.functions {
+                    let row = Row {
+                        arch: &eu.arch_name,
+                        entry: eu.entry,
+                        demangled: ptxkit::demangle(&f.name),
+                        usage: f,
+                    };
+                    rows.push(serde_json::to_value(&row).map_err(|e| e.to_string())?);
+                }
             }
-            let u = eu
-                .usage
-                .map_err(|e| format!("{name}: {}: {e}", eu.arch_name))?;
-            for f in &u.functions {
-                let row = Row {
-                    arch: &eu.arch_name,
-                    entry: eu.entry,
-                    demangled: ptxkit::demangle(&f.name),
-                    usage: f,
-                };
-                rows.push(serde_json::to_value(&row).map_err(|e| e.to_string())?);
-            }
-        }
-        Ok(rows)
-    });
-    crate::convert::to_py(py, &result.map_err(value_error)?)
+            Ok(rows)
+        });
+        crate::convert::to_py(py, &result.map_err(value_error)?)
+    })
 }
 
 /// One binary's verdicts.
@@ -86,45 +88,47 @@ pub fn compat(
     gpus: Option<Vec<String>>,
     driver: Option<&str>,
 ) -> PyResult<Py<PyAny>> {
-    let gpus: Vec<u32> = match gpus {
-        None => rules::COMMON_GPUS.to_vec(),
-        Some(v) => v
-            .iter()
-            .map(|g| {
-                verdicts::parse_gpu(g).ok_or_else(|| value_error(format!("`{g}` is not a GPU")))
-            })
-            .collect::<PyResult<_>>()?,
-    };
-    let driver = match driver {
-        None => None,
-        Some(d) => Some(
-            verdicts::parse_driver(d)
-                .ok_or_else(|| value_error(format!("`{d}` is not a CUDA or driver version")))?,
-        ),
-    };
-    let targets: Vec<Target> = gpus.iter().map(|&gpu| Target { gpu, driver }).collect();
-    let found = py.detach(move || -> Result<Vec<Found>, String> {
-        let cands = scan::candidates(&paths);
-        if let Some(e) = cands.errors.first() {
-            return Err(e.clone());
-        }
-        Ok(
-            scan::scan(&cands, |_, bytes| verdicts::report(bytes, &targets), |_| {})
-                .into_iter()
-                .map(|s| {
-                    let (report, error) = match s.result.and_then(|r| r) {
-                        Ok(r) => (Some(r), None),
-                        Err(e) => (None, Some(e)),
-                    };
-                    Found {
-                        package: s.candidate.package,
-                        path: s.candidate.path,
-                        report,
-                        error,
-                    }
+    crate::errors::guard(|| {
+        let gpus: Vec<u32> = match gpus {
+            None => rules::COMMON_GPUS.to_vec(),
+            Some(v) => v
+                .iter()
+                .map(|g| {
+                    verdicts::parse_gpu(g).ok_or_else(|| value_error(format!("`{g}` is not a GPU")))
                 })
-                .collect(),
-        )
-    });
-    crate::convert::to_py(py, &found.map_err(value_error)?)
+                .collect::<PyResult<_>>()?,
+        };
+        let driver = match driver {
+            None => None,
+            Some(d) => Some(
+                verdicts::parse_driver(d)
+                    .ok_or_else(|| value_error(format!("`{d}` is not a CUDA or driver version")))?,
+            ),
+        };
+        let targets: Vec<Target> = gpus.iter().map(|&gpu| Target { gpu, driver }).collect();
+        let found = py.detach(move || -> Result<Vec<Found>, String> {
+            let cands = scan::candidates(&paths);
+            if let Some(e) = cands.errors.first() {
+                return Err(e.clone());
+            }
+            Ok(
+                scan::scan(&cands, |_, bytes| verdicts::report(bytes, &targets), |_| {})
+                    .into_iter()
+                    .map(|s| {
+                        let (report, error) = match s.result.and_then(|r| r) {
+                            Ok(r) => (Some(r), None),
+                            Err(e) => (None, Some(e)),
+                        };
+                        Found {
+                            package: s.candidate.package,
+                            path: s.candidate.path,
+                            report,
+                            error,
+                        }
+                    })
+                    .collect(),
+            )
+        });
+        crate::convert::to_py(py, &found.map_err(value_error)?)
+    })
 }

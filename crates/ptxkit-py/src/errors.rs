@@ -11,6 +11,7 @@
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
@@ -33,9 +34,33 @@ pub fn error(msg: impl Into<String>) -> PyErr {
     Error::new_err(msg.into())
 }
 
-/// Run `f`, turning a panic into `ptxkit.InternalError`.
+/// Set by `_ptxkit._provoke_internal_error()`: the next [`guard`]ed call
+/// panics inside the boundary, so that the tests can see every entry
+/// point turn a panic into `ptxkit.InternalError`.
+static PROVOKE: AtomicBool = AtomicBool::new(false);
+
+/// Make the next call of any function or method of the package panic
+/// inside its boundary (for the tests of the boundary; not public API).
+#[pyfunction]
+pub fn _provoke_internal_error() {
+    PROVOKE.store(true, Ordering::SeqCst);
+}
+
+/// The panic `_provoke_internal_error` asked for.
+#[allow(clippy::panic)] // the one deliberate panic: it tests the boundary
+fn provoked() {
+    if PROVOKE.load(Ordering::Relaxed) && PROVOKE.swap(false, Ordering::SeqCst) {
+        panic!("provoked by _provoke_internal_error()");
+    }
+}
+
+/// Run `f`, turning a panic into `ptxkit.InternalError`. Every function
+/// and method the package exposes runs its body through it.
 pub fn guard<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
-    match catch_unwind(AssertUnwindSafe(f)) {
+    match catch_unwind(AssertUnwindSafe(|| {
+        provoked();
+        f()
+    })) {
         Ok(r) => r,
         Err(p) => {
             let why = p

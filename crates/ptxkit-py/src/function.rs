@@ -60,151 +60,167 @@ impl Function {
     /// The name as written (mangled for C++).
     #[getter]
     fn name(&self) -> PyResult<String> {
-        Ok(self.get()?.name.as_str().to_string())
+        crate::errors::guard(|| Ok(self.get()?.name.as_str().to_string()))
     }
 
     /// The demangled C++ name (``"vector_add(float const*, float*, int)"``),
     /// or ``None`` when the name is not a mangled C++ name.
     #[getter]
     fn demangled(&self) -> PyResult<Option<String>> {
-        Ok(demangle(self.get()?.name.as_str()))
+        crate::errors::guard(|| Ok(demangle(self.get()?.name.as_str())))
     }
 
     /// Whether it is a kernel (``.entry``).
     #[getter]
     fn is_kernel(&self) -> PyResult<bool> {
-        Ok(self.get()?.is_kernel())
+        crate::errors::guard(|| Ok(self.get()?.is_kernel()))
     }
 
     /// ``"kernel"`` or ``"function"``.
     #[getter]
     fn kind(&self) -> PyResult<&'static str> {
-        Ok(if self.get()?.is_kernel() {
-            "kernel"
-        } else {
-            "function"
+        crate::errors::guard(|| {
+            Ok(if self.get()?.is_kernel() {
+                "kernel"
+            } else {
+                "function"
+            })
         })
     }
 
     /// ``".visible"``, ``".extern"``, ``".weak"``, ``".common"`` or ``None``.
     #[getter]
     fn linkage(&self) -> PyResult<Option<&'static str>> {
-        Ok(self.get()?.linkage.map(|l| l.as_str()))
+        crate::errors::guard(|| Ok(self.get()?.linkage.map(|l| l.as_str())))
     }
 
     /// Whether it is only declared here (no body).
     #[getter]
     fn is_declaration(&self) -> PyResult<bool> {
-        Ok(self.get()?.body.is_none())
+        crate::errors::guard(|| Ok(self.get()?.body.is_none()))
     }
 
     /// The parameters: dicts with ``name``, ``type`` (``".param .u64"``),
     /// ``bytes`` and ``line``.
     #[getter]
     fn params<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        params_py(py, &self.doc, self.get()?.params())
+        crate::errors::guard(|| params_py(py, &self.doc, self.get()?.params()))
     }
 
     /// The return parameters of a ``.func`` (same shape as ``params``).
     #[getter]
     fn returns<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        params_py(py, &self.doc, self.get()?.rets.as_deref().unwrap_or(&[]))
+        crate::errors::guard(|| {
+            params_py(py, &self.doc, self.get()?.rets.as_deref().unwrap_or(&[]))
+        })
     }
 
     /// Performance directives as written: ``[".maxntid 256, 1, 1"]``.
     #[getter]
     fn directives(&self) -> PyResult<Vec<String>> {
-        Ok(self.get()?.directives.iter().map(directive_text).collect())
+        crate::errors::guard(|| Ok(self.get()?.directives.iter().map(directive_text).collect()))
     }
 
     /// The instructions of the body in order (nested blocks flattened);
     /// empty for a declaration.
     #[getter]
     fn instructions(&self) -> PyResult<Vec<Instruction>> {
-        let f = self.get()?;
-        Ok(f.body
-            .as_ref()
-            .map(|b| {
-                instruction_paths(b)
-                    .into_iter()
-                    .map(|(p, _)| Instruction::new(&self.doc, self.item, p))
-                    .collect()
-            })
-            .unwrap_or_default())
+        crate::errors::guard(|| {
+            let f = self.get()?;
+            Ok(f.body
+                .as_ref()
+                .map(|b| {
+                    instruction_paths(b)
+                        .into_iter()
+                        .map(|(p, _)| Instruction::new(&self.doc, self.item, p))
+                        .collect()
+                })
+                .unwrap_or_default())
+        })
     }
 
     /// The labels of the body, in order.
     #[getter]
     fn labels(&self) -> PyResult<Vec<String>> {
-        fn walk(b: &ptxkit::syntax::Block, out: &mut Vec<String>) {
-            for s in &b.stmts {
-                match s {
-                    ptxkit::Stmt::Label(n, _) => out.push(n.as_str().to_string()),
-                    ptxkit::Stmt::Block(inner) => walk(inner, out),
-                    _ => {}
+        crate::errors::guard(|| {
+            fn walk(b: &ptxkit::syntax::Block, out: &mut Vec<String>) {
+                for s in &b.stmts {
+                    match s {
+                        ptxkit::Stmt::Label(n, _) => out.push(n.as_str().to_string()),
+                        ptxkit::Stmt::Block(inner) => walk(inner, out),
+                        _ => {}
+                    }
                 }
             }
-        }
-        let mut out = Vec::new();
-        if let Some(b) = &self.get()?.body {
-            walk(b, &mut out);
-        }
-        Ok(out)
+            let mut out = Vec::new();
+            if let Some(b) = &self.get()?.body {
+                walk(b, &mut out);
+            }
+            Ok(out)
+        })
     }
 
     /// 1-based line where the function starts.
     #[getter]
     fn line(&self) -> PyResult<u32> {
-        Ok(self.doc.text.line_col(self.get()?.span.start).0)
+        crate::errors::guard(|| Ok(self.doc.text.line_col(self.get()?.span.start).0))
     }
 
     /// 1-based line where the function ends.
     #[getter]
     fn end_line(&self) -> PyResult<u32> {
-        Ok(self.doc.text.line_col(self.get()?.span.end).0)
+        crate::errors::guard(|| Ok(self.doc.text.line_col(self.get()?.span.end).0))
     }
 
     /// The function printed canonically, or exactly as written with
     /// ``lossless=True`` (``ptx show``).
     #[pyo3(signature = (lossless = false))]
     fn format(&self, lossless: bool) -> PyResult<String> {
-        let f = self.get()?;
-        if lossless {
-            return Ok(self.doc.text.slice(f.span));
-        }
-        let mut s = String::new();
-        for (_, l) in ptxkit::print::canonical_function_lines(f) {
-            s.push_str(&l);
-            s.push('\n');
-        }
-        Ok(s)
+        crate::errors::guard(|| {
+            let f = self.get()?;
+            if lossless {
+                return Ok(self.doc.text.slice(f.span));
+            }
+            let mut s = String::new();
+            for (_, l) in ptxkit::print::canonical_function_lines(f) {
+                s.push_str(&l);
+                s.push('\n');
+            }
+            Ok(s)
+        })
     }
 
     /// What ``ptx functions --json`` says of it: linkage, parameters,
     /// returns, directives, instruction count, calls, recursion.
     fn info(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let f = self.get()?;
-        let cg = self.doc.callgraph();
-        let info = ptxkit::analysis::functions::function_info(f, &self.doc.text.lines, cg);
-        crate::convert::to_py(py, &info)
+        crate::errors::guard(|| {
+            let f = self.get()?;
+            let cg = self.doc.callgraph();
+            let info = ptxkit::analysis::functions::function_info(f, &self.doc.text.lines, cg);
+            crate::convert::to_py(py, &info)
+        })
     }
 
     /// The functions it calls directly or indirectly (resolved), by name.
     #[getter]
     fn calls(&self) -> PyResult<Vec<String>> {
-        let f = self.get()?;
-        let cg = self.doc.callgraph();
-        let info = ptxkit::analysis::functions::function_info(f, &self.doc.text.lines, cg);
-        Ok(info.calls.into_iter().map(|c| c.callee).collect())
+        crate::errors::guard(|| {
+            let f = self.get()?;
+            let cg = self.doc.callgraph();
+            let info = ptxkit::analysis::functions::function_info(f, &self.doc.text.lines, cg);
+            Ok(info.calls.into_iter().map(|c| c.callee).collect())
+        })
     }
 
     fn __repr__(&self) -> PyResult<String> {
-        let f = self.get()?;
-        Ok(format!(
-            "<Function {} {} line {}>",
-            if f.is_kernel() { "kernel" } else { "function" },
-            f.name.as_str(),
-            self.line()?
-        ))
+        crate::errors::guard(|| {
+            let f = self.get()?;
+            Ok(format!(
+                "<Function {} {} line {}>",
+                if f.is_kernel() { "kernel" } else { "function" },
+                f.name.as_str(),
+                self.line()?
+            ))
+        })
     }
 }

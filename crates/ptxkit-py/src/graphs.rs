@@ -26,15 +26,15 @@ impl Cfg {
 impl Cfg {
     /// The function's name.
     #[getter]
-    fn function(&self) -> &str {
-        &self.r.function
+    fn function(&self) -> PyResult<&str> {
+        crate::errors::guard(|| Ok(self.r.function.as_str()))
     }
 
     /// The blocks in source order: dicts with ``id``, ``label``, ``labels``,
     /// ``first_line``, ``last_line`` and ``instructions`` (a count).
     #[getter]
     fn blocks(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.r.blocks)
+        crate::errors::guard(|| to_py(py, &self.r.blocks))
     }
 
     /// The edges: dicts with ``from``, ``to`` (``None`` when control
@@ -43,50 +43,52 @@ impl Cfg {
     /// ``"trap"``).
     #[getter]
     fn edges(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.r.edges)
+        crate::errors::guard(|| to_py(py, &self.r.edges))
     }
 
     /// The entry block's id (0).
     #[getter]
-    fn entry(&self) -> usize {
-        self.r.entry
+    fn entry(&self) -> PyResult<usize> {
+        crate::errors::guard(|| Ok(self.r.entry))
     }
 
     /// Block ids in reverse post-order.
     #[getter]
-    fn rpo(&self) -> Vec<usize> {
-        self.r.rpo.clone()
+    fn rpo(&self) -> PyResult<Vec<usize>> {
+        crate::errors::guard(|| Ok(self.r.rpo.clone()))
     }
 
     /// The immediate dominator of every block: ``{block: idom}``; ``None``
     /// for the entry and for unreachable blocks.
     #[getter]
-    fn dominators(&self) -> std::collections::BTreeMap<usize, Option<usize>> {
-        self.r.idom.iter().copied().enumerate().collect()
+    fn dominators(&self) -> PyResult<std::collections::BTreeMap<usize, Option<usize>>> {
+        crate::errors::guard(|| Ok(self.r.idom.iter().copied().enumerate().collect()))
     }
 
     /// Whether block ``a`` dominates block ``b`` (every block dominates
     /// itself).
-    fn dominates(&self, a: usize, b: usize) -> bool {
-        let mut at = Some(b);
-        let mut steps = 0usize;
-        while let Some(x) = at {
-            if x == a {
-                return true;
+    fn dominates(&self, a: usize, b: usize) -> PyResult<bool> {
+        crate::errors::guard(|| {
+            let mut at = Some(b);
+            let mut steps = 0usize;
+            while let Some(x) = at {
+                if x == a {
+                    return Ok(true);
+                }
+                steps = steps.saturating_add(1);
+                if steps > self.r.idom.len() {
+                    break;
+                }
+                at = self.r.idom.get(x).copied().flatten();
             }
-            steps = steps.saturating_add(1);
-            if steps > self.r.idom.len() {
-                break;
-            }
-            at = self.r.idom.get(x).copied().flatten();
-        }
-        false
+            Ok(false)
+        })
     }
 
     /// Blocks not reachable from the entry.
     #[getter]
-    fn unreachable(&self) -> Vec<usize> {
-        self.r.unreachable.clone()
+    fn unreachable(&self) -> PyResult<Vec<usize>> {
+        crate::errors::guard(|| Ok(self.r.unreachable.clone()))
     }
 
     /// Natural loops: dicts with ``header``, ``latches``, ``own_blocks``
@@ -94,35 +96,35 @@ impl Cfg {
     /// nested loops' included), ``depth`` and ``parent``.
     #[getter]
     fn loops(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.r.loops)
+        crate::errors::guard(|| to_py(py, &self.r.loops))
     }
 
     /// The loop depth of every block (0 outside loops), by block id.
     #[getter]
-    fn loop_depth(&self) -> Vec<u32> {
-        self.r.loop_depth.clone()
+    fn loop_depth(&self) -> PyResult<Vec<u32>> {
+        crate::errors::guard(|| Ok(self.r.loop_depth.clone()))
     }
 
     /// Edges ``(a, b)`` entering a cycle that ``b`` does not dominate;
     /// empty when the flow is reducible.
     #[getter]
-    fn irreducible_edges(&self) -> Vec<(usize, usize)> {
-        self.r.irreducible_edges.clone()
+    fn irreducible_edges(&self) -> PyResult<Vec<(usize, usize)>> {
+        crate::errors::guard(|| Ok(self.r.irreducible_edges.clone()))
     }
 
     /// Whether edge ``a -> b`` is a back edge (``b`` dominates ``a``).
-    fn is_back_edge(&self, a: usize, b: usize) -> bool {
-        self.r.is_back_edge(a, b)
+    fn is_back_edge(&self, a: usize, b: usize) -> PyResult<bool> {
+        crate::errors::guard(|| Ok(self.r.is_back_edge(a, b)))
     }
 
     /// Graphviz DOT (``ptx cfg --dot``); render with ``dot -Tsvg``.
-    fn to_dot(&self) -> String {
-        ptxkit::analysis::dot::cfg_dot(&self.r)
+    fn to_dot(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(ptxkit::analysis::dot::cfg_dot(&self.r)))
     }
 
     /// Everything as a dict (``ptx cfg NAME --json``).
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.r)
+        crate::errors::guard(|| to_py(py, &self.r))
     }
 
     /// A ``networkx.DiGraph``: one node per block id (attributes
@@ -131,40 +133,44 @@ impl Cfg {
     /// ``kind``); edges leaving the function go to the node ``"exit"``.
     /// Raises ``ImportError`` when networkx is not installed.
     fn to_networkx<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nx = py.import("networkx")?;
-        let g = nx.getattr("DiGraph")?.call0()?;
-        g.getattr("graph")?.set_item("function", &self.r.function)?;
-        for b in &self.r.blocks {
-            let kw = PyDict::new(py);
-            kw.set_item("label", &b.label)?;
-            kw.set_item("first_line", b.first_line)?;
-            kw.set_item("last_line", b.last_line)?;
-            kw.set_item("instructions", b.instructions)?;
-            kw.set_item(
-                "loop_depth",
-                self.r.loop_depth.get(b.id).copied().unwrap_or(0),
-            )?;
-            g.call_method("add_node", (b.id,), Some(&kw))?;
-        }
-        for e in &self.r.edges {
-            let kw = PyDict::new(py);
-            kw.set_item("kind", e.kind.as_str())?;
-            match e.to {
-                Some(t) => g.call_method("add_edge", (e.from, t), Some(&kw))?,
-                None => g.call_method("add_edge", (e.from, "exit"), Some(&kw))?,
-            };
-        }
-        Ok(g)
+        crate::errors::guard(|| {
+            let nx = py.import("networkx")?;
+            let g = nx.getattr("DiGraph")?.call0()?;
+            g.getattr("graph")?.set_item("function", &self.r.function)?;
+            for b in &self.r.blocks {
+                let kw = PyDict::new(py);
+                kw.set_item("label", &b.label)?;
+                kw.set_item("first_line", b.first_line)?;
+                kw.set_item("last_line", b.last_line)?;
+                kw.set_item("instructions", b.instructions)?;
+                kw.set_item(
+                    "loop_depth",
+                    self.r.loop_depth.get(b.id).copied().unwrap_or(0),
+                )?;
+                g.call_method("add_node", (b.id,), Some(&kw))?;
+            }
+            for e in &self.r.edges {
+                let kw = PyDict::new(py);
+                kw.set_item("kind", e.kind.as_str())?;
+                match e.to {
+                    Some(t) => g.call_method("add_edge", (e.from, t), Some(&kw))?,
+                    None => g.call_method("add_edge", (e.from, "exit"), Some(&kw))?,
+                };
+            }
+            Ok(g)
+        })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<Cfg {}: {} blocks, {} edges, {} loops>",
-            self.r.function,
-            self.r.blocks.len(),
-            self.r.edges.len(),
-            self.r.loops.len()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<Cfg {}: {} blocks, {} edges, {} loops>",
+                self.r.function,
+                self.r.blocks.len(),
+                self.r.edges.len(),
+                self.r.loops.len()
+            ))
+        })
     }
 }
 
@@ -192,7 +198,7 @@ impl CallGraph {
     /// ``address_taken`` and ``recursive``.
     #[getter]
     fn nodes(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.g.nodes)
+        crate::errors::guard(|| to_py(py, &self.g.nodes))
     }
 
     /// The call edges: dicts with ``caller`` and ``callee`` (names),
@@ -201,95 +207,109 @@ impl CallGraph {
     /// call sites), ``lines`` and ``recursive``.
     #[getter]
     fn edges<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let out = PyList::empty(py);
-        for e in &self.g.edges {
-            let d = PyDict::new(py);
-            d.set_item("caller", self.name(e.from))?;
-            d.set_item("callee", self.name(e.to))?;
-            d.set_item("kind", to_py(py, &e.kind)?)?;
-            d.set_item("via", e.via.as_deref())?;
-            d.set_item("calls", e.calls)?;
-            d.set_item("lines", e.lines.clone())?;
-            d.set_item("recursive", e.recursive)?;
-            out.append(d)?;
-        }
-        Ok(out)
+        crate::errors::guard(|| {
+            let out = PyList::empty(py);
+            for e in &self.g.edges {
+                let d = PyDict::new(py);
+                d.set_item("caller", self.name(e.from))?;
+                d.set_item("callee", self.name(e.to))?;
+                d.set_item("kind", to_py(py, &e.kind)?)?;
+                d.set_item("via", e.via.as_deref())?;
+                d.set_item("calls", e.calls)?;
+                d.set_item("lines", e.lines.clone())?;
+                d.set_item("recursive", e.recursive)?;
+                out.append(d)?;
+            }
+            Ok(out)
+        })
     }
 
     /// Names of the recursive functions.
     #[getter]
-    fn recursive(&self) -> Vec<String> {
-        self.g
-            .nodes
-            .iter()
-            .filter(|n| n.recursive)
-            .map(|n| n.name.clone())
-            .collect()
+    fn recursive(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .g
+                .nodes
+                .iter()
+                .filter(|n| n.recursive)
+                .map(|n| n.name.clone())
+                .collect())
+        })
     }
 
     /// Indirect calls that could not be resolved: ``(caller, via, line)``.
     #[getter]
-    fn unresolved(&self) -> Vec<(String, Option<String>, u32)> {
-        self.g
-            .unresolved
-            .iter()
-            .map(|u| (self.name(u.from).to_string(), u.via.clone(), u.line))
-            .collect()
+    fn unresolved(&self) -> PyResult<Vec<(String, Option<String>, u32)>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .g
+                .unresolved
+                .iter()
+                .map(|u| (self.name(u.from).to_string(), u.via.clone(), u.line))
+                .collect())
+        })
     }
 
     /// Names of the functions ``name`` reaches through calls (itself
     /// excluded unless recursive).
     fn reachable(&self, name: &str) -> PyResult<Vec<String>> {
-        let k = self.g.node(name).ok_or_else(|| {
-            pyo3::exceptions::PyValueError::new_err(format!("no function `{name}`"))
-        })?;
-        Ok(self
-            .g
-            .reachable(k)
-            .into_iter()
-            .map(|r| self.name(r).to_string())
-            .collect())
+        crate::errors::guard(|| {
+            let k = self.g.node(name).ok_or_else(|| {
+                pyo3::exceptions::PyValueError::new_err(format!("no function `{name}`"))
+            })?;
+            Ok(self
+                .g
+                .reachable(k)
+                .into_iter()
+                .map(|r| self.name(r).to_string())
+                .collect())
+        })
     }
 
     /// Graphviz DOT (``ptx callgraph --dot``).
-    fn to_dot(&self) -> String {
-        ptxkit::analysis::dot::callgraph_dot(&self.g)
+    fn to_dot(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(ptxkit::analysis::dot::callgraph_dot(&self.g)))
     }
 
     /// Everything as a dict (``ptx callgraph --json``).
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.g)
+        crate::errors::guard(|| to_py(py, &self.g))
     }
 
     /// A ``networkx.MultiDiGraph`` keyed by function name (node attributes
     /// as in ``nodes``, edge attributes as in ``edges``). Raises
     /// ``ImportError`` when networkx is not installed.
     fn to_networkx<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        let nx = py.import("networkx")?;
-        let g = nx.getattr("MultiDiGraph")?.call0()?;
-        for n in &self.g.nodes {
-            let kw = PyDict::new(py);
-            kw.set_item("kernel", n.kernel)?;
-            kw.set_item("declaration", n.declaration)?;
-            kw.set_item("address_taken", n.address_taken)?;
-            kw.set_item("recursive", n.recursive)?;
-            g.call_method("add_node", (&n.name,), Some(&kw))?;
-        }
-        for e in &self.g.edges {
-            let kw = PyDict::new(py);
-            kw.set_item("kind", to_py(py, &e.kind)?)?;
-            kw.set_item("via", e.via.as_deref())?;
-            kw.set_item("calls", e.calls)?;
-            g.call_method("add_edge", (self.name(e.from), self.name(e.to)), Some(&kw))?;
-        }
-        Ok(g)
+        crate::errors::guard(|| {
+            let nx = py.import("networkx")?;
+            let g = nx.getattr("MultiDiGraph")?.call0()?;
+            for n in &self.g.nodes {
+                let kw = PyDict::new(py);
+                kw.set_item("kernel", n.kernel)?;
+                kw.set_item("declaration", n.declaration)?;
+                kw.set_item("address_taken", n.address_taken)?;
+                kw.set_item("recursive", n.recursive)?;
+                g.call_method("add_node", (&n.name,), Some(&kw))?;
+            }
+            for e in &self.g.edges {
+                let kw = PyDict::new(py);
+                kw.set_item("kind", to_py(py, &e.kind)?)?;
+                kw.set_item("via", e.via.as_deref())?;
+                kw.set_item("calls", e.calls)?;
+                g.call_method("add_edge", (self.name(e.from), self.name(e.to)), Some(&kw))?;
+            }
+            Ok(g)
+        })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<CallGraph {} functions, {} edges>",
-            self.g.nodes.len(),
-            self.g.edges.len()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<CallGraph {} functions, {} edges>",
+                self.g.nodes.len(),
+                self.g.edges.len()
+            ))
+        })
     }
 }

@@ -59,7 +59,7 @@ impl Instruction {
     /// ``"wgmma"``, ``"tcgen05"``).
     #[getter]
     fn opcode(&self) -> PyResult<&'static str> {
-        Ok(self.get()?.opcode_name())
+        crate::errors::guard(|| Ok(self.get()?.opcode_name()))
     }
 
     /// The name of the catalog form it matched, e.g.
@@ -67,126 +67,138 @@ impl Instruction {
     /// no form matched).
     #[getter]
     fn name(&self) -> PyResult<&'static str> {
-        Ok(self.get()?.name())
+        crate::errors::guard(|| Ok(self.get()?.name()))
     }
 
     /// Whether a catalog form matched (false for instructions the checker
     /// reports as unknown or malformed).
     #[getter]
     fn is_known(&self) -> PyResult<bool> {
-        Ok(self.get()?.form().is_some())
+        crate::errors::guard(|| Ok(self.get()?.form().is_some()))
     }
 
     /// Opcode and modifiers as written: ``"ld.global.nc.v4.f32"``.
     #[getter]
     fn mnemonic(&self) -> PyResult<String> {
-        Ok(ptxkit::analysis::stats::mnemonic(self.get()?))
+        crate::errors::guard(|| Ok(ptxkit::analysis::stats::mnemonic(self.get()?)))
     }
 
     /// The modifiers in written order, each with its dot:
     /// ``[".global", ".nc", ".v4", ".f32"]``.
     #[getter]
     fn modifiers(&self) -> PyResult<Vec<&'static str>> {
-        Ok(self.get()?.mods.iter().map(|m| m.as_str()).collect())
+        crate::errors::guard(|| Ok(self.get()?.mods.iter().map(|m| m.as_str()).collect()))
     }
 
     /// The modifiers that are data types, in written order: ``[".f32"]``;
     /// ``[".f32", ".f16", ".f16", ".f32"]`` for an ``mma``.
     #[getter]
     fn types(&self) -> PyResult<Vec<&'static str>> {
-        Ok(self
-            .get()?
-            .mods
-            .iter()
-            .map(|m| m.as_str())
-            .filter(|s| ScalarType::from_spelling(s).is_some())
-            .collect())
+        crate::errors::guard(|| {
+            Ok(self
+                .get()?
+                .mods
+                .iter()
+                .map(|m| m.as_str())
+                .filter(|s| ScalarType::from_spelling(s).is_some())
+                .collect())
+        })
     }
 
     /// The modifier that fills the form's group ``group`` (``"type"``,
     /// ``"ss"``, ``"scope"``, …), or ``None``.
     fn group(&self, group: &str) -> PyResult<Option<&'static str>> {
-        Ok(self.get()?.group(group).map(|m| m.as_str()))
+        crate::errors::guard(|| Ok(self.get()?.group(group).map(|m| m.as_str())))
     }
 
     /// The guard as written (``"@%p1"``, ``"@!%p2"``), or ``None``.
     #[getter]
     fn guard(&self) -> PyResult<Option<String>> {
-        Ok(self
-            .get()?
-            .guard
-            .as_ref()
-            .map(|g| format!("@{}{}", if g.negated { "!" } else { "" }, g.pred.as_str())))
+        crate::errors::guard(|| {
+            Ok(self
+                .get()?
+                .guard
+                .as_ref()
+                .map(|g| format!("@{}{}", if g.negated { "!" } else { "" }, g.pred.as_str())))
+        })
     }
 
     /// The operands in written order.
     #[getter]
     fn operands(&self) -> PyResult<Vec<Operand>> {
-        let i = self.get()?;
-        let roles = i.roles();
-        Ok(i.operands
-            .iter()
-            .enumerate()
-            .map(|(k, o)| Operand {
-                role: roles.get(k).map(|(t, _)| t.role.to_string()),
-                kind: kind(o),
-                text: self.doc.text.slice(o.span()),
-            })
-            .collect())
+        crate::errors::guard(|| {
+            let i = self.get()?;
+            let roles = i.roles();
+            Ok(i.operands
+                .iter()
+                .enumerate()
+                .map(|(k, o)| Operand {
+                    role: roles.get(k).map(|(t, _)| t.role.to_string()),
+                    kind: kind(o),
+                    text: self.doc.text.slice(o.span()),
+                })
+                .collect())
+        })
     }
 
     /// The operand bound to the catalog role ``role`` (``"d"``, ``"a"``,
     /// ``"cache-policy"``…), or ``None``.
     fn operand(&self, role: &str) -> PyResult<Option<Operand>> {
-        Ok(self
-            .operands()?
-            .into_iter()
-            .find(|o| o.role.as_deref() == Some(role)))
+        crate::errors::guard(|| {
+            Ok(self
+                .operands()?
+                .into_iter()
+                .find(|o| o.role.as_deref() == Some(role)))
+        })
     }
 
     /// 1-based line of the instruction.
     #[getter]
     fn line(&self) -> PyResult<u32> {
-        Ok(self.doc.text.line_col(self.get()?.span.start).0)
+        crate::errors::guard(|| Ok(self.doc.text.line_col(self.get()?.span.start).0))
     }
 
     /// 1-based column (in bytes) of the instruction.
     #[getter]
     fn col(&self) -> PyResult<u32> {
-        Ok(self.doc.text.line_col(self.get()?.span.start).1)
+        crate::errors::guard(|| Ok(self.doc.text.line_col(self.get()?.span.start).1))
     }
 
     /// The instruction exactly as written, ``;`` included.
     #[getter]
     fn text(&self) -> PyResult<String> {
-        Ok(self.doc.text.slice(self.get()?.span))
+        crate::errors::guard(|| Ok(self.doc.text.slice(self.get()?.span)))
     }
 
     /// The instruction printed canonically.
     fn format(&self) -> PyResult<String> {
-        Ok(ptxkit::print::instruction_text(self.get()?))
+        crate::errors::guard(|| Ok(ptxkit::print::instruction_text(self.get()?)))
     }
 
     /// The name of the function the instruction is in.
     #[getter]
     fn function(&self) -> PyResult<String> {
-        self.doc
-            .function(self.item)
-            .map(|f| f.name.as_str().to_string())
-            .ok_or_else(|| PyRuntimeError::new_err("function not found in its module"))
+        crate::errors::guard(|| {
+            self.doc
+                .function(self.item)
+                .map(|f| f.name.as_str().to_string())
+                .ok_or_else(|| PyRuntimeError::new_err("function not found in its module"))
+        })
     }
 
     fn __str__(&self) -> PyResult<String> {
-        self.text()
+        crate::errors::guard(|| self.text())
     }
 
     fn __repr__(&self) -> PyResult<String> {
-        Ok(format!(
-            "<Instruction {}:{} {}>",
-            self.line()?,
-            self.col()?,
-            self.text()?
-        ))
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<Instruction {}:{} {}>",
+                self.line()?,
+                self.col()?,
+                self.text()?
+            ))
+        })
     }
 }
 
@@ -206,16 +218,18 @@ pub struct Operand {
 
 #[pymethods]
 impl Operand {
-    fn __str__(&self) -> String {
-        self.text.clone()
+    fn __str__(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(self.text.clone()))
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<Operand {} {} {}>",
-            self.role.as_deref().unwrap_or("?"),
-            self.kind,
-            self.text
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<Operand {} {} {}>",
+                self.role.as_deref().unwrap_or("?"),
+                self.kind,
+                self.text
+            ))
+        })
     }
 }

@@ -124,22 +124,26 @@ fn parse_file_at(
 /// catalog has no such instruction.
 #[pyfunction]
 fn explain(query: &str) -> PyResult<String> {
-    let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
-    Ok(ptxkit::analysis::explain_text::plain(&e))
+    crate::errors::guard(|| {
+        let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
+        Ok(ptxkit::analysis::explain_text::plain(&e))
+    })
 }
 
 /// The data of :func:`explain` as a dict (``ptx explain --json``).
 #[pyfunction]
 fn explain_dict(py: Python<'_>, query: &str) -> PyResult<Py<PyAny>> {
-    let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
-    convert::to_py(py, &e)
+    crate::errors::guard(|| {
+        let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
+        convert::to_py(py, &e)
+    })
 }
 
 /// Every target the catalog knows (``"sm_20"`` … ``"sm_120a"``), oldest
 /// first.
 #[pyfunction]
-fn targets() -> Vec<String> {
-    ptxkit::inline_asm::all_targets()
+fn targets() -> PyResult<Vec<String>> {
+    crate::errors::guard(|| Ok(ptxkit::inline_asm::all_targets()))
 }
 
 /// Find and check the inline PTX ``asm(...)`` statements of CUDA C++
@@ -258,5 +262,6 @@ fn _ptxkit(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(fatbin_entries, m)?)?;
     m.add_function(wrap_pyfunction!(binary_usage::resource_usage, m)?)?;
     m.add_function(wrap_pyfunction!(binary_usage::compat, m)?)?;
+    m.add_function(wrap_pyfunction!(errors::_provoke_internal_error, m)?)?;
     Ok(())
 }

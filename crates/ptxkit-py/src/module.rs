@@ -51,79 +51,98 @@ impl Module {
 impl Module {
     /// The file it was read from, or ``None`` for a string with no path.
     #[getter]
-    fn path(&self) -> Option<&str> {
-        let n = self.doc.text.name.as_str();
-        (n != crate::NO_PATH).then_some(n)
+    fn path(&self) -> PyResult<Option<&str>> {
+        crate::errors::guard(|| {
+            Ok({
+                let n = self.doc.text.name.as_str();
+                (n != crate::NO_PATH).then_some(n)
+            })
+        })
     }
 
     /// The ``.version`` as ``"8.0"``, or ``None`` when missing.
     #[getter]
-    fn version(&self) -> Option<String> {
-        self.doc
-            .parsed
-            .module
-            .version()
-            .map(|v| format!("{}.{}", v.major, v.minor))
+    fn version(&self) -> PyResult<Option<String>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .doc
+                .parsed
+                .module
+                .version()
+                .map(|v| format!("{}.{}", v.major, v.minor)))
+        })
     }
 
     /// The architecture the ``.target`` names (``"sm_90a"``), or ``None``.
     #[getter]
-    fn target(&self) -> Option<String> {
-        self.doc
-            .parsed
-            .module
-            .target()
-            .and_then(|t| t.arch())
-            .map(|n| n.as_str().to_string())
+    fn target(&self) -> PyResult<Option<String>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .doc
+                .parsed
+                .module
+                .target()
+                .and_then(|t| t.arch())
+                .map(|n| n.as_str().to_string()))
+        })
     }
 
     /// Every item of the ``.target`` line: ``["sm_80", "debug"]``.
     #[getter]
-    fn target_options(&self) -> Vec<String> {
-        self.doc
-            .parsed
-            .module
-            .target()
-            .map(|t| {
-                t.items
-                    .iter()
-                    .map(|(n, _)| n.as_str().to_string())
-                    .collect()
-            })
-            .unwrap_or_default()
+    fn target_options(&self) -> PyResult<Vec<String>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .doc
+                .parsed
+                .module
+                .target()
+                .map(|t| {
+                    t.items
+                        .iter()
+                        .map(|(n, _)| n.as_str().to_string())
+                        .collect()
+                })
+                .unwrap_or_default())
+        })
     }
 
     /// The ``.address_size`` (64 when not written).
     #[getter]
-    fn address_size(&self) -> u64 {
-        self.doc.parsed.module.address_size()
+    fn address_size(&self) -> PyResult<u64> {
+        crate::errors::guard(|| Ok(self.doc.parsed.module.address_size()))
     }
 
     /// Kernels and functions in source order (declarations included).
     #[getter]
-    fn functions(&self) -> Vec<Function> {
-        self.doc
-            .function_items()
-            .into_iter()
-            .map(|k| Function::new(&self.doc, k))
-            .collect()
+    fn functions(&self) -> PyResult<Vec<Function>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .doc
+                .function_items()
+                .into_iter()
+                .map(|k| Function::new(&self.doc, k))
+                .collect())
+        })
     }
 
     /// The kernels (``.entry``) in source order.
     #[getter]
-    fn kernels(&self) -> Vec<Function> {
-        self.doc
-            .function_items()
-            .into_iter()
-            .filter(|k| self.doc.function(*k).is_some_and(|f| f.is_kernel()))
-            .map(|k| Function::new(&self.doc, k))
-            .collect()
+    fn kernels(&self) -> PyResult<Vec<Function>> {
+        crate::errors::guard(|| {
+            Ok(self
+                .doc
+                .function_items()
+                .into_iter()
+                .filter(|k| self.doc.function(*k).is_some_and(|f| f.is_kernel()))
+                .map(|k| Function::new(&self.doc, k))
+                .collect())
+        })
     }
 
     /// The function named ``name``: an exact match, else the only one
     /// whose name contains ``name``. Raises ``ValueError`` otherwise.
     fn function(&self, name: &str) -> PyResult<Function> {
-        Ok(Function::new(&self.doc, self.function_named(name)?))
+        crate::errors::guard(|| Ok(Function::new(&self.doc, self.function_named(name)?)))
     }
 
     /// Module-scope variables, one dict per declared name: ``name``,
@@ -132,44 +151,51 @@ impl Module {
     /// unsized) and ``line``.
     #[getter]
     fn globals<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        let mut out = Vec::new();
-        for v in self.doc.parsed.module.globals() {
-            for d in &v.decls {
-                let x = PyDict::new(py);
-                x.set_item("name", d.name.as_str())?;
-                x.set_item("space", v.space.as_str())?;
-                x.set_item("type", v.ty.as_str())?;
-                x.set_item("vector", v.vector)?;
-                x.set_item("align", v.align.map(|a| a.value))?;
-                x.set_item("linkage", v.linkage.map(|l| l.as_str()))?;
-                x.set_item(
-                    "bytes",
-                    ptxkit::analysis::params::declarator_bytes(v, &d.dims, d.init.as_ref()),
-                )?;
-                x.set_item("line", self.doc.text.line_col(d.span.start).0)?;
-                out.push(x);
+        crate::errors::guard(|| {
+            let mut out = Vec::new();
+            for v in self.doc.parsed.module.globals() {
+                for d in &v.decls {
+                    let x = PyDict::new(py);
+                    x.set_item("name", d.name.as_str())?;
+                    x.set_item("space", v.space.as_str())?;
+                    x.set_item("type", v.ty.as_str())?;
+                    x.set_item("vector", v.vector)?;
+                    x.set_item("align", v.align.map(|a| a.value))?;
+                    x.set_item("linkage", v.linkage.map(|l| l.as_str()))?;
+                    x.set_item(
+                        "bytes",
+                        ptxkit::analysis::params::declarator_bytes(v, &d.dims, d.init.as_ref()),
+                    )?;
+                    x.set_item("line", self.doc.text.line_col(d.span.start).0)?;
+                    out.push(x);
+                }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// The syntax errors and warnings found while parsing (``check()``
     /// adds the semantic ones).
     #[getter]
-    fn diagnostics(&self) -> Vec<Diagnostic> {
-        Diagnostic::list(&self.doc.text, self.doc.parsed.diagnostics.clone())
+    fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
+        crate::errors::guard(|| {
+            Ok(Diagnostic::list(
+                &self.doc.text,
+                self.doc.parsed.diagnostics.clone(),
+            ))
+        })
     }
 
     /// Whether parsing found an error.
     #[getter]
-    fn has_errors(&self) -> bool {
-        self.doc.parsed.has_errors()
+    fn has_errors(&self) -> PyResult<bool> {
+        crate::errors::guard(|| Ok(self.doc.parsed.has_errors()))
     }
 
     /// The source text.
     #[getter]
-    fn source(&self) -> String {
-        String::from_utf8_lossy(&self.doc.text.bytes).into_owned()
+    fn source(&self) -> PyResult<String> {
+        crate::errors::guard(|| Ok(String::from_utf8_lossy(&self.doc.text.bytes).into_owned()))
     }
 
     /// Check the module the way ptxas does (``ptx check``): the syntax
@@ -186,40 +212,46 @@ impl Module {
         target: Option<String>,
         syntax_only: bool,
     ) -> PyResult<Vec<Diagnostic>> {
-        if let Some(t) = &target {
-            known_target(t)?;
-        }
-        let doc = Arc::clone(&self.doc);
-        let ds = py.detach(move || {
-            let mut ds = doc.parsed.diagnostics.clone();
-            if !syntax_only && !doc.parsed.has_errors() {
-                let opts = CheckOptions {
-                    target,
-                    ..CheckOptions::default()
-                };
-                ds.extend(ptxkit::check::check(&doc.parsed.module, &opts));
-                ds.sort_by_key(|d| d.span.start);
+        crate::errors::guard(|| {
+            if let Some(t) = &target {
+                known_target(t)?;
             }
-            ds
-        });
-        Ok(Diagnostic::list(&self.doc.text, ds))
+            let doc = Arc::clone(&self.doc);
+            let ds = py.detach(move || {
+                let mut ds = doc.parsed.diagnostics.clone();
+                if !syntax_only && !doc.parsed.has_errors() {
+                    let opts = CheckOptions {
+                        target,
+                        ..CheckOptions::default()
+                    };
+                    ds.extend(ptxkit::check::check(&doc.parsed.module, &opts));
+                    ds.sort_by_key(|d| d.span.start);
+                }
+                ds
+            });
+            Ok(Diagnostic::list(&self.doc.text, ds))
+        })
     }
 
     /// The module printed canonically (``ptx fmt``), or exactly as read
     /// with ``lossless=True`` (``ptx fmt --lossless``).
     #[pyo3(signature = (lossless = false))]
-    fn format(&self, py: Python<'_>, lossless: bool) -> String {
-        let doc = Arc::clone(&self.doc);
-        py.detach(move || {
-            if lossless {
-                String::from_utf8_lossy(&ptxkit::print::lossless(
-                    &doc.parsed.module,
-                    &doc.text.bytes,
-                ))
-                .into_owned()
-            } else {
-                ptxkit::print::canonical(&doc.parsed.module)
-            }
+    fn format(&self, py: Python<'_>, lossless: bool) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok({
+                let doc = Arc::clone(&self.doc);
+                py.detach(move || {
+                    if lossless {
+                        String::from_utf8_lossy(&ptxkit::print::lossless(
+                            &doc.parsed.module,
+                            &doc.text.bytes,
+                        ))
+                        .into_owned()
+                    } else {
+                        ptxkit::print::canonical(&doc.parsed.module)
+                    }
+                })
+            })
         })
     }
 
@@ -258,42 +290,46 @@ impl Module {
     /// The syntax tree as plain Python objects (the same data as
     /// ``to_json()``).
     fn to_dict(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(py, &self.doc.parsed.module)
+        crate::errors::guard(|| to_py(py, &self.doc.parsed.module))
     }
 
     /// Version, target, address size, functions with parameters,
     /// registers per type and instruction counts, module data sizes
     /// (``ptx summary --json``).
     fn summary(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        to_py(
-            py,
-            &ptxkit::analysis::summary::summarize(&self.doc.parsed.module),
-        )
+        crate::errors::guard(|| {
+            to_py(
+                py,
+                &ptxkit::analysis::summary::summarize(&self.doc.parsed.module),
+            )
+        })
     }
 
     /// The control-flow graph of function ``name`` (exact, or a part of
     /// the name that matches only one function).
     fn cfg(&self, name: &str) -> PyResult<Cfg> {
-        let k = self.function_named(name)?;
-        let f = self
-            .doc
-            .function(k)
-            .ok_or_else(|| value_error("no such function"))?;
-        if f.body.is_none() {
-            return Err(value_error(format!(
-                "`{}` is a declaration: it has no body",
-                f.name.as_str()
-            )));
-        }
-        Ok(Cfg::new(ptxkit::analysis::flow::FlowReport::build(
-            f,
-            &self.doc.text.lines,
-        )))
+        crate::errors::guard(|| {
+            let k = self.function_named(name)?;
+            let f = self
+                .doc
+                .function(k)
+                .ok_or_else(|| value_error("no such function"))?;
+            if f.body.is_none() {
+                return Err(value_error(format!(
+                    "`{}` is a declaration: it has no body",
+                    f.name.as_str()
+                )));
+            }
+            Ok(Cfg::new(ptxkit::analysis::flow::FlowReport::build(
+                f,
+                &self.doc.text.lines,
+            )))
+        })
     }
 
     /// The call graph (``ptx callgraph``).
-    fn callgraph(&self) -> CallGraph {
-        CallGraph::new(self.doc.callgraph().clone())
+    fn callgraph(&self) -> PyResult<CallGraph> {
+        crate::errors::guard(|| Ok(CallGraph::new(self.doc.callgraph().clone())))
     }
 
     /// Registers (declared and an estimate of peak live), shared, local,
@@ -302,38 +338,40 @@ impl Module {
     /// of dicts for every function with a body when ``name`` is ``None``.
     #[pyo3(signature = (name = None))]
     fn resources(&self, py: Python<'_>, name: Option<&str>) -> PyResult<Py<PyAny>> {
-        let doc = Arc::clone(&self.doc);
-        match name {
-            None => {
-                let rs = py.detach(move || {
-                    ptxkit::analysis::resources::resources(
-                        &doc.parsed.module,
-                        &doc.text.lines,
-                        None,
-                    )
-                });
-                to_py(py, &rs)
-            }
-            Some(n) => {
-                let k = self.function_named(n)?;
-                let exact = self
-                    .doc
-                    .function(k)
-                    .map(|f| f.name.as_str().to_string())
-                    .unwrap_or_default();
-                let rs = py.detach(move || {
-                    ptxkit::analysis::resources::resources(
-                        &doc.parsed.module,
-                        &doc.text.lines,
-                        Some(&exact),
-                    )
-                });
-                match rs.first() {
-                    Some(r) => to_py(py, r),
-                    None => Err(value_error(format!("`{n}` has no body"))),
+        crate::errors::guard(|| {
+            let doc = Arc::clone(&self.doc);
+            match name {
+                None => {
+                    let rs = py.detach(move || {
+                        ptxkit::analysis::resources::resources(
+                            &doc.parsed.module,
+                            &doc.text.lines,
+                            None,
+                        )
+                    });
+                    to_py(py, &rs)
+                }
+                Some(n) => {
+                    let k = self.function_named(n)?;
+                    let exact = self
+                        .doc
+                        .function(k)
+                        .map(|f| f.name.as_str().to_string())
+                        .unwrap_or_default();
+                    let rs = py.detach(move || {
+                        ptxkit::analysis::resources::resources(
+                            &doc.parsed.module,
+                            &doc.text.lines,
+                            Some(&exact),
+                        )
+                    });
+                    match rs.first() {
+                        Some(r) => to_py(py, r),
+                        None => Err(value_error(format!("`{n}` has no body"))),
+                    }
                 }
             }
-        }
+        })
     }
 
     /// Instruction counts (``ptx stats``): ``by`` is ``"opcode"`` (the
@@ -343,33 +381,35 @@ impl Module {
     /// ``per_function=True``, ``{function: {key: count}}``.
     #[pyo3(signature = (by = "opcode", per_function = false))]
     fn stats(&self, py: Python<'_>, by: &str, per_function: bool) -> PyResult<Py<PyAny>> {
-        let key = match by {
-            "opcode" => StatsKey::Opcode,
-            "family" => StatsKey::Family,
-            "modifier" | "mnemonic" => StatsKey::Modifier,
-            other => {
-                return Err(value_error(format!(
-                    "by must be \"opcode\", \"family\" or \"modifier\", not {other:?}"
-                )))
+        crate::errors::guard(|| {
+            let key = match by {
+                "opcode" => StatsKey::Opcode,
+                "family" => StatsKey::Family,
+                "modifier" | "mnemonic" => StatsKey::Modifier,
+                other => {
+                    return Err(value_error(format!(
+                        "by must be \"opcode\", \"family\" or \"modifier\", not {other:?}"
+                    )))
+                }
+            };
+            let s = module_stats(&self.doc.parsed.module, key);
+            let hist = |h: &ptxkit::analysis::stats::Histogram| -> PyResult<Bound<'_, PyDict>> {
+                let d = PyDict::new(py);
+                for (k, n) in h.sorted() {
+                    d.set_item(k, n)?;
+                }
+                Ok(d)
+            };
+            if per_function {
+                let d = PyDict::new(py);
+                for f in &s.functions {
+                    d.set_item(&f.function, hist(&f.histogram)?)?;
+                }
+                Ok(d.into_any().unbind())
+            } else {
+                Ok(hist(&s.total)?.into_any().unbind())
             }
-        };
-        let s = module_stats(&self.doc.parsed.module, key);
-        let hist = |h: &ptxkit::analysis::stats::Histogram| -> PyResult<Bound<'_, PyDict>> {
-            let d = PyDict::new(py);
-            for (k, n) in h.sorted() {
-                d.set_item(k, n)?;
-            }
-            Ok(d)
-        };
-        if per_function {
-            let d = PyDict::new(py);
-            for f in &s.functions {
-                d.set_item(&f.function, hist(&f.histogram)?)?;
-            }
-            Ok(d.into_any().unbind())
-        } else {
-            Ok(hist(&s.total)?.into_any().unbind())
-        }
+        })
     }
 
     /// The instructions matching ``pattern`` (``ptx grep``): opcode and
@@ -377,18 +417,20 @@ impl Module {
     /// ``$`` at the end forbids trailing ones (``"atom.*.cas"``,
     /// ``"ld.global$"``). Raises ``ValueError`` for a malformed pattern.
     fn grep(&self, pattern: &str) -> PyResult<Vec<Instruction>> {
-        let p = ptxkit::analysis::grep::Pattern::parse(pattern).map_err(value_error)?;
-        let mut out = Vec::new();
-        for (k, item) in self.doc.parsed.module.items.iter().enumerate() {
-            let Item::Function(f) = item else { continue };
-            let Some(body) = &f.body else { continue };
-            for (path, i) in instruction_paths(body) {
-                if p.matches(i) {
-                    out.push(Instruction::new(&self.doc, k, path));
+        crate::errors::guard(|| {
+            let p = ptxkit::analysis::grep::Pattern::parse(pattern).map_err(value_error)?;
+            let mut out = Vec::new();
+            for (k, item) in self.doc.parsed.module.items.iter().enumerate() {
+                let Item::Function(f) = item else { continue };
+                let Some(body) = &f.body else { continue };
+                for (path, i) in instruction_paths(body) {
+                    if p.matches(i) {
+                        out.push(Instruction::new(&self.doc, k, path));
+                    }
                 }
             }
-        }
-        Ok(out)
+            Ok(out)
+        })
     }
 
     /// A structural diff against ``other`` (``ptx diff --json``): header
@@ -396,38 +438,44 @@ impl Module {
     /// instruction-mix and resource deltas, and line hunks that ignore
     /// consistent register and label renumbering.
     fn diff(&self, py: Python<'_>, other: &Module) -> PyResult<Py<PyAny>> {
-        let (a, b) = (Arc::clone(&self.doc), Arc::clone(&other.doc));
-        let d = py.detach(move || {
-            ptxkit::analysis::diff::diff_modules(
-                ptxkit::analysis::diff::Side {
-                    module: &a.parsed.module,
-                    src: &a.text.bytes,
-                },
-                ptxkit::analysis::diff::Side {
-                    module: &b.parsed.module,
-                    src: &b.text.bytes,
-                },
-            )
-        });
-        to_py(py, &d)
+        crate::errors::guard(|| {
+            let (a, b) = (Arc::clone(&self.doc), Arc::clone(&other.doc));
+            let d = py.detach(move || {
+                ptxkit::analysis::diff::diff_modules(
+                    ptxkit::analysis::diff::Side {
+                        module: &a.parsed.module,
+                        src: &a.text.bytes,
+                    },
+                    ptxkit::analysis::diff::Side {
+                        module: &b.parsed.module,
+                        src: &b.text.bytes,
+                    },
+                )
+            });
+            to_py(py, &d)
+        })
     }
 
     /// Two modules are equal when their trees are (positions, comments
     /// and layout aside): a module equals its canonical print parsed back.
-    fn __eq__(&self, other: &Bound<'_, PyAny>) -> bool {
-        other
-            .cast::<Module>()
-            .is_ok_and(|o| o.get().doc.parsed.module == self.doc.parsed.module)
+    fn __eq__(&self, other: &Bound<'_, PyAny>) -> PyResult<bool> {
+        crate::errors::guard(|| {
+            Ok(other
+                .cast::<Module>()
+                .is_ok_and(|o| o.get().doc.parsed.module == self.doc.parsed.module))
+        })
     }
 
-    fn __repr__(&self) -> String {
-        format!(
-            "<Module {} .version {} .target {} ({} functions)>",
-            self.doc.text.name,
-            self.version().unwrap_or_else(|| "?".into()),
-            self.target().unwrap_or_else(|| "?".into()),
-            self.doc.function_items().len()
-        )
+    fn __repr__(&self) -> PyResult<String> {
+        crate::errors::guard(|| {
+            Ok(format!(
+                "<Module {} .version {} .target {} ({} functions)>",
+                self.doc.text.name,
+                self.version()?.unwrap_or_else(|| "?".into()),
+                self.target()?.unwrap_or_else(|| "?".into()),
+                self.doc.function_items().len()
+            ))
+        })
     }
 }
 

@@ -153,3 +153,19 @@ def test_explain():
     with pytest.raises(ValueError):
         ptxkit.explain("frobnicate")
     assert "sm_90a" in ptxkit.targets()
+
+
+def test_info_and_summary_share_one_function_header():
+    # One model (ptxkit::analysis::header::FunctionHeader) behind both.
+    shared = ["name", "demangled", "kind", "linkage", "declaration",
+              "params", "returns", "directives", "instructions"]
+    m = ptxkit.parse_file(EXAMPLES / "calls.ptx")
+    summary = m.summary()["functions"]
+    assert len(summary) >= 5
+    for s in summary:
+        f = next(f for f in m.functions
+                 if f.name == s["name"] and f.is_declaration == s["declaration"])
+        info = f.info()
+        assert {k: info[k] for k in shared} == {k: s[k] for k in shared}
+        assert {"line", "calls", "unresolved_calls", "recursive"} <= info.keys()
+        assert {"registers", "local_bytes", "shared_bytes"} <= s.keys()

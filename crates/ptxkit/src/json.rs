@@ -53,8 +53,9 @@ use crate::syntax::{AddressAt, Expr, Instruction, Modifier, Module, Operand};
 /// The version of the JSON shapes (`schema_version` of a [`Document`]);
 /// raised when a shape changes incompatibly (2: compact spans and
 /// instructions, `line_starts`; operands may be array elements, kind
-/// `element`).
-pub const SCHEMA_VERSION: u32 = 2;
+/// `element`; 3: declarations and parameters leave out the parts not
+/// written — `null`, `false` and `[]` — instead of writing them).
+pub const SCHEMA_VERSION: u32 = 3;
 
 /// How spans (and instructions) are written while a tree serialises.
 #[derive(Clone)]
@@ -113,7 +114,7 @@ fn positions(span: Span) -> Option<(LineCol, LineCol)> {
     })
 }
 
-/// A module as a compact JSON document: `{"schema_version": 2,
+/// A module as a compact JSON document: `{"schema_version": 3,
 /// "line_starts": […], "module": {…}}`, spans as `[start, end]`.
 pub struct Document<'a> {
     module: &'a Module,

@@ -126,6 +126,77 @@ fn documents_are_valid_against_the_schema() {
     }
 }
 
+/// Schema 3: a declaration (`Var`), its declarators and every parameter
+/// (of a function, a return, a `.callprototype`) leave out what was not
+/// written; the schema says so by not requiring those fields, and no
+/// document writes them as `null`, `false` or `[]`.
+#[test]
+fn declarations_leave_out_what_was_not_written() {
+    const LEFT_OUT: [(&str, &[&str]); 3] = [
+        (
+            "VarDecl",
+            &["linkage", "bank", "attribute", "align", "vector"],
+        ),
+        ("Declarator", &["range", "dims", "init"]),
+        ("Param", &["hidden", "align", "vector", "ptr", "dims"]),
+    ];
+    let text = std::fs::read_to_string(root().join("docs/ast.schema.json")).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(&text).unwrap();
+    for (def, fields) in LEFT_OUT {
+        let required = schema["$defs"][def]["required"].as_array().unwrap();
+        for f in fields {
+            assert!(
+                !required.iter().any(|r| r == f),
+                "{def}.{f} is required by the schema"
+            );
+            let prop = &schema["$defs"][def]["properties"][f];
+            let nullable = prop["anyOf"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|x| x["type"] == "null"));
+            assert!(!nullable, "{def}.{f} may be null: {prop}");
+        }
+    }
+    fn walk(v: &serde_json::Value, under: &str, name: &str, seen: &mut usize) {
+        match v {
+            serde_json::Value::Object(o) => {
+                // A declaration is `{"Var": {...}}`; its declarators are in
+                // `decls`; parameters in `params`/`rets`.
+                let fields: &[&str] = match under {
+                    "Var" => &["linkage", "bank", "attribute", "align", "vector"],
+                    "decls" => &["range", "dims", "init"],
+                    "params" | "rets" => &["hidden", "align", "vector", "ptr", "dims"],
+                    _ => &[],
+                };
+                if !fields.is_empty() {
+                    *seen += 1;
+                }
+                for f in fields {
+                    if let Some(x) = o.get(*f) {
+                        let empty = x.is_null()
+                            || x == &serde_json::Value::Bool(false)
+                            || x.as_array().is_some_and(Vec::is_empty);
+                        assert!(!empty, "{name}: {under}.{f} written as {x}");
+                    }
+                }
+                for (k, x) in o {
+                    walk(x, k, name, seen);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                for x in a {
+                    walk(x, under, name, seen);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut seen = 0;
+    for (name, src) in inputs() {
+        walk(&document(&src), "", &name, &mut seen);
+    }
+    assert!(seen > 100, "only {seen} declarations seen");
+}
+
 #[test]
 fn the_schema_rejects_catalog_ids_and_missing_fields() {
     let v = validator();

@@ -175,49 +175,10 @@ fn undeclared_registers_are_held_within_the_error_cap() {
     );
 }
 
-/// A zstd frame of `rle_blocks` RLE blocks of 128 KiB of `b'a'` each: a
-/// few bytes per block that decode to 32,768 times as much.
-fn zstd_bomb(rle_blocks: usize) -> Vec<u8> {
-    let mut f = 0xFD2F_B528u32.to_le_bytes().to_vec();
-    // Frame header: no content size, no checksum; a 128 KiB window.
-    f.extend([0x00, 7 << 3]);
-    const BLOCK: u32 = 128 << 10;
-    for i in 0..rle_blocks {
-        let last = u32::from(i + 1 == rle_blocks);
-        let h = last | (1 << 1) | (BLOCK << 3);
-        f.extend(&h.to_le_bytes()[..3]);
-        f.push(b'a');
-    }
-    f
-}
-
-/// A fatbin of one zstd-compressed PTX entry holding `frame`, whose header
-/// says it decompresses to `claimed` bytes.
-fn fatbin_of_frame(frame: &[u8], claimed: u64) -> Vec<u8> {
-    let mut payload = frame.to_vec();
-    payload.resize(payload.len().div_ceil(8) * 8, 0);
-    let mut e = Vec::new();
-    e.extend(1u16.to_le_bytes());
-    e.extend(0x0101u16.to_le_bytes());
-    e.extend(64u32.to_le_bytes());
-    e.extend((payload.len() as u64).to_le_bytes());
-    e.extend((frame.len() as u32).to_le_bytes());
-    e.extend(0u32.to_le_bytes());
-    e.extend(0u16.to_le_bytes());
-    e.extend(9u16.to_le_bytes());
-    e.extend(80u32.to_le_bytes());
-    e.extend([0; 8]);
-    e.extend(0x8011u64.to_le_bytes());
-    e.extend([0; 8]);
-    e.extend(claimed.to_le_bytes());
-    e.extend(payload);
-    let mut f = 0xBA55_ED50u32.to_le_bytes().to_vec();
-    f.extend(1u16.to_le_bytes());
-    f.extend(16u16.to_le_bytes());
-    f.extend((e.len() as u64).to_le_bytes());
-    f.extend(e);
-    f
-}
+// The decompression bomb's builder, shared with ptx-cli's `tests/hostile.rs`.
+#[path = "support/zstd_bomb.rs"]
+mod zstd_bomb;
+use zstd_bomb::{fatbin_of_frame, zstd_frame};
 
 /// A zstd bomb is refused by its header's size when that is above the
 /// per-entry limit, and stopped one byte past the header's size when the
@@ -228,7 +189,7 @@ fn decompression_bombs_cost_what_the_header_allows() {
     let _one = ONE_AT_A_TIME.lock();
     // 4,100 blocks: 16 KB that decode to just over 512 MiB; 40,000: 160 KB, 5 GiB.
     for blocks in [4_100usize, 40_000] {
-        let frame = zstd_bomb(blocks);
+        let frame = zstd_frame(blocks);
         let decoded = blocks as u64 * (128 << 10);
         // Honest header, above the limit: refused before decoding.
         let f = fatbin_of_frame(&frame, decoded);
@@ -255,7 +216,7 @@ fn decompression_bombs_cost_what_the_header_allows() {
         assert!(err.message.contains("the header says 1048576"), "{err}");
         assert!(peak < 4 * f.len() + (4 << 20), "lying bomb: peak {peak}");
         // Streamed to a writer, a large honest entry holds a buffer only.
-        let f = fatbin_of_frame(&zstd_bomb(blocks.min(2_048)), 256 << 20);
+        let f = fatbin_of_frame(&zstd_frame(blocks.min(2_048)), 256 << 20);
         let (_, peak, r) = measure(|| {
             let bin = ptxkit::binary::read(&f).expect("headers");
             let e = bin.ptx_entries().next().expect("an entry").clone();

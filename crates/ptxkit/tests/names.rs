@@ -48,8 +48,11 @@ fn recorded_verdicts_are_ptxas_s() {
 
 /// A module whose names are hard to resolve (`data/names/tricky.ptx`):
 /// ranges whose names end in a digit, leading zeros, a register past its
-/// range, a block hiding a range's register, a label used before its
-/// definition. The LSP index runs the same file (ptxkit-lsp `index.rs`).
+/// range, a block hiding a range's register, labels used before and after
+/// their definition and in `.branchtargets`, parameters, a call. The LSP
+/// runs the same file (its index in `index.rs`; definition, references,
+/// rename and hover in ptxkit-lsp `tests/names.rs`), and so does Python
+/// (`crates/ptxkit-py/tests/test_names.py`).
 const TRICKY: &str = include_str!("data/names/tricky.ptx");
 
 #[test]
@@ -68,15 +71,19 @@ fn checker_analyses_and_lsp_agree_on_names() {
             )
         })
         .collect();
-    let want: BTreeSet<(u32, String)> = [(12, "%v20".to_string()), (13, "%q3".to_string())]
+    let want: BTreeSet<(u32, String)> = [(22, "%v20".to_string()), (23, "%q3".to_string())]
         .into_iter()
         .collect();
     assert_eq!(undeclared, want, "{diags:?}");
 
     // The register analyses: the same names are registers, or not.
     let parsed = ptxkit::parse(src);
-    let f = parsed.module.functions().next().expect("one function");
-    let regs = RegTable::of_function(f);
+    let k = parsed
+        .module
+        .functions()
+        .find(|f| f.name.as_str() == "k")
+        .expect("kernel k");
+    let regs = RegTable::of_function(k);
     for (name, declared) in [
         ("%q01", true),
         ("%q1", true),
@@ -93,6 +100,15 @@ fn checker_analyses_and_lsp_agree_on_names() {
     }
     // `%q01` is the range's register: 32 bits, as the checker types it.
     assert_eq!(regs.lookup(Name::new("%q01")).map(|t| t.bits()), Some(32));
+    // Parameters, labels and functions are not registers; `f`'s own range
+    // is not `k`'s.
+    for name in ["k_p", "L", "M", "Ts", "f", "%r1", "r", "x"] {
+        assert!(regs.lookup(Name::new(name)).is_none(), "analyses on {name}");
+    }
+    // The resource report counts the registers `k` uses through the same
+    // table: %q01 (= %q1), %q2, %rd1, %p and the inner block's %q1.
+    let r = ptxkit::analysis::resources::resources(&parsed.module, &index, Some("k"));
+    assert_eq!(r.first().map(|r| r.registers.used), Some(5));
 
     // The resolver the LSP index is built on, block by block: the inner
     // block's `%q1` hides the range's.

@@ -442,3 +442,6 @@ def resource_usage(source: Union[StrPath, bytes],
 def compat(paths: List[StrPath], gpus: Optional[List[str]] = None,
            driver: Optional[str] = None) -> List[Dict[str, Any]]:
     """``ptx compat --json``: where each CUDA binary under ``paths`` runs."""
+def _provoke_internal_error() -> None:
+    """Make the next call into the package panic inside its boundary, which
+    raises ``InternalError``: for the package's own tests, not API."""

@@ -3,8 +3,8 @@
 use serde::Serialize;
 
 use super::callgraph::{CallGraph, CallKind};
+pub use super::header::FunctionHeader;
 pub use super::params::directive_text;
-use super::params::{param_summary, ParamSummary};
 use crate::source::LineIndex;
 use crate::syntax::{Function, Module};
 
@@ -21,36 +21,28 @@ pub struct CallInfo {
     pub calls: usize,
 }
 
-/// A kernel or function.
+/// A kernel or function: its [`FunctionHeader`] (flattened into the same
+/// JSON object), where it starts, and whom it calls.
 #[derive(Clone, Debug, Serialize)]
 pub struct FunctionInfo {
-    /// The name.
-    pub name: String,
-    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
-    pub demangled: Option<String>,
-    /// `entry` (kernel) or `func`.
-    #[serde(serialize_with = "super::serialize_func_kind")]
-    pub kind: crate::syntax::FuncKind,
-    /// `.visible`, `.extern`, `.weak`, or none.
-    pub linkage: Option<&'static str>,
-    /// Whether only declared here.
-    pub declaration: bool,
+    /// Name, kind, linkage, signature, directives and instruction count.
+    #[serde(flatten)]
+    pub header: FunctionHeader,
     /// Source line of the header.
     pub line: u32,
-    /// Parameters with their types and sizes.
-    pub params: Vec<ParamSummary>,
-    /// Return values (device functions).
-    pub returns: Vec<ParamSummary>,
-    /// Performance and ABI directives (`.maxntid 256, 1, 1`, `.noreturn`).
-    pub directives: Vec<String>,
-    /// Number of instructions in the body.
-    pub instructions: usize,
     /// Calls made, in the order the callees first appear.
     pub calls: Vec<CallInfo>,
     /// Indirect calls whose targets are unknown.
     pub unresolved_calls: usize,
     /// Whether it may call itself.
     pub recursive: bool,
+}
+
+impl std::ops::Deref for FunctionInfo {
+    type Target = FunctionHeader;
+    fn deref(&self) -> &FunctionHeader {
+        &self.header
+    }
 }
 
 /// Describe every function of `m` (declarations included), in module order.
@@ -84,22 +76,8 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
         }
     }
     FunctionInfo {
-        name: f.name.to_string(),
-        demangled: crate::demangle(f.name.as_str()),
-        kind: f.kind,
-        linkage: f.linkage.map(|l| l.as_str()),
-        declaration: f.body.is_none(),
+        header: FunctionHeader::of(f),
         line: lines.line_col(f.span.start).line,
-        params: f.params().iter().map(param_summary).collect(),
-        returns: f
-            .rets
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .map(param_summary)
-            .collect(),
-        directives: f.directives.iter().map(directive_text).collect(),
-        instructions: f.body.as_ref().map_or(0, |b| b.instructions().len()),
         calls,
         unresolved_calls: if f.body.is_some() {
             cg.unresolved

@@ -16,6 +16,7 @@ pub mod facts;
 pub mod flow;
 pub mod functions;
 pub mod grep;
+pub mod header;
 pub mod lineinfo;
 pub mod liveness;
 pub mod loops;

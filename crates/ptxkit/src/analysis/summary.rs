@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::params::directive_text;
+pub use super::header::FunctionHeader;
 pub use super::params::{declarator_bytes, param_bytes, param_summary, ParamSummary};
 use crate::isa::vocab::StateSpace;
 use crate::syntax::{Block, Function, Module, Stmt};
@@ -29,40 +29,31 @@ pub struct ModuleSummary {
     pub instructions: usize,
 }
 
-/// Summary of one function.
+/// Summary of one function: its [`FunctionHeader`] (flattened into the
+/// same JSON object) and what its body declares.
 #[derive(Clone, Debug, Serialize)]
 pub struct FunctionSummary {
-    /// The name.
-    pub name: String,
-    /// Its readable C++ name when the name is mangled ([`crate::demangle()`]).
-    pub demangled: Option<String>,
-    /// `entry` or `func`.
-    #[serde(serialize_with = "super::serialize_func_kind")]
-    pub kind: crate::syntax::FuncKind,
-    /// Linkage, if any.
-    pub linkage: Option<&'static str>,
-    /// Whether only declared.
-    pub declaration: bool,
-    /// Parameters as `type name` strings.
-    pub params: Vec<ParamSummary>,
-    /// Return parameters.
-    pub returns: Vec<ParamSummary>,
+    /// Name, kind, linkage, signature, directives and instruction count.
+    #[serde(flatten)]
+    pub header: FunctionHeader,
     /// Declared registers per type (`.b32` → 12).
     pub registers: BTreeMap<String, u64>,
-    /// Instructions in the body.
-    pub instructions: usize,
-    /// Bytes of `.local` and `.shared` declared in the body.
+    /// Bytes of `.local` declared in the body.
     pub local_bytes: u64,
     /// Bytes of `.shared` declared in the body.
     pub shared_bytes: u64,
-    /// Performance directives, as written.
-    pub directives: Vec<String>,
+}
+
+impl std::ops::Deref for FunctionSummary {
+    type Target = FunctionHeader;
+    fn deref(&self) -> &FunctionHeader {
+        &self.header
+    }
 }
 
 #[derive(Default)]
 struct BodyStats {
     registers: BTreeMap<String, u64>,
-    instructions: usize,
     local: u64,
     shared: u64,
 }
@@ -70,7 +61,6 @@ struct BodyStats {
 fn walk(b: &Block, st: &mut BodyStats) {
     for s in &b.stmts {
         match s {
-            Stmt::Instruction(_) => st.instructions = st.instructions.saturating_add(1),
             Stmt::Block(inner) => walk(inner, st),
             Stmt::Var(v) => match v.space {
                 StateSpace::Reg => {
@@ -112,24 +102,10 @@ fn function_summary(f: &Function) -> FunctionSummary {
         walk(b, &mut st);
     }
     FunctionSummary {
-        name: f.name.to_string(),
-        demangled: crate::demangle(f.name.as_str()),
-        kind: f.kind,
-        linkage: f.linkage.map(|l| l.as_str()),
-        declaration: f.body.is_none(),
-        params: f.params().iter().map(param_summary).collect(),
-        returns: f
-            .rets
-            .as_deref()
-            .unwrap_or_default()
-            .iter()
-            .map(param_summary)
-            .collect(),
+        header: FunctionHeader::of(f),
         registers: st.registers,
-        instructions: st.instructions,
         local_bytes: st.local,
         shared_bytes: st.shared,
-        directives: f.directives.iter().map(directive_text).collect(),
     }
 }
 

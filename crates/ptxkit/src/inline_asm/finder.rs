@@ -46,7 +46,7 @@ pub enum Template {
     /// Not made of string literals only (a macro, a `constexpr` string):
     /// not checked.
     NotLiteral,
-    /// The statement has more than [`MAX_STATEMENT_TOKENS`] tokens before
+    /// The statement has more than 65,536 tokens (`MAX_STATEMENT_TOKENS`) before
     /// its closing parenthesis (or has none): given up unread, and
     /// reported as an error rather than passed over.
     TooLong,

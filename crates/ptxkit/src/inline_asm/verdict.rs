@@ -9,7 +9,21 @@ use crate::diag::{Code, Diagnostic};
 /// Values tried, in order, for an `"n"` operand whose value is not visible
 /// (a template parameter): the first is used unless the checker objects
 /// to that very immediate (a range, a multiple of 8…).
+///
+/// The search is bounded: one judgement per value for all the unknown
+/// operands at once (9), then, when every error still lies on them, each
+/// distinct unknown operand on its own (at most 9 each), then one
+/// judgement of the values chosen — at most 9 + 9 × operands + 1
+/// judgements of a statement, each a parse and a check per target
+/// (docs/limits.md; the unit test `guess_search_is_bounded`).
 const GUESSES: [i128; 9] = [1, 0, 2, 8, 16, 32, 64, 128, 256];
+
+// How many fragments were judged on this thread: the guess search's bound
+// is tested by counting (`tests::guess_search_is_bounded`).
+#[cfg(test)]
+thread_local! {
+    static JUDGED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// The outcome for one statement.
 #[derive(Clone, Debug)]
@@ -216,6 +230,8 @@ fn finish(frag: &Fragment, v: Outcome) -> Verdict {
 }
 
 fn judge_fragment(frag: &Fragment, targets: &[String]) -> Outcome {
+    #[cfg(test)]
+    JUDGED.with(|n| n.set(n.get().saturating_add(1)));
     let parsed = crate::parse(frag.ptx.as_bytes());
     if parsed.has_errors() {
         return Outcome::Invalid(None, parsed.diagnostics);
@@ -243,5 +259,47 @@ fn judge_fragment(frag: &Fragment, targets: &[String]) -> Outcome {
     match best {
         Some((_, t, ds)) => Outcome::Invalid(Some(t.clone()), ds),
         None => Outcome::Invalid(None, Vec::new()),
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+mod tests {
+    use super::super::finder::find;
+    use super::*;
+
+    /// Judgements made for the first statement of `src` on one target.
+    fn judgements(src: &str) -> (usize, &'static str) {
+        let stmt = find(src.as_bytes()).remove(0);
+        JUDGED.with(|n| n.set(0));
+        let v = judge(&stmt, &["sm_90".to_string()]);
+        (JUDGED.with(std::cell::Cell::get), v.status())
+    }
+
+    /// An `"n"` operand that no value fits (an immediate as a
+    /// destination): all 9 values for every unknown operand at once, then
+    /// 9 for each operand on its own, then the final judgement — and no
+    /// more, however the operands are written (twice here for `%0`).
+    #[test]
+    fn guess_search_is_bounded() {
+        for (ops, src) in [
+            (1, r#"void f() { asm("mov.u32 %0, 1;" :: "n"(N)); }"#),
+            (
+                2,
+                r#"void f() { asm("mov.u32 %0, 1; mov.u32 %1, %0;" :: "n"(N), "n"(M)); }"#,
+            ),
+            (
+                3,
+                r#"void f() { asm("mov.u32 %0, 1; mov.u32 %1, 2; mov.u32 %2, 3;" :: "n"(A), "n"(B), "n"(C)); }"#,
+            ),
+        ] {
+            let (n, status) = judgements(src);
+            assert_eq!(status, "invalid", "{src}");
+            assert_eq!(n, GUESSES.len() * (1 + ops) + 1, "{ops} operands: {src}");
+        }
+        // A value that fits is found by the first judgements.
+        let (n, status) =
+            judgements(r#"void f() { asm("add.u32 %0, %0, %1;" : "+r"(x) : "n"(N)); }"#);
+        assert_eq!((n, status), (1, "valid"));
     }
 }

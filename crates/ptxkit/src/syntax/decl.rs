@@ -204,10 +204,13 @@ pub struct Declarator {
     /// Where the name is.
     pub name_span: Span,
     /// `%r<100>`: a parameterised range of registers.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub range: Option<IntLit>,
     /// Array dimensions: `[4][8]`; `None` for an unsized `[]`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dims: Vec<Option<Expr>>,
     /// `= value`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub init: Option<Initializer>,
     /// Where, name to end of initializer.
     pub span: Span,
@@ -226,16 +229,21 @@ pub struct Attribute {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct VarDecl {
     /// `.extern`, `.visible`, `.weak`, `.common`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub linkage: Option<Linkage>,
     /// The state space.
     pub space: StateSpace,
     /// `.const[2]`-style bank (old PTX).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub bank: Option<IntLit>,
     /// `.attribute(…)`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub attribute: Option<Attribute>,
     /// `.align N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub align: Option<IntLit>,
     /// `.v2`, `.v4`, `.v8`: vector length.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vector: Option<u8>,
     /// Element type.
     pub ty: ScalarType,
@@ -249,8 +257,10 @@ pub struct VarDecl {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct PtrAttr {
     /// The state space pointed to.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub space: Option<StateSpace>,
     /// Alignment of the pointee.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub align: Option<IntLit>,
     /// Where.
     pub span: Span,
@@ -260,22 +270,27 @@ pub struct PtrAttr {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Param {
     /// `.hidden` (Triton marks its TMA descriptor parameters so).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub hidden: bool,
     /// `.param` or `.reg`.
     pub space: StateSpace,
     /// `.align N`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub align: Option<IntLit>,
     /// `.v2`/`.v4`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub vector: Option<u8>,
     /// The type.
     pub ty: ScalarType,
     /// `.ptr …` attributes.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub ptr: Option<PtrAttr>,
     /// The name (may be absent in prototypes: `.param .b32 _` uses `_`).
     pub name: Name,
     /// Where the name is.
     pub name_span: Span,
     /// Array dimensions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub dims: Vec<Option<Expr>>,
     /// Where.
     pub span: Span,
