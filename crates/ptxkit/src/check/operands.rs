@@ -1090,6 +1090,12 @@ impl Checker<'_> {
                 if t == ScalarType::B128 {
                     return self.wide_address(i, (*n, *sp, f), w);
                 }
+                if t.bits() < 32
+                    && (role_has(Kinds::WIDE_ADDR)
+                        || (role_has(Kinds::WIDE_GENERIC) && spaces().is_empty()))
+                {
+                    return self.narrow_address(i, (*n, *sp, f), t, w);
+                }
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(

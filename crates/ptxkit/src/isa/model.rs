@@ -259,6 +259,16 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// With `addr`: a register narrower than 32 bits (`.b16`, `.u8`…)
+    /// cannot be the address, in any state space: ptxas moves the address
+    /// through a 32- or 64-bit register ("Arguments mismatch for
+    /// instruction 'mov'"; `st.async`'s `a`, `tensormap.replace`,
+    /// `fabric`'s data addresses and barriers).
+    pub const WIDE_ADDR: Kinds = Kinds(1 << 25);
+    /// With `addr`: as [`Kinds::WIDE_ADDR`], but only where the address
+    /// is generic (no state space written or given by the role):
+    /// `st.async`'s and `red.async`'s `mbar`, `cp.async.mbarrier.arrive`.
+    pub const WIDE_GENERIC: Kinds = Kinds(1 << 26);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -283,6 +293,8 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("wide", Kinds::WIDE_ADDR),
+        ("wide-generic", Kinds::WIDE_GENERIC),
     ];
 
     /// Whether every kind of `k` is in the set.
