@@ -112,9 +112,17 @@ impl Checker<'_> {
         // `movmatrix`'s source), not as a 64-bit descriptor, a predicate
         // or `tcgen05.commit`'s 16-bit mask (ptxas 13.5,
         // `tests/data/operands/matrix/var_offsets.ptx`).
-        let matrix = catalog().flags(i.form).has(Flags::MATRIX) || super::exact::exact(spec);
+        // So does a memory instruction (`@flags strict-values`) in a role
+        // that is not its data (no `func`): a 64-bit cache policy or
+        // mbarrier state and a 16-bit mask refuse `buf+8`, 32-bit sizes
+        // and counts take it (ptxas 13.5, `tests/data/memory_operands/`
+        // `var_offsets.ptx`).
+        let flags = catalog().flags(i.form);
+        let matrix = flags.has(Flags::MATRIX)
+            || super::exact::exact(spec)
+            || (flags.has(Flags::STRICT_VALUES) && !spec.kinds.has(Kinds::FUNC));
         let refused = !kind_ok
-            || catalog().flags(i.form).has(Flags::SIMD_VIDEO)
+            || flags.has(Flags::SIMD_VIDEO)
             || if reg {
                 match (ty, reg_ty) {
                     // A predicate plus a constant for a predicate only.

@@ -845,7 +845,10 @@ impl Checker<'_> {
                         // takes for a vector (`mov.v2.b16 {%h1, %h2},
                         // buf+8`, tex's `e`), except in a matrix
                         // instruction or an `exact` role (`mma`'s,
-                        // `tcgen05.st`'s fragments: "Vector expected").
+                        // `tcgen05.st`'s fragments: "Vector expected") and
+                        // a memory instruction (`strict-values`: `st.v2`,
+                        // `atom`, `red`, `multimem`: "Argument vector size
+                        // mismatch").
                         Expr::Binary(b) => {
                             !spec.kinds.has(Kinds::VAR)
                                 && matches!(
@@ -854,9 +857,12 @@ impl Checker<'_> {
                                         Some(Decl { kind: Kind::Reg, .. }) => true,
                                         Some(Decl { kind: Kind::Var, .. }) => {
                                             super::exact::exact(spec)
-                                                || catalog()
-                                                    .flags(i.form)
-                                                    .has(crate::isa::Flags::MATRIX)
+                                                || catalog().flags(i.form).has(
+                                                    crate::isa::Flags::MATRIX,
+                                                )
+                                                || catalog().flags(i.form).has(
+                                                    crate::isa::Flags::STRICT_VALUES,
+                                                )
                                         }
                                         _ => false,
                                     }
