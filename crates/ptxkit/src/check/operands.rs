@@ -786,6 +786,9 @@ impl Checker<'_> {
                 {
                     return false;
                 }
+                if !self.float_vector(i, spec, items, *span, Names { w, ms }) {
+                    return false;
+                }
                 if !self.typed_constants(i, spec, ty, items, *span) {
                     return false;
                 }

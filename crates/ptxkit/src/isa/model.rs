@@ -269,6 +269,11 @@ impl Kinds {
     /// is generic (no state space written or given by the role):
     /// `st.async`'s and `red.async`'s `mbar`, `cp.async.mbarrier.arrive`.
     pub const WIDE_GENERIC: Kinds = Kinds(1 << 26);
+    /// A read vector whose elements are all floats (float registers,
+    /// floating-point constants) is refused: ptxas types the vector by
+    /// its elements and wants integers there (the tensor copies'
+    /// coordinates and sizes; `check/float_vectors.rs`).
+    pub const INT_VEC: Kinds = Kinds(1 << 27);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -295,6 +300,7 @@ impl Kinds {
         ("sized-list", Kinds::SIZED_LIST),
         ("wide", Kinds::WIDE_ADDR),
         ("wide-generic", Kinds::WIDE_GENERIC),
+        ("int-vec", Kinds::INT_VEC),
     ];
 
     /// Whether every kind of `k` is in the set.
