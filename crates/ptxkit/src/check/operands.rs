@@ -1739,13 +1739,21 @@ impl Checker<'_> {
         let Some(v) = crate::syntax::consteval::eval_int(e) else {
             return;
         };
+        // A `wrap32` role reads a constant as its low 32 bits (ptxas 13.5:
+        // barrier 2^32 is barrier 0, -1 is the mask 0xFFFFFFFF); `written`
+        // is what the message shows.
+        let (written, v) = if spec.kinds.has(Kinds::WRAP32) {
+            (v, v & 0xFFFF_FFFF)
+        } else {
+            (v, v)
+        };
         if let Some(set) = listed.filter(|set| !set.contains(&v)) {
             let want: Vec<String> = set.iter().map(i64::to_string).collect();
             self.diags.push(Diagnostic::error(
                 Code::ImmediateValue,
                 e.span(),
                 format!(
-                    "{v} cannot be `{}` of `{}`: it must be one of {}",
+                    "{written} cannot be `{}` of `{}`: it must be one of {}",
                     spec.role,
                     super::inst_name(i),
                     want.join(", ")
@@ -1769,7 +1777,7 @@ impl Checker<'_> {
             Code::ImmediateValue,
             e.span(),
             format!(
-                "{v} is out of range for `{}` of `{}`: it must be {}",
+                "{written} is out of range for `{}` of `{}`: it must be {}",
                 spec.role,
                 super::inst_name(i),
                 want.join(" and ")

@@ -274,6 +274,13 @@ impl Kinds {
     /// its elements and wants integers there (the tensor copies'
     /// coordinates and sizes; `check/float_vectors.rs`).
     pub const INT_VEC: Kinds = Kinds(1 << 27);
+    /// A constant is read as its low 32 bits before its range or value
+    /// set is checked (ptxas 13.5: barrier number 2^32 is barrier 0,
+    /// `-1` is the mask 0xFFFFFFFF; `bar`'s and `barrier`'s `a`,
+    /// `cp.async.bulk`'s `ignoreBytesLeft`/`Right`, `fabric`'s
+    /// `imm-membermask`), where other roles refuse a constant past their
+    /// range as written (`mbarrier`'s `phaseParity`, bulk sizes).
+    pub const WRAP32: Kinds = Kinds(1 << 28);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -301,6 +308,7 @@ impl Kinds {
         ("wide", Kinds::WIDE_ADDR),
         ("wide-generic", Kinds::WIDE_GENERIC),
         ("int-vec", Kinds::INT_VEC),
+        ("wrap32", Kinds::WRAP32),
     ];
 
     /// Whether every kind of `k` is in the set.
