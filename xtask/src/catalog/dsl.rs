@@ -854,8 +854,8 @@ fn parse_role(
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             Some(("space", v)) => {
-                if !kinds.has(Kinds::ADDR) {
-                    return Err("space= is for an `addr` role".into());
+                if !kinds.has(Kinds::ADDR) && !kinds.has(Kinds::VAR) {
+                    return Err("space= is for an `addr` or `var` role".into());
                 }
                 let mut spaces = Vec::new();
                 for s in v.split('|') {

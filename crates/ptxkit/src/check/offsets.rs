@@ -101,8 +101,16 @@ impl Checker<'_> {
                 ..
             }) => (true, ty),
             Some(Decl {
-                kind: Kind::Var, ..
-            }) => (false, None),
+                kind: Kind::Var,
+                space,
+                ..
+            }) => {
+                // The variable must live where the role says (`space=`).
+                if let Some(v) = space {
+                    self.value_space(i, spec, (*n, b.span, found), v, w);
+                }
+                (false, None)
+            }
             _ => return false,
         };
         let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));

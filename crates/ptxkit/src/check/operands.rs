@@ -219,6 +219,45 @@ fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
     }
 }
 
+impl Checker<'_> {
+    /// Variable `n` of space `v` as a value of role `spec` (alone, plus a
+    /// constant, or an element of it): where the role lists state spaces
+    /// (`space=`), the variable must live in one of them, as ptxas 13.5
+    /// wants for `cvta`'s, `mapa`'s and `getctarank`'s source and the
+    /// tensor copies' `tensorMap` ("State space mismatch").
+    pub(super) fn value_space(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        (n, sp, f): (Name, Span, Found),
+        v: StateSpace,
+        w: &mut BodyWalk,
+    ) {
+        let Some(spaces) = spec
+            .address_spaces(|g| i.group_mod(g).and_then(|m| catalog().mod_space(m.id)))
+            .filter(|s| !s.is_empty())
+        else {
+            return;
+        };
+        if spaces.iter().any(|s| holds_variable(s, v, w.entry)) {
+            return;
+        }
+        let names: Vec<&str> = spaces.iter().map(StateSpace::as_str).collect();
+        let d = Diagnostic::error(
+            Code::OperandKind,
+            sp,
+            format!(
+                "`{n}` is a `{v}` variable, but `{}` takes the address of one in `{}` as `{}`",
+                super::inst_name(i),
+                names.join("` or `"),
+                spec.role
+            ),
+        )
+        .with_note("name a variable of that state space, or hold the address in a register");
+        self.report_found(n, d, f, w);
+    }
+}
+
 /// For a role that also takes a predicate register (`pred`), the form of
 /// the same section with the same modifier slots whose operand at the
 /// role's place is a `.pred` role: the form the parser could not tell
@@ -1337,6 +1376,7 @@ impl Checker<'_> {
                 Some(Decl {
                     kind: Kind::Var,
                     ty: var_ty,
+                    space: var_space,
                     ..
                 }) => {
                     // A variable stands for its address, an integer.
@@ -1355,6 +1395,10 @@ impl Checker<'_> {
                             self.variable_operand(i, spec, *n, *sp, ty)
                         };
                         self.report_found(*n, d, f, w);
+                        return;
+                    }
+                    if let Some(v) = var_space {
+                        self.value_space(i, spec, (*n, *sp, f), v, w);
                     }
                     return;
                 }
