@@ -84,7 +84,9 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || (matches!(spec.arity, Arity::List) && !catalog().flags(i.form).has(Flags::MATRIX))
+            || (matches!(spec.arity, Arity::List)
+                && !catalog().flags(i.form).has(Flags::MATRIX)
+                && !catalog().flags(i.form).has(Flags::STRICT_VALUES))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
@@ -126,9 +128,13 @@ impl Checker<'_> {
         // and counts take it (ptxas 13.5, `tests/data/memory_operands/`
         // `var_offsets.ptx`).
         let flags = catalog().flags(i.form);
-        let matrix = flags.has(Flags::MATRIX)
-            || super::exact::exact(spec)
-            || (flags.has(Flags::STRICT_VALUES) && !spec.kinds.has(Kinds::FUNC));
+        // A memory or barrier instruction's operand that is not its data
+        // (`strict-values`, no `func`: sizes, counts, masks, barrier
+        // numbers) is not typed by the instruction's written type:
+        // `cp.reduce.async.bulk….inc.u32 … %rd9+8` and `bar.red.popc.u32 %r1,
+        // %rd9+8, …` are refused, `red.add.u32 [a], %rd9+8` is taken.
+        let strict_operand = flags.has(Flags::STRICT_VALUES) && !spec.kinds.has(Kinds::FUNC);
+        let matrix = flags.has(Flags::MATRIX) || super::exact::exact(spec) || strict_operand;
         let refused = !kind_ok
             || flags.has(Flags::SIMD_VIDEO)
             || if reg {
@@ -136,7 +142,9 @@ impl Checker<'_> {
                     // A predicate plus a constant for a predicate only.
                     (t, r) if pred(t) || pred(r) => t != r,
                     (Some(t), Some(r)) => {
-                        t != r && !instruction_typed(i, spec, t) && !compatible(t, r, spec.wider)
+                        t != r
+                            && !(instruction_typed(i, spec, t) && !strict_operand)
+                            && !compatible(t, r, spec.wider)
                     }
                     _ => false,
                 }
