@@ -373,6 +373,9 @@ pub struct RoleSpec {
     pub arity: Arity,
     /// A register may be wider than the type (`ld`, `st`, `cvt`).
     pub wider: bool,
+    /// With `wider`, the widest register taken, in bits (`wider=16`); 0:
+    /// any width.
+    pub wider_max: u16,
     /// A constant must lie in this range (inclusive).
     pub range: Option<(i64, i64)>,
     /// A constant must be a multiple of this (0 or 1: any).
