@@ -143,7 +143,7 @@ impl Checker<'_> {
                     (t, r) if pred(t) || pred(r) => t != r,
                     (Some(t), Some(r)) => {
                         t != r
-                            && !(instruction_typed(i, spec, t) && !strict_operand)
+                            && (strict_operand || !instruction_typed(i, spec, t))
                             && !compatible(t, r, spec.wider)
                     }
                     _ => false,
