@@ -196,8 +196,8 @@ pub fn render(t: &Tables) -> String {
         };
         let _ = write!(
             o,
-            ", wider: {}, range: {:?}, multiple: {}, pred_on: &[",
-            r.wider, r.range, r.multiple
+            ", wider: {}, wider_max: {}, range: {:?}, multiple: {}, pred_on: &[",
+            r.wider, r.wider_max, r.range, r.multiple
         );
         list(&mut o, r.pred_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");

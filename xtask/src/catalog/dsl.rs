@@ -805,6 +805,7 @@ fn parse_role(
         types: &[],
         arity: Arity::Scalar,
         wider: false,
+        wider_max: 0,
         range: None,
         multiple: 0,
         pred_on: &[],
@@ -834,6 +835,10 @@ fn parse_role(
         }
         match p.split_once('=') {
             None if p == "wider" => spec.wider = true,
+            Some(("wider", v)) => {
+                spec.wider = true;
+                spec.wider_max = v.parse().map_err(|_| format!("bad wider=`{v}`"))?;
+            }
             Some(("vec", v)) => {
                 spec.arity = match v {
                     "any" => Arity::Any,
@@ -854,8 +859,8 @@ fn parse_role(
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             Some(("space", v)) => {
-                if !kinds.has(Kinds::ADDR) {
-                    return Err("space= is for an `addr` role".into());
+                if !kinds.has(Kinds::ADDR) && !kinds.has(Kinds::VAR) {
+                    return Err("space= is for an `addr` or `var` role".into());
                 }
                 let mut spaces = Vec::new();
                 for s in v.split('|') {
@@ -1363,6 +1368,7 @@ mod tests {
             types: &[],
             arity: Arity::Scalar,
             wider: false,
+            wider_max: 0,
             range: None,
             multiple: 0,
             pred_on: &[(89, 89), (120, u32::MAX)],

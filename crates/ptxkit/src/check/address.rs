@@ -8,6 +8,9 @@
 //!   `.local`: a generic address or any other space refuses it;
 //! * never a function or label name (`[f]`, `[$L+4]`), nor a `.b128`
 //!   register, in any space;
+//! * a register narrower than 32 bits (`.b16`, `.u8`) not where the role
+//!   says `wide` (any space) or `wide-generic` (a generic address), the
+//!   addresses ptxas moves through a 32- or 64-bit register;
 //! * a special register only where the role does not say `nosreg`
 //!   (`mbarrier.*`, some `fabric` barriers: "Illegal state space for
 //!   address operand");
@@ -25,7 +28,7 @@ use super::operand_kinds;
 use super::symbols::Kind;
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
-use crate::isa::vocab::StateSpace;
+use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{catalog, Kinds, RoleSpec, Shape, SpaceSet};
 use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name};
@@ -180,6 +183,29 @@ impl Checker<'_> {
             ),
         )
         .with_note("an address register is a 32- or 64-bit integer (`.u64`, `.b64`, `.u32`…)");
+        self.report_found(n, d, f, w);
+    }
+
+    /// A register `n` of type `t`, narrower than 32 bits, as the base of
+    /// an address of `i` whose role says `wide` (or `wide-generic`, the
+    /// address being generic): ptxas moves such an address through a 32-
+    /// or 64-bit register and refuses the narrow one.
+    pub(super) fn narrow_address(
+        &mut self,
+        i: &Instruction,
+        (n, sp, f): (Name, Span, Found),
+        t: ScalarType,
+        w: &mut BodyWalk,
+    ) {
+        let d = Diagnostic::error(
+            Code::OperandType,
+            sp,
+            format!(
+                "`{n}` is a {t} register, too narrow to hold this address of `{}`",
+                super::inst_name(i)
+            ),
+        )
+        .with_note("this address is moved through a 32- or 64-bit register: hold it in a `.u32`/`.u64` one");
         self.report_found(n, d, f, w);
     }
 

@@ -25,6 +25,11 @@ pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
     if !compatible(ty, reg, spec.wider) {
         return false;
     }
+    // `wider=N`: no register wider than N bits (the tensor copies' 8- or
+    // 16-bit sizes).
+    if spec.wider_max > 0 && reg.bits() > u32::from(spec.wider_max) {
+        return false;
+    }
     if !exact(spec) {
         return true;
     }

@@ -17,6 +17,7 @@ mod body;
 mod const_vectors;
 mod elements;
 mod exact;
+mod float_vectors;
 mod gating;
 mod handles;
 mod held;

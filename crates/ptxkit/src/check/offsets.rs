@@ -84,7 +84,9 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || (matches!(spec.arity, Arity::List) && !catalog().flags(i.form).has(Flags::MATRIX))
+            || (matches!(spec.arity, Arity::List)
+                && !catalog().flags(i.form).has(Flags::MATRIX)
+                && !catalog().flags(i.form).has(Flags::STRICT_VALUES))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
@@ -101,8 +103,16 @@ impl Checker<'_> {
                 ..
             }) => (true, ty),
             Some(Decl {
-                kind: Kind::Var, ..
-            }) => (false, None),
+                kind: Kind::Var,
+                space,
+                ..
+            }) => {
+                // The variable must live where the role says (`space=`).
+                if let Some(v) = space {
+                    self.value_space(i, spec, (*n, b.span, found), v, w);
+                }
+                (false, None)
+            }
             _ => return false,
         };
         let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
@@ -112,15 +122,29 @@ impl Checker<'_> {
         // `movmatrix`'s source), not as a 64-bit descriptor, a predicate
         // or `tcgen05.commit`'s 16-bit mask (ptxas 13.5,
         // `tests/data/operands/matrix/var_offsets.ptx`).
-        let matrix = catalog().flags(i.form).has(Flags::MATRIX) || super::exact::exact(spec);
+        // So does a memory instruction (`@flags strict-values`) in a role
+        // that is not its data (no `func`): a 64-bit cache policy or
+        // mbarrier state and a 16-bit mask refuse `buf+8`, 32-bit sizes
+        // and counts take it (ptxas 13.5, `tests/data/memory_operands/`
+        // `var_offsets.ptx`).
+        let flags = catalog().flags(i.form);
+        // A memory or barrier instruction's operand that is not its data
+        // (`strict-values`, no `func`: sizes, counts, masks, barrier
+        // numbers) is not typed by the instruction's written type:
+        // `cp.reduce.async.bulk….inc.u32 … %rd9+8` and `bar.red.popc.u32 %r1,
+        // %rd9+8, …` are refused, `red.add.u32 [a], %rd9+8` is taken.
+        let strict_operand = flags.has(Flags::STRICT_VALUES) && !spec.kinds.has(Kinds::FUNC);
+        let matrix = flags.has(Flags::MATRIX) || super::exact::exact(spec) || strict_operand;
         let refused = !kind_ok
-            || catalog().flags(i.form).has(Flags::SIMD_VIDEO)
+            || flags.has(Flags::SIMD_VIDEO)
             || if reg {
                 match (ty, reg_ty) {
                     // A predicate plus a constant for a predicate only.
                     (t, r) if pred(t) || pred(r) => t != r,
                     (Some(t), Some(r)) => {
-                        t != r && !instruction_typed(i, spec, t) && !compatible(t, r, spec.wider)
+                        t != r
+                            && (strict_operand || !instruction_typed(i, spec, t))
+                            && !compatible(t, r, spec.wider)
                     }
                     _ => false,
                 }

@@ -219,6 +219,45 @@ fn holds_variable(s: StateSpace, v: StateSpace, in_entry: bool) -> bool {
     }
 }
 
+impl Checker<'_> {
+    /// Variable `n` of space `v` as a value of role `spec` (alone, plus a
+    /// constant, or an element of it): where the role lists state spaces
+    /// (`space=`), the variable must live in one of them, as ptxas 13.5
+    /// wants for `cvta`'s, `mapa`'s and `getctarank`'s source and the
+    /// tensor copies' `tensorMap` ("State space mismatch").
+    pub(super) fn value_space(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        (n, sp, f): (Name, Span, Found),
+        v: StateSpace,
+        w: &mut BodyWalk,
+    ) {
+        let Some(spaces) = spec
+            .address_spaces(|g| i.group_mod(g).and_then(|m| catalog().mod_space(m.id)))
+            .filter(|s| !s.is_empty())
+        else {
+            return;
+        };
+        if spaces.iter().any(|s| holds_variable(s, v, w.entry)) {
+            return;
+        }
+        let names: Vec<&str> = spaces.iter().map(StateSpace::as_str).collect();
+        let d = Diagnostic::error(
+            Code::OperandKind,
+            sp,
+            format!(
+                "`{n}` is a `{v}` variable, but `{}` takes the address of one in `{}` as `{}`",
+                super::inst_name(i),
+                names.join("` or `"),
+                spec.role
+            ),
+        )
+        .with_note("name a variable of that state space, or hold the address in a register");
+        self.report_found(n, d, f, w);
+    }
+}
+
 /// For a role that also takes a predicate register (`pred`), the form of
 /// the same section with the same modifier slots whose operand at the
 /// role's place is a `.pred` role: the form the parser could not tell
@@ -786,6 +825,9 @@ impl Checker<'_> {
                 {
                     return false;
                 }
+                if !self.float_vector(i, spec, items, *span, Names { w, ms }) {
+                    return false;
+                }
                 if !self.typed_constants(i, spec, ty, items, *span) {
                     return false;
                 }
@@ -845,7 +887,10 @@ impl Checker<'_> {
                         // takes for a vector (`mov.v2.b16 {%h1, %h2},
                         // buf+8`, tex's `e`), except in a matrix
                         // instruction or an `exact` role (`mma`'s,
-                        // `tcgen05.st`'s fragments: "Vector expected").
+                        // `tcgen05.st`'s fragments: "Vector expected") and
+                        // a memory instruction (`strict-values`: `st.v2`,
+                        // `atom`, `red`, `multimem`: "Argument vector size
+                        // mismatch").
                         Expr::Binary(b) => {
                             !spec.kinds.has(Kinds::VAR)
                                 && matches!(
@@ -854,9 +899,12 @@ impl Checker<'_> {
                                         Some(Decl { kind: Kind::Reg, .. }) => true,
                                         Some(Decl { kind: Kind::Var, .. }) => {
                                             super::exact::exact(spec)
-                                                || catalog()
-                                                    .flags(i.form)
-                                                    .has(crate::isa::Flags::MATRIX)
+                                                || catalog().flags(i.form).has(
+                                                    crate::isa::Flags::MATRIX,
+                                                )
+                                                || catalog().flags(i.form).has(
+                                                    crate::isa::Flags::STRICT_VALUES,
+                                                )
                                         }
                                         _ => false,
                                     }
@@ -1090,6 +1138,12 @@ impl Checker<'_> {
                 if t == ScalarType::B128 {
                     return self.wide_address(i, (*n, *sp, f), w);
                 }
+                if t.bits() < 32
+                    && (role_has(Kinds::WIDE_ADDR)
+                        || (role_has(Kinds::WIDE_GENERIC) && spaces().is_empty()))
+                {
+                    return self.narrow_address(i, (*n, *sp, f), t, w);
+                }
                 let s = spaces();
                 if w.entry && s == SpaceSet::default().with(StateSpace::ParamFunc) {
                     let d = Diagnostic::error(
@@ -1322,6 +1376,7 @@ impl Checker<'_> {
                 Some(Decl {
                     kind: Kind::Var,
                     ty: var_ty,
+                    space: var_space,
                     ..
                 }) => {
                     // A variable stands for its address, an integer.
@@ -1340,6 +1395,10 @@ impl Checker<'_> {
                             self.variable_operand(i, spec, *n, *sp, ty)
                         };
                         self.report_found(*n, d, f, w);
+                        return;
+                    }
+                    if let Some(v) = var_space {
+                        self.value_space(i, spec, (*n, *sp, f), v, w);
                     }
                     return;
                 }
@@ -1724,13 +1783,21 @@ impl Checker<'_> {
         let Some(v) = crate::syntax::consteval::eval_int(e) else {
             return;
         };
+        // A `wrap32` role reads a constant as its low 32 bits (ptxas 13.5:
+        // barrier 2^32 is barrier 0, -1 is the mask 0xFFFFFFFF); `written`
+        // is what the message shows.
+        let (written, v) = if spec.kinds.has(Kinds::WRAP32) {
+            (v, v & 0xFFFF_FFFF)
+        } else {
+            (v, v)
+        };
         if let Some(set) = listed.filter(|set| !set.contains(&v)) {
             let want: Vec<String> = set.iter().map(i64::to_string).collect();
             self.diags.push(Diagnostic::error(
                 Code::ImmediateValue,
                 e.span(),
                 format!(
-                    "{v} cannot be `{}` of `{}`: it must be one of {}",
+                    "{written} cannot be `{}` of `{}`: it must be one of {}",
                     spec.role,
                     super::inst_name(i),
                     want.join(", ")
@@ -1754,7 +1821,7 @@ impl Checker<'_> {
             Code::ImmediateValue,
             e.span(),
             format!(
-                "{v} is out of range for `{}` of `{}`: it must be {}",
+                "{written} is out of range for `{}` of `{}`: it must be {}",
                 spec.role,
                 super::inst_name(i),
                 want.join(" and ")

@@ -259,6 +259,28 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// With `addr`: a register narrower than 32 bits (`.b16`, `.u8`…)
+    /// cannot be the address, in any state space: ptxas moves the address
+    /// through a 32- or 64-bit register ("Arguments mismatch for
+    /// instruction 'mov'"; `st.async`'s `a`, `tensormap.replace`,
+    /// `fabric`'s data addresses and barriers).
+    pub const WIDE_ADDR: Kinds = Kinds(1 << 25);
+    /// With `addr`: as [`Kinds::WIDE_ADDR`], but only where the address
+    /// is generic (no state space written or given by the role):
+    /// `st.async`'s and `red.async`'s `mbar`, `cp.async.mbarrier.arrive`.
+    pub const WIDE_GENERIC: Kinds = Kinds(1 << 26);
+    /// A read vector whose elements are all floats (float registers,
+    /// floating-point constants) is refused: ptxas types the vector by
+    /// its elements and wants integers there (the tensor copies'
+    /// coordinates and sizes; `check/float_vectors.rs`).
+    pub const INT_VEC: Kinds = Kinds(1 << 27);
+    /// A constant is read as its low 32 bits before its range or value
+    /// set is checked (ptxas 13.5: barrier number 2^32 is barrier 0,
+    /// `-1` is the mask 0xFFFFFFFF; `bar`'s and `barrier`'s `a`,
+    /// `cp.async.bulk`'s `ignoreBytesLeft`/`Right`, `fabric`'s
+    /// `imm-membermask`), where other roles refuse a constant past their
+    /// range as written (`mbarrier`'s `phaseParity`, bulk sizes).
+    pub const WRAP32: Kinds = Kinds(1 << 28);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -283,6 +305,10 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("wide", Kinds::WIDE_ADDR),
+        ("wide-generic", Kinds::WIDE_GENERIC),
+        ("int-vec", Kinds::INT_VEC),
+        ("wrap32", Kinds::WRAP32),
     ];
 
     /// Whether every kind of `k` is in the set.
@@ -347,6 +373,9 @@ pub struct RoleSpec {
     pub arity: Arity,
     /// A register may be wider than the type (`ld`, `st`, `cvt`).
     pub wider: bool,
+    /// With `wider`, the widest register taken, in bits (`wider=16`); 0:
+    /// any width.
+    pub wider_max: u16,
     /// A constant must lie in this range (inclusive).
     pub range: Option<(i64, i64)>,
     /// A constant must be a multiple of this (0 or 1: any).
