@@ -40,14 +40,16 @@ pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
 }
 
 impl super::Checker<'_> {
-    /// The register elements of vector `items` of an exact role of
-    /// type `ty`: ptxas infers the vector's type from its typed (not
-    /// `.bN`) registers, which must agree when one is a float ("Vector
-    /// with elements of different types": `{%f1, %s2}`, `{%f1, %hh2}`,
-    /// `{%sd1, %fd2}`), and refuses a float vector whose elements are all
-    /// registers of one integer type (`{%s1, %s2, %s3, %s4}` as `.f32`;
-    /// `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). Whether the vector
-    /// passes.
+    /// The register elements of vector `items` of an exact or
+    /// `typed-vector` role of type `ty`: ptxas infers the vector's type
+    /// from its typed (not `.bN`) registers, which must agree when one is
+    /// a float ("Vector with elements of different types": `{%f1, %s2}`,
+    /// `{%f1, %hh2}`, `{%sd1, %fd2}`); a vector whose elements are all
+    /// registers of one type must fit the role's type: that type, another
+    /// integer one for an integer type, any for a `.bN` type
+    /// (`{%s1, %s2, %s3, %s4}` as `.f32` and `{%f1, %f2}` as `.s32` are
+    /// refused; `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). Whether the
+    /// vector passes.
     pub(super) fn exact_vector(
         &mut self,
         i: &Instruction,
@@ -61,8 +63,9 @@ impl super::Checker<'_> {
         let mut float: Option<ScalarType> = None;
         let mut mixed = false;
         let mut integer: Option<ScalarType> = None;
-        // Every element a register of one integer type.
-        let mut one_integer = !items.is_empty();
+        // Every element a register of this one typed type.
+        let mut one: Option<ScalarType> = None;
+        let mut uniform = !items.is_empty();
         // The first typed register element not of the role's type: where
         // a mixed vector is reported (inline asm maps it to its operand).
         let mut odd: Option<Span> = None;
@@ -80,25 +83,33 @@ impl super::Checker<'_> {
             };
             let Some((r, sp)) = reg.filter(|(r, _)| !r.is_untyped() && *r != ScalarType::Pred)
             else {
-                one_integer = false;
+                uniform = false;
                 continue;
             };
             if odd.is_none() && ty.is_some_and(|t| t != r) {
                 odd = Some(sp);
             }
+            uniform &= one.is_none_or(|t| t == r);
+            one = Some(r);
             if r.is_float() {
                 mixed |= float.is_some_and(|f| f != r);
                 float = Some(r);
-                one_integer = false;
             } else {
-                one_integer &= integer.is_none_or(|t| t == r);
                 integer = Some(r);
             }
         }
+        let unfit = match (uniform, ty, one) {
+            (true, Some(t), Some(r)) => {
+                !(t.is_untyped() || t == r || (t.is_integer() && r.is_integer()))
+            }
+            _ => false,
+        };
         let (what, at) = if mixed || (float.is_some() && integer.is_some()) {
             ("its registers' types differ", odd.unwrap_or(span))
-        } else if one_integer && ty.is_some_and(ScalarType::is_float) {
+        } else if unfit && one.is_some_and(ScalarType::is_integer) {
             ("its elements are integer registers", span)
+        } else if unfit {
+            ("its elements are registers of another type", span)
         } else {
             return true;
         };

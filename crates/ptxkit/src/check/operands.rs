@@ -781,7 +781,7 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
-                if super::exact::exact(spec)
+                if (super::exact::exact(spec) || spec.kinds.has(Kinds::TYPED_VECTOR))
                     && !self.exact_vector(i, spec, ty, items, *span, Names { w, ms })
                 {
                     return false;
@@ -1223,14 +1223,18 @@ impl Checker<'_> {
             } => Some(r),
             _ => None,
         });
+        // A `typed-vector` role's vector was judged as a whole
+        // (exact.rs): each element is then any register of its size
+        // (`{%r1, %f2, %r3, %r4}` as `mma`'s `.s32` `d`).
         let ty = match (ty, reg) {
             (Some(t), Some(r))
-                if t.is_float()
-                    && (!t.is_packed() || super::exact::exact(spec))
-                    && !spec.kinds.has(Kinds::STRICT_REG)
-                    && !r.is_float()
-                    && r != ScalarType::Pred
-                    && r.bits() == t.bits() =>
+                if r != ScalarType::Pred
+                    && r.bits() == t.bits()
+                    && (spec.kinds.has(Kinds::TYPED_VECTOR)
+                        || (t.is_float()
+                            && (!t.is_packed() || super::exact::exact(spec))
+                            && !spec.kinds.has(Kinds::STRICT_REG)
+                            && !r.is_float())) =>
             {
                 Some(r)
             }

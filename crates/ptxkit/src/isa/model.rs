@@ -259,6 +259,16 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// A brace vector of registers is typed by its elements, as ptxas
+    /// types a matrix fragment (`mma`, `wmma`): typed registers that mix
+    /// a float type with another type are refused ("Vector with elements
+    /// of different types"); registers all of one typed type must fit the
+    /// role's type (that type, integers of another signedness for an
+    /// integer type, anything for a `.bN` type), while a `.bN` register
+    /// among them, or integers of both signs, leave the vector untyped;
+    /// each element is then any register of the role's size
+    /// (`check/exact.rs`).
+    pub const TYPED_VECTOR: Kinds = Kinds(1 << 25);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -283,6 +293,7 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("typed-vector", Kinds::TYPED_VECTOR),
     ];
 
     /// Whether every kind of `k` is in the set.
