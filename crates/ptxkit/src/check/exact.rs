@@ -48,8 +48,12 @@ impl super::Checker<'_> {
     /// registers of one type must fit the role's type: that type, another
     /// integer one for an integer type, any for a `.bN` type
     /// (`{%s1, %s2, %s3, %s4}` as `.f32` and `{%f1, %f2}` as `.s32` are
-    /// refused; `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). Whether the
-    /// vector passes.
+    /// refused; `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). For a
+    /// `typed-vector` role, constants are typed as well (an integer, a
+    /// float) unless a `.bN` register is among the elements: `{0, %f2}`,
+    /// `{1.5, %u2}` and `{0, 1.5}` mix types, `{0, %r2, %f3}` does not.
+    /// `ty` is `None` for a spelled-out vector of several roles. Whether
+    /// the vector passes.
     pub(super) fn exact_vector(
         &mut self,
         i: &Instruction,
@@ -69,7 +73,18 @@ impl super::Checker<'_> {
         // The first typed register element not of the role's type: where
         // a mixed vector is reported (inline asm maps it to its operand).
         let mut odd: Option<Span> = None;
+        // `typed-vector`: constants are typed too (an integer or a float),
+        // unless a `.bN` register leaves the vector untyped.
+        let typed = spec.kinds.has(Kinds::TYPED_VECTOR);
+        let (mut int_const, mut float_const, mut bits) = (false, false, false);
         for item in items {
+            if let Operand::Expr(e) = item {
+                match super::operand_kinds::lit(e) {
+                    Some(super::operand_kinds::Lit::Int) => int_const = true,
+                    Some(_) => float_const = true,
+                    None => {}
+                }
+            }
             let reg = match item {
                 Operand::Expr(Expr::Name(n, sp)) => match w.lookup(ms, *n).decl {
                     Some(Decl {
@@ -81,6 +96,7 @@ impl super::Checker<'_> {
                 },
                 _ => None,
             };
+            bits |= reg.is_some_and(|(r, _)| r.is_untyped());
             let Some((r, sp)) = reg.filter(|(r, _)| !r.is_untyped() && *r != ScalarType::Pred)
             else {
                 uniform = false;
@@ -102,11 +118,25 @@ impl super::Checker<'_> {
             (true, Some(t), Some(r)) => {
                 !(t.is_untyped() || t == r || (t.is_integer() && r.is_integer()))
             }
+            // Constants of one kind alone, in a `typed-vector` role:
+            // integers are no float fragment, floats no integer one
+            // (`{0, 0, 0, 0}` as an FP8 `mma`'s `.f32` `c`).
+            (_, Some(t), None) if typed && !bits && integer.is_none() && float.is_none() => {
+                (int_const && !float_const && !t.is_untyped() && !t.is_integer())
+                    || (float_const && !int_const && t.is_integer())
+            }
             _ => false,
         };
-        let (what, at) = if mixed || (float.is_some() && integer.is_some()) {
+        // A constant beside registers (or other constants) of the other
+        // kind: `{0, %f2, %f3, %f4}`, `{1.5, %u2}`, `{0, 1.5}` (ptxas 13.5;
+        // `{0, %r2, %f3, %r4}` passes).
+        let consts_mixed = typed
+            && !bits
+            && ((int_const && (float.is_some() || float_const))
+                || (float_const && integer.is_some()));
+        let (what, at) = if mixed || consts_mixed || (float.is_some() && integer.is_some()) {
             ("its registers' types differ", odd.unwrap_or(span))
-        } else if unfit && one.is_some_and(ScalarType::is_integer) {
+        } else if unfit && (one.is_some_and(ScalarType::is_integer) || one.is_none() && int_const) {
             ("its elements are integer registers", span)
         } else if unfit {
             ("its elements are registers of another type", span)

@@ -482,6 +482,21 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
+                // A spelled-out vector of `typed-vector` roles (`mma`'s
+                // `{byte-id-a, thread-id-a}`) is typed by its elements as
+                // a fragment is: `{1.5, %uh2}` mixes a float and an integer.
+                let first = inner.first().and_then(|t| catalog().role(t.spec));
+                if let Some(spec) = first.filter(|_| {
+                    inner.iter().all(|t| {
+                        catalog()
+                            .role(t.spec)
+                            .is_some_and(|r| r.kinds.has(Kinds::TYPED_VECTOR))
+                    })
+                }) {
+                    if !self.exact_vector(i, spec, None, items, *span, Names { w, ms }) {
+                        return false;
+                    }
+                }
                 for (t, item) in inner.iter().zip(items) {
                     // Any element of a written vector may be `_`.
                     if is_sink(item) && writes(t) {
@@ -1226,6 +1241,18 @@ impl Checker<'_> {
         // A `typed-vector` role's vector was judged as a whole
         // (exact.rs): each element is then any register of its size
         // (`{%r1, %f2, %r3, %r4}` as `mma`'s `.s32` `d`).
+        // So is a constant there: its kind was weighed against the other
+        // elements' (`{0, %r2, %f3, %r4}` as `.f32`, `{1.5, %r2}` as `.s32`
+        // pass), so it is checked as a constant of a type of its own kind.
+        let ty = match (ty, constant(e)) {
+            (Some(t), Some(lit)) if spec.kinds.has(Kinds::TYPED_VECTOR) => match (lit, t.bits()) {
+                (Lit::Int, n) => ScalarType::B8.with_bits(n).or(Some(t)),
+                (_, 64) => Some(ScalarType::F64),
+                (_, 32) => Some(ScalarType::F32),
+                _ => Some(t),
+            },
+            _ => ty,
+        };
         let ty = match (ty, reg) {
             (Some(t), Some(r))
                 if r != ScalarType::Pred
