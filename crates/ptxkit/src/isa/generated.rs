@@ -4776,7 +4776,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "c", dir: Dir::In, kinds: Kinds(65543), types: &[TypeRef::Fixed(ScalarType::B64)], arity: Arity::Table(&[(2, &[ModId(341)]), (4, &[])]), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(33554497), types: &[TypeRef::Fixed(ScalarType::S32)], arity: Arity::Fixed(2), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(41943047), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Fixed(1), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "b", dir: Dir::In, kinds: Kinds(41944071), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Fixed(1), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "b", dir: Dir::In, kinds: Kinds(41944071), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Fixed(1), wider: false, range: None, multiple: 0, pred_on: &[(100, 4294967295)], spaces: &[] },
     RoleSpec { role: "c", dir: Dir::In, kinds: Kinds(41943047), types: &[TypeRef::Fixed(ScalarType::S32)], arity: Arity::Fixed(2), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(33554497), types: &[TypeRef::Fixed(ScalarType::S32)], arity: Arity::Fixed(4), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(41944071), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Table(&[(2, &[ModId(349)]), (4, &[ModId(355)])]), wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
