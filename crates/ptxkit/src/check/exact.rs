@@ -134,14 +134,20 @@ impl super::Checker<'_> {
             && !bits
             && ((int_const && (float.is_some() || float_const))
                 || (float_const && integer.is_some()));
-        let (what, at) = if mixed || consts_mixed || (float.is_some() && integer.is_some()) {
+        let (what, at) = if mixed || (float.is_some() && integer.is_some()) {
             ("its registers' types differ", odd.unwrap_or(span))
-        } else if unfit && (one.is_some_and(ScalarType::is_integer) || one.is_none() && int_const) {
-            ("its elements are integer registers", span)
-        } else if unfit {
-            ("its elements are registers of another type", span)
-        } else {
+        } else if consts_mixed {
+            ("its elements mix integers and floats", span)
+        } else if !unfit {
             return true;
+        } else if one.is_some_and(ScalarType::is_integer) {
+            ("its elements are integer registers", span)
+        } else if one.is_some() {
+            ("its elements are registers of another type", span)
+        } else if int_const {
+            ("its elements are integer constants", span)
+        } else {
+            ("its elements are float constants", span)
         };
         let t = ty.map_or(String::new(), |t| format!(" {t}"));
         self.diags.push(

@@ -1239,11 +1239,11 @@ impl Checker<'_> {
             _ => None,
         });
         // A `typed-vector` role's vector was judged as a whole
-        // (exact.rs): each element is then any register of its size
-        // (`{%r1, %f2, %r3, %r4}` as `mma`'s `.s32` `d`).
-        // So is a constant there: its kind was weighed against the other
-        // elements' (`{0, %r2, %f3, %r4}` as `.f32`, `{1.5, %r2}` as `.s32`
-        // pass), so it is checked as a constant of a type of its own kind.
+        // (exact.rs), its constants' kinds against the other elements'
+        // (`{0, %r2, %f3, %r4}` as `.f32`, `{1.5, %r2}` as `.s32` pass):
+        // a constant element is then checked as one of a type of its own
+        // kind and size, and a register element as one of its own type
+        // (`{%r1, %f2, %r3, %r4}` as `mma`'s `.s32` `d`, below).
         let ty = match (ty, constant(e)) {
             (Some(t), Some(lit)) if spec.kinds.has(Kinds::TYPED_VECTOR) => match (lit, t.bits()) {
                 (Lit::Int, n) => ScalarType::B8.with_bits(n).or(Some(t)),
