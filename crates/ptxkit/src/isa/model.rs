@@ -268,7 +268,7 @@ impl Kinds {
     /// among them, or integers of both signs, leave the vector untyped;
     /// each element is then any register of the role's size
     /// (`check/exact.rs`).
-    pub const TYPED_VECTOR: Kinds = Kinds(1 << 25);
+    pub const TYPED_VECTOR: Kinds = Kinds(1 << 19);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
