@@ -45,14 +45,20 @@ pub(super) fn fits(spec: &RoleSpec, ty: ScalarType, reg: ScalarType) -> bool {
 }
 
 impl super::Checker<'_> {
-    /// The register elements of vector `items` of an exact role of
-    /// type `ty`: ptxas infers the vector's type from its typed (not
-    /// `.bN`) registers, which must agree when one is a float ("Vector
-    /// with elements of different types": `{%f1, %s2}`, `{%f1, %hh2}`,
-    /// `{%sd1, %fd2}`), and refuses a float vector whose elements are all
-    /// registers of one integer type (`{%s1, %s2, %s3, %s4}` as `.f32`;
-    /// `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). Whether the vector
-    /// passes.
+    /// The register elements of vector `items` of an exact or
+    /// `typed-vector` role of type `ty`: ptxas infers the vector's type
+    /// from its typed (not `.bN`) registers, which must agree when one is
+    /// a float ("Vector with elements of different types": `{%f1, %s2}`,
+    /// `{%f1, %hh2}`, `{%sd1, %fd2}`); a vector whose elements are all
+    /// registers of one type must fit the role's type: that type, another
+    /// integer one for an integer type, any for a `.bN` type
+    /// (`{%s1, %s2, %s3, %s4}` as `.f32` and `{%f1, %f2}` as `.s32` are
+    /// refused; `{%s1, %r2, …}` and `{%u1, %s2, …}` pass). For a
+    /// `typed-vector` role, constants are typed as well (an integer, a
+    /// float) unless a `.bN` register is among the elements: `{0, %f2}`,
+    /// `{1.5, %u2}` and `{0, 1.5}` mix types, `{0, %r2, %f3}` does not.
+    /// `ty` is `None` for a spelled-out vector of several roles. Whether
+    /// the vector passes.
     pub(super) fn exact_vector(
         &mut self,
         i: &Instruction,
@@ -66,12 +72,24 @@ impl super::Checker<'_> {
         let mut float: Option<ScalarType> = None;
         let mut mixed = false;
         let mut integer: Option<ScalarType> = None;
-        // Every element a register of one integer type.
-        let mut one_integer = !items.is_empty();
+        // Every element a register of this one typed type.
+        let mut one: Option<ScalarType> = None;
+        let mut uniform = !items.is_empty();
         // The first typed register element not of the role's type: where
         // a mixed vector is reported (inline asm maps it to its operand).
         let mut odd: Option<Span> = None;
+        // `typed-vector`: constants are typed too (an integer or a float),
+        // unless a `.bN` register leaves the vector untyped.
+        let typed = spec.kinds.has(Kinds::TYPED_VECTOR);
+        let (mut int_const, mut float_const, mut bits) = (false, false, false);
         for item in items {
+            if let Operand::Expr(e) = item {
+                match super::operand_kinds::lit(e) {
+                    Some(super::operand_kinds::Lit::Int) => int_const = true,
+                    Some(_) => float_const = true,
+                    None => {}
+                }
+            }
             let reg = match item {
                 Operand::Expr(Expr::Name(n, sp)) => match w.lookup(ms, *n).decl {
                     Some(Decl {
@@ -83,29 +101,58 @@ impl super::Checker<'_> {
                 },
                 _ => None,
             };
+            bits |= reg.is_some_and(|(r, _)| r.is_untyped());
             let Some((r, sp)) = reg.filter(|(r, _)| !r.is_untyped() && *r != ScalarType::Pred)
             else {
-                one_integer = false;
+                uniform = false;
                 continue;
             };
             if odd.is_none() && ty.is_some_and(|t| t != r) {
                 odd = Some(sp);
             }
+            uniform &= one.is_none_or(|t| t == r);
+            one = Some(r);
             if r.is_float() {
                 mixed |= float.is_some_and(|f| f != r);
                 float = Some(r);
-                one_integer = false;
             } else {
-                one_integer &= integer.is_none_or(|t| t == r);
                 integer = Some(r);
             }
         }
+        let unfit = match (uniform, ty, one) {
+            (true, Some(t), Some(r)) => {
+                !(t.is_untyped() || t == r || (t.is_integer() && r.is_integer()))
+            }
+            // Constants of one kind alone, in a `typed-vector` role:
+            // integers are no float fragment, floats no integer one
+            // (`{0, 0, 0, 0}` as an FP8 `mma`'s `.f32` `c`).
+            (_, Some(t), None) if typed && !bits && integer.is_none() && float.is_none() => {
+                (int_const && !float_const && !t.is_untyped() && !t.is_integer())
+                    || (float_const && !int_const && t.is_integer())
+            }
+            _ => false,
+        };
+        // A constant beside registers (or other constants) of the other
+        // kind: `{0, %f2, %f3, %f4}`, `{1.5, %u2}`, `{0, 1.5}` (ptxas 13.5;
+        // `{0, %r2, %f3, %r4}` passes).
+        let consts_mixed = typed
+            && !bits
+            && ((int_const && (float.is_some() || float_const))
+                || (float_const && integer.is_some()));
         let (what, at) = if mixed || (float.is_some() && integer.is_some()) {
             ("its registers' types differ", odd.unwrap_or(span))
-        } else if one_integer && ty.is_some_and(ScalarType::is_float) {
-            ("its elements are integer registers", span)
-        } else {
+        } else if consts_mixed {
+            ("its elements mix integers and floats", span)
+        } else if !unfit {
             return true;
+        } else if one.is_some_and(ScalarType::is_integer) {
+            ("its elements are integer registers", span)
+        } else if one.is_some() {
+            ("its elements are registers of another type", span)
+        } else if int_const {
+            ("its elements are integer constants", span)
+        } else {
+            ("its elements are float constants", span)
         };
         let t = ty.map_or(String::new(), |t| format!(" {t}"));
         self.diags.push(

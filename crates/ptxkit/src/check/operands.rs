@@ -521,6 +521,21 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
+                // A spelled-out vector of `typed-vector` roles (`mma`'s
+                // `{byte-id-a, thread-id-a}`) is typed by its elements as
+                // a fragment is: `{1.5, %uh2}` mixes a float and an integer.
+                let first = inner.first().and_then(|t| catalog().role(t.spec));
+                if let Some(spec) = first.filter(|_| {
+                    inner.iter().all(|t| {
+                        catalog()
+                            .role(t.spec)
+                            .is_some_and(|r| r.kinds.has(Kinds::TYPED_VECTOR))
+                    })
+                }) {
+                    if !self.exact_vector(i, spec, None, items, *span, Names { w, ms }) {
+                        return false;
+                    }
+                }
                 for (t, item) in inner.iter().zip(items) {
                     // Any element of a written vector may be `_`.
                     if is_sink(item) && writes(t) {
@@ -820,7 +835,7 @@ impl Checker<'_> {
                     ));
                     return false;
                 }
-                if super::exact::exact(spec)
+                if (super::exact::exact(spec) || spec.kinds.has(Kinds::TYPED_VECTOR))
                     && !self.exact_vector(i, spec, ty, items, *span, Names { w, ms })
                 {
                     return false;
@@ -1277,14 +1292,30 @@ impl Checker<'_> {
             } => Some(r),
             _ => None,
         });
+        // A `typed-vector` role's vector was judged as a whole
+        // (exact.rs), its constants' kinds against the other elements'
+        // (`{0, %r2, %f3, %r4}` as `.f32`, `{1.5, %r2}` as `.s32` pass):
+        // a constant element is then checked as one of a type of its own
+        // kind and size, and a register element as one of its own type
+        // (`{%r1, %f2, %r3, %r4}` as `mma`'s `.s32` `d`, below).
+        let ty = match (ty, constant(e)) {
+            (Some(t), Some(lit)) if spec.kinds.has(Kinds::TYPED_VECTOR) => match (lit, t.bits()) {
+                (Lit::Int, n) => ScalarType::B8.with_bits(n).or(Some(t)),
+                (_, 64) => Some(ScalarType::F64),
+                (_, 32) => Some(ScalarType::F32),
+                _ => Some(t),
+            },
+            _ => ty,
+        };
         let ty = match (ty, reg) {
             (Some(t), Some(r))
-                if t.is_float()
-                    && (!t.is_packed() || super::exact::exact(spec))
-                    && !spec.kinds.has(Kinds::STRICT_REG)
-                    && !r.is_float()
-                    && r != ScalarType::Pred
-                    && r.bits() == t.bits() =>
+                if r != ScalarType::Pred
+                    && r.bits() == t.bits()
+                    && (spec.kinds.has(Kinds::TYPED_VECTOR)
+                        || (t.is_float()
+                            && (!t.is_packed() || super::exact::exact(spec))
+                            && !spec.kinds.has(Kinds::STRICT_REG)
+                            && !r.is_float())) =>
             {
                 Some(r)
             }

@@ -281,6 +281,16 @@ impl Kinds {
     /// `imm-membermask`), where other roles refuse a constant past their
     /// range as written (`mbarrier`'s `phaseParity`, bulk sizes).
     pub const WRAP32: Kinds = Kinds(1 << 28);
+    /// A brace vector of registers is typed by its elements, as ptxas
+    /// types a matrix fragment (`mma`, `wmma`): typed registers that mix
+    /// a float type with another type are refused ("Vector with elements
+    /// of different types"); registers all of one typed type must fit the
+    /// role's type (that type, integers of another signedness for an
+    /// integer type, anything for a `.bN` type), while a `.bN` register
+    /// among them, or integers of both signs, leave the vector untyped;
+    /// each element is then any register of the role's size
+    /// (`check/exact.rs`).
+    pub const TYPED_VECTOR: Kinds = Kinds(1 << 19);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -309,6 +319,7 @@ impl Kinds {
         ("wide-generic", Kinds::WIDE_GENERIC),
         ("int-vec", Kinds::INT_VEC),
         ("wrap32", Kinds::WRAP32),
+        ("typed-vector", Kinds::TYPED_VECTOR),
     ];
 
     /// Whether every kind of `k` is in the set.
