@@ -618,7 +618,7 @@ impl Builder<'_> {
         if k.has(Kinds::ADDR) {
             return self.address(None, SpaceSet::default());
         }
-        if k.has(Kinds::LABEL) {
+        if k.has(Kinds::LABEL) || k.has(Kinds::TARGETS) {
             return "$Lsw".into();
         }
         if k.has(Kinds::FUNC) {

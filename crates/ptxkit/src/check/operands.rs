@@ -8,7 +8,7 @@
 use super::body::{BodyWalk, Found};
 use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{is_predefined, Decl, Kind, ModuleScope};
+use super::symbols::{is_predefined, Decl, Kind, LabelSort, ModuleScope};
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
@@ -333,7 +333,7 @@ impl Checker<'_> {
                 ..
             }) if ty != ScalarType::Pred => ty.to_string(),
             Some(Decl {
-                kind: Kind::Var | Kind::Label | Kind::Func,
+                kind: Kind::Var | Kind::Label(_) | Kind::Func,
                 ..
             }) => "not a register".to_string(),
             None => match catalog().special_register(g.pred.as_str()) {
@@ -954,7 +954,8 @@ impl Checker<'_> {
                 self.report_found(*n, d, f, w);
             }
             Some(Decl {
-                kind: Kind::Label, ..
+                kind: Kind::Label(_),
+                ..
             }) if exact => {
                 let d = not_register(format!("label `{n}`"));
                 self.report_found(*n, d, f, w);
@@ -1122,7 +1123,7 @@ impl Checker<'_> {
                 return;
             }
             Some(Decl {
-                kind: k @ (Kind::Func | Kind::Label),
+                kind: k @ (Kind::Func | Kind::Label(_)),
                 ..
             }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
             None if special_of(base).is_some() => return self.special_address(i, role, *n, *sp),
@@ -1344,10 +1345,24 @@ impl Checker<'_> {
                     return;
                 }
                 Some(Decl {
-                    kind: Kind::Label, ..
+                    kind: Kind::Label(sort),
+                    ..
                 }) => {
-                    if !spec.kinds.has(Kinds::LABEL) && !spec.kinds.has(Kinds::PROTO) {
-                        let d = self.not_allowed(i, spec, *sp, format!("label `{n}`"));
+                    // Each sort of label only where the role takes it
+                    // (ptxas 13.5: `bra` refuses a `.branchtargets` label,
+                    // `brx.idx` a plain one, `call` a plain one).
+                    let wanted = match sort {
+                        LabelSort::Plain => Kinds::LABEL,
+                        LabelSort::BranchTargets => Kinds::TARGETS,
+                        LabelSort::CallTargets => Kinds::PROTO,
+                    };
+                    if !spec.kinds.has(wanted) {
+                        let what = match sort {
+                            LabelSort::Plain => format!("label `{n}`"),
+                            LabelSort::BranchTargets => format!("`.branchtargets` label `{n}`"),
+                            LabelSort::CallTargets => format!("`.calltargets`/`.callprototype` label `{n}`"),
+                        };
+                        let d = self.not_allowed(i, spec, *sp, what);
                         self.report_found(*n, d, f, w);
                     }
                     return;
@@ -1388,9 +1403,11 @@ impl Checker<'_> {
                 }
                 None => {
                     // Not known yet: a label defined further on would be
-                    // one where this role takes none.
+                    // one where this role takes none. A list of targets
+                    // must be declared before its use (ptxas 13.5:
+                    // "Arguments mismatch" for `brx.idx`, "Label expected
+                    // for forward reference" for `call`).
                     if !spec.kinds.has(Kinds::LABEL)
-                        && !spec.kinds.has(Kinds::PROTO)
                         && !is_predefined(n.as_str())
                     {
                         Checker::report_if_label(w, *n, f, || {
@@ -1798,7 +1815,8 @@ fn describe_kinds(k: Kinds) -> String {
         (Kinds::FUNC, "a function"),
         (Kinds::ADDR, "an address"),
         (Kinds::HANDLE, "a texture, sampler or surface"),
-        (Kinds::PROTO, "a prototype label"),
+        (Kinds::PROTO, "a `.calltargets` or `.callprototype` label declared before"),
+        (Kinds::TARGETS, "a `.branchtargets` label declared before"),
         (Kinds::SINK, "the sink `_`"),
     ]
     .iter()

@@ -4526,7 +4526,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(257), types: &[TypeRef::Fixed(ScalarType::U64), TypeRef::Fixed(ScalarType::SurfRef)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "tgt", dir: Dir::In, kinds: Kinds(16), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "index", dir: Dir::In, kinds: Kinds(3), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "tlist", dir: Dir::In, kinds: Kinds(16), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "tlist", dir: Dir::In, kinds: Kinds(134217728), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "func", dir: Dir::In, kinds: Kinds(32), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "fptr", dir: Dir::In, kinds: Kinds(1), types: &[TypeRef::Fixed(ScalarType::U32)], arity: Arity::Scalar, wider: true, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "flist", dir: Dir::In, kinds: Kinds(512), types: &[], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },

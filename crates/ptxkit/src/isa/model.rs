@@ -259,6 +259,10 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// A `.branchtargets` label declared before the instruction
+    /// (`brx.idx`'s list; ptxas refuses a plain label, a `.calltargets`
+    /// one and a list declared further on).
+    pub const TARGETS: Kinds = Kinds(1 << 27);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -283,6 +287,7 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("targets", Kinds::TARGETS),
     ];
 
     /// Whether every kind of `k` is in the set.
