@@ -49,6 +49,21 @@ use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
 /// instruction only the role's own type group counts (`tex.2d.v4.u32.s32`
 /// does not type its `.s32` offset).
 pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
+    // A role whose type is fixed (`bfe`'s `.u32` `b` and `c`, `bfind`'s
+    // `.u32` `d`) is typed by the instruction only when the form spells
+    // that type itself (`lop3.b32`, `lg2.approx.f32`, `vshr`'s `.u32`), not
+    // when an alternative of a group happens to be it (`bfe.u32`: ptxas
+    // 13.5 refuses `%rd9+8`, an `.f16x2` register and a function's name
+    // as its `b`).
+    if let Some(TypeRef::Fixed(_)) = spec.types.first() {
+        let slots = i.form().map_or(&[][..], |f| f.slots);
+        return i.mods.iter().any(|m| {
+            catalog().mod_type(m.id) == Some(t)
+                && m.slot()
+                    .and_then(|k| slots.get(k))
+                    .is_some_and(|s| matches!(s.kind, crate::isa::SlotKind::Lit(_)))
+        });
+    }
     if !catalog().flags(i.form).has(Flags::TEXTURE)
         && i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t))
     {
