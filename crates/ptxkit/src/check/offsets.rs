@@ -6,7 +6,9 @@
 //!
 //! * never where the operand is a constant only (`lop3`'s lookup table)
 //!   or an operand of a SIMD video instruction (`@flags simd-video`:
-//!   "Incorrect video selector"); the scalar video instructions take it;
+//!   "Incorrect video selector"); the scalar video instructions take it
+//!   only in `c`, not in the operands read through a selector (`a{.asel}`,
+//!   `b{.bsel}`: a syntax error);
 //! * a predicate plus a constant (`%p1+8`) only for a predicate operand
 //!   (`and.pred`, `setp`'s `c`, `selp`'s selector), and only that;
 //! * `reg+imm`: where the operand's type is a type written on the
@@ -128,7 +130,16 @@ impl Checker<'_> {
         // or `tcgen05.commit`'s 16-bit mask (ptxas 13.5,
         // `tests/data/operands/matrix/var_offsets.ptx`).
         let matrix = catalog().flags(i.form).has(Flags::MATRIX) || super::exact::exact(spec);
+        // An operand the form reads through a selector (`a{.asel}` of the
+        // scalar video instructions) takes neither (ptxas 13.5: a syntax
+        // error), though their `c` does.
+        let selected = i.form().is_some_and(|f| {
+            f.operands
+                .iter()
+                .any(|t| t.role == spec.role && !t.suffixes.is_empty())
+        });
         let refused = !kind_ok
+            || selected
             || catalog().flags(i.form).has(Flags::SIMD_VIDEO)
             || if reg {
                 match (ty, reg_ty) {

@@ -1923,4 +1923,25 @@ mod tests {
         ];
         assert_eq!(error_lines("8.0", "sm_80", &body), vec![3, 4, 5]);
     }
+
+    /// The scalar video instructions read `a` and `b` through a lane
+    /// selector and take no register or variable plus a constant there;
+    /// `c` takes them. ptxas 13.5 on sm_90 (each refused case alone in a
+    /// file: a syntax error at a line of the code it expands them to, so
+    /// not a recorded probe file; the accepted ones are in
+    /// tests/data/names/video_selectors.ptx).
+    #[test]
+    fn video_selector_operands_take_no_offset() {
+        let body = [
+            "vadd.u32.u32.u32 %r1, %r1+8, %r3;",
+            "vadd.u32.u32.u32 %r1, %r2, gbuf+8;",
+            "vabsdiff.u32.u32.u32 %r1, %rd1+8, %r3;",
+            "vshr.u32.u32.u32.clamp %r1, %r2, %r3+8, %r4;",
+            "vset.u32.u32.eq %r1, gbuf+8, %r3;",
+            "vset.u32.u32.eq.add %r1, %r2, %rd3+8, %r4;",
+            "vadd.u32.u32.u32.add %r1, %r2, %r3, %r4+8;",
+            "vshr.u32.u32.u32.clamp %r1, %r2, %r3, gbuf+8;",
+        ];
+        assert_eq!(error_lines("8.7", "sm_90", &body), vec![0, 1, 2, 3, 4, 5]);
+    }
 }
