@@ -122,7 +122,8 @@ impl Checker<'_> {
             }) => (false, None),
             _ => return false,
         };
-        let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
+        let kind_ok = (spec.kinds.has(Kinds::REG) && (reg || !spec.kinds.has(Kinds::UNTYPED_REG)))
+            || (!reg && spec.kinds.has(Kinds::VAR));
         let pred = |t: Option<ScalarType>| t == Some(ScalarType::Pred);
         // A matrix instruction or an `exact` role takes a variable plus a
         // constant as a 32-bit value only (`wmma`'s `stride`,

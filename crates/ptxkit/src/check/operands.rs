@@ -1195,6 +1195,33 @@ impl Checker<'_> {
         }
         if found.is_none_or(|f| f.decl.is_none()) {
             if let Some((r, component, span)) = special_of(e) {
+                // Of any type, but of the elements' size (ptxas 13.5:
+                // "Incompatible elements of vector expression" for
+                // `%gridid` among `.b32` elements, `%tid.x` among `.b64`);
+                // the other widths `mov` reads apply to the vector
+                // registers (`%tid.x` as 16 bits), not to `%gridid`.
+                if let Some(t) = ty.filter(|t| t.bits() != 0) {
+                    let other_width = !r.components.is_empty() && r.listed_width(t.bits());
+                    if r.ty.bits() != t.bits() && !other_width {
+                        return self.diags.push(
+                            Diagnostic::error(
+                                Code::OperandType,
+                                span,
+                                format!(
+                                    "`{}` is a {} special register, which cannot be an element of `{}`'s {t} vector `{}`",
+                                    r.name,
+                                    r.ty,
+                                    super::inst_name(i),
+                                    spec.role
+                                ),
+                            )
+                            .with_note(format!(
+                                "the elements of this vector are {} bits wide",
+                                t.bits()
+                            )),
+                        );
+                    }
+                }
                 if self.component(r, component, span) {
                     self.gate_special(r, span);
                 }
@@ -1554,6 +1581,9 @@ impl Checker<'_> {
             (true, false) => reg == ScalarType::F16x2 && typed_by_modifier(i, spec),
             _ => false,
         };
+        // `untyped-reg`: a `.bN` role takes only a `.bN` register.
+        let fits = fits
+            && !(spec.kinds.has(Kinds::UNTYPED_REG) && ty.is_untyped() && !reg.is_untyped());
         if fits {
             return;
         }

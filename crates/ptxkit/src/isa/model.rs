@@ -263,6 +263,11 @@ impl Kinds {
     /// (`brx.idx`'s list; ptxas refuses a plain label, a `.calltargets`
     /// one and a list declared further on).
     pub const TARGETS: Kinds = Kinds(1 << 27);
+    /// With `reg` and a `.bN` type: only a register declared `.bN`, not a
+    /// typed one of that size nor a variable plus a constant (`cvt.rs`'s
+    /// random bits `rbits`; ptxas refuses `.u32`, `.f32` and `.f16x2`
+    /// registers there).
+    pub const UNTYPED_REG: Kinds = Kinds(1 << 28);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -288,6 +293,7 @@ impl Kinds {
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
         ("targets", Kinds::TARGETS),
+        ("untyped-reg", Kinds::UNTYPED_REG),
     ];
 
     /// Whether every kind of `k` is in the set.
