@@ -17,8 +17,12 @@
 //!   register that would fit there alone (`%r9+8` for `.u32`, not
 //!   `%rd9+8`);
 //! * `var+imm` (an address): for an integer or untyped operand of any
-//!   size, never a floating-point or predicate one (`add.f32 %f1, buf+8,
-//!   %f2`).
+//!   size, never a floating-point, packed or predicate one (`add.f32 %f1,
+//!   buf+8, %f2`, `min.s16x2 %r1, %r2, buf+8`);
+//! * a minifloat operand (FP8, FP6, FP4 and the scale formats, list
+//!   operands included: `add.rn.e4m3x4.e2m3x4`) takes `reg+imm` of a
+//!   fitting register only (`cvt.rn.f16x2.e4m3x2 %r1, %rd9+8` is
+//!   refused), and no function's name.
 //!
 //! Texture and surface instructions follow the same rule (`tex.2d … ,
 //! %r9+8` as a `.s32` offset, not `%rd9+8`; tex.level's lod any register;
@@ -101,7 +105,9 @@ impl Checker<'_> {
             || operand_kinds::lit(&b.rhs).is_none()
             || spec.dir != Dir::In
             || spec.kinds.has(Kinds::ADDR)
-            || (matches!(spec.arity, Arity::List) && !catalog().flags(i.form).has(Flags::MATRIX))
+            || (matches!(spec.arity, Arity::List)
+                && !catalog().flags(i.form).has(Flags::MATRIX)
+                && !ty.is_some_and(ScalarType::is_minifloat))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
@@ -146,6 +152,10 @@ impl Checker<'_> {
                 match (ty, reg_ty) {
                     // A predicate plus a constant for a predicate only.
                     (t, r) if pred(t) || pred(r) => t != r,
+                    // A minifloat operand (`cvt.rn.f16x2.e4m3x2`'s `a`,
+                    // `add.rn.e4m3x4.e2m3x4`'s) takes a fitting register
+                    // only, though the instruction spells its type.
+                    (Some(t), Some(r)) if t.is_minifloat() => !compatible(t, r, spec.wider),
                     (Some(t), Some(r)) => {
                         t != r && !instruction_typed(i, spec, t) && !compatible(t, r, spec.wider)
                     }
@@ -153,7 +163,10 @@ impl Checker<'_> {
                 }
             } else {
                 ty.is_some_and(|t| {
-                    t.is_float() || t == ScalarType::Pred || (matrix && t.bits() != 32)
+                    t.is_float()
+                        || t.is_packed()
+                        || t == ScalarType::Pred
+                        || (matrix && t.bits() != 32)
                 })
             };
         if refused {

@@ -1416,7 +1416,9 @@ impl Checker<'_> {
                         && !flags.has(crate::isa::Flags::TEXTURE)
                         && !flags.has(crate::isa::Flags::SIMD_VIDEO)
                         && !flags.has(crate::isa::Flags::STRICT_VALUES)
-                        && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
+                        && ty.is_none_or(|t| {
+                            !t.is_minifloat() && super::offsets::instruction_typed(i, spec, t)
+                        })
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
                     // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).

@@ -241,6 +241,35 @@ impl ScalarType {
         )
     }
 
+    /// Whether a floating-point format of 8 bits or fewer a lane (FP8,
+    /// FP6, FP4, UE8M0, UE5M3, S2F6), scalar or packed.
+    pub fn is_minifloat(self) -> bool {
+        use ScalarType::*;
+        matches!(
+            self,
+            E4m3 | E5m2
+                | E2m3
+                | E3m2
+                | E2m1
+                | Ue8m0
+                | E4m3x2
+                | E5m2x2
+                | E2m3x2
+                | E3m2x2
+                | E2m1x2
+                | Ue8m0x2
+                | Ue5m3x2
+                | S2f6x2
+                | E4m3x4
+                | E5m2x4
+                | E2m3x4
+                | E3m2x4
+                | E2m1x4
+                | E2m1p4x4
+                | Ue8m0x4
+        )
+    }
+
     /// The type of the same class (untyped, unsigned, signed, float) with
     /// `bits` bits, if there is one: what `.wide` makes of a type.
     pub fn with_bits(self, bits: u32) -> Option<ScalarType> {
