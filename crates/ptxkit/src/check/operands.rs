@@ -1669,6 +1669,12 @@ impl Checker<'_> {
         if !self.component(r, component, span) {
             return;
         }
+        // A `.pred` special register as the second half of a destination
+        // pair (`setp`'s `q`, `shfl`'s and `lop3`'s `p`): ptxas 13.5 takes
+        // it there, and nowhere else a predicate is written.
+        if r.ty == ScalarType::Pred && ty == Some(ScalarType::Pred) && pair_second(i, spec) {
+            return self.gate_special(r, span);
+        }
         if !spec.kinds.has(Kinds::SREG) || spec.dir.writes() {
             return self.diags.push(
                 Diagnostic::error(
@@ -1834,6 +1840,19 @@ fn sreg_fits(r: &SpecialReg, ty: ScalarType, narrower_ok: bool) -> bool {
         }
         _ => false,
     }
+}
+
+/// Whether `spec` is the role of the second half of a pair (`d|p`) in
+/// `i`'s form.
+fn pair_second(i: &Instruction, spec: &RoleSpec) -> bool {
+    i.form().is_some_and(|f| {
+        f.operands.iter().any(|t| match t.shape {
+            Shape::Pair { second_spec, .. } => {
+                catalog().role(second_spec).is_some_and(|s| std::ptr::eq(s, spec))
+            }
+            _ => false,
+        })
+    })
 }
 
 /// The kinds of a role, for a note.
