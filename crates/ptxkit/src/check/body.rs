@@ -182,6 +182,7 @@ impl Checker<'_> {
                 } else {
                     p.space
                 }),
+                array: !p.dims.is_empty(),
             };
             if let Err(c) = top.declare(p.name, decl) {
                 let first = clash_span(c);
@@ -380,6 +381,7 @@ impl Checker<'_> {
                     span: d.name_span,
                     ty: reg_type(v),
                     space: None,
+                    array: false,
                 };
                 scope.declare_range(d.name, r.value, d.name_span, decl)
             } else {
@@ -392,6 +394,7 @@ impl Checker<'_> {
                         reg_type(v)
                     },
                     space: Some(v.space),
+                    array: !d.dims.is_empty(),
                 };
                 scope.declare(d.name, decl)
             };

@@ -46,6 +46,9 @@ pub(super) struct Decl {
     pub ty: Option<ScalarType>,
     /// The state space of a variable.
     pub space: Option<crate::isa::vocab::StateSpace>,
+    /// Whether a variable declared with dimensions (`buf[16]`, `buf[]`):
+    /// only such a one takes an index (`buf[1]`).
+    pub array: bool,
 }
 
 impl Decl {
@@ -56,6 +59,7 @@ impl Decl {
             span,
             ty: None,
             space: None,
+            array: false,
         }
     }
 }
@@ -145,6 +149,7 @@ impl Checker<'_> {
                             span: d.name_span,
                             ty: reg_type(v),
                             space: None,
+                            array: false,
                         };
                         if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
                             let first = clash_span(c);
@@ -169,6 +174,7 @@ impl Checker<'_> {
                             span: d.name_span,
                             ty,
                             space: Some(v.space),
+                            array: !d.dims.is_empty(),
                         },
                     );
                 }
