@@ -42,6 +42,17 @@ pub struct PtxVersion {
     pub minor: u8,
 }
 
+impl PtxVersion {
+    /// `X.Y` read as a version.
+    pub fn parse(s: &str) -> Option<PtxVersion> {
+        let (a, b) = s.trim().split_once('.')?;
+        Some(PtxVersion {
+            major: a.parse().ok()?,
+            minor: b.parse().ok()?,
+        })
+    }
+}
+
 impl std::fmt::Display for PtxVersion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}.{}", self.major, self.minor)
@@ -54,7 +65,9 @@ pub struct Requirement {
     /// Minimum PTX ISA version, when stated.
     pub ptx: Option<PtxVersion>,
     /// Target requirement as written in the catalog: `all`, `sm_80` (that or
-    /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
+    /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list
+    /// whose items may name a version of their own, `sm_89@8.1` (that
+    /// target from that version on).
     pub sm: Option<&'static str>,
     /// The upper bound (`until_ptx=`/`until_sm=`): the thing is no longer
     /// available once the module's `.version` is at least this one and its
