@@ -55,6 +55,16 @@ use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
 /// instruction only the role's own type group counts (`tex.2d.v4.u32.s32`
 /// does not type its `.s32` offset).
 pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
+    // `strict-values`: no operand it reads is typed by the instruction,
+    // but those that say `func` (the data of `atom`, `st`): a register
+    // plus a constant only of a fitting register (`nanosleep.u32`,
+    // `redux.sync`'s `src` and `membermask` refuse `%rd9+8`).
+    if spec.dir == Dir::In
+        && !spec.kinds.has(Kinds::FUNC)
+        && catalog().flags(i.form).has(Flags::STRICT_VALUES)
+    {
+        return false;
+    }
     // A role whose type is fixed (`bfe`'s `.u32` `b` and `c`, `bfind`'s
     // `.u32` `d`) is typed by the instruction only when the form spells
     // that type itself (`lop3.b32`, `lg2.approx.f32`, `vshr`'s `.u32`), not
