@@ -1387,7 +1387,9 @@ impl Checker<'_> {
                         let what = match sort {
                             LabelSort::Plain => format!("label `{n}`"),
                             LabelSort::BranchTargets => format!("`.branchtargets` label `{n}`"),
-                            LabelSort::CallTargets => format!("`.calltargets`/`.callprototype` label `{n}`"),
+                            LabelSort::CallTargets => {
+                                format!("`.calltargets`/`.callprototype` label `{n}`")
+                            }
                         };
                         let d = self.not_allowed(i, spec, *sp, what);
                         self.report_found(*n, d, f, w);
@@ -1436,9 +1438,7 @@ impl Checker<'_> {
                     // must be declared before its use (ptxas 13.5:
                     // "Arguments mismatch" for `brx.idx`, "Label expected
                     // for forward reference" for `call`).
-                    if !spec.kinds.has(Kinds::LABEL)
-                        && !is_predefined(n.as_str())
-                    {
+                    if !spec.kinds.has(Kinds::LABEL) && !is_predefined(n.as_str()) {
                         Checker::report_if_label(w, *n, f, || {
                             self.not_allowed(i, spec, *sp, format!("label `{n}`"))
                         });
@@ -1584,8 +1584,8 @@ impl Checker<'_> {
             _ => false,
         };
         // `untyped-reg`: a `.bN` role takes only a `.bN` register.
-        let fits = fits
-            && !(spec.kinds.has(Kinds::UNTYPED_REG) && ty.is_untyped() && !reg.is_untyped());
+        let fits =
+            fits && !(spec.kinds.has(Kinds::UNTYPED_REG) && ty.is_untyped() && !reg.is_untyped());
         if fits {
             return;
         }
@@ -1847,9 +1847,9 @@ fn sreg_fits(r: &SpecialReg, ty: ScalarType, narrower_ok: bool) -> bool {
 fn pair_second(i: &Instruction, spec: &RoleSpec) -> bool {
     i.form().is_some_and(|f| {
         f.operands.iter().any(|t| match t.shape {
-            Shape::Pair { second_spec, .. } => {
-                catalog().role(second_spec).is_some_and(|s| std::ptr::eq(s, spec))
-            }
+            Shape::Pair { second_spec, .. } => catalog()
+                .role(second_spec)
+                .is_some_and(|s| std::ptr::eq(s, spec)),
             _ => false,
         })
     })
@@ -1866,7 +1866,10 @@ fn describe_kinds(k: Kinds) -> String {
         (Kinds::FUNC, "a function"),
         (Kinds::ADDR, "an address"),
         (Kinds::HANDLE, "a texture, sampler or surface"),
-        (Kinds::PROTO, "a `.calltargets` or `.callprototype` label declared before"),
+        (
+            Kinds::PROTO,
+            "a `.calltargets` or `.callprototype` label declared before",
+        ),
         (Kinds::TARGETS, "a `.branchtargets` label declared before"),
         (Kinds::SINK, "the sink `_`"),
     ]

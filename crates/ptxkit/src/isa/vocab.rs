@@ -156,8 +156,8 @@ impl ScalarType {
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | Ue8m0x2 | E2m1x4
             | Ue5m3x2 | S2f6x2 => 16,
             E2m1x2 => 8,
-            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 | U8x4 | S8x4 | E4m3x4
-            | E5m2x4 | E2m3x4 | E3m2x4 | E2m1p4x4 | Ue8m0x4 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 | U8x4 | S8x4
+            | E4m3x4 | E5m2x4 | E2m3x4 | E3m2x4 | E2m1p4x4 | Ue8m0x4 => 32,
             B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
             Pred | TexRef | SamplerRef | SurfRef => 0,
