@@ -700,7 +700,27 @@ impl Checker<'_> {
                         if t.bits().checked_rem(n) != Some(0) {
                             return false;
                         }
-                        ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0))
+                        let share = ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0));
+                        // No register is narrower than 8 bits (ptxas 13.5:
+                        // `mov.b16 %h1, {%h2, %h3, %h4, %h5}` is refused);
+                        // with a `.v4` written (`sust….v4.b16`) the vector
+                        // is of elements, not a packing.
+                        let lanes = i.mods.iter().any(|m| catalog().mod_lanes(m.id).is_some());
+                        if share.is_none() && !lanes {
+                            self.diags.push(Diagnostic::error(
+                                Code::OperandShape,
+                                *span,
+                                format!(
+                                    "`{}` cannot pack {} elements into its {t} `{}`: the elements' sizes must add up to {} bits",
+                                    super::inst_name(i),
+                                    items.len(),
+                                    spec.role,
+                                    t.bits()
+                                ),
+                            ));
+                            return false;
+                        }
+                        share
                     }
                     _ => ty,
                 };
