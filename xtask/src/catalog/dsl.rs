@@ -738,7 +738,15 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
             Ok(())
         }
         "sm" => {
-            for t in v.split('|') {
+            for item in v.split('|') {
+                // `sm_89@8.1`: that target from that version on.
+                let (t, since) = match item.split_once('@') {
+                    Some((t, s)) => (t, Some(s)),
+                    None => (item, None),
+                };
+                if since.is_some_and(|s| ptxkit::isa::PtxVersion::parse(s).is_none()) {
+                    return Err(format!("bad version in target `{item}`"));
+                }
                 let ok = t == "all"
                     || t.strip_prefix("sm_").is_some_and(|n| {
                         let digits = n.trim_end_matches(['a', 'f']);

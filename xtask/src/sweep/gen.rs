@@ -618,7 +618,7 @@ impl Builder<'_> {
         if k.has(Kinds::ADDR) {
             return self.address(None, SpaceSet::default());
         }
-        if k.has(Kinds::LABEL) {
+        if k.has(Kinds::LABEL) || k.has(Kinds::TARGETS) {
             return "$Lsw".into();
         }
         if k.has(Kinds::FUNC) {
@@ -911,7 +911,7 @@ pub(super) fn target_meets(t: &str, reqs: &[Requirement]) -> bool {
         None | Some("all") => true,
         Some(sm) => sm
             .split('|')
-            .filter_map(Sm::parse)
+            .filter_map(|item| Sm::parse(item.split('@').next().unwrap_or(item)))
             .any(|want| have.satisfies(want)),
     })
 }
@@ -1238,7 +1238,7 @@ fn emit(cat: &Catalog, inst: &Instance, mutate: bool, rng: &mut Rng, cases: &mut
         .iter()
         .filter_map(|r| r.sm)
         .flat_map(|s| s.split('|'))
-        .filter_map(Sm::parse)
+        .filter_map(|item| Sm::parse(item.split('@').next().unwrap_or(item)))
         .map(|s| s.num)
         .max();
     if let Some(num) = need_num {

@@ -187,7 +187,10 @@ pub fn transfer(i: &Instruction) -> Option<Transfer> {
 fn label_operand(i: &Instruction) -> Option<Name> {
     facts::templates(i)
         .into_iter()
-        .find(|(t, _)| facts::spec(t.spec).is_some_and(|s| s.kinds.has(Kinds::LABEL)))
+        .find(|(t, _)| {
+            facts::spec(t.spec)
+                .is_some_and(|s| s.kinds.has(Kinds::LABEL) || s.kinds.has(Kinds::TARGETS))
+        })
         .and_then(|(_, o)| o.as_name())
 }
 

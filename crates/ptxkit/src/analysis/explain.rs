@@ -138,7 +138,7 @@ pub fn common_meaning(m: &str) -> Option<String> {
         "signed integer"
     } else if t.is_float() {
         "floating point"
-    } else if matches!(t, T::U8 | T::U16 | T::U32 | T::U64 | T::U16x2) {
+    } else if matches!(t, T::U8 | T::U16 | T::U32 | T::U64 | T::U16x2 | T::U8x4) {
         "unsigned integer"
     } else {
         return None;

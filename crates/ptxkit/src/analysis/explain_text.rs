@@ -154,14 +154,21 @@ pub fn target_words(sm: &str) -> String {
         return "any target".to_string();
     }
     sm.split('|')
-        .map(|t| {
-            if t.ends_with('a') {
+        .map(|item| {
+            let (t, since) = item.split_once('@').unwrap_or((item, ""));
+            let since = if since.is_empty() {
+                String::new()
+            } else {
+                format!(" from PTX ISA {since}")
+            };
+            let words = if t.ends_with('a') {
                 format!("{t} (arch-specific)")
             } else if t.ends_with('f') {
                 format!("{t} (family)")
             } else {
                 format!("{t} or later")
-            }
+            };
+            words + &since
         })
         .collect::<Vec<_>>()
         .join(" or ")

@@ -11,7 +11,9 @@
 
 use super::held::{Held, Settle};
 use super::inst_ctx::InstCtx;
-use super::symbols::{clash_span, is_predefined, reg_type, Decl, Kind, ModuleScope, Scope};
+use super::symbols::{
+    clash_span, is_predefined, reg_type, Decl, Kind, LabelSort, ModuleScope, Scope,
+};
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::StateSpace;
@@ -180,6 +182,7 @@ impl Checker<'_> {
                 } else {
                     p.space
                 }),
+                array: !p.dims.is_empty(),
             };
             if let Err(c) = top.declare(p.name, decl) {
                 let first = clash_span(c);
@@ -259,10 +262,12 @@ impl Checker<'_> {
     /// The next statement of the body (a nested block whole).
     pub(super) fn body_stmt(&mut self, s: &Stmt, w: &mut BodyWalk, ms: &ModuleScope) {
         match s {
-            Stmt::Label(n, sp) => self.define_label(*n, *sp, w),
-            Stmt::CallPrototype(c) => self.define_label(c.label, c.span, w),
+            Stmt::Label(n, sp) => self.define_label(*n, *sp, LabelSort::Plain, w),
+            Stmt::CallPrototype(c) => {
+                self.define_label(c.label, c.span, LabelSort::CallTargets, w);
+            }
             Stmt::CallTargets(t) => {
-                self.define_label(t.label, t.span, w);
+                self.define_label(t.label, t.span, LabelSort::CallTargets, w);
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
                         self.diags.push(Diagnostic::error(
@@ -274,13 +279,13 @@ impl Checker<'_> {
                 }
             }
             Stmt::BranchTargets(t) => {
-                self.define_label(t.label, t.span, w);
+                self.define_label(t.label, t.span, LabelSort::BranchTargets, w);
                 for (n, sp) in &t.targets {
                     let found = w.lookup(ms, *n);
                     if !matches!(
                         found.decl,
                         Some(Decl {
-                            kind: Kind::Label,
+                            kind: Kind::Label(_),
                             ..
                         })
                     ) {
@@ -350,13 +355,13 @@ impl Checker<'_> {
         }
     }
 
-    fn define_label(&mut self, name: Name, span: Span, w: &mut BodyWalk) {
+    fn define_label(&mut self, name: Name, span: Span, sort: LabelSort, w: &mut BodyWalk) {
         // A label changes the lookup of its own name only.
         w.forget(name);
         let Some(labels) = w.labels.last_mut() else {
             return;
         };
-        if let Err(c) = labels.declare(name, Decl::of(Kind::Label, span)) {
+        if let Err(c) = labels.declare(name, Decl::of(Kind::Label(sort), span)) {
             let first = clash_span(c);
             self.duplicate(name, span, first);
         }
@@ -376,6 +381,7 @@ impl Checker<'_> {
                     span: d.name_span,
                     ty: reg_type(v),
                     space: None,
+                    array: false,
                 };
                 scope.declare_range(d.name, r.value, d.name_span, decl)
             } else {
@@ -388,6 +394,7 @@ impl Checker<'_> {
                         reg_type(v)
                     },
                     space: Some(v.space),
+                    array: !d.dims.is_empty(),
                 };
                 scope.declare(d.name, decl)
             };

@@ -42,6 +42,16 @@ impl Checker<'_> {
             );
             return self.report_found(*n, d, f, w);
         }
+        // ptxas 13.5: "Array indexing on non-array", for a scalar or
+        // vector variable of any state space, a parameter too (`kp[0]`).
+        if !decl.array {
+            self.diags.push(Diagnostic::error(
+                Code::OperandKind,
+                *sp,
+                format!("`{n}` is not an array: only a variable declared with dimensions takes an index"),
+            ));
+            return;
+        }
         self.array_index(index, w, ms);
         if !addr {
             // As a value it is the variable's address moved on: checked

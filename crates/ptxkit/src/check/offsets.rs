@@ -6,7 +6,9 @@
 //!
 //! * never where the operand is a constant only (`lop3`'s lookup table)
 //!   or an operand of a SIMD video instruction (`@flags simd-video`:
-//!   "Incorrect video selector"); the scalar video instructions take it;
+//!   "Incorrect video selector"); the scalar video instructions take it
+//!   only in `c`, not in the operands read through a selector (`a{.asel}`,
+//!   `b{.bsel}`: a syntax error);
 //! * a predicate plus a constant (`%p1+8`) only for a predicate operand
 //!   (`and.pred`, `setp`'s `c`, `selp`'s selector), and only that;
 //! * `reg+imm`: where the operand's type is a type written on the
@@ -15,8 +17,12 @@
 //!   register that would fit there alone (`%r9+8` for `.u32`, not
 //!   `%rd9+8`);
 //! * `var+imm` (an address): for an integer or untyped operand of any
-//!   size, never a floating-point or predicate one (`add.f32 %f1, buf+8,
-//!   %f2`).
+//!   size, never a floating-point, packed or predicate one (`add.f32 %f1,
+//!   buf+8, %f2`, `min.s16x2 %r1, %r2, buf+8`);
+//! * a minifloat operand (FP8, FP6, FP4 and the scale formats, list
+//!   operands included: `add.rn.e4m3x4.e2m3x4`) takes `reg+imm` of a
+//!   fitting register only (`cvt.rn.f16x2.e4m3x2 %r1, %rd9+8` is
+//!   refused), and no function's name.
 //!
 //! Texture and surface instructions follow the same rule (`tex.2d … ,
 //! %r9+8` as a `.s32` offset, not `%rd9+8`; tex.level's lod any register;
@@ -49,6 +55,36 @@ use crate::syntax::{BinOp, BinaryExpr, Expr, Instruction};
 /// instruction only the role's own type group counts (`tex.2d.v4.u32.s32`
 /// does not type its `.s32` offset).
 pub(super) fn instruction_typed(i: &Instruction, spec: &RoleSpec, t: ScalarType) -> bool {
+    // `strict-values`: no operand it reads is typed by the instruction,
+    // but those that say `func` (the data of `atom`, `st`): a register
+    // plus a constant only of a fitting register (`nanosleep.u32`,
+    // `redux.sync`'s `src` and `membermask` refuse `%rd9+8`).
+    if spec.dir == Dir::In
+        && !spec.kinds.has(Kinds::FUNC)
+        && catalog().flags(i.form).has(Flags::STRICT_VALUES)
+    {
+        return false;
+    }
+    // A role whose type is fixed (`bfe`'s `.u32` `b` and `c`, `bfind`'s
+    // `.u32` `d`) is typed by the instruction only when the form spells
+    // that type itself (`lop3.b32`, `lg2.approx.f32`, `vshr`'s `.u32`), not
+    // when an alternative of a group happens to be it (`bfe.u32`: ptxas
+    // 13.5 refuses `%rd9+8`, an `.f16x2` register and a function's name
+    // as its `b`).
+    // In a texture instruction no written modifier types a fixed-type role
+    // (`tld4.r.2d.v4.s32.f32`'s `.f32` depth value refuses `%rd9+8`).
+    if let Some(TypeRef::Fixed(_)) = spec.types.first() {
+        if catalog().flags(i.form).has(Flags::TEXTURE) {
+            return false;
+        }
+        let slots = i.form().map_or(&[][..], |f| f.slots);
+        return i.mods.iter().any(|m| {
+            catalog().mod_type(m.id) == Some(t)
+                && m.slot()
+                    .and_then(|k| slots.get(k))
+                    .is_some_and(|s| matches!(s.kind, crate::isa::SlotKind::Lit(_)))
+        });
+    }
     if !catalog().flags(i.form).has(Flags::TEXTURE)
         && i.mods.iter().any(|m| catalog().mod_type(m.id) == Some(t))
     {
@@ -86,7 +122,8 @@ impl Checker<'_> {
             || spec.kinds.has(Kinds::ADDR)
             || (matches!(spec.arity, Arity::List)
                 && !catalog().flags(i.form).has(Flags::MATRIX)
-                && !catalog().flags(i.form).has(Flags::STRICT_VALUES))
+                && !catalog().flags(i.form).has(Flags::STRICT_VALUES)
+                && !ty.is_some_and(ScalarType::is_minifloat))
             || (super::operands::role_arity(i, spec).is_some_and(|n| n > 0)
                 && !catalog().flags(i.form).has(Flags::TEXTURE))
         {
@@ -115,7 +152,8 @@ impl Checker<'_> {
             }
             _ => return false,
         };
-        let kind_ok = spec.kinds.has(Kinds::REG) || (!reg && spec.kinds.has(Kinds::VAR));
+        let kind_ok = (spec.kinds.has(Kinds::REG) && (reg || !spec.kinds.has(Kinds::UNTYPED_REG)))
+            || (!reg && spec.kinds.has(Kinds::VAR));
         let pred = |t: Option<ScalarType>| t == Some(ScalarType::Pred);
         // A matrix instruction or an `exact` role takes a variable plus a
         // constant as a 32-bit value only (`wmma`'s `stride`,
@@ -135,12 +173,25 @@ impl Checker<'_> {
         // %rd9+8, …` are refused, `red.add.u32 [a], %rd9+8` is taken.
         let strict_operand = flags.has(Flags::STRICT_VALUES) && !spec.kinds.has(Kinds::FUNC);
         let matrix = flags.has(Flags::MATRIX) || super::exact::exact(spec) || strict_operand;
+        // An operand the form reads through a selector (`a{.asel}` of the
+        // scalar video instructions) takes neither (ptxas 13.5: a syntax
+        // error), though their `c` does.
+        let selected = i.form().is_some_and(|f| {
+            f.operands
+                .iter()
+                .any(|t| t.role == spec.role && !t.suffixes.is_empty())
+        });
         let refused = !kind_ok
+            || selected
             || flags.has(Flags::SIMD_VIDEO)
             || if reg {
                 match (ty, reg_ty) {
                     // A predicate plus a constant for a predicate only.
                     (t, r) if pred(t) || pred(r) => t != r,
+                    // A minifloat operand (`cvt.rn.f16x2.e4m3x2`'s `a`,
+                    // `add.rn.e4m3x4.e2m3x4`'s) takes a fitting register
+                    // only, though the instruction spells its type.
+                    (Some(t), Some(r)) if t.is_minifloat() => !compatible(t, r, spec.wider),
                     (Some(t), Some(r)) => {
                         t != r
                             && (strict_operand || !instruction_typed(i, spec, t))
@@ -150,7 +201,10 @@ impl Checker<'_> {
                 }
             } else {
                 ty.is_some_and(|t| {
-                    t.is_float() || t == ScalarType::Pred || (matrix && t.bits() != 32)
+                    t.is_float()
+                        || t.is_packed()
+                        || t == ScalarType::Pred
+                        || (matrix && t.bits() != 32)
                 })
             };
         if refused {

@@ -115,10 +115,18 @@ pub(crate) fn fits(k: Lit, t: ScalarType) -> Option<bool> {
 /// Whether operands of type `t` take no constant of any kind: the packed
 /// pairs of 16-bit integers and of singles (ptxas 13.5 refuses every
 /// constant for add/min/max .u16x2/.s16x2, set .u16x2, add/fma .f32x2 and
-/// the mixed-precision .f32x2 addend). Packed halves are not among them:
-/// mma takes constants in its .f16x2 fragments.
+/// the mixed-precision .f32x2 addend), and the packed bytes (`neg.s8x4`,
+/// `set.eq.u8x4`, `add.u8x4`). Packed halves are not among them: mma
+/// takes constants in its .f16x2 fragments.
 pub(crate) fn takes_no_constant(t: ScalarType) -> bool {
-    matches!(t, ScalarType::U16x2 | ScalarType::S16x2 | ScalarType::F32x2)
+    matches!(
+        t,
+        ScalarType::U16x2
+            | ScalarType::S16x2
+            | ScalarType::U8x4
+            | ScalarType::S8x4
+            | ScalarType::F32x2
+    )
 }
 
 /// How a kind of constant is named in a diagnostic.

@@ -8,7 +8,7 @@
 use super::body::{BodyWalk, Found};
 use super::inst_ctx::{InstCtx, Names};
 use super::operand_kinds::{self, Lit};
-use super::symbols::{is_predefined, Decl, Kind, ModuleScope};
+use super::symbols::{is_predefined, Decl, Kind, LabelSort, ModuleScope};
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
@@ -372,7 +372,7 @@ impl Checker<'_> {
                 ..
             }) if ty != ScalarType::Pred => ty.to_string(),
             Some(Decl {
-                kind: Kind::Var | Kind::Label | Kind::Func,
+                kind: Kind::Var | Kind::Label(_) | Kind::Func,
                 ..
             }) => "not a register".to_string(),
             None => match catalog().special_register(g.pred.as_str()) {
@@ -754,7 +754,27 @@ impl Checker<'_> {
                         if t.bits().checked_rem(n) != Some(0) {
                             return false;
                         }
-                        ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0))
+                        let share = ScalarType::B8.with_bits(t.bits().checked_div(n).unwrap_or(0));
+                        // No register is narrower than 8 bits (ptxas 13.5:
+                        // `mov.b16 %h1, {%h2, %h3, %h4, %h5}` is refused);
+                        // with a `.v4` written (`sust….v4.b16`) the vector
+                        // is of elements, not a packing.
+                        let lanes = i.mods.iter().any(|m| catalog().mod_lanes(m.id).is_some());
+                        if share.is_none() && !lanes {
+                            self.diags.push(Diagnostic::error(
+                                Code::OperandShape,
+                                *span,
+                                format!(
+                                    "`{}` cannot pack {} elements into its {t} `{}`: the elements' sizes must add up to {} bits",
+                                    super::inst_name(i),
+                                    items.len(),
+                                    spec.role,
+                                    t.bits()
+                                ),
+                            ));
+                            return false;
+                        }
+                        share
                     }
                     _ => ty,
                 };
@@ -1017,7 +1037,8 @@ impl Checker<'_> {
                 self.report_found(*n, d, f, w);
             }
             Some(Decl {
-                kind: Kind::Label, ..
+                kind: Kind::Label(_),
+                ..
             }) if exact => {
                 let d = not_register(format!("label `{n}`"));
                 self.report_found(*n, d, f, w);
@@ -1191,7 +1212,7 @@ impl Checker<'_> {
                 return;
             }
             Some(Decl {
-                kind: k @ (Kind::Func | Kind::Label),
+                kind: k @ (Kind::Func | Kind::Label(_)),
                 ..
             }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
             None if special_of(base).is_some() => return self.special_address(i, role, *n, *sp),
@@ -1263,6 +1284,33 @@ impl Checker<'_> {
         }
         if found.is_none_or(|f| f.decl.is_none()) {
             if let Some((r, component, span)) = special_of(e) {
+                // Of any type, but of the elements' size (ptxas 13.5:
+                // "Incompatible elements of vector expression" for
+                // `%gridid` among `.b32` elements, `%tid.x` among `.b64`);
+                // the other widths `mov` reads apply to the vector
+                // registers (`%tid.x` as 16 bits), not to `%gridid`.
+                if let Some(t) = ty.filter(|t| t.bits() != 0) {
+                    let other_width = !r.components.is_empty() && r.listed_width(t.bits());
+                    if r.ty.bits() != t.bits() && !other_width {
+                        return self.diags.push(
+                            Diagnostic::error(
+                                Code::OperandType,
+                                span,
+                                format!(
+                                    "`{}` is a {} special register, which cannot be an element of `{}`'s {t} vector `{}`",
+                                    r.name,
+                                    r.ty,
+                                    super::inst_name(i),
+                                    spec.role
+                                ),
+                            )
+                            .with_note(format!(
+                                "the elements of this vector are {} bits wide",
+                                t.bits()
+                            )),
+                        );
+                    }
+                }
                 if self.component(r, component, span) {
                     self.gate_special(r, span);
                 }
@@ -1434,10 +1482,26 @@ impl Checker<'_> {
                     return;
                 }
                 Some(Decl {
-                    kind: Kind::Label, ..
+                    kind: Kind::Label(sort),
+                    ..
                 }) => {
-                    if !spec.kinds.has(Kinds::LABEL) && !spec.kinds.has(Kinds::PROTO) {
-                        let d = self.not_allowed(i, spec, *sp, format!("label `{n}`"));
+                    // Each sort of label only where the role takes it
+                    // (ptxas 13.5: `bra` refuses a `.branchtargets` label,
+                    // `brx.idx` a plain one, `call` a plain one).
+                    let wanted = match sort {
+                        LabelSort::Plain => Kinds::LABEL,
+                        LabelSort::BranchTargets => Kinds::TARGETS,
+                        LabelSort::CallTargets => Kinds::PROTO,
+                    };
+                    if !spec.kinds.has(wanted) {
+                        let what = match sort {
+                            LabelSort::Plain => format!("label `{n}`"),
+                            LabelSort::BranchTargets => format!("`.branchtargets` label `{n}`"),
+                            LabelSort::CallTargets => {
+                                format!("`.calltargets`/`.callprototype` label `{n}`")
+                            }
+                        };
+                        let d = self.not_allowed(i, spec, *sp, what);
                         self.report_found(*n, d, f, w);
                     }
                     return;
@@ -1464,7 +1528,9 @@ impl Checker<'_> {
                         && !flags.has(crate::isa::Flags::TEXTURE)
                         && !flags.has(crate::isa::Flags::SIMD_VIDEO)
                         && !flags.has(crate::isa::Flags::STRICT_VALUES)
-                        && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
+                        && ty.is_none_or(|t| {
+                            !t.is_minifloat() && super::offsets::instruction_typed(i, spec, t)
+                        })
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
                     // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
@@ -1478,11 +1544,11 @@ impl Checker<'_> {
                 }
                 None => {
                     // Not known yet: a label defined further on would be
-                    // one where this role takes none.
-                    if !spec.kinds.has(Kinds::LABEL)
-                        && !spec.kinds.has(Kinds::PROTO)
-                        && !is_predefined(n.as_str())
-                    {
+                    // one where this role takes none. A list of targets
+                    // must be declared before its use (ptxas 13.5:
+                    // "Arguments mismatch" for `brx.idx`, "Label expected
+                    // for forward reference" for `call`).
+                    if !spec.kinds.has(Kinds::LABEL) && !is_predefined(n.as_str()) {
                         Checker::report_if_label(w, *n, f, || {
                             self.not_allowed(i, spec, *sp, format!("label `{n}`"))
                         });
@@ -1627,6 +1693,9 @@ impl Checker<'_> {
             (true, false) => reg == ScalarType::F16x2 && typed_by_modifier(i, spec),
             _ => false,
         };
+        // `untyped-reg`: a `.bN` role takes only a `.bN` register.
+        let fits =
+            fits && !(spec.kinds.has(Kinds::UNTYPED_REG) && ty.is_untyped() && !reg.is_untyped());
         if fits {
             return;
         }
@@ -1709,6 +1778,12 @@ impl Checker<'_> {
         let name = super::inst_name(i);
         if !self.component(r, component, span) {
             return;
+        }
+        // A `.pred` special register as the second half of a destination
+        // pair (`setp`'s `q`, `shfl`'s and `lop3`'s `p`): ptxas 13.5 takes
+        // it there, and nowhere else a predicate is written.
+        if r.ty == ScalarType::Pred && ty == Some(ScalarType::Pred) && pair_second(i, spec) {
+            return self.gate_special(r, span);
         }
         if !spec.kinds.has(Kinds::SREG) || spec.dir.writes() {
             return self.diags.push(
@@ -1885,6 +1960,19 @@ fn sreg_fits(r: &SpecialReg, ty: ScalarType, narrower_ok: bool) -> bool {
     }
 }
 
+/// Whether `spec` is the role of the second half of a pair (`d|p`) in
+/// `i`'s form.
+fn pair_second(i: &Instruction, spec: &RoleSpec) -> bool {
+    i.form().is_some_and(|f| {
+        f.operands.iter().any(|t| match t.shape {
+            Shape::Pair { second_spec, .. } => catalog()
+                .role(second_spec)
+                .is_some_and(|s| std::ptr::eq(s, spec)),
+            _ => false,
+        })
+    })
+}
+
 /// The kinds of a role, for a note.
 fn describe_kinds(k: Kinds) -> String {
     let names: Vec<&str> = [
@@ -1896,7 +1984,11 @@ fn describe_kinds(k: Kinds) -> String {
         (Kinds::FUNC, "a function"),
         (Kinds::ADDR, "an address"),
         (Kinds::HANDLE, "a texture, sampler or surface"),
-        (Kinds::PROTO, "a prototype label"),
+        (
+            Kinds::PROTO,
+            "a `.calltargets` or `.callprototype` label declared before",
+        ),
+        (Kinds::TARGETS, "a `.branchtargets` label declared before"),
         (Kinds::SINK, "the sink `_`"),
     ]
     .iter()
@@ -2002,5 +2094,26 @@ mod tests {
             "cp.async.cg.shared.global [%rd1], [%rd2], 8;",
         ];
         assert_eq!(error_lines("8.0", "sm_80", &body), vec![3, 4, 5]);
+    }
+
+    /// The scalar video instructions read `a` and `b` through a lane
+    /// selector and take no register or variable plus a constant there;
+    /// `c` takes them. ptxas 13.5 on sm_90 (each refused case alone in a
+    /// file: a syntax error at a line of the code it expands them to, so
+    /// not a recorded probe file; the accepted ones are in
+    /// tests/data/names/video_selectors.ptx).
+    #[test]
+    fn video_selector_operands_take_no_offset() {
+        let body = [
+            "vadd.u32.u32.u32 %r1, %r1+8, %r3;",
+            "vadd.u32.u32.u32 %r1, %r2, gbuf+8;",
+            "vabsdiff.u32.u32.u32 %r1, %rd1+8, %r3;",
+            "vshr.u32.u32.u32.clamp %r1, %r2, %r3+8, %r4;",
+            "vset.u32.u32.eq %r1, gbuf+8, %r3;",
+            "vset.u32.u32.eq.add %r1, %r2, %rd3+8, %r4;",
+            "vadd.u32.u32.u32.add %r1, %r2, %r3, %r4+8;",
+            "vshr.u32.u32.u32.clamp %r1, %r2, %r3, gbuf+8;",
+        ];
+        assert_eq!(error_lines("8.7", "sm_90", &body), vec![0, 1, 2, 3, 4, 5]);
     }
 }

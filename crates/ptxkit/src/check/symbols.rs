@@ -19,10 +19,23 @@ pub(super) enum Kind {
     Reg,
     /// A variable in memory (global, shared, local, const, param).
     Var,
-    /// A label (including `.callprototype`/`.calltargets`/`.branchtargets`).
-    Label,
+    /// A label, of which sort.
+    Label(LabelSort),
     /// A function.
     Func,
+}
+
+/// What a label names: ptxas takes each sort only where it is wanted (a
+/// `bra` target is a plain label, `brx.idx`'s list a `.branchtargets` one,
+/// an indirect `call`'s a `.calltargets` or `.callprototype` one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum LabelSort {
+    /// A label of an instruction (`L1:`) or of a `.section` entry.
+    Plain,
+    /// `L: .branchtargets …;`
+    BranchTargets,
+    /// `L: .calltargets …;` or `L: .callprototype …;`
+    CallTargets,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +46,9 @@ pub(super) struct Decl {
     pub ty: Option<ScalarType>,
     /// The state space of a variable.
     pub space: Option<crate::isa::vocab::StateSpace>,
+    /// Whether a variable declared with dimensions (`buf[16]`, `buf[]`):
+    /// only such a one takes an index (`buf[1]`).
+    pub array: bool,
 }
 
 impl Decl {
@@ -43,6 +59,7 @@ impl Decl {
             span,
             ty: None,
             space: None,
+            array: false,
         }
     }
 }
@@ -132,6 +149,7 @@ impl Checker<'_> {
                             span: d.name_span,
                             ty: reg_type(v),
                             space: None,
+                            array: false,
                         };
                         if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
                             let first = clash_span(c);
@@ -156,6 +174,7 @@ impl Checker<'_> {
                             span: d.name_span,
                             ty,
                             space: Some(v.space),
+                            array: !d.dims.is_empty(),
                         },
                     );
                 }
@@ -170,7 +189,7 @@ impl Checker<'_> {
             Item::Section(s) => {
                 for e in &s.entries {
                     if let crate::syntax::SectionEntry::Label(n, sp) = e {
-                        scope.replace(*n, Decl::of(Kind::Label, *sp));
+                        scope.replace(*n, Decl::of(Kind::Label(LabelSort::Plain), *sp));
                     }
                 }
             }
@@ -256,8 +275,12 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
     // not for a float one.
     // The packed integer types take a `.b32` register (or an `.f16x2`
     // one), never a `.u32`, `.s32` or `.f32` one (ptxas 13.5, "Arguments
-    // mismatch": `min.s16x2 %r1, %s2, %r3`, `add.u16x2 … %u3`).
-    if matches!(ty, ScalarType::U16x2 | ScalarType::S16x2) {
+    // mismatch": `min.s16x2 %r1, %s2, %r3`, `add.u16x2 … %u3`); so do the
+    // packed bytes (`neg.s8x4 %r1, %s2`, `set.eq.u8x4 %r1, %r2, %u3`).
+    if matches!(
+        ty,
+        ScalarType::U16x2 | ScalarType::S16x2 | ScalarType::U8x4 | ScalarType::S8x4
+    ) {
         let size_ok = reg.bits() == ty.bits() || (wider_ok && reg.bits() > ty.bits());
         return reg == ty || (size_ok && (untyped(reg) || reg == ScalarType::F16x2));
     }

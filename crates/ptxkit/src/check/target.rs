@@ -124,12 +124,30 @@ impl Env {
         }
         if let (Some(sm), Some(have)) = (req.sm, self.sm) {
             if sm != "all" {
-                let ok = sm
-                    .split('|')
-                    .filter_map(Sm::parse)
-                    .any(|r| have.satisfies(r));
+                // An item `sm_89@8.1` is that target from that version on
+                // (ptxas 13.5: the FP8 conversions from 7.8 on sm_90, from
+                // 8.1 on sm_89).
+                let mut later: Option<PtxVersion> = None;
+                let ok = sm.split('|').any(|item| {
+                    let (t, since) = match item.split_once('@') {
+                        Some((t, v)) => (t, PtxVersion::parse(v)),
+                        None => (item, None),
+                    };
+                    let target_ok = Sm::parse(t).is_some_and(|r| have.satisfies(r));
+                    let version_ok = match (since, self.ptx) {
+                        (Some(need), Some(v)) => v >= need,
+                        _ => true,
+                    };
+                    if target_ok && !version_ok {
+                        later = since;
+                    }
+                    target_ok && version_ok
+                });
                 if !ok {
-                    return Some(Unmet::Target(sm.replace('|', " or ")));
+                    return Some(match later {
+                        Some(v) => Unmet::Ptx(v),
+                        None => Unmet::Target(sm.replace('|', " or ")),
+                    });
                 }
             }
         }
@@ -212,6 +230,27 @@ mod tests {
             Some(Unmet::Target("sm_100a or sm_90a".into()))
         );
         assert_eq!(env.unmet(&need(None, Some("all"))), None);
+        // An item with a version of its own (ptxas 13.5: the FP8
+        // conversions need 7.8 on sm_90 and later, 8.1 on sm_89).
+        let fp8 = need(Some((7, 8)), Some("sm_90|sm_89@8.1"));
+        let at = |ptx: (u8, u8), target: &str| Env {
+            ptx: Some(PtxVersion {
+                major: ptx.0,
+                minor: ptx.1,
+            }),
+            sm: Sm::parse(target),
+            opts: 0,
+        };
+        assert_eq!(at((7, 8), "sm_90").unmet(&fp8), None);
+        assert_eq!(at((8, 1), "sm_89").unmet(&fp8), None);
+        assert_eq!(
+            at((8, 0), "sm_89").unmet(&fp8),
+            Some(Unmet::Ptx(PtxVersion { major: 8, minor: 1 }))
+        );
+        assert_eq!(
+            at((8, 1), "sm_86").unmet(&fp8),
+            Some(Unmet::Target("sm_90 or sm_89@8.1".into()))
+        );
         // A `.target` option: the default of its group holds when none is
         // declared.
         let opt = |o: &'static str| Requirement {

@@ -42,6 +42,17 @@ pub struct PtxVersion {
     pub minor: u8,
 }
 
+impl PtxVersion {
+    /// `X.Y` read as a version.
+    pub fn parse(s: &str) -> Option<PtxVersion> {
+        let (a, b) = s.trim().split_once('.')?;
+        Some(PtxVersion {
+            major: a.parse().ok()?,
+            minor: b.parse().ok()?,
+        })
+    }
+}
+
 impl std::fmt::Display for PtxVersion {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}.{}", self.major, self.minor)
@@ -54,7 +65,9 @@ pub struct Requirement {
     /// Minimum PTX ISA version, when stated.
     pub ptx: Option<PtxVersion>,
     /// Target requirement as written in the catalog: `all`, `sm_80` (that or
-    /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list.
+    /// higher), `sm_90a` (arch-specific), `sm_100f` (family), or a `|` list
+    /// whose items may name a version of their own, `sm_89@8.1` (that
+    /// target from that version on).
     pub sm: Option<&'static str>,
     /// The upper bound (`until_ptx=`/`until_sm=`): the thing is no longer
     /// available once the module's `.version` is at least this one and its
@@ -291,6 +304,15 @@ impl Kinds {
     /// each element is then any register of the role's size
     /// (`check/exact.rs`).
     pub const TYPED_VECTOR: Kinds = Kinds(1 << 19);
+    /// A `.branchtargets` label declared before the instruction
+    /// (`brx.idx`'s list; ptxas refuses a plain label, a `.calltargets`
+    /// one and a list declared further on).
+    pub const TARGETS: Kinds = Kinds(1 << 20);
+    /// With `reg` and a `.bN` type: only a register declared `.bN`, not a
+    /// typed one of that size nor a variable plus a constant (`cvt.rs`'s
+    /// random bits `rbits`; ptxas refuses `.u32`, `.f32` and `.f16x2`
+    /// registers there).
+    pub const UNTYPED_REG: Kinds = Kinds(1 << 21);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -320,6 +342,8 @@ impl Kinds {
         ("int-vec", Kinds::INT_VEC),
         ("wrap32", Kinds::WRAP32),
         ("typed-vector", Kinds::TYPED_VECTOR),
+        ("targets", Kinds::TARGETS),
+        ("untyped-reg", Kinds::UNTYPED_REG),
     ];
 
     /// Whether every kind of `k` is in the set.

@@ -131,6 +131,10 @@ spelled_enum! {
         U16x2 = ".u16x2",
         /// Two packed 16-bit signed.
         S16x2 = ".s16x2",
+        /// Four packed 8-bit unsigned.
+        U8x4 = ".u8x4",
+        /// Four packed 8-bit signed.
+        S8x4 = ".s8x4",
         /// Two packed single.
         F32x2 = ".f32x2",
         /// Texture reference (opaque).
@@ -152,8 +156,8 @@ impl ScalarType {
             B16 | U16 | S16 | F16 | Bf16 | E4m3x2 | E5m2x2 | E2m3x2 | E3m2x2 | Ue8m0x2 | E2m1x4
             | Ue5m3x2 | S2f6x2 => 16,
             E2m1x2 => 8,
-            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 | E4m3x4 | E5m2x4
-            | E2m3x4 | E3m2x4 | E2m1p4x4 | Ue8m0x4 => 32,
+            B32 | U32 | S32 | F32 | F16x2 | Bf16x2 | Tf32 | U16x2 | S16x2 | U8x4 | S8x4
+            | E4m3x4 | E5m2x4 | E2m3x4 | E3m2x4 | E2m1p4x4 | Ue8m0x4 => 32,
             B64 | U64 | S64 | F64 | F32x2 => 64,
             B128 => 128,
             Pred | TexRef | SamplerRef | SurfRef => 0,
@@ -197,6 +201,9 @@ impl ScalarType {
                 | Ue8m0x4
                 | Ue5m3x2
                 | S2f6x2
+                // ptxas 13.5: a syntax error in a declaration.
+                | U8x4
+                | S8x4
                 // ptxas 13.5: "Type .f32x2 may only be used as an
                 // instruction type".
                 | F32x2
@@ -213,6 +220,8 @@ impl ScalarType {
                 | Bf16x2
                 | U16x2
                 | S16x2
+                | U8x4
+                | S8x4
                 | F32x2
                 | E4m3x2
                 | E5m2x2
@@ -227,6 +236,35 @@ impl ScalarType {
                 | E5m2x4
                 | E2m3x4
                 | E3m2x4
+                | E2m1p4x4
+                | Ue8m0x4
+        )
+    }
+
+    /// Whether a floating-point format of 8 bits or fewer a lane (FP8,
+    /// FP6, FP4, UE8M0, UE5M3, S2F6), scalar or packed.
+    pub fn is_minifloat(self) -> bool {
+        use ScalarType::*;
+        matches!(
+            self,
+            E4m3 | E5m2
+                | E2m3
+                | E3m2
+                | E2m1
+                | Ue8m0
+                | E4m3x2
+                | E5m2x2
+                | E2m3x2
+                | E3m2x2
+                | E2m1x2
+                | Ue8m0x2
+                | Ue5m3x2
+                | S2f6x2
+                | E4m3x4
+                | E5m2x4
+                | E2m3x4
+                | E3m2x4
+                | E2m1x4
                 | E2m1p4x4
                 | Ue8m0x4
         )
@@ -267,6 +305,7 @@ impl ScalarType {
                 | ScalarType::S32
                 | ScalarType::S64
                 | ScalarType::S16x2
+                | ScalarType::S8x4
         )
     }
 
