@@ -64,6 +64,10 @@ pub struct Requirement {
     /// The target half of the upper bound: `sm_70` (that number or higher,
     /// whatever the suffix).
     pub until_sm: Option<&'static str>,
+    /// The option half of the upper bound (`until_opt=`): the bound is
+    /// reached only in a module in this `.target` option (`texmode_unified`,
+    /// which also holds when the module declares no option of its group).
+    pub until_opt: Option<&'static str>,
     /// A `.target` option the module must be in (`texmode_independent`),
     /// as written in the catalog (`opt=`). An option that `module.ptxisa`
     /// marks as its group's default also holds when the module declares no
@@ -79,7 +83,7 @@ impl Requirement {
 
     /// Whether an upper bound is stated.
     pub fn has_until(&self) -> bool {
-        self.until_ptx.is_some() || self.until_sm.is_some()
+        self.until_ptx.is_some() || self.until_sm.is_some() || self.until_opt.is_some()
     }
 }
 
