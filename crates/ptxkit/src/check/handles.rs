@@ -95,3 +95,22 @@ pub(super) fn wrong_handle(
 pub(super) fn register_fits(spec: &RoleSpec, reg: ScalarType) -> bool {
     spec.kinds.has(crate::isa::Kinds::HANDLE) && reg.bits() == 64 && !reg.is_float()
 }
+
+/// The error for an expression (`%rd9+8`, `gbuf+8`) written as the handle
+/// `spec` of `i`, which takes a register or a reference name alone.
+pub(super) fn not_a_handle(
+    i: &crate::syntax::Instruction,
+    spec: &RoleSpec,
+    span: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::OperandType,
+        span,
+        format!(
+            "`{}` takes a reference name or a 64-bit register as `{}`, not an expression",
+            super::inst_name(i),
+            spec.role
+        ),
+    )
+    .with_note("a texture, sampler or surface handle is no address: no offset can be added")
+}

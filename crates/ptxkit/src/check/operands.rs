@@ -441,6 +441,27 @@ impl Checker<'_> {
             }
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
+                    // `[a]` of a handle role (`txq`, `suq`) is no address:
+                    // a register or a reference name alone, checked as a
+                    // value of the role (ptxas 13.5: "Argument 1 of
+                    // instruction 'txq': .texref or .u64 register
+                    // expected" for `[%rd9+8]`, `[%clock64]`; "Arguments
+                    // mismatch" for `[gbuf+8]`, `[%r9]`).
+                    if let Some(spec) = catalog()
+                        .role(t.spec)
+                        .filter(|s| s.kinds.has(Kinds::HANDLE) && !s.kinds.has(Kinds::ADDR))
+                    {
+                        if let Expr::Name(n, _) = addr {
+                            let f = w.lookup(ms, *n);
+                            let ty =
+                                facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
+                            self.value(i, spec, ty, addr, Some(f), Names { w, ms });
+                        } else {
+                            self.diags
+                                .push(super::handles::not_a_handle(i, spec, addr.span()));
+                        }
+                        return true;
+                    }
                     self.typed_address(i, roles, t.spec, addr, w, ms);
                     // `[tex0]` of a handle role (`txq`, `suq`): a variable
                     // there must be a reference of the role's kind.
