@@ -11,7 +11,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
-use crate::isa::{RoleSpec, TypeRef};
+use crate::isa::{Kinds, RoleSpec, TypeRef};
 use crate::source::Span;
 use crate::syntax::Name;
 
@@ -34,6 +34,32 @@ fn listed(spec: &RoleSpec) -> impl Iterator<Item = ScalarType> + '_ {
 /// The `.target` option under which samplers exist apart from textures
 /// (module.ptxisa's `texmode` group; ISA 9.7.10.1).
 const SEPARATE_SAMPLERS: &str = "texmode_independent";
+
+/// Whether a declaration stands as a handle rather than a value: a 64-bit
+/// integer register or a reference (or an old `.tex`) variable.
+pub(super) fn is_handle(kind: super::symbols::Kind, ty: Option<ScalarType>) -> bool {
+    match kind {
+        super::symbols::Kind::Reg => ty.is_some_and(|t| t.bits() == 64 && !t.is_float()),
+        super::symbols::Kind::Var => ty.is_none_or(is_ref),
+        _ => false,
+    }
+}
+
+/// Whether the `b32-if-handle` rule of role `spec` refuses a lone register
+/// of type `reg`, given whether the instruction's sampler is a handle and
+/// the module's declared options `opts`: in unified mode, after a handle
+/// sampler, only an untyped `.b32` register.
+pub(super) fn b32_after_handle_refuses(
+    spec: &RoleSpec,
+    reg: ScalarType,
+    sampler_is_handle: bool,
+    opts: u32,
+) -> bool {
+    spec.kinds.has(Kinds::B32_IF_HANDLE)
+        && sampler_is_handle
+        && reg != ScalarType::B32
+        && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
+}
 
 /// Whether a variable of type `var_ty` may stand as the handle `spec`
 /// (`None`: an old `.tex` variable, a handle of any kind) in a module

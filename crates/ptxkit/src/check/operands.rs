@@ -590,6 +590,57 @@ impl Checker<'_> {
         false
     }
 
+    /// `b32-if-handle`: the lone register `n` as role `spec` of `i` after
+    /// a handle sampler in unified mode must be `.b32`; whether it was
+    /// refused (and reported).
+    fn b32_after_handle(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        (n, span): (Name, Span),
+        found: Option<Found>,
+        nm: Names<'_>,
+    ) -> bool {
+        let Names { w, ms } = nm;
+        let f = found.unwrap_or_else(|| w.lookup(ms, n));
+        let Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(reg),
+            ..
+        }) = f.decl
+        else {
+            return false;
+        };
+        let sampler = i.operands.iter().find_map(|op| match op {
+            Operand::Tuple { items, .. } if items.len() == 3 => items.get(1),
+            _ => None,
+        });
+        let handle = match sampler {
+            Some(Operand::Expr(Expr::Name(b, _))) => w
+                .lookup(ms, *b)
+                .decl
+                .is_some_and(|d| super::handles::is_handle(d.kind, d.ty)),
+            _ => false,
+        };
+        if !super::handles::b32_after_handle_refuses(spec, reg, handle, self.env.opts) {
+            return false;
+        }
+        let d = Diagnostic::error(
+            Code::OperandType,
+            span,
+            format!(
+                "`{n}` is a {reg} register, which `{}` cannot use as `{}` after a sampler given as a handle",
+                super::inst_name(i),
+                spec.role
+            ),
+        )
+        .with_note(
+            "in unified texturing mode, after a 64-bit register or a reference as the sampler, ptxas takes only a .b32 register here",
+        );
+        self.report_found(n, d, f, w);
+        true
+    }
+
     /// Operand `o` of role `id`: its vector shape, then each value.
     fn role_operand(
         &mut self,
@@ -609,6 +660,12 @@ impl Checker<'_> {
             Some(f) => (f.1, f.2),
             None => (role_type(i, spec), role_arity(i, spec)),
         };
+        if let (true, Operand::Expr(Expr::Name(n, sp))) = (spec.kinds.has(Kinds::B32_IF_HANDLE), o)
+        {
+            if self.b32_after_handle(i, spec, (*n, *sp), found, Names { w, ms }) {
+                return true;
+            }
+        }
         match o {
             Operand::Vector { items, span } => {
                 match arity {

@@ -263,6 +263,12 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// In unified texturing mode, when the instruction's sampler (the
+    /// middle item of `[a, b, c]`) is a handle (a 64-bit register or a
+    /// reference), a lone register written here must be an untyped `.b32`
+    /// one (ptxas 13.5: "Arguments mismatch"; tex's `.s32` `lod` after
+    /// `.level` and lone `.1d` coordinate; `check/handles.rs`).
+    pub const B32_IF_HANDLE: Kinds = Kinds(1 << 27);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -287,6 +293,7 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("b32-if-handle", Kinds::B32_IF_HANDLE),
     ];
 
     /// Whether every kind of `k` is in the set.
