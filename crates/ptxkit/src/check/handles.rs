@@ -61,6 +61,33 @@ pub(super) fn b32_after_handle_refuses(
         && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
 }
 
+/// Whether the `lone-handle` rule of role `spec` takes a lone name that
+/// resolves to `decl` (kind and type): a function or a 32-bit register of
+/// the role's type `role_ty` or untyped always (whatever the role's vector
+/// length); in unified mode (`opts`),
+/// when an operand follows the tuple (`trailing`), a handle.
+pub(super) fn lone_handle_takes(
+    spec: &RoleSpec,
+    decl: (super::symbols::Kind, Option<ScalarType>),
+    role_ty: Option<ScalarType>,
+    trailing: bool,
+    opts: u32,
+) -> bool {
+    if !spec.kinds.has(Kinds::LONE_HANDLE) {
+        return false;
+    }
+    let (kind, ty) = decl;
+    let var_handle =
+        kind == super::symbols::Kind::Var && ty.is_some_and(|t| is_ref(t) || t.bits() == 64);
+    let value32 = kind == super::symbols::Kind::Reg
+        && ty.is_some_and(|t| t.bits() == 32 && (t.is_untyped() || Some(t) == role_ty));
+    kind == super::symbols::Kind::Func
+        || value32
+        || (trailing
+            && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
+            && (var_handle || (kind == super::symbols::Kind::Reg && is_handle(kind, ty))))
+}
+
 /// Whether a variable of type `var_ty` may stand as the handle `spec`
 /// (`None`: an old `.tex` variable, a handle of any kind) in a module
 /// whose declared `.target` options are `opts`.

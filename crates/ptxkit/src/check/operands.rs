@@ -660,6 +660,28 @@ impl Checker<'_> {
             Some(f) => (f.1, f.2),
             None => (role_type(i, spec), role_arity(i, spec)),
         };
+        if let (true, Operand::Expr(Expr::Name(n, _))) = (spec.kinds.has(Kinds::LONE_HANDLE), o) {
+            let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+            // Only a direct item of the bracketed tuple, not a vector's
+            // element.
+            let tuple = i.operands.iter().enumerate().find_map(|(k, op)| match op {
+                Operand::Tuple { items, .. } => Some((k, items)),
+                _ => None,
+            });
+            let lone = tuple.is_some_and(|(_, items)| items.iter().any(|it| std::ptr::eq(it, o)));
+            let trailing = tuple.is_some_and(|(k, _)| k.saturating_add(1) < i.operands.len());
+            if let (true, Some(d)) = (lone, f.decl) {
+                if super::handles::lone_handle_takes(
+                    spec,
+                    (d.kind, d.ty),
+                    ty,
+                    trailing,
+                    self.env.opts,
+                ) {
+                    return true;
+                }
+            }
+        }
         if let (true, Operand::Expr(Expr::Name(n, sp))) = (spec.kinds.has(Kinds::B32_IF_HANDLE), o)
         {
             if self.b32_after_handle(i, spec, (*n, *sp), found, Names { w, ms }) {

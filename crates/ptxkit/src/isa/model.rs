@@ -269,6 +269,15 @@ impl Kinds {
     /// one (ptxas 13.5: "Arguments mismatch"; tex's `.s32` `lod` after
     /// `.level` and lone `.1d` coordinate; `check/handles.rs`).
     pub const B32_IF_HANDLE: Kinds = Kinds(1 << 27);
+    /// A lone name written for this role as an item of a bracketed tuple
+    /// (not in braces): a function's name or a 32-bit register (untyped or
+    /// of the role's type) passes
+    /// whatever the role's vector length, and in unified texturing mode,
+    /// when an operand follows the tuple, a handle (a reference or 64-bit
+    /// variable, a 64-bit register) passes too: ptxas reads it as the
+    /// sampler and the next operand as the coordinates (tld4's `c` and
+    /// `.2d` coordinates; `check/handles.rs`).
+    pub const LONE_HANDLE: Kinds = Kinds(1 << 28);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -294,6 +303,7 @@ impl Kinds {
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
         ("b32-if-handle", Kinds::B32_IF_HANDLE),
+        ("lone-handle", Kinds::LONE_HANDLE),
     ];
 
     /// Whether every kind of `k` is in the set.
