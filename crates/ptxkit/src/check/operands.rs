@@ -379,7 +379,19 @@ impl Checker<'_> {
                 self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
                 if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                    self.value(i, spec, ty, &p.second, None, Names { w, ms });
+                    // ptxas 13.5 does not hold the second half of a pair to
+                    // being writable: a read-only `.pred` special register
+                    // passes there (`setp … %p1|%is_explicit_cluster`,
+                    // `tex …|%is_explicit_cluster`), though not as a first
+                    // half nor as `mov`'s destination.
+                    let pred_sreg = special_of(&p.second).filter(|(r, c, _)| {
+                        c.is_none() && r.ty == ScalarType::Pred && ty == Some(ScalarType::Pred)
+                    });
+                    if let Some((r, _, sp)) = pred_sreg {
+                        self.gate_special(r, sp);
+                    } else {
+                        self.value(i, spec, ty, &p.second, None, Names { w, ms });
+                    }
                 }
             }
             // `p|q` whose halves are not both names stays an expression
