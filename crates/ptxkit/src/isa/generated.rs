@@ -4524,7 +4524,7 @@ const ROLES: &[RoleSpec] = &[
     RoleSpec { role: "y", dir: Dir::In, kinds: Kinds(268435463), types: &[TypeRef::Fixed(ScalarType::F32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "e", dir: Dir::In, kinds: Kinds(131075), types: &[TypeRef::Fixed(ScalarType::S32)], arity: Arity::Any, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "f", dir: Dir::In, kinds: Kinds(32771), types: &[TypeRef::Fixed(ScalarType::F32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
-    RoleSpec { role: "fc", dir: Dir::In, kinds: Kinds(135171), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
+    RoleSpec { role: "fc", dir: Dir::In, kinds: Kinds(167939), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "d", dir: Dir::Out, kinds: Kinds(1), types: &[TypeRef::Fixed(ScalarType::B32)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "a", dir: Dir::In, kinds: Kinds(257), types: &[TypeRef::Fixed(ScalarType::U64), TypeRef::Fixed(ScalarType::TexRef)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
     RoleSpec { role: "s", dir: Dir::In, kinds: Kinds(257), types: &[TypeRef::Fixed(ScalarType::U64), TypeRef::Fixed(ScalarType::TexRef), TypeRef::Fixed(ScalarType::SamplerRef)], arity: Arity::Scalar, wider: false, range: None, multiple: 0, pred_on: &[], spaces: &[] },
