@@ -984,14 +984,16 @@ impl Checker<'_> {
                     // bracketed tuple's item) may be one lone value whatever
                     // the geometry's length (ptxas 13.5: `suld.b.3d … [s,
                     // %r1]`, `tld4.r.cube … [t, %r3]`).
-                    let lone_coordinate = catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
-                        && i.operands.iter().any(|op| match op {
-                            Operand::Tuple { items, .. } => {
-                                items.iter().any(|it| std::ptr::eq(it, o))
-                            }
-                            _ => false,
-                        });
-                    if scalar && !lone_coordinate {
+                    let lone_coordinate = || {
+                        catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                            && i.operands.iter().any(|op| match op {
+                                Operand::Tuple { items, .. } => {
+                                    items.iter().any(|it| std::ptr::eq(it, o))
+                                }
+                                _ => false,
+                            })
+                    };
+                    if scalar && !lone_coordinate() {
                         self.diags.push(Diagnostic::error(
                             Code::OperandShape,
                             e.span(),
