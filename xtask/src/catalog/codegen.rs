@@ -24,7 +24,7 @@ pub fn render(t: &Tables) -> String {
          groups: GROUPS,\n    sections: SECTIONS,\n    \
          roles: ROLES,\n    sregs: SREGS,\n};\n\n",
     );
-    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, until_opt: None, opt: None };\n\n");
+    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, until_opt: None, below_sm: None, below_ptx: None, opt: None };\n\n");
     o.push_str(
         "/// A plain value operand: no modifiers, not optional.\n\
          const fn v(role: &'static str) -> OperandTpl {\n    \
@@ -35,13 +35,17 @@ pub fn render(t: &Tables) -> String {
          /// A requirement: PTX version (major, minor) and targets.\n\
          const fn req(ptx: Option<(u8, u8)>, sm: Option<&'static str>) -> Requirement {\n    \
          let ptx = match ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
-         Requirement { ptx, sm, until_ptx: None, until_sm: None, until_opt: None, opt: None }\n}\n\n\
+         Requirement { ptx, sm, until_ptx: None, until_sm: None, until_opt: None, below_sm: None, below_ptx: None, opt: None }\n}\n\n\
          /// A requirement with an upper bound: no longer available from that\n\
          /// version (major, minor) on targets of at least that number.\n\
          #[allow(dead_code)]\n\
          const fn req_until(base: Requirement, until_ptx: Option<(u8, u8)>, until_sm: Option<&'static str>) -> Requirement {\n    \
          let until_ptx = match until_ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
          Requirement { until_ptx, until_sm, ..base }\n}\n\n\
+         /// A requirement with a higher version below a target.\n\
+         #[allow(dead_code)]\n\
+         const fn req_below(base: Requirement, below_ptx: (u8, u8), below_sm: &'static str) -> Requirement {\n    \
+         Requirement { below_ptx: Some(PtxVersion { major: below_ptx.0, minor: below_ptx.1 }), below_sm: Some(below_sm), ..base }\n}\n\n\
          /// A requirement whose upper bound holds in one `.target` option only.\n\
          #[allow(dead_code)]\n\
          const fn req_until_opt(base: Requirement, until_opt: &'static str) -> Requirement {\n    \
@@ -257,6 +261,9 @@ fn req(o: &mut String, r: &Requirement) {
         o.push_str("NO");
         return;
     }
+    if r.below_ptx.is_some() && r.below_sm.is_some() {
+        o.push_str("req_below(");
+    }
     if r.until_opt.is_some() {
         o.push_str("req_until_opt(");
     }
@@ -279,6 +286,9 @@ fn req(o: &mut String, r: &Requirement) {
     }
     if let Some(u) = r.until_opt {
         let _ = write!(o, ", {u:?})");
+    }
+    if let (Some(v), Some(t)) = (r.below_ptx, r.below_sm) {
+        let _ = write!(o, ", ({}, {}), {t:?})", v.major, v.minor);
     }
 }
 

@@ -760,6 +760,20 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
             req.opt = Some(leak(v));
             Ok(())
         }
+        "below_ptx" => {
+            req.below_ptx = Some(version(v)?);
+            Ok(())
+        }
+        "below_sm" => {
+            let ok = v
+                .strip_prefix("sm_")
+                .is_some_and(|n| !n.is_empty() && n.bytes().all(|c| c.is_ascii_digit()));
+            if !ok {
+                return Err(format!("bad below_sm target `{v}` (one plain sm_NN)"));
+            }
+            req.below_sm = Some(leak(v));
+            Ok(())
+        }
         "until_opt" => {
             if v.is_empty() || !v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
                 return Err(format!("bad .target option `{v}`"));
@@ -1208,7 +1222,14 @@ impl<'a> FormParser<'a> {
                 t.kind == TokenKind::Ident
                     && matches!(
                         t.text.as_str(),
-                        "ptx" | "sm" | "until_ptx" | "until_sm" | "until_opt" | "opt"
+                        "ptx"
+                            | "sm"
+                            | "until_ptx"
+                            | "until_sm"
+                            | "until_opt"
+                            | "below_sm"
+                            | "below_ptx"
+                            | "opt"
                     )
             })
             && self.kind(2) == Some(TokenKind::Eq)

@@ -1290,6 +1290,16 @@ fn status_at(t: &str, v: PtxVersion, reqs: &[Requirement]) -> At {
     if max_ptx(reqs).is_some_and(|need| need > v) {
         return At::VersionLow;
     }
+    // A higher version below a target (`below_sm`/`below_ptx`).
+    let below = reqs.iter().any(|r| {
+        r.below_sm
+            .and_then(Sm::parse)
+            .is_some_and(|b| have.num < b.num)
+            && r.below_ptx.is_some_and(|need| v < need)
+    });
+    if below {
+        return At::VersionLow;
+    }
     let removed = reqs
         .iter()
         .filter(|r| r.has_until() && in_bound_option(r, reqs))

@@ -122,6 +122,16 @@ impl Env {
                 return Some(Unmet::Ptx(need));
             }
         }
+        if let (Some(below), Some(need), Some(have), Some(ptx)) = (
+            req.below_sm.and_then(Sm::parse),
+            req.below_ptx,
+            self.sm,
+            self.ptx,
+        ) {
+            if have.num < below.num && ptx < need {
+                return Some(Unmet::Ptx(need));
+            }
+        }
         if let (Some(sm), Some(have)) = (req.sm, self.sm) {
             if sm != "all" {
                 let ok = sm
@@ -253,6 +263,8 @@ mod tests {
             until_ptx: v(6, 4),
             until_sm: Some("sm_70"),
             until_opt: None,
+            below_sm: None,
+            below_ptx: None,
             opt: None,
         };
         let env = |ptx, t: &str| Env {
@@ -292,5 +304,19 @@ mod tests {
             ..env(v(9, 4), "sm_100a")
         };
         assert_eq!(independent.unmet(&req), None);
+        // A higher version below a target: PTX 7.8 on sm_90, 8.1 on sm_89.
+        let req = Requirement {
+            ptx: v(7, 8),
+            sm: Some("sm_89"),
+            below_sm: Some("sm_90"),
+            below_ptx: v(8, 1),
+            ..Requirement::default()
+        };
+        assert_eq!(env(v(7, 8), "sm_90").unmet(&req), None);
+        assert_eq!(env(v(8, 1), "sm_89").unmet(&req), None);
+        assert_eq!(
+            env(v(8, 0), "sm_89").unmet(&req),
+            Some(Unmet::Ptx(PtxVersion { major: 8, minor: 1 }))
+        );
     }
 }

@@ -68,6 +68,13 @@ pub struct Requirement {
     /// reached only in a module in this `.target` option (`texmode_unified`,
     /// which also holds when the module declares no option of its group).
     pub until_opt: Option<&'static str>,
+    /// A higher minimum version on older targets (`below_sm=`/`below_ptx=`):
+    /// on a target numbered below this one (`sm_90`), the module's
+    /// `.version` must be at least [`Requirement::below_ptx`] (`cvt`'s FP8
+    /// pairs: PTX 7.8 on sm_90, 8.1 on sm_89).
+    pub below_sm: Option<&'static str>,
+    /// The version needed below [`Requirement::below_sm`].
+    pub below_ptx: Option<PtxVersion>,
     /// A `.target` option the module must be in (`texmode_independent`),
     /// as written in the catalog (`opt=`). An option that `module.ptxisa`
     /// marks as its group's default also holds when the module declares no
@@ -78,7 +85,11 @@ pub struct Requirement {
 impl Requirement {
     /// Whether nothing is required.
     pub fn is_empty(&self) -> bool {
-        self.ptx.is_none() && self.sm.is_none() && !self.has_until() && self.opt.is_none()
+        self.ptx.is_none()
+            && self.sm.is_none()
+            && !self.has_until()
+            && self.opt.is_none()
+            && self.below_ptx.is_none()
     }
 
     /// Whether an upper bound is stated.
