@@ -24,7 +24,7 @@ pub fn render(t: &Tables) -> String {
          groups: GROUPS,\n    sections: SECTIONS,\n    \
          roles: ROLES,\n    sregs: SREGS,\n};\n\n",
     );
-    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, opt: None };\n\n");
+    o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, until_opt: None, opt: None };\n\n");
     o.push_str(
         "/// A plain value operand: no modifiers, not optional.\n\
          const fn v(role: &'static str) -> OperandTpl {\n    \
@@ -35,13 +35,17 @@ pub fn render(t: &Tables) -> String {
          /// A requirement: PTX version (major, minor) and targets.\n\
          const fn req(ptx: Option<(u8, u8)>, sm: Option<&'static str>) -> Requirement {\n    \
          let ptx = match ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
-         Requirement { ptx, sm, until_ptx: None, until_sm: None, opt: None }\n}\n\n\
+         Requirement { ptx, sm, until_ptx: None, until_sm: None, until_opt: None, opt: None }\n}\n\n\
          /// A requirement with an upper bound: no longer available from that\n\
          /// version (major, minor) on targets of at least that number.\n\
          #[allow(dead_code)]\n\
          const fn req_until(base: Requirement, until_ptx: Option<(u8, u8)>, until_sm: Option<&'static str>) -> Requirement {\n    \
          let until_ptx = match until_ptx { Some((major, minor)) => Some(PtxVersion { major, minor }), None => None };\n    \
          Requirement { until_ptx, until_sm, ..base }\n}\n\n\
+         /// A requirement whose upper bound holds in one `.target` option only.\n\
+         #[allow(dead_code)]\n\
+         const fn req_until_opt(base: Requirement, until_opt: &'static str) -> Requirement {\n    \
+         Requirement { until_opt: Some(until_opt), ..base }\n}\n\n\
          /// A requirement with a module `.target` option.\n\
          #[allow(dead_code)]\n\
          const fn reqo(ptx: Option<(u8, u8)>, sm: Option<&'static str>, opt: &'static str) -> Requirement {\n    \
@@ -253,6 +257,9 @@ fn req(o: &mut String, r: &Requirement) {
         o.push_str("NO");
         return;
     }
+    if r.until_opt.is_some() {
+        o.push_str("req_until_opt(");
+    }
     if r.has_until() {
         o.push_str("req_until(");
     }
@@ -269,6 +276,9 @@ fn req(o: &mut String, r: &Requirement) {
             Some(v) => write!(o, ", Some(({}, {})), {:?})", v.major, v.minor, r.until_sm),
             None => write!(o, ", None, {:?})", r.until_sm),
         };
+    }
+    if let Some(u) = r.until_opt {
+        let _ = write!(o, ", {u:?})");
     }
 }
 

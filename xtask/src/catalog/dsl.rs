@@ -768,6 +768,13 @@ fn set_req(req: &mut Requirement, k: &str, v: &str) -> Result<(), String> {
             req.opt = Some(leak(v));
             Ok(())
         }
+        "until_opt" => {
+            if v.is_empty() || !v.bytes().all(|c| c.is_ascii_alphanumeric() || c == b'_') {
+                return Err(format!("bad .target option `{v}`"));
+            }
+            req.until_opt = Some(leak(v));
+            Ok(())
+        }
         _ => Err(format!("unknown key `{k}`")),
     }
 }
@@ -1214,7 +1221,7 @@ impl<'a> FormParser<'a> {
                 t.kind == TokenKind::Ident
                     && matches!(
                         t.text.as_str(),
-                        "ptx" | "sm" | "until_ptx" | "until_sm" | "opt"
+                        "ptx" | "sm" | "until_ptx" | "until_sm" | "until_opt" | "opt"
                     )
             })
             && self.kind(2) == Some(TokenKind::Eq)

@@ -939,7 +939,10 @@ pub(super) fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion>
     let have = Sm::parse(t)?;
     let top = top_version(reqs);
     let mut v = top;
-    for r in reqs.iter().filter(|r| r.has_until()) {
+    for r in reqs
+        .iter()
+        .filter(|r| r.has_until() && in_bound_option(r, reqs))
+    {
         let sm_reached = r
             .until_sm
             .and_then(Sm::parse)
@@ -947,7 +950,10 @@ pub(super) fn valid_version(t: &str, reqs: &[Requirement]) -> Option<PtxVersion>
         if !sm_reached {
             continue;
         }
-        let u = r.until_ptx?;
+        let Some(u) = r.until_ptx else {
+            // No version bound: never valid on `t` in the module's mode.
+            return None;
+        };
         if v >= u {
             v = version_before(u)?;
         }
@@ -1284,17 +1290,36 @@ fn status_at(t: &str, v: PtxVersion, reqs: &[Requirement]) -> At {
     if max_ptx(reqs).is_some_and(|need| need > v) {
         return At::VersionLow;
     }
-    let removed = reqs.iter().filter(|r| r.has_until()).any(|r| {
-        r.until_sm
-            .and_then(Sm::parse)
-            .is_none_or(|u| have.num >= u.num)
-            && r.until_ptx.is_none_or(|u| v >= u)
-    });
+    let removed = reqs
+        .iter()
+        .filter(|r| r.has_until() && in_bound_option(r, reqs))
+        .any(|r| {
+            r.until_sm
+                .and_then(Sm::parse)
+                .is_none_or(|u| have.num >= u.num)
+                && r.until_ptx.is_none_or(|u| v >= u)
+        });
     if removed {
         At::Removed
     } else {
         At::Valid
     }
+}
+
+/// Whether the module an instance is tried in (the default `.target`
+/// options plus its forms' `opt=`, as [`push`] writes it) is in the option
+/// of `r`'s upper bound (`until_opt`; a bound without one always is).
+fn in_bound_option(r: &Requirement, reqs: &[Requirement]) -> bool {
+    let Some(u) = r.until_opt else {
+        return true;
+    };
+    let data = ptxkit::check::module_data::data();
+    let opts = reqs
+        .iter()
+        .filter_map(|q| q.opt)
+        .filter_map(|o| data.option_index(o))
+        .fold(0u32, |a, k| a | 1u32.checked_shl(k as u32).unwrap_or(0));
+    data.option_holds(u, opts)
 }
 
 /// `--targets`: the cases of one instance on the named pairs: `valid` on

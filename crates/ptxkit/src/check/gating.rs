@@ -105,11 +105,15 @@ impl Checker<'_> {
                     Some(v) => format!(" from PTX ISA version {v}"),
                     None => String::new(),
                 };
+                let mode = match req.until_opt {
+                    Some(o) => format!(" in `.target` option {o}"),
+                    None => String::new(),
+                };
                 Diagnostic::error(
                     Code::Removed,
                     span,
                     format!(
-                        "{what} is not supported{on}{from} (the module: .version {}, .target {})",
+                        "{what} is not supported{on}{from}{mode} (the module: .version {}, .target {})",
                         env.ptx.map(|p| p.to_string()).unwrap_or_default(),
                         env.sm.map(|s| s.to_string()).unwrap_or_default()
                     ),

@@ -11,7 +11,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
-use crate::isa::{RoleSpec, TypeRef};
+use crate::isa::{Kinds, RoleSpec, TypeRef};
 use crate::source::Span;
 use crate::syntax::Name;
 
@@ -34,6 +34,59 @@ fn listed(spec: &RoleSpec) -> impl Iterator<Item = ScalarType> + '_ {
 /// The `.target` option under which samplers exist apart from textures
 /// (module.ptxisa's `texmode` group; ISA 9.7.10.1).
 const SEPARATE_SAMPLERS: &str = "texmode_independent";
+
+/// Whether a declaration stands as a handle rather than a value: a 64-bit
+/// integer register or a reference (or an old `.tex`) variable.
+pub(super) fn is_handle(kind: super::symbols::Kind, ty: Option<ScalarType>) -> bool {
+    match kind {
+        super::symbols::Kind::Reg => ty.is_some_and(|t| t.bits() == 64 && !t.is_float()),
+        super::symbols::Kind::Var => ty.is_none_or(is_ref),
+        _ => false,
+    }
+}
+
+/// Whether the `b32-if-handle` rule of role `spec` refuses a lone register
+/// of type `reg`, given whether the instruction's sampler is a handle and
+/// the module's declared options `opts`: in unified mode, after a handle
+/// sampler, only an untyped `.b32` register.
+pub(super) fn b32_after_handle_refuses(
+    spec: &RoleSpec,
+    reg: ScalarType,
+    sampler_is_handle: bool,
+    opts: u32,
+) -> bool {
+    spec.kinds.has(Kinds::B32_IF_HANDLE)
+        && sampler_is_handle
+        && reg != ScalarType::B32
+        && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
+}
+
+/// Whether the `lone-handle` rule of role `spec` takes a lone name that
+/// resolves to `decl` (kind and type): a function or a 32-bit register of
+/// the role's type `role_ty` or untyped always (whatever the role's vector
+/// length); in unified mode (`opts`),
+/// when an operand follows the tuple (`trailing`), a handle.
+pub(super) fn lone_handle_takes(
+    spec: &RoleSpec,
+    decl: (super::symbols::Kind, Option<ScalarType>),
+    role_ty: Option<ScalarType>,
+    trailing: bool,
+    opts: u32,
+) -> bool {
+    if !spec.kinds.has(Kinds::LONE_HANDLE) {
+        return false;
+    }
+    let (kind, ty) = decl;
+    let var_handle =
+        kind == super::symbols::Kind::Var && ty.is_some_and(|t| is_ref(t) || t.bits() == 64);
+    let value32 = kind == super::symbols::Kind::Reg
+        && ty.is_some_and(|t| t.bits() == 32 && (t.is_untyped() || Some(t) == role_ty));
+    kind == super::symbols::Kind::Func
+        || value32
+        || (trailing
+            && !super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
+            && (var_handle || (kind == super::symbols::Kind::Reg && is_handle(kind, ty))))
+}
 
 /// Whether a variable of type `var_ty` may stand as the handle `spec`
 /// (`None`: an old `.tex` variable, a handle of any kind) in a module
@@ -94,4 +147,23 @@ pub(super) fn wrong_handle(
 /// value of the coordinates' type (tex's `bu`), and no `.f64` one.
 pub(super) fn register_fits(spec: &RoleSpec, reg: ScalarType) -> bool {
     spec.kinds.has(crate::isa::Kinds::HANDLE) && reg.bits() == 64 && !reg.is_float()
+}
+
+/// The error for an expression (`%rd9+8`, `gbuf+8`) written as the handle
+/// `spec` of `i`, which takes a register or a reference name alone.
+pub(super) fn not_a_handle(
+    i: &crate::syntax::Instruction,
+    spec: &RoleSpec,
+    span: Span,
+) -> Diagnostic {
+    Diagnostic::error(
+        Code::OperandType,
+        span,
+        format!(
+            "`{}` takes a reference name or a 64-bit register as `{}`, not an expression",
+            super::inst_name(i),
+            spec.role
+        ),
+    )
+    .with_note("a texture, sampler or surface handle is no address: no offset can be added")
 }

@@ -418,7 +418,19 @@ impl Checker<'_> {
                 self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
                 if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                    self.value(i, spec, ty, &p.second, None, Names { w, ms });
+                    // ptxas 13.5 does not hold the second half of a pair to
+                    // being writable: a read-only `.pred` special register
+                    // passes there (`setp … %p1|%is_explicit_cluster`,
+                    // `tex …|%is_explicit_cluster`), though not as a first
+                    // half nor as `mov`'s destination.
+                    let pred_sreg = special_of(&p.second).filter(|(r, c, _)| {
+                        c.is_none() && r.ty == ScalarType::Pred && ty == Some(ScalarType::Pred)
+                    });
+                    if let Some((r, _, sp)) = pred_sreg {
+                        self.gate_special(r, sp);
+                    } else {
+                        self.value(i, spec, ty, &p.second, None, Names { w, ms });
+                    }
                 }
             }
             // `p|q` whose halves are not both names stays an expression
@@ -480,6 +492,27 @@ impl Checker<'_> {
             }
             (Shape::Bracket(inner), Operand::Address { addr, .. }) => {
                 if let [t] = &inner[..] {
+                    // `[a]` of a handle role (`txq`, `suq`) is no address:
+                    // a register or a reference name alone, checked as a
+                    // value of the role (ptxas 13.5: "Argument 1 of
+                    // instruction 'txq': .texref or .u64 register
+                    // expected" for `[%rd9+8]`, `[%clock64]`; "Arguments
+                    // mismatch" for `[gbuf+8]`, `[%r9]`).
+                    if let Some(spec) = catalog()
+                        .role(t.spec)
+                        .filter(|s| s.kinds.has(Kinds::HANDLE) && !s.kinds.has(Kinds::ADDR))
+                    {
+                        if let Expr::Name(n, _) = addr {
+                            let f = w.lookup(ms, *n);
+                            let ty =
+                                facts(roles, t.spec).map_or_else(|| role_type(i, spec), |f| f.1);
+                            self.value(i, spec, ty, addr, Some(f), Names { w, ms });
+                        } else {
+                            self.diags
+                                .push(super::handles::not_a_handle(i, spec, addr.span()));
+                        }
+                        return true;
+                    }
                     self.typed_address(i, roles, t.spec, addr, w, ms);
                     // `[tex0]` of a handle role (`txq`, `suq`): a variable
                     // there must be a reference of the role's kind.
@@ -623,6 +656,57 @@ impl Checker<'_> {
         false
     }
 
+    /// `b32-if-handle`: the lone register `n` as role `spec` of `i` after
+    /// a handle sampler in unified mode must be `.b32`; whether it was
+    /// refused (and reported).
+    fn b32_after_handle(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        (n, span): (Name, Span),
+        found: Option<Found>,
+        nm: Names<'_>,
+    ) -> bool {
+        let Names { w, ms } = nm;
+        let f = found.unwrap_or_else(|| w.lookup(ms, n));
+        let Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(reg),
+            ..
+        }) = f.decl
+        else {
+            return false;
+        };
+        let sampler = i.operands.iter().find_map(|op| match op {
+            Operand::Tuple { items, .. } if items.len() == 3 => items.get(1),
+            _ => None,
+        });
+        let handle = match sampler {
+            Some(Operand::Expr(Expr::Name(b, _))) => w
+                .lookup(ms, *b)
+                .decl
+                .is_some_and(|d| super::handles::is_handle(d.kind, d.ty)),
+            _ => false,
+        };
+        if !super::handles::b32_after_handle_refuses(spec, reg, handle, self.env.opts) {
+            return false;
+        }
+        let d = Diagnostic::error(
+            Code::OperandType,
+            span,
+            format!(
+                "`{n}` is a {reg} register, which `{}` cannot use as `{}` after a sampler given as a handle",
+                super::inst_name(i),
+                spec.role
+            ),
+        )
+        .with_note(
+            "in unified texturing mode, after a 64-bit register or a reference as the sampler, ptxas takes only a .b32 register here",
+        );
+        self.report_found(n, d, f, w);
+        true
+    }
+
     /// Operand `o` of role `id`: its vector shape, then each value.
     fn role_operand(
         &mut self,
@@ -642,6 +726,34 @@ impl Checker<'_> {
             Some(f) => (f.1, f.2),
             None => (role_type(i, spec), role_arity(i, spec)),
         };
+        if let (true, Operand::Expr(Expr::Name(n, _))) = (spec.kinds.has(Kinds::LONE_HANDLE), o) {
+            let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+            // Only a direct item of the bracketed tuple, not a vector's
+            // element.
+            let tuple = i.operands.iter().enumerate().find_map(|(k, op)| match op {
+                Operand::Tuple { items, .. } => Some((k, items)),
+                _ => None,
+            });
+            let lone = tuple.is_some_and(|(_, items)| items.iter().any(|it| std::ptr::eq(it, o)));
+            let trailing = tuple.is_some_and(|(k, _)| k.saturating_add(1) < i.operands.len());
+            if let (true, Some(d)) = (lone, f.decl) {
+                if super::handles::lone_handle_takes(
+                    spec,
+                    (d.kind, d.ty),
+                    ty,
+                    trailing,
+                    self.env.opts,
+                ) {
+                    return true;
+                }
+            }
+        }
+        if let (true, Operand::Expr(Expr::Name(n, sp))) = (spec.kinds.has(Kinds::B32_IF_HANDLE), o)
+        {
+            if self.b32_after_handle(i, spec, (*n, *sp), found, Names { w, ms }) {
+                return true;
+            }
+        }
         match o {
             Operand::Vector { items, span } => {
                 match arity {
@@ -951,7 +1063,20 @@ impl Checker<'_> {
                                     && special_of(e).is_some())
                         }
                     };
-                    if scalar {
+                    // A texture or surface instruction's coordinates (a
+                    // bracketed tuple's item) may be one lone value whatever
+                    // the geometry's length (ptxas 13.5: `suld.b.3d … [s,
+                    // %r1]`, `tld4.r.cube … [t, %r3]`).
+                    let lone_coordinate = || {
+                        catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                            && i.operands.iter().any(|op| match op {
+                                Operand::Tuple { items, .. } => {
+                                    items.iter().any(|it| std::ptr::eq(it, o))
+                                }
+                                _ => false,
+                            })
+                    };
+                    if scalar && !lone_coordinate() {
                         self.diags.push(Diagnostic::error(
                             Code::OperandShape,
                             e.span(),

@@ -166,9 +166,15 @@ impl Env {
     }
 
     /// Whether the module reached the upper bound of `req`: its version is
-    /// at least `until_ptx` and its target's number at least `until_sm`'s
-    /// (a bound the module does not say anything about is not reached).
+    /// at least `until_ptx`, its target's number at least `until_sm`'s and
+    /// it is in the option `until_opt` (a bound the module does not say
+    /// anything about is not reached).
     fn reached(&self, req: &Requirement) -> bool {
+        if let Some(o) = req.until_opt {
+            if !super::module_data::data().option_holds(o, self.opts) {
+                return false;
+            }
+        }
         let ptx = match req.until_ptx {
             None => true,
             Some(u) => self.ptx.is_some_and(|have| have >= u),
@@ -285,6 +291,7 @@ mod tests {
             sm: Some("sm_30"),
             until_ptx: v(6, 4),
             until_sm: Some("sm_70"),
+            until_opt: None,
             opt: None,
         };
         let env = |ptx, t: &str| Env {
@@ -308,5 +315,21 @@ mod tests {
         assert_eq!(env(v(3, 1), "sm_75").unmet(&req), None);
         assert!(env(v(3, 2), "sm_20").unmet(&req).is_some());
         assert!(!req.is_empty());
+        // A bound in one texturing mode: tex.grad with a sampler on sm_90
+        // and later, in unified mode only.
+        let req = Requirement {
+            until_sm: Some("sm_90"),
+            until_opt: Some("texmode_unified"),
+            ..Requirement::default()
+        };
+        assert_eq!(env(v(9, 4), "sm_89").unmet(&req), None);
+        assert!(env(v(7, 8), "sm_90").unmet(&req).is_some());
+        let independent = Env {
+            opts: super::super::module_data::data()
+                .option_index("texmode_independent")
+                .map_or(0, |k| 1 << k),
+            ..env(v(9, 4), "sm_100a")
+        };
+        assert_eq!(independent.unmet(&req), None);
     }
 }

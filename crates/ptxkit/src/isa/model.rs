@@ -77,6 +77,10 @@ pub struct Requirement {
     /// The target half of the upper bound: `sm_70` (that number or higher,
     /// whatever the suffix).
     pub until_sm: Option<&'static str>,
+    /// The option half of the upper bound (`until_opt=`): the bound is
+    /// reached only in a module in this `.target` option (`texmode_unified`,
+    /// which also holds when the module declares no option of its group).
+    pub until_opt: Option<&'static str>,
     /// A `.target` option the module must be in (`texmode_independent`),
     /// as written in the catalog (`opt=`). An option that `module.ptxisa`
     /// marks as its group's default also holds when the module declares no
@@ -92,7 +96,7 @@ impl Requirement {
 
     /// Whether an upper bound is stated.
     pub fn has_until(&self) -> bool {
-        self.until_ptx.is_some() || self.until_sm.is_some()
+        self.until_ptx.is_some() || self.until_sm.is_some() || self.until_opt.is_some()
     }
 }
 
@@ -313,6 +317,21 @@ impl Kinds {
     /// random bits `rbits`; ptxas refuses `.u32`, `.f32` and `.f16x2`
     /// registers there).
     pub const UNTYPED_REG: Kinds = Kinds(1 << 21);
+    /// In unified texturing mode, when the instruction's sampler (the
+    /// middle item of `[a, b, c]`) is a handle (a 64-bit register or a
+    /// reference), a lone register written here must be an untyped `.b32`
+    /// one (ptxas 13.5: "Arguments mismatch"; tex's `.s32` `lod` after
+    /// `.level` and lone `.1d` coordinate; `check/handles.rs`).
+    pub const B32_IF_HANDLE: Kinds = Kinds(1 << 22);
+    /// A lone name written for this role as an item of a bracketed tuple
+    /// (not in braces): a function's name or a 32-bit register (untyped or
+    /// of the role's type) passes
+    /// whatever the role's vector length, and in unified texturing mode,
+    /// when an operand follows the tuple, a handle (a reference or 64-bit
+    /// variable, a 64-bit register) passes too: ptxas reads it as the
+    /// sampler and the next operand as the coordinates (tld4's `c` and
+    /// `.2d` coordinates; `check/handles.rs`).
+    pub const LONE_HANDLE: Kinds = Kinds(1 << 29);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -344,6 +363,8 @@ impl Kinds {
         ("typed-vector", Kinds::TYPED_VECTOR),
         ("targets", Kinds::TARGETS),
         ("untyped-reg", Kinds::UNTYPED_REG),
+        ("b32-if-handle", Kinds::B32_IF_HANDLE),
+        ("lone-handle", Kinds::LONE_HANDLE),
     ];
 
     /// Whether every kind of `k` is in the set.
