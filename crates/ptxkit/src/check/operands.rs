@@ -377,7 +377,17 @@ impl Checker<'_> {
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
                 self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
-                if let Some(spec) = catalog().role(*second_spec) {
+                // ptxas does not check that the second half of a pair is a
+                // register it may write: a `.pred` special register passes
+                // there (`d|%is_explicit_cluster` of `tex`, `setp`, `shfl`).
+                let pred_sreg = special_of(&p.second)
+                    .filter(|(r, c, _)| c.is_none() && r.ty == ScalarType::Pred)
+                    .filter(|_| {
+                        matches!(&p.second, Expr::Name(n, _) if w.lookup(ms, *n).decl.is_none())
+                    });
+                if let Some((r, _, span)) = pred_sreg {
+                    self.gate_special(r, span);
+                } else if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
                     self.value(i, spec, ty, &p.second, None, Names { w, ms });
                 }
@@ -637,7 +647,19 @@ impl Checker<'_> {
                         ));
                         return false;
                     }
-                    Some(n) if n != items.len() => {
+                    // In unified texture mode a written sampler makes
+                    // ptxas skip the geometry's length of some vectors
+                    // (`sampler-lax`: `tex.3d … [t, s, {x, y, z, w}],
+                    // {e}`; still 1, 2 or 4 elements; handles.rs).
+                    Some(n)
+                        if n != items.len()
+                            && !(spec.kinds.has(Kinds::COUNT_MIN)
+                                && n < items.len()
+                                && matches!(items.len(), 2 | 4))
+                            && !(matches!(items.len(), 1 | 2 | 4)
+                                && spec.kinds.has(Kinds::SAMPLER_LAX)
+                                && super::handles::unified_sampler(i, self.env.opts)) =>
+                    {
                         self.diags.push(Diagnostic::error(
                             Code::OperandShape,
                             *span,
@@ -814,7 +836,10 @@ impl Checker<'_> {
             Operand::Expr(e) => {
                 // A count of one (a fixed `vec=1` or a `@count` row) is a
                 // brace vector `{%r1}` too: ptxas refuses a bare register.
-                if let Some(n) = arity.filter(|&n| n >= 1) {
+                // A `count-min` role below four elements takes a lone
+                // value (tex's `e` on `.2d`, not on `.3d`).
+                let lone_ok = |n: usize| spec.kinds.has(Kinds::COUNT_MIN) && n < 4;
+                if let Some(n) = arity.filter(|&n| n >= 1 && !lone_ok(n)) {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -1378,8 +1403,17 @@ impl Checker<'_> {
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
                     // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    // A texture instruction's vector role takes a lone
+                    // scalar in place of the vector (`tex.3d … [t, f]`),
+                    // but in unified mode only the sampler itself may be
+                    // one once a sampler is written (`tex.1d … [t, %r5],
+                    // f` is refused; handles.rs).
                     let said = spec.kinds.has(Kinds::FUNC)
-                        && !matches!(role_arity(i, spec), Some(n) if n > 0);
+                        && (!matches!(role_arity(i, spec), Some(n) if n > 0)
+                            || flags.has(crate::isa::Flags::TEXTURE))
+                        && (super::handles::takes_sampler(spec)
+                            || !flags.has(crate::isa::Flags::TEXTURE)
+                            || !super::handles::unified_sampler(i, self.env.opts));
                     if !said && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);

@@ -259,6 +259,15 @@ impl Kinds {
     /// (ptxas: "Illegal vector size: 3"; `mma`'s `e` and block-scale data,
     /// unlike `wgmma`'s `sp-meta`, which takes any length).
     pub const SIZED_LIST: Kinds = Kinds(1 << 24);
+    /// A vector whose length the geometry sets (`@count`) takes any of
+    /// 1, 2 or 4 elements in unified texture mode when the instruction
+    /// has a sampler written (tex's offsets `e`; `check/handles.rs`).
+    pub const SAMPLER_LAX: Kinds = Kinds(1 << 27);
+    /// A vector whose `@count` row gives its least length: 1, 2 or 4
+    /// elements from there pass (tex's offsets `e` on `.2d`: 2 or 4,
+    /// "Operand vector size doesn't match geometry" for 1), and a lone
+    /// value where that length is below four (`.2d`, not `.3d`).
+    pub const COUNT_MIN: Kinds = Kinds(1 << 28);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -283,6 +292,8 @@ impl Kinds {
         ("nosreg", Kinds::NOSREG),
         ("typed-consts", Kinds::TYPED_CONSTS),
         ("sized-list", Kinds::SIZED_LIST),
+        ("sampler-lax", Kinds::SAMPLER_LAX),
+        ("count-min", Kinds::COUNT_MIN),
     ];
 
     /// Whether every kind of `k` is in the set.
@@ -501,6 +512,11 @@ impl Flags {
     /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
     /// is not expected", "Arguments mismatch"), as it is elsewhere.
     pub const STRICT_VEC: Flags = Flags(1 << 22);
+    /// ptxas reads the bracketed tuple and the operands after it as one
+    /// flat list: where the `]` stands does not matter (`[t, s], {x, y}`
+    /// is `[t, s, {x, y}]`), so a line passes when any grouping of its
+    /// operands fits a form (`tex`, `tld4`).
+    pub const FLAT_TUPLE: Flags = Flags(1 << 23);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -527,6 +543,7 @@ impl Flags {
         ("simd-video", Flags::SIMD_VIDEO),
         ("strict-values", Flags::STRICT_VALUES),
         ("strict-vec", Flags::STRICT_VEC),
+        ("flat-tuple", Flags::FLAT_TUPLE),
     ];
 
     /// Whether every flag of `f` is set.
