@@ -15,11 +15,15 @@ use smallvec::SmallVec;
 use crate::isa::{bind_operands, catalog, match_modifiers, ModId, ModMatch, WrittenShape};
 use crate::syntax::{Expr, Instruction, Operand};
 
-/// The regroupings of `i`'s first tuple, each bound to the first form its
-/// shapes fit (in catalog order, as the parser binds): the tuple taking in
-/// the next one, two… operands after it, then giving back its last one,
-/// two… items (keeping at least two). An empty list when `i` has no tuple
-/// or no regrouping fits a form.
+/// At most this many readings are tried (the error path only).
+const MAX_READINGS: usize = 32;
+
+/// The other readings of `i`: its grouping bound to the other forms its
+/// shapes fit, then the regroupings of its first tuple, each bound to every
+/// form its shapes fit (in catalog order): the tuple taking in the next
+/// one, two… operands after it, then giving back its last one, two… items
+/// (keeping at least two). At most [`MAX_READINGS`]; none when `i` has no
+/// tuple.
 pub(super) fn readings(i: &Instruction) -> Vec<Instruction> {
     let mut out = Vec::new();
     let Some(t) = i
@@ -42,20 +46,25 @@ pub(super) fn readings(i: &Instruction) -> Vec<Instruction> {
     if !tuple_syntax(items) {
         return out;
     }
-    let mut try_ops = |ops: Vec<Operand>| {
+    // Every form the grouping's shapes fit, in catalog order (the written
+    // grouping's own form was tried already).
+    let mut try_ops = |ops: Vec<Operand>, skip: Option<crate::isa::FormId>| {
         let shapes: SmallVec<[WrittenShape; 8]> = ops.iter().map(|o| o.written_shape()).collect();
         for &f in &forms {
             let Some(form) = cat.form(f) else { continue };
+            if Some(f) == skip || out.len() >= MAX_READINGS {
+                continue;
+            }
             if let Some(mask) = bind_operands(cat, form, &ids, &shapes) {
                 let mut alt = i.clone();
                 alt.form = f;
                 alt.present = mask;
-                alt.operands = ops;
+                alt.operands = ops.clone();
                 out.push(alt);
-                return;
             }
         }
     };
+    try_ops(i.operands.clone(), Some(i.form));
     // Taking in the next `k` operands.
     for k in 1..=after.len() {
         let taken = after.get(..k).unwrap_or(&[]);
@@ -71,7 +80,7 @@ pub(super) fn readings(i: &Instruction) -> Vec<Instruction> {
             span: end,
         });
         ops.extend(after.get(k..).unwrap_or(&[]).iter().cloned());
-        try_ops(ops);
+        try_ops(ops, None);
     }
     // Giving back its last `k` items.
     for keep in (2..items.len()).rev() {
@@ -83,7 +92,7 @@ pub(super) fn readings(i: &Instruction) -> Vec<Instruction> {
         });
         ops.extend(given.iter().cloned());
         ops.extend(after.iter().cloned());
-        try_ops(ops);
+        try_ops(ops, None);
     }
     out
 }
