@@ -1222,6 +1222,25 @@ impl Checker<'_> {
                 if self.component(r, component, span) {
                     self.gate_special(r, span);
                 }
+                // A texture instruction's vector takes special registers
+                // of any type but not wider than its elements (`{%clock64,
+                // %r2}`: "Incompatible elements of vector expression").
+                if let Some(t) = ty.filter(|t| {
+                    t.bits() < r.ty.bits()
+                        && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                }) {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandType,
+                        span,
+                        format!(
+                            "`{}` is a {} special register, wider than the {t} elements of `{}` in `{}`",
+                            r.name,
+                            r.ty,
+                            spec.role,
+                            super::inst_name(i)
+                        ),
+                    ));
+                }
                 return;
             }
         }
