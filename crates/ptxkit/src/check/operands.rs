@@ -469,6 +469,42 @@ impl Checker<'_> {
                     }
                 }
             }
+            // `{x}` inside a texture instruction's tuple written longer
+            // (`.1d`'s coordinates as `{x, y}`): ptxas takes 2 or 4
+            // elements and leaves them unchecked (`{%r1, %f2}` with `.s32`
+            // coordinates passes; 3 or 8: "Illegal vector size"). Not so
+            // the one-element gradients of `.1d` (`{%f5, %f6}` is refused).
+            (Shape::Vector([only]), Operand::Vector { items, span })
+                if matches!(only.shape, Shape::Value)
+                    && items.len() > 1
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+            {
+                if top {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandShape,
+                        *span,
+                        format!(
+                            "`{}` takes a vector of one element as `{}`, not {}",
+                            super::inst_name(i),
+                            only.role,
+                            items.len()
+                        ),
+                    ));
+                    return false;
+                }
+                if !matches!(items.len(), 2 | 4) {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandShape,
+                        *span,
+                        format!(
+                            "`{}` takes a vector of 1, 2 or 4 elements here, not {}",
+                            super::inst_name(i),
+                            items.len()
+                        ),
+                    ));
+                    return false;
+                }
+            }
             // `{a}` with one role: the braces are the role's own vector
             // (a register fragment), checked as a whole.
             (Shape::Vector([only]), Operand::Vector { .. })
@@ -538,6 +574,23 @@ impl Checker<'_> {
                         "`{}` takes a vector of {} here, not {}",
                         super::inst_name(i),
                         inner.len(),
+                        items.len()
+                    ),
+                ));
+            }
+            // Other lengths of a texture instruction's spelled-out vector
+            // (`{x, y}` written with 3 or 8 elements) go unchecked but for
+            // ptxas's sizes: 1, 2 or 4 ("Illegal vector size: 3").
+            (Shape::Vector(_), Operand::Vector { items, span })
+                if !matches!(items.len(), 1 | 2 | 4)
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+            {
+                self.diags.push(Diagnostic::error(
+                    Code::OperandShape,
+                    *span,
+                    format!(
+                        "`{}` takes a vector of 1, 2 or 4 elements here, not {}",
+                        super::inst_name(i),
                         items.len()
                     ),
                 ));
