@@ -324,10 +324,11 @@ impl Checker<'_> {
                 // The instruction's facts, once, for every check after.
                 let mark = Mark::of(self, w);
                 self.whole_instruction(i, w, ms);
-                if crate::isa::catalog()
-                    .flags(i.form)
-                    .has(crate::isa::Flags::FLAT_TUPLE)
-                    && self.errors_since(&mark, w)
+                // Only on the error path: a few compares otherwise.
+                if self.errors_since(&mark, w)
+                    && crate::isa::catalog()
+                        .flags(i.form)
+                        .has(crate::isa::Flags::FLAT_TUPLE)
                 {
                     self.other_readings(i, &mark, w, ms);
                 }
