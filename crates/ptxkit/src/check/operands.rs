@@ -1584,6 +1584,15 @@ impl Checker<'_> {
         .with_note(format!("`{}` takes {takes}", spec.role))
     }
 
+    /// Whether role `spec` of `i` takes its registers without the packed
+    /// leniency: `strict-reg`, or `sampler-strict` in unified mode with a
+    /// sampler written.
+    fn strict_reg(&self, i: &Instruction, spec: &RoleSpec) -> bool {
+        spec.kinds.has(Kinds::STRICT_REG)
+            || (spec.kinds.has(Kinds::SAMPLER_STRICT)
+                && super::handles::unified_sampler(i, self.env.opts))
+    }
+
     /// Register `n` of type `reg` as an operand of type `ty`.
     fn register_type(
         &mut self,
@@ -1618,7 +1627,7 @@ impl Checker<'_> {
             (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
                 super::offsets::instruction_typed(i, spec, ty)
                     && super::exact::fits(spec, ty, reg)
-                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg != ty)
+                    && !(self.strict_reg(i, spec) && reg != ty)
                     && plain_bits_ok(i, spec)
             }
             // `strict-values`: an `.f16x2` register read as 32 plain bits
@@ -1626,7 +1635,7 @@ impl Checker<'_> {
             // any destination takes one.
             (false, false) if reg == ScalarType::F16x2 && ty != reg => {
                 super::exact::fits(spec, ty, reg)
-                    && !spec.kinds.has(Kinds::STRICT_REG)
+                    && !self.strict_reg(i, spec)
                     && plain_bits_ok(i, spec)
             }
             // A `strict-reg` role takes no packed register for another

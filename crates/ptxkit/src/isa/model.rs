@@ -268,6 +268,11 @@ impl Kinds {
     /// "Operand vector size doesn't match geometry" for 1), and a lone
     /// value where that length is below four (`.2d`, not `.3d`).
     pub const COUNT_MIN: Kinds = Kinds(1 << 28);
+    /// As `strict-reg` (no packed register for another type), but only in
+    /// unified texture mode with a sampler written (tex's `lod`:
+    /// `[t, %r5, {%r6, %r7}], %hh9` is refused, `[t, {%r6, %r7}], %hh9`
+    /// passes; `check/handles.rs`).
+    pub const SAMPLER_STRICT: Kinds = Kinds(1 << 29);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -294,6 +299,7 @@ impl Kinds {
         ("sized-list", Kinds::SIZED_LIST),
         ("sampler-lax", Kinds::SAMPLER_LAX),
         ("count-min", Kinds::COUNT_MIN),
+        ("sampler-strict", Kinds::SAMPLER_STRICT),
     ];
 
     /// Whether every kind of `k` is in the set.
