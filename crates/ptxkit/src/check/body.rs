@@ -140,6 +140,25 @@ impl BodyWalk {
     }
 }
 
+/// Where the diagnostics stood before an instruction's checks: the
+/// reported ones and the two held lists ([`Held::mark`]).
+struct Mark {
+    diags: usize,
+    pending: (usize, u64),
+    if_label: (usize, u64),
+}
+
+impl Mark {
+    #[inline]
+    fn of(c: &Checker<'_>, w: &BodyWalk) -> Mark {
+        Mark {
+            diags: c.diags.len(),
+            pending: w.pending.mark(),
+            if_label: w.if_label.mark(),
+        }
+    }
+}
+
 impl Checker<'_> {
     /// Check a whole function body (the tree-walking form of the
     /// statement-by-statement check).
@@ -308,11 +327,16 @@ impl Checker<'_> {
             }
             Stmt::Instruction(i) => {
                 // The instruction's facts, once, for every check after.
-                let mut cx = InstCtx::new(i);
-                self.fill_inst_ctx(&mut cx, w, ms);
-                self.instruction(&cx, w, ms);
-                self.gate_instruction(&cx);
-                self.instruction_rules(&cx);
+                let mark = Mark::of(self, w);
+                self.whole_instruction(i, w, ms);
+                // Only on the error path: a few compares otherwise.
+                if self.errors_since(&mark, w)
+                    && crate::isa::catalog()
+                        .flags(i.form)
+                        .has(crate::isa::Flags::FLAT_TUPLE)
+                {
+                    self.other_readings(i, &mark, w, ms);
+                }
             }
             Stmt::Block(inner) => {
                 self.block_start(w);
@@ -323,6 +347,56 @@ impl Checker<'_> {
             }
             Stmt::Loc(_) | Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
         }
+    }
+
+    /// Every check of instruction `i`.
+    fn whole_instruction(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+        // The instruction's facts, once, for every check after.
+        let mut cx = InstCtx::new(i);
+        self.fill_inst_ctx(&mut cx, w, ms);
+        self.instruction(&cx, w, ms);
+        self.gate_instruction(&cx);
+        self.instruction_rules(&cx);
+    }
+
+    /// Whether an error was reported, or held until the labels are known,
+    /// since `mark`.
+    fn errors_since(&self, mark: &Mark, w: &BodyWalk) -> bool {
+        w.pending.mark() != mark.pending
+            || w.if_label.mark() != mark.if_label
+            || self
+                .diags
+                .get(mark.diags..)
+                .is_some_and(|d| d.iter().any(|d| d.severity == crate::diag::Severity::Error))
+    }
+
+    /// `i` failed its checks (what they reported starts at `mark`): check
+    /// the other groupings of its flat operand list ([`super::readings`])
+    /// and keep the first that passes, or else `i`'s own diagnostics.
+    fn other_readings(&mut self, i: &Instruction, mark: &Mark, w: &mut BodyWalk, ms: &ModuleScope) {
+        // Uses counted past the error cap cannot be taken back.
+        if w.pending.mark().1 != mark.pending.1 || w.if_label.mark().1 != mark.if_label.1 {
+            return;
+        }
+        let own = self.diags.split_off(mark.diags);
+        let pending = w.pending.split_off(mark.pending.0);
+        let if_label = w.if_label.split_off(mark.if_label.0);
+        for alt in super::readings::readings(i) {
+            self.whole_instruction(&alt, w, ms);
+            if !self.errors_since(mark, w) {
+                return;
+            }
+            self.diags.truncate(mark.diags);
+            if w.pending.mark().1 != mark.pending.1 || w.if_label.mark().1 != mark.if_label.1 {
+                break;
+            }
+            w.pending.restore(mark.pending.0, Vec::new());
+            w.if_label.restore(mark.if_label.0, Vec::new());
+        }
+        self.diags.truncate(mark.diags);
+        self.diags.extend(own);
+        w.pending.restore(mark.pending.0, pending);
+        w.if_label.restore(mark.if_label.0, if_label);
     }
 
     /// [`Checker::report`], for the operand checks.

@@ -13,7 +13,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::isa::{Kinds, RoleSpec, TypeRef};
 use crate::source::Span;
-use crate::syntax::Name;
+use crate::syntax::{Instruction, Name};
 
 /// Whether `t` is a reference type.
 fn is_ref(t: ScalarType) -> bool {
@@ -166,4 +166,52 @@ pub(super) fn not_a_handle(
         ),
     )
     .with_note("a texture, sampler or surface handle is no address: no offset can be added")
+}
+
+/// Whether `i` is a texture instruction in unified mode (`opts` the
+/// module's `.target` options) with a sampler written: a present role of
+/// its bracketed tuple that takes a `.samplerref` (tex's `b`, `bu`). ptxas
+/// 13.5 then skips the geometry's length of some vectors (roles of kind
+/// `sampler-lax`): `tex.3d … [t, %rd2, {x, y, z, w}], {%r1}` and
+/// `tex.level.cube … [t, %r5, {%f1}], %f2` pass, and are refused in
+/// independent mode and without a sampler ("Operand vector size doesn't
+/// match geometry"); the gradients and `tex.3d`'s coordinates keep theirs.
+pub(super) fn unified_sampler(i: &Instruction, opts: u32) -> bool {
+    let cat = crate::isa::catalog();
+    if !cat.flags(i.form).has(crate::isa::Flags::TEXTURE)
+        || super::module_data::data().option_holds(SEPARATE_SAMPLERS, opts)
+    {
+        return false;
+    }
+    let (Some(form), Some(tuple)) = (
+        i.form(),
+        i.operands.iter().find_map(|o| match o {
+            crate::syntax::Operand::Tuple { items, .. } => Some(items.len()),
+            _ => None,
+        }),
+    ) else {
+        return false;
+    };
+    form.operands.iter().any(|t| match t.shape {
+        crate::isa::Shape::Bracket(inner) => {
+            // Fewer written items leave out the optional ones, first to
+            // last (as the operand check binds them).
+            let mut skip = inner.len().saturating_sub(tuple);
+            inner.iter().any(|x| {
+                let present = !x.optional || {
+                    let out = skip > 0;
+                    skip = skip.saturating_sub(1);
+                    !out
+                };
+                present && cat.role(x.spec).is_some_and(takes_sampler)
+            })
+        }
+        _ => false,
+    })
+}
+
+/// Whether role `spec` is a sampler: it lists `.samplerref` (tex's `b`,
+/// `bu`).
+pub(super) fn takes_sampler(spec: &RoleSpec) -> bool {
+    listed(spec).any(|t| t == ScalarType::SamplerRef)
 }

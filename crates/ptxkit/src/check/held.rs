@@ -45,6 +45,8 @@ pub(super) struct Held {
     counted: FxHashMap<(Name, usize), u64>,
     /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
     lost: u64,
+    /// Every use held past the kept ones (counted or lost), ever.
+    past: u64,
 }
 
 impl Held {
@@ -56,6 +58,7 @@ impl Held {
             tail: Vec::new(),
             counted: FxHashMap::default(),
             lost: 0,
+            past: 0,
         }
     }
 
@@ -72,6 +75,7 @@ impl Held {
             self.kept.push((n, make(), depth));
             return;
         }
+        self.past = self.past.saturating_add(1);
         let key = (n, depth);
         if self.counted.len() < COUNTED_MAX || self.counted.contains_key(&key) {
             let c = self.counted.entry(key).or_insert(0);
@@ -79,6 +83,29 @@ impl Held {
         } else if self.settle == Settle::DropIfLabel {
             self.lost = self.lost.saturating_add(1);
         }
+    }
+
+    /// How much is held: the kept diagnostics and the uses counted past
+    /// them (for [`Held::split_off`], [`Held::restore`]).
+    #[inline]
+    pub(super) fn mark(&self) -> (usize, u64) {
+        (self.kept.len(), self.past)
+    }
+
+    /// The diagnostics kept since `kept` (a [`Held::mark`]), taken out.
+    pub(super) fn split_off(&mut self, kept: usize) -> Vec<(Name, Diagnostic, usize)> {
+        if kept < self.kept.len() {
+            self.kept.split_off(kept)
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// Put back what [`Held::split_off`] took out, dropping what was held
+    /// since.
+    pub(super) fn restore(&mut self, kept: usize, taken: Vec<(Name, Diagnostic, usize)>) {
+        self.kept.truncate(kept);
+        self.kept.extend(taken);
     }
 
     /// The block at `depth` closes, its labels answering `is_label`: the

@@ -29,6 +29,7 @@ mod offsets;
 mod opclass;
 mod operand_kinds;
 mod operands;
+mod readings;
 mod rules;
 mod symbols;
 pub mod target;

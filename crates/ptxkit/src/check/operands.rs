@@ -416,7 +416,17 @@ impl Checker<'_> {
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
                 self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
-                if let Some(spec) = catalog().role(*second_spec) {
+                // ptxas does not check that the second half of a pair is a
+                // register it may write: a `.pred` special register passes
+                // there (`d|%is_explicit_cluster` of `tex`, `setp`, `shfl`).
+                let pred_sreg = special_of(&p.second)
+                    .filter(|(r, c, _)| c.is_none() && r.ty == ScalarType::Pred)
+                    .filter(|_| {
+                        matches!(&p.second, Expr::Name(n, _) if w.lookup(ms, *n).decl.is_none())
+                    });
+                if let Some((r, _, span)) = pred_sreg {
+                    self.gate_special(r, span);
+                } else if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
                     // ptxas 13.5 does not hold the second half of a pair to
                     // being writable: a read-only `.pred` special register
@@ -531,6 +541,42 @@ impl Checker<'_> {
                     }
                 }
             }
+            // `{x}` inside a texture instruction's tuple written longer
+            // (`.1d`'s coordinates as `{x, y}`): ptxas takes 2 or 4
+            // elements and leaves them unchecked (`{%r1, %f2}` with `.s32`
+            // coordinates passes; 3 or 8: "Illegal vector size"). Not so
+            // the one-element gradients of `.1d` (`{%f5, %f6}` is refused).
+            (Shape::Vector([only]), Operand::Vector { items, span })
+                if matches!(only.shape, Shape::Value)
+                    && items.len() > 1
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+            {
+                if top {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandShape,
+                        *span,
+                        format!(
+                            "`{}` takes a vector of one element as `{}`, not {}",
+                            super::inst_name(i),
+                            only.role,
+                            items.len()
+                        ),
+                    ));
+                    return false;
+                }
+                if !matches!(items.len(), 2 | 4) {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandShape,
+                        *span,
+                        format!(
+                            "`{}` takes a vector of 1, 2 or 4 elements here, not {}",
+                            super::inst_name(i),
+                            items.len()
+                        ),
+                    ));
+                    return false;
+                }
+            }
             // `{a}` with one role: the braces are the role's own vector
             // (a register fragment), checked as a whole.
             (Shape::Vector([only]), Operand::Vector { .. })
@@ -615,6 +661,23 @@ impl Checker<'_> {
                         "`{}` takes a vector of {} here, not {}",
                         super::inst_name(i),
                         inner.len(),
+                        items.len()
+                    ),
+                ));
+            }
+            // Other lengths of a texture instruction's spelled-out vector
+            // (`{x, y}` written with 3 or 8 elements) go unchecked but for
+            // ptxas's sizes: 1, 2 or 4 ("Illegal vector size: 3").
+            (Shape::Vector(_), Operand::Vector { items, span })
+                if !matches!(items.len(), 1 | 2 | 4)
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
+            {
+                self.diags.push(Diagnostic::error(
+                    Code::OperandShape,
+                    *span,
+                    format!(
+                        "`{}` takes a vector of 1, 2 or 4 elements here, not {}",
+                        super::inst_name(i),
                         items.len()
                     ),
                 ));
@@ -803,7 +866,19 @@ impl Checker<'_> {
                         ));
                         return false;
                     }
-                    Some(n) if n != items.len() => {
+                    // In unified texture mode a written sampler makes
+                    // ptxas skip the geometry's length of some vectors
+                    // (`sampler-lax`: `tex.3d … [t, s, {x, y, z, w}],
+                    // {e}`; still 1, 2 or 4 elements; handles.rs).
+                    Some(n)
+                        if n != items.len()
+                            && !(spec.kinds.has(Kinds::COUNT_MIN)
+                                && n < items.len()
+                                && matches!(items.len(), 2 | 4))
+                            && !(matches!(items.len(), 1 | 2 | 4)
+                                && spec.kinds.has(Kinds::SAMPLER_LAX)
+                                && super::handles::unified_sampler(i, self.env.opts)) =>
+                    {
                         self.diags.push(Diagnostic::error(
                             Code::OperandShape,
                             *span,
@@ -1003,7 +1078,10 @@ impl Checker<'_> {
             Operand::Expr(e) => {
                 // A count of one (a fixed `vec=1` or a `@count` row) is a
                 // brace vector `{%r1}` too: ptxas refuses a bare register.
-                if let Some(n) = arity.filter(|&n| n >= 1) {
+                // A `count-min` role below four elements takes a lone
+                // value (tex's `e` on `.2d`, not on `.3d`).
+                let lone_ok = |n: usize| spec.kinds.has(Kinds::COUNT_MIN) && n < 4;
+                if let Some(n) = arity.filter(|&n| n >= 1 && !lone_ok(n)) {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -1414,7 +1492,10 @@ impl Checker<'_> {
                 // `%gridid` among `.b32` elements, `%tid.x` among `.b64`);
                 // the other widths `mov` reads apply to the vector
                 // registers (`%tid.x` as 16 bits), not to `%gridid`.
-                if let Some(t) = ty.filter(|t| t.bits() != 0) {
+                // A texture instruction's vectors have a rule of their own,
+                // below.
+                let texture = catalog().flags(i.form).has(crate::isa::Flags::TEXTURE);
+                if let Some(t) = ty.filter(|t| t.bits() != 0 && !texture) {
                     let other_width = !r.components.is_empty() && r.listed_width(t.bits());
                     if r.ty.bits() != t.bits() && !other_width {
                         return self.diags.push(
@@ -1438,6 +1519,22 @@ impl Checker<'_> {
                 }
                 if self.component(r, component, span) {
                     self.gate_special(r, span);
+                }
+                // A texture instruction's vector takes special registers
+                // of any type but not wider than its elements (`{%clock64,
+                // %r2}`: "Incompatible elements of vector expression").
+                if let Some(t) = ty.filter(|t| t.bits() < r.ty.bits() && texture) {
+                    self.diags.push(Diagnostic::error(
+                        Code::OperandType,
+                        span,
+                        format!(
+                            "`{}` is a {} special register, wider than the {t} elements of `{}` in `{}`",
+                            r.name,
+                            r.ty,
+                            spec.role,
+                            super::inst_name(i)
+                        ),
+                    ));
                 }
                 return;
             }
@@ -1659,8 +1756,17 @@ impl Checker<'_> {
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
                     // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    // A texture instruction's vector role takes a lone
+                    // scalar in place of the vector (`tex.3d … [t, f]`),
+                    // but in unified mode only the sampler itself may be
+                    // one once a sampler is written (`tex.1d … [t, %r5],
+                    // f` is refused; handles.rs).
                     let said = spec.kinds.has(Kinds::FUNC)
-                        && !matches!(role_arity(i, spec), Some(n) if n > 0);
+                        && (!matches!(role_arity(i, spec), Some(n) if n > 0)
+                            || flags.has(crate::isa::Flags::TEXTURE))
+                        && (super::handles::takes_sampler(spec)
+                            || !flags.has(crate::isa::Flags::TEXTURE)
+                            || !super::handles::unified_sampler(i, self.env.opts));
                     if !said && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);
@@ -1759,6 +1865,15 @@ impl Checker<'_> {
         .with_note(format!("`{}` takes {takes}", spec.role))
     }
 
+    /// Whether role `spec` of `i` takes its registers without the packed
+    /// leniency: `strict-reg`, or `sampler-strict` in unified mode with a
+    /// sampler written.
+    fn strict_reg(&self, i: &Instruction, spec: &RoleSpec) -> bool {
+        spec.kinds.has(Kinds::STRICT_REG)
+            || (spec.kinds.has(Kinds::SAMPLER_STRICT)
+                && super::handles::unified_sampler(i, self.env.opts))
+    }
+
     /// Register `n` of type `reg` as an operand of type `ty`.
     fn register_type(
         &mut self,
@@ -1793,7 +1908,7 @@ impl Checker<'_> {
             (false, false) if reg == ScalarType::F16x2 && !ty.is_float() && !ty.is_untyped() => {
                 super::offsets::instruction_typed(i, spec, ty)
                     && super::exact::fits(spec, ty, reg)
-                    && !(spec.kinds.has(Kinds::STRICT_REG) && reg != ty)
+                    && !(self.strict_reg(i, spec) && reg != ty)
                     && plain_bits_ok(i, spec)
             }
             // `strict-values`: an `.f16x2` register read as 32 plain bits
@@ -1801,7 +1916,7 @@ impl Checker<'_> {
             // any destination takes one.
             (false, false) if reg == ScalarType::F16x2 && ty != reg => {
                 super::exact::fits(spec, ty, reg)
-                    && !spec.kinds.has(Kinds::STRICT_REG)
+                    && !self.strict_reg(i, spec)
                     && plain_bits_ok(i, spec)
             }
             // A `strict-reg` role takes no packed register for another

@@ -332,6 +332,20 @@ impl Kinds {
     /// sampler and the next operand as the coordinates (tld4's `c` and
     /// `.2d` coordinates; `check/handles.rs`).
     pub const LONE_HANDLE: Kinds = Kinds(1 << 29);
+    /// A vector whose length the geometry sets (`@count`) takes any of
+    /// 1, 2 or 4 elements in unified texture mode when the instruction
+    /// has a sampler written (tex's offsets `e`; `check/handles.rs`).
+    pub const SAMPLER_LAX: Kinds = Kinds(1 << 30);
+    /// A vector whose `@count` row gives its least length: 1, 2 or 4
+    /// elements from there pass (tex's offsets `e` on `.2d`: 2 or 4,
+    /// "Operand vector size doesn't match geometry" for 1), and a lone
+    /// value where that length is below four (`.2d`, not `.3d`).
+    pub const COUNT_MIN: Kinds = Kinds(1 << 31);
+    /// As `strict-reg` (no packed register for another type), but only in
+    /// unified texture mode with a sampler written (tex's `lod`:
+    /// `[t, %r5, {%r6, %r7}], %hh9` is refused, `[t, {%r6, %r7}], %hh9`
+    /// passes; `check/handles.rs`).
+    pub const SAMPLER_STRICT: Kinds = Kinds(1 << 32);
 
     /// The names of the kinds, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Kinds)] = &[
@@ -365,6 +379,9 @@ impl Kinds {
         ("untyped-reg", Kinds::UNTYPED_REG),
         ("b32-if-handle", Kinds::B32_IF_HANDLE),
         ("lone-handle", Kinds::LONE_HANDLE),
+        ("sampler-lax", Kinds::SAMPLER_LAX),
+        ("count-min", Kinds::COUNT_MIN),
+        ("sampler-strict", Kinds::SAMPLER_STRICT),
     ];
 
     /// Whether every kind of `k` is in the set.
@@ -586,6 +603,11 @@ impl Flags {
     /// A one-element brace vector `{%r1}` is not a scalar (ptxas: "Vector
     /// is not expected", "Arguments mismatch"), as it is elsewhere.
     pub const STRICT_VEC: Flags = Flags(1 << 22);
+    /// ptxas reads the bracketed tuple and the operands after it as one
+    /// flat list: where the `]` stands does not matter (`[t, s], {x, y}`
+    /// is `[t, s, {x, y}]`), so a line passes when any grouping of its
+    /// operands fits a form (`tex`, `tld4`).
+    pub const FLAT_TUPLE: Flags = Flags(1 << 23);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -612,6 +634,7 @@ impl Flags {
         ("simd-video", Flags::SIMD_VIDEO),
         ("strict-values", Flags::STRICT_VALUES),
         ("strict-vec", Flags::STRICT_VEC),
+        ("flat-tuple", Flags::FLAT_TUPLE),
     ];
 
     /// Whether every flag of `f` is set.
