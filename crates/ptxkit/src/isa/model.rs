@@ -281,6 +281,11 @@ impl Kinds {
     /// `imm-membermask`), where other roles refuse a constant past their
     /// range as written (`mbarrier`'s `phaseParity`, bulk sizes).
     pub const WRAP32: Kinds = Kinds(1 << 28);
+    /// A register or variable plus a constant (`%r9+8`, `gbuf+8`) is
+    /// refused as this value, which ptxas otherwise takes: ptxas 13.5
+    /// pastes the operand into an expansion of its own that cannot parse
+    /// it ("Parsing error near '+'"; `tcgen05.mma`'s `idesc`).
+    pub const NO_OFFSET: Kinds = Kinds(1 << 21);
     /// A brace vector of registers is typed by its elements, as ptxas
     /// types a matrix fragment (`mma`, `wmma`): typed registers that mix
     /// a float type with another type are refused ("Vector with elements
@@ -319,6 +324,7 @@ impl Kinds {
         ("wide-generic", Kinds::WIDE_GENERIC),
         ("int-vec", Kinds::INT_VEC),
         ("wrap32", Kinds::WRAP32),
+        ("no-offset", Kinds::NO_OFFSET),
         ("typed-vector", Kinds::TYPED_VECTOR),
     ];
 
