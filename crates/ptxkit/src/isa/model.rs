@@ -400,6 +400,10 @@ pub struct RoleSpec {
     /// `pred-on=`: the target numbers (inclusive ranges) on which the
     /// `pred` kind applies; empty: on every target.
     pub pred_on: &'static [(u32, u32)],
+    /// `consts-on=`: the target numbers (inclusive ranges) on which a
+    /// `typed-consts` role takes a vector of constants alone that fits
+    /// its type; empty: on every target.
+    pub consts_on: &'static [(u32, u32)],
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
@@ -476,6 +480,13 @@ impl RoleSpec {
             }
         }
         Some(set)
+    }
+
+    /// Whether a vector of constants alone may stand here on a target
+    /// numbered `sm` (`None`: the module names none), by `consts-on=`.
+    pub fn takes_consts_on(&self, sm: Option<u32>) -> bool {
+        self.consts_on.is_empty()
+            || sm.is_none_or(|n| self.consts_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
     }
 
     /// Whether the `pred` kind lets a predicate register stand here on a
