@@ -181,6 +181,7 @@ pub fn render(t: &Tables) -> String {
             Arity::List => write!(o, "Arity::List"),
             Arity::Scalar => write!(o, "Arity::Scalar"),
             Arity::Group(g) => write!(o, "Arity::Group(GroupId({}))", g.0),
+            Arity::GroupOrScalar(g) => write!(o, "Arity::GroupOrScalar(GroupId({}))", g.0),
             Arity::Fixed(n) => write!(o, "Arity::Fixed({n})"),
             Arity::Table(rows) => {
                 o.push_str("Arity::Table(&[");

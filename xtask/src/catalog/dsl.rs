@@ -845,6 +845,9 @@ fn parse_role(
                     "any" => Arity::Any,
                     "list" => Arity::List,
                     "scalar" => Arity::Scalar,
+                    _ if v.starts_with('.') && v.ends_with("|scalar") => {
+                        Arity::GroupOrScalar(group(v.trim_end_matches("|scalar"))?)
+                    }
                     _ if v.starts_with('.') => Arity::Group(group(v)?),
                     _ => Arity::Fixed(v.parse().map_err(|_| format!("bad vec=`{v}`"))?),
                 }

@@ -39,7 +39,7 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
         Arity::Any | Arity::List => None,
         Arity::Scalar => Some(0),
         Arity::Fixed(n) => Some(usize::from(n)),
-        Arity::Group(g) => match i.group_mod(g) {
+        Arity::Group(g) | Arity::GroupOrScalar(g) => match i.group_mod(g) {
             Some(m) => catalog().mod_lanes(m.id).map(usize::from),
             None => Some(0),
         },
@@ -651,12 +651,19 @@ impl Checker<'_> {
                     // it; a role that is never a vector, or is matched
                     // exactly (exact.rs), or a section flagged `strict-vec`
                     // refuses it ("Vector operand is not allowed").
+                    // `vec=.vec|scalar` takes `{%r1}` for its one value
+                    // even in a `strict-vec` section (`st.async.b32`).
                     Some(0)
                         if items.len() == 1
                             && !super::exact::exact(spec)
-                            && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VEC)
-                            && (spec.arity != Arity::Scalar
-                                || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
+                            && (matches!(spec.arity, Arity::GroupOrScalar(_))
+                                || (!catalog()
+                                    .flags(i.form)
+                                    .has(crate::isa::Flags::STRICT_VEC)
+                                    && (spec.arity != Arity::Scalar
+                                        || catalog()
+                                            .flags(i.form)
+                                            .has(crate::isa::Flags::TEXTURE)))) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -871,7 +878,10 @@ impl Checker<'_> {
             Operand::Expr(e) => {
                 // A count of one (a fixed `vec=1` or a `@count` row) is a
                 // brace vector `{%r1}` too: ptxas refuses a bare register.
-                if let Some(n) = arity.filter(|&n| n >= 1) {
+                if let Some(n) = arity
+                    .filter(|&n| n >= 1)
+                    .filter(|_| !matches!(spec.arity, Arity::GroupOrScalar(_)))
+                {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -1467,9 +1477,11 @@ impl Checker<'_> {
                         && ty.is_none_or(|t| super::offsets::instruction_typed(i, spec, t))
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
-                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`,
+                    // but for `vec=.vec|scalar`: `st.async.v2.s32 [a], f`).
                     let said = spec.kinds.has(Kinds::FUNC)
-                        && !matches!(role_arity(i, spec), Some(n) if n > 0);
+                        && (matches!(spec.arity, crate::isa::Arity::GroupOrScalar(_))
+                            || !matches!(role_arity(i, spec), Some(n) if n > 0));
                     if !said && !read_value {
                         let d = self.not_allowed(i, spec, *sp, format!("function `{n}`"));
                         self.report_found(*n, d, f, w);

@@ -366,6 +366,10 @@ pub enum Arity {
     /// The count the `.vN` modifier filling this group gives; a scalar
     /// when the group is not written.
     Group(GroupId),
+    /// As [`Arity::Group`], but a single value is taken as well where the
+    /// `.vN` modifier is written (`vec=.vec|scalar`: `st.async`'s `b`,
+    /// which ptxas takes as one value or exactly N of them).
+    GroupOrScalar(GroupId),
     /// Exactly this many elements.
     Fixed(u8),
     /// The first row whose modifiers are all written gives the count;
