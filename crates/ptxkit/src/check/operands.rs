@@ -1253,10 +1253,12 @@ impl Checker<'_> {
         // source: ptxas refuses `_` in it ("not allowed as a source"); nor
         // is `_` an element of a vector of a packed type
         // (`tex.2d.v2.f16x2.f32 {_, %r1}`: "Arguments mismatch", ptxas
-        // 13.5), checked as a whole value.
+        // 13.5), checked as a whole value. An exactly matched role that
+        // does not say `sink` takes no `_` element either (`wmma.mma`'s
+        // `.tf32` `d`, which ptxas reads as a source).
         if e.is_sink()
             && spec.dir.writes()
-            && !(super::exact::exact(spec) && spec.dir.reads())
+            && !(super::exact::exact(spec) && (spec.dir.reads() || !spec.kinds.has(Kinds::SINK)))
             && !ty.is_some_and(ScalarType::is_packed)
         {
             return;
