@@ -185,6 +185,7 @@ pub fn render(t: &Tables) -> String {
             Arity::List => write!(o, "Arity::List"),
             Arity::Scalar => write!(o, "Arity::Scalar"),
             Arity::Group(g) => write!(o, "Arity::Group(GroupId({}))", g.0),
+            Arity::GroupOrScalar(g) => write!(o, "Arity::GroupOrScalar(GroupId({}))", g.0),
             Arity::Fixed(n) => write!(o, "Arity::Fixed({n})"),
             Arity::Table(rows) => {
                 o.push_str("Arity::Table(&[");
@@ -204,6 +205,10 @@ pub fn render(t: &Tables) -> String {
             r.wider, r.wider_max, r.range, r.multiple
         );
         list(&mut o, r.pred_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        o.push_str("], consts_on: &[");
+        list(&mut o, r.consts_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");
         });
         o.push_str("], spaces: &[");

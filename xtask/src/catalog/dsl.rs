@@ -824,6 +824,7 @@ fn parse_role(
         range: None,
         multiple: 0,
         pred_on: &[],
+        consts_on: &[],
         spaces: &[],
     };
     for p in parts {
@@ -859,6 +860,9 @@ fn parse_role(
                     "any" => Arity::Any,
                     "list" => Arity::List,
                     "scalar" => Arity::Scalar,
+                    _ if v.starts_with('.') && v.ends_with("|scalar") => {
+                        Arity::GroupOrScalar(group(v.trim_end_matches("|scalar"))?)
+                    }
                     _ if v.starts_with('.') => Arity::Group(group(v)?),
                     _ => Arity::Fixed(v.parse().map_err(|_| format!("bad vec=`{v}`"))?),
                 }
@@ -873,6 +877,12 @@ fn parse_role(
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("consts-on", v)) => {
+                if !kinds.has(Kinds::TYPED_CONSTS) {
+                    return Err("consts-on= is for a `typed-consts` role".into());
+                }
+                spec.consts_on = leak_vec(parse_sm_ranges(v)?);
+            }
             Some(("space", v)) => {
                 if !kinds.has(Kinds::ADDR) && !kinds.has(Kinds::VAR) {
                     return Err("space= is for an `addr` or `var` role".into());
@@ -1387,6 +1397,7 @@ mod tests {
             range: None,
             multiple: 0,
             pred_on: &[(89, 89), (120, u32::MAX)],
+            consts_on: &[],
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

@@ -460,7 +460,7 @@ fn resolve_arity(cat: &Catalog, spec: &RoleSpec, mods: &[Choice]) -> usize {
     match spec.arity {
         Arity::Any | Arity::List | Arity::Scalar => 1,
         Arity::Fixed(n) => usize::from(n),
-        Arity::Group(g) => mods
+        Arity::Group(g) | Arity::GroupOrScalar(g) => mods
             .iter()
             .find_map(|c| {
                 let m = c.id?;

@@ -11,7 +11,10 @@
 //! `.b32`); other floating-point constants (`{1.5, 1.5}`, `0d`) nowhere a
 //! 64-bit role is not wanted; nothing for a packed or narrow float type
 //! (`.f16x2`, `.tf32`). Vectors mixing constants with registers or with
-//! other kinds of constants are judged elsewhere.
+//! other kinds of constants are judged elsewhere. A role with `consts-on=`
+//! takes such a vector only on those targets (`wmma.mma`'s 8-bit `a`/`b`
+//! on sm_75 alone, its 4-bit ones from sm_90: ptxas lowers the instruction
+//! elsewhere and refuses constants alone; `wmma_constants_*.ptx`).
 
 use super::operand_kinds::{lit, Lit};
 use super::Checker;
@@ -58,8 +61,26 @@ impl Checker<'_> {
             kind = Some(k);
         }
         let Some(k) = kind else { return true };
-        if fits(k, ty) {
+        let on_target = spec.takes_consts_on(self.env.sm.map(|s| s.num));
+        if fits(k, ty) && on_target {
             return true;
+        }
+        if !on_target {
+            self.diags.push(
+                Diagnostic::error(
+                    Code::OperandKind,
+                    span,
+                    format!(
+                        "`{}` cannot take a vector of constants alone as its `{}` on this target",
+                        super::inst_name(i),
+                        spec.role
+                    ),
+                )
+                .with_note(
+                    "ptxas lowers this instruction on some targets, and the lowered code wants a register among the elements",
+                ),
+            );
+            return false;
         }
         let what = match k {
             Lit::Int => "integer",

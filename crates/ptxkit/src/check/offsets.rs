@@ -37,7 +37,9 @@
 //! type counts as the instruction's when a written modifier has that
 //! type, but in texture instructions, whose fixed-type roles (the `.s32`
 //! offset, the `.f32` depth value) ptxas never types by a modifier:
-//! `tex.2d.v4.u32.s32 … , %rd9+8` is refused.
+//! `tex.2d.v4.u32.s32 … , %rd9+8` is refused. A role of kind `no-offset`
+//! takes neither (`tcgen05.mma`'s `idesc`, which ptxas pastes into an
+//! expansion that cannot parse `+`).
 
 use super::inst_ctx::Names;
 use super::operand_kinds;
@@ -184,6 +186,7 @@ impl Checker<'_> {
         let refused = !kind_ok
             || selected
             || flags.has(Flags::SIMD_VIDEO)
+            || spec.kinds.has(Kinds::NO_OFFSET)
             || if reg {
                 match (ty, reg_ty) {
                     // A predicate plus a constant for a predicate only.

@@ -39,7 +39,7 @@ pub(crate) fn role_arity(i: &Instruction, spec: &RoleSpec) -> Option<usize> {
         Arity::Any | Arity::List => None,
         Arity::Scalar => Some(0),
         Arity::Fixed(n) => Some(usize::from(n)),
-        Arity::Group(g) => match i.group_mod(g) {
+        Arity::Group(g) | Arity::GroupOrScalar(g) => match i.group_mod(g) {
             Some(m) => catalog().mod_lanes(m.id).map(usize::from),
             None => Some(0),
         },
@@ -826,12 +826,19 @@ impl Checker<'_> {
                     // it; a role that is never a vector, or is matched
                     // exactly (exact.rs), or a section flagged `strict-vec`
                     // refuses it ("Vector operand is not allowed").
+                    // `vec=.vec|scalar` takes `{%r1}` for its one value
+                    // even in a `strict-vec` section (`st.async.b32`).
                     Some(0)
                         if items.len() == 1
                             && !super::exact::exact(spec)
-                            && !catalog().flags(i.form).has(crate::isa::Flags::STRICT_VEC)
-                            && (spec.arity != Arity::Scalar
-                                || catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)) => {}
+                            && (matches!(spec.arity, Arity::GroupOrScalar(_))
+                                || (!catalog()
+                                    .flags(i.form)
+                                    .has(crate::isa::Flags::STRICT_VEC)
+                                    && (spec.arity != Arity::Scalar
+                                        || catalog()
+                                            .flags(i.form)
+                                            .has(crate::isa::Flags::TEXTURE)))) => {}
                     Some(0) => {
                         self.diags.push(
                             Diagnostic::error(
@@ -1081,7 +1088,10 @@ impl Checker<'_> {
                 // A `count-min` role below four elements takes a lone
                 // value (tex's `e` on `.2d`, not on `.3d`).
                 let lone_ok = |n: usize| spec.kinds.has(Kinds::COUNT_MIN) && n < 4;
-                if let Some(n) = arity.filter(|&n| n >= 1 && !lone_ok(n)) {
+                if let Some(n) = arity
+                    .filter(|&n| n >= 1 && !lone_ok(n))
+                    .filter(|_| !matches!(spec.arity, Arity::GroupOrScalar(_)))
+                {
                     // A register declared as a vector, or a sink, may
                     // stand for the whole vector in some places; only a
                     // scalar register or constant is certainly wrong.
@@ -1467,10 +1477,12 @@ impl Checker<'_> {
         // source: ptxas refuses `_` in it ("not allowed as a source"); nor
         // is `_` an element of a vector of a packed type
         // (`tex.2d.v2.f16x2.f32 {_, %r1}`: "Arguments mismatch", ptxas
-        // 13.5), checked as a whole value.
+        // 13.5), checked as a whole value. An exactly matched role that
+        // does not say `sink` takes no `_` element either (`wmma.mma`'s
+        // `.tf32` `d`, which ptxas reads as a source).
         if e.is_sink()
             && spec.dir.writes()
-            && !(super::exact::exact(spec) && spec.dir.reads())
+            && !(super::exact::exact(spec) && (spec.dir.reads() || !spec.kinds.has(Kinds::SINK)))
             && !ty.is_some_and(ScalarType::is_packed)
         {
             return;
@@ -1755,14 +1767,16 @@ impl Checker<'_> {
                         })
                         && (spec.kinds.has(Kinds::REG) || spec.kinds.has(Kinds::IMM));
                     // A role that says `func` takes one where a scalar
-                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`).
+                    // stands (not for a `.v4` vector: `st.v4.b32 [a], f`,
+                    // but for `vec=.vec|scalar`: `st.async.v2.s32 [a], f`).
                     // A texture instruction's vector role takes a lone
                     // scalar in place of the vector (`tex.3d … [t, f]`),
                     // but in unified mode only the sampler itself may be
                     // one once a sampler is written (`tex.1d … [t, %r5],
                     // f` is refused; handles.rs).
                     let said = spec.kinds.has(Kinds::FUNC)
-                        && (!matches!(role_arity(i, spec), Some(n) if n > 0)
+                        && (matches!(spec.arity, crate::isa::Arity::GroupOrScalar(_))
+                            || !matches!(role_arity(i, spec), Some(n) if n > 0)
                             || flags.has(crate::isa::Flags::TEXTURE))
                         && (super::handles::takes_sampler(spec)
                             || !flags.has(crate::isa::Flags::TEXTURE)

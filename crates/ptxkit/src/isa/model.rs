@@ -298,6 +298,11 @@ impl Kinds {
     /// `imm-membermask`), where other roles refuse a constant past their
     /// range as written (`mbarrier`'s `phaseParity`, bulk sizes).
     pub const WRAP32: Kinds = Kinds(1 << 28);
+    /// A register or variable plus a constant (`%r9+8`, `gbuf+8`) is
+    /// refused as this value, which ptxas otherwise takes: ptxas 13.5
+    /// pastes the operand into an expansion of its own that cannot parse
+    /// it ("Parsing error near '+'"; `tcgen05.mma`'s `idesc`).
+    pub const NO_OFFSET: Kinds = Kinds(1 << 33);
     /// A brace vector of registers is typed by its elements, as ptxas
     /// types a matrix fragment (`mma`, `wmma`): typed registers that mix
     /// a float type with another type are refused ("Vector with elements
@@ -374,6 +379,7 @@ impl Kinds {
         ("wide-generic", Kinds::WIDE_GENERIC),
         ("int-vec", Kinds::INT_VEC),
         ("wrap32", Kinds::WRAP32),
+        ("no-offset", Kinds::NO_OFFSET),
         ("typed-vector", Kinds::TYPED_VECTOR),
         ("targets", Kinds::TARGETS),
         ("untyped-reg", Kinds::UNTYPED_REG),
@@ -422,6 +428,10 @@ pub enum Arity {
     /// The count the `.vN` modifier filling this group gives; a scalar
     /// when the group is not written.
     Group(GroupId),
+    /// As [`Arity::Group`], but a single value is taken as well where the
+    /// `.vN` modifier is written (`vec=.vec|scalar`: `st.async`'s `b`,
+    /// which ptxas takes as one value or exactly N of them).
+    GroupOrScalar(GroupId),
     /// Exactly this many elements.
     Fixed(u8),
     /// The first row whose modifiers are all written gives the count;
@@ -456,6 +466,10 @@ pub struct RoleSpec {
     /// `pred-on=`: the target numbers (inclusive ranges) on which the
     /// `pred` kind applies; empty: on every target.
     pub pred_on: &'static [(u32, u32)],
+    /// `consts-on=`: the target numbers (inclusive ranges) on which a
+    /// `typed-consts` role takes a vector of constants alone that fits
+    /// its type; empty: on every target.
+    pub consts_on: &'static [(u32, u32)],
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
@@ -532,6 +546,13 @@ impl RoleSpec {
             }
         }
         Some(set)
+    }
+
+    /// Whether a vector of constants alone may stand here on a target
+    /// numbered `sm` (`None`: the module names none), by `consts-on=`.
+    pub fn takes_consts_on(&self, sm: Option<u32>) -> bool {
+        self.consts_on.is_empty()
+            || sm.is_none_or(|n| self.consts_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
     }
 
     /// Whether the `pred` kind lets a predicate register stand here on a

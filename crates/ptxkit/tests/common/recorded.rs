@@ -96,8 +96,17 @@ pub fn assert_recorded_verdicts_are_ptxas_s(dir: &Path, default_arch: &str) {
             .output()
             .expect("ptxas runs");
         let text = String::from_utf8_lossy(&out.stderr);
+        // A fatal error in ptxas's own expansion of an instruction
+        // (`ptxas <builtin>, line N; fatal`, after which it stops) names
+        // a line of the expansion, not of the file: it stands for the one
+        // recorded line no other report accounts for.
+        let builtin = text
+            .lines()
+            .filter(|l| l.contains("<builtin>") && l.contains("; fatal"))
+            .count();
         let got: BTreeSet<u32> = text
             .lines()
+            .filter(|l| !l.contains("<builtin>"))
             .filter(|l| l.contains("; error") || l.contains("; fatal"))
             .filter_map(|l| {
                 l.split("line ")
@@ -109,7 +118,12 @@ pub fn assert_recorded_verdicts_are_ptxas_s(dir: &Path, default_arch: &str) {
                     .ok()
             })
             .collect();
-        assert_eq!(got, want, "{file}: ptxas now says\n{text}");
+        assert!(got.is_subset(&want), "{file}: ptxas now says\n{text}");
+        assert_eq!(
+            want.len() - got.len(),
+            builtin,
+            "{file}: ptxas now says\n{text}"
+        );
         assert_eq!(out.status.success(), want.is_empty(), "{file}: exit status");
     }
 }
