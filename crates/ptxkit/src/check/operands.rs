@@ -615,6 +615,18 @@ impl Checker<'_> {
                         return false;
                     }
                 }
+                // A `.bN` register among the items leaves the vector
+                // untyped, as ptxas types a vector by its elements: an
+                // `.f16x2` register then passes beside it where a vector of
+                // them, or one beside an `.f32`, is refused (tex.grad.cube's
+                // `{%hh9, %r12, %r13, %r14}` gradient, ptxas 13.5).
+                let untyped = items.iter().any(|it| match it {
+                    Operand::Expr(Expr::Name(n, _)) => matches!(
+                        w.lookup(ms, *n).decl,
+                        Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_untyped()
+                    ),
+                    _ => false,
+                });
                 for (t, item) in inner.iter().zip(items) {
                     // Any element of a written vector may be `_`.
                     if is_sink(item) && writes(t) {
@@ -635,6 +647,17 @@ impl Checker<'_> {
                         // `strict-reg` does not apply here.
                         let mut loose = *spec;
                         loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
+                        // In an untyped vector a packed register is taken
+                        // as the elements' plain bits (constants keep the
+                        // role's type).
+                        let packed = matches!(e, Expr::Name(n, _) if matches!(
+                            w.lookup(ms, *n).decl,
+                            Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
+                        ));
+                        let ty = match ty {
+                            Some(t) if untyped && packed && t.bits() == 32 => Some(ScalarType::B32),
+                            _ => ty,
+                        };
                         self.element(i, &loose, ty, e, false, Names { w, ms });
                         continue;
                     }
