@@ -825,6 +825,7 @@ fn parse_role(
         multiple: 0,
         pred_on: &[],
         consts_on: &[],
+        mov_on: &[],
         spaces: &[],
     };
     for p in parts {
@@ -877,6 +878,7 @@ fn parse_role(
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
             Some(("consts-on", v)) => {
                 if !kinds.has(Kinds::TYPED_CONSTS) {
                     return Err("consts-on= is for a `typed-consts` role".into());
@@ -1398,6 +1400,7 @@ mod tests {
             multiple: 0,
             pred_on: &[(89, 89), (120, u32::MAX)],
             consts_on: &[],
+            mov_on: &[],
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

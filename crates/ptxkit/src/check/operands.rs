@@ -654,8 +654,17 @@ impl Checker<'_> {
                             w.lookup(ms, *n).decl,
                             Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
                         ));
+                        // Not where ptxas lowers the role through a `mov`
+                        // (`mov-on=`), which refuses the packed register.
                         let ty = match ty {
-                            Some(t) if untyped && packed && t.bits() == 32 => Some(ScalarType::B32),
+                            Some(t)
+                                if untyped
+                                    && packed
+                                    && t.bits() == 32
+                                    && !spec.lowered_on(self.env.sm.map(|s| s.num)) =>
+                            {
+                                Some(ScalarType::B32)
+                            }
                             _ => ty,
                         };
                         self.element(i, &loose, ty, e, false, Names { w, ms });
@@ -1518,6 +1527,21 @@ impl Checker<'_> {
             match (e, found) {
                 (Expr::Name(n, sp), Some(f)) => self.name_found(*n, *sp, f, w),
                 _ => e.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms)),
+            }
+        }
+        if !spec.mov_on.is_empty() {
+            let undeclared = found.is_none_or(|f| f.decl.is_none());
+            let reg = found.and_then(|f| f.decl).and_then(|d| match d {
+                Decl {
+                    kind: Kind::Reg,
+                    ty: Some(r),
+                    ..
+                } => Some(r),
+                _ => None,
+            });
+            let special = undeclared && special_of(e).is_some();
+            if !self.lowered_element(i, spec, ty, e, reg, special) {
+                return;
             }
         }
         if found.is_none_or(|f| f.decl.is_none()) {
