@@ -826,6 +826,7 @@ fn parse_role(
         pred_on: &[],
         consts_on: &[],
         mov_on: &[],
+        typed_on: &[],
         spaces: &[],
     };
     for p in parts {
@@ -879,6 +880,7 @@ fn parse_role(
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("typed-on", v)) => spec.typed_on = leak_vec(parse_sm_ranges(v)?),
             Some(("consts-on", v)) => {
                 if !kinds.has(Kinds::TYPED_CONSTS) {
                     return Err("consts-on= is for a `typed-consts` role".into());
@@ -1401,6 +1403,7 @@ mod tests {
             pred_on: &[(89, 89), (120, u32::MAX)],
             consts_on: &[],
             mov_on: &[],
+            typed_on: &[],
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

@@ -71,3 +71,42 @@ impl Checker<'_> {
         false
     }
 }
+
+impl Checker<'_> {
+    /// A lone value `e` of role `spec` of `i`, where `reg` is the type of
+    /// the register it names: when the role says `typed-on=` this target,
+    /// an untyped register is refused, since ptxas reads one there as
+    /// another operand that it then refuses (tex.grad's lone trailing
+    /// `.b32` after a sampler in unified mode, read as the depth-compare
+    /// value and lowered through a `mov` from sm_90 on; `tests/data/
+    /// operands/texture/grad_lone_trailing_*.ptx`). Whether it passes.
+    pub(super) fn typed_lone(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        e: &Expr,
+        reg: Option<ScalarType>,
+    ) -> bool {
+        let Some(r) = reg.filter(|r| r.is_untyped()) else {
+            return true;
+        };
+        if !spec.typed_on_target(self.env.sm.map(|s| s.num)) {
+            return true;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandType,
+                e.span(),
+                format!(
+                    "a lone {r} register cannot be `{}` of `{}` on this target",
+                    spec.role,
+                    super::inst_name(i)
+                ),
+            )
+            .with_note(
+                "ptxas reads a lone untyped register here as another operand, which it refuses on this target; write a typed register or a vector",
+            ),
+        );
+        false
+    }
+}

@@ -821,6 +821,20 @@ impl Checker<'_> {
             Some(f) => (f.1, f.2),
             None => (role_type(i, spec), role_arity(i, spec)),
         };
+        if let (false, Operand::Expr(e @ Expr::Name(n, _))) = (spec.typed_on.is_empty(), o) {
+            let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+            let reg = f.decl.and_then(|d| match d {
+                Decl {
+                    kind: Kind::Reg,
+                    ty: Some(r),
+                    ..
+                } => Some(r),
+                _ => None,
+            });
+            if !self.typed_lone(i, spec, e, reg) {
+                return false;
+            }
+        }
         if let (true, Operand::Expr(Expr::Name(n, _))) = (spec.kinds.has(Kinds::LONE_HANDLE), o) {
             let f = found.unwrap_or_else(|| w.lookup(ms, *n));
             // Only a direct item of the bracketed tuple, not a vector's

@@ -477,6 +477,10 @@ pub struct RoleSpec {
     /// predicate, packed or integer register, integer constant); empty:
     /// on no target.
     pub mov_on: &'static [(u32, u32)],
+    /// `typed-on=`: the target numbers (inclusive ranges) on which a lone
+    /// untyped (`.bN`) register is refused here, since ptxas reads one as
+    /// another operand there; empty: on no target.
+    pub typed_on: &'static [(u32, u32)],
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
@@ -566,6 +570,12 @@ impl RoleSpec {
     /// target numbered `sm` (`None`: the module names none), by `mov-on=`.
     pub fn lowered_on(&self, sm: Option<u32>) -> bool {
         sm.is_some_and(|n| self.mov_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
+    }
+
+    /// Whether a lone untyped register is refused here on a target
+    /// numbered `sm` (`None`: the module names none), by `typed-on=`.
+    pub fn typed_on_target(&self, sm: Option<u32>) -> bool {
+        sm.is_some_and(|n| self.typed_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
     }
 
     /// Whether the `pred` kind lets a predicate register stand here on a
