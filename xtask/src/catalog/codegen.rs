@@ -219,6 +219,10 @@ pub fn render(t: &Tables) -> String {
         list(&mut o, r.typed_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");
         });
+        o.push_str("], untyped_on: &[");
+        list(&mut o, r.untyped_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
         o.push_str("], spaces: &[");
         list(&mut o, r.spaces, |o, s| {
             let _ = match s {

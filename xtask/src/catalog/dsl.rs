@@ -827,6 +827,7 @@ fn parse_role(
         consts_on: &[],
         mov_on: &[],
         typed_on: &[],
+        untyped_on: &[],
         spaces: &[],
     };
     for p in parts {
@@ -881,6 +882,7 @@ fn parse_role(
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
             Some(("typed-on", v)) => spec.typed_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("untyped-on", v)) => spec.untyped_on = leak_vec(parse_sm_ranges(v)?),
             Some(("consts-on", v)) => {
                 if !kinds.has(Kinds::TYPED_CONSTS) {
                     return Err("consts-on= is for a `typed-consts` role".into());
@@ -1404,6 +1406,7 @@ mod tests {
             consts_on: &[],
             mov_on: &[],
             typed_on: &[],
+            untyped_on: &[],
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

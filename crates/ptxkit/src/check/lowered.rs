@@ -110,3 +110,45 @@ impl Checker<'_> {
         false
     }
 }
+
+impl Checker<'_> {
+    /// A lone value `e` of role `spec` of `i`, where `reg` is the type of
+    /// the register it names (`None`: not a register): when the role says
+    /// `untyped-on=` this target, only an untyped register passes, since
+    /// ptxas moves the value through an untyped store there (tex.grad's
+    /// lone offset beside a depth value from sm_90 on: "Arguments mismatch
+    /// for instruction 'st'"; `tests/data/operands/texture/
+    /// grad_offset_with_depth_*.ptx`). Whether it passes.
+    pub(super) fn untyped_lone(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        e: &Expr,
+        reg: Option<ScalarType>,
+    ) -> bool {
+        if reg.is_some_and(ScalarType::is_untyped)
+            || !spec.untyped_on_target(self.env.sm.map(|s| s.num))
+        {
+            return true;
+        }
+        let what = match reg {
+            Some(r) => format!("a lone {r} register"),
+            None => "a lone value that is not a register".to_string(),
+        };
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandType,
+                e.span(),
+                format!(
+                    "{what} cannot be `{}` of `{}` on this target",
+                    spec.role,
+                    super::inst_name(i)
+                ),
+            )
+            .with_note(
+                "ptxas moves a lone value here through an untyped store on this target: write an untyped (.bN) register or a vector",
+            ),
+        );
+        false
+    }
+}

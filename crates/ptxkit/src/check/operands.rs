@@ -835,6 +835,26 @@ impl Checker<'_> {
                 return false;
             }
         }
+        if let (false, Operand::Expr(e)) = (spec.untyped_on.is_empty(), o) {
+            let reg = match (e, found) {
+                (Expr::Name(n, _), f) => {
+                    f.unwrap_or_else(|| w.lookup(ms, *n))
+                        .decl
+                        .and_then(|d| match d {
+                            Decl {
+                                kind: Kind::Reg,
+                                ty: Some(r),
+                                ..
+                            } => Some(r),
+                            _ => None,
+                        })
+                }
+                _ => None,
+            };
+            if !self.untyped_lone(i, spec, e, reg) {
+                return false;
+            }
+        }
         if let (true, Operand::Expr(Expr::Name(n, _))) = (spec.kinds.has(Kinds::LONE_HANDLE), o) {
             let f = found.unwrap_or_else(|| w.lookup(ms, *n));
             // Only a direct item of the bracketed tuple, not a vector's

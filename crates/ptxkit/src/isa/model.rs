@@ -481,6 +481,10 @@ pub struct RoleSpec {
     /// untyped (`.bN`) register is refused here, since ptxas reads one as
     /// another operand there; empty: on no target.
     pub typed_on: &'static [(u32, u32)],
+    /// `untyped-on=`: the target numbers (inclusive ranges) on which a
+    /// lone value here must be an untyped (`.bN`) register, since ptxas
+    /// moves it through an untyped store there; empty: on no target.
+    pub untyped_on: &'static [(u32, u32)],
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
@@ -576,6 +580,12 @@ impl RoleSpec {
     /// numbered `sm` (`None`: the module names none), by `typed-on=`.
     pub fn typed_on_target(&self, sm: Option<u32>) -> bool {
         sm.is_some_and(|n| self.typed_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
+    }
+
+    /// Whether a lone value here must be an untyped register on a target
+    /// numbered `sm` (`None`: the module names none), by `untyped-on=`.
+    pub fn untyped_on_target(&self, sm: Option<u32>) -> bool {
+        sm.is_some_and(|n| self.untyped_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
     }
 
     /// Whether the `pred` kind lets a predicate register stand here on a
