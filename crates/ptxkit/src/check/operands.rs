@@ -314,6 +314,19 @@ fn is_sink(o: &Operand) -> bool {
 }
 
 /// Where `e` is a constant, its kind.
+/// The type of the register `e` names, if it names one.
+fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
+    let Expr::Name(n, _) = e else { return None };
+    match w.lookup(ms, *n).decl {
+        Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(r),
+            ..
+        }) => Some(r),
+        _ => None,
+    }
+}
+
 fn constant(e: &Expr) -> Option<Lit> {
     operand_kinds::lit(e)
 }
@@ -647,6 +660,34 @@ impl Checker<'_> {
                         // `strict-reg` does not apply here.
                         let mut loose = *spec;
                         loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
+                        // A predicate register beside a typed register or
+                        // a constant (`{%p9, %f6, %f7, %f8}`, `{%p9, %f6,
+                        // %r7, %f8}`, `{%p9, 0f3F800000, …}`): ptxas
+                        // refuses the mix ("Vector with elements of
+                        // different types", every target); beside `.bN`
+                        // registers alone it passes.
+                        if reg_type(e, w, ms) == Some(ScalarType::Pred)
+                            && items.iter().any(|it| match it {
+                                Operand::Expr(x) => {
+                                    constant(x).is_some()
+                                        || reg_type(x, w, ms).is_some_and(|r| {
+                                            r != ScalarType::Pred && !r.is_untyped()
+                                        })
+                                }
+                                _ => false,
+                            })
+                        {
+                            self.diags.push(Diagnostic::error(
+                                Code::OperandType,
+                                e.span(),
+                                format!(
+                                    "a predicate register cannot stand among the typed registers of `{}`'s vector `{}`",
+                                    super::inst_name(i),
+                                    spec.role
+                                ),
+                            ));
+                            continue;
+                        }
                         // In an untyped vector a packed register is taken
                         // as the elements' plain bits (constants keep the
                         // role's type).
