@@ -666,7 +666,8 @@ impl Checker<'_> {
                         // refuses the mix ("Vector with elements of
                         // different types", every target); beside `.bN`
                         // registers alone it passes.
-                        if reg_type(e, w, ms) == Some(ScalarType::Pred)
+                        if spec.kinds.has(Kinds::PRED)
+                            && reg_type(e, w, ms) == Some(ScalarType::Pred)
                             && items.iter().any(|it| match it {
                                 Operand::Expr(x) => {
                                     constant(x).is_some()
