@@ -828,6 +828,7 @@ fn parse_role(
         mov_on: &[],
         typed_on: &[],
         untyped_on: &[],
+        lax_min: false,
         spaces: &[],
     };
     for p in parts {
@@ -883,6 +884,12 @@ fn parse_role(
             Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
             Some(("typed-on", v)) => spec.typed_on = leak_vec(parse_sm_ranges(v)?),
             Some(("untyped-on", v)) => spec.untyped_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("sampler-lax", "min")) => {
+                if !kinds.has(Kinds::SAMPLER_LAX) {
+                    return Err("sampler-lax=min is for a `sampler-lax` role".into());
+                }
+                spec.lax_min = true;
+            }
             Some(("consts-on", v)) => {
                 if !kinds.has(Kinds::TYPED_CONSTS) {
                     return Err("consts-on= is for a `typed-consts` role".into());
@@ -1407,6 +1414,7 @@ mod tests {
             mov_on: &[],
             typed_on: &[],
             untyped_on: &[],
+            lax_min: false,
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

@@ -992,6 +992,7 @@ impl Checker<'_> {
                                 && matches!(items.len(), 2 | 4))
                             && !(matches!(items.len(), 1 | 2 | 4)
                                 && spec.kinds.has(Kinds::SAMPLER_LAX)
+                                && (!spec.lax_min || items.len() >= n)
                                 && super::handles::unified_sampler(i, self.env.opts)) =>
                     {
                         self.diags.push(Diagnostic::error(

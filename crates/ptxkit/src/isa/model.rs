@@ -485,6 +485,10 @@ pub struct RoleSpec {
     /// lone value here must be an untyped (`.bN`) register, since ptxas
     /// moves it through an untyped store there; empty: on no target.
     pub untyped_on: &'static [(u32, u32)],
+    /// `sampler-lax=min`: with `sampler-lax`, the vector takes 1, 2 or 4
+    /// elements but not fewer than the geometry's length (tex.grad's
+    /// `dPdy` after a sampler in unified mode: `.2d` takes 2 or 4).
+    pub lax_min: bool,
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
