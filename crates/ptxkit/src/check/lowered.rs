@@ -118,7 +118,9 @@ impl Checker<'_> {
     /// ptxas moves the value through an untyped store there (tex.grad's
     /// lone offset beside a depth value from sm_90 on: "Arguments mismatch
     /// for instruction 'st'"; `tests/data/operands/texture/
-    /// grad_offset_with_depth_*.ptx`). Whether it passes.
+    /// grad_offset_with_depth_*.ptx`; tex.level's depth value after a
+    /// 64-bit sampler with `.s32` coordinates, every target). Whether it
+    /// passes.
     pub(super) fn untyped_lone(
         &mut self,
         i: &Instruction,
@@ -146,7 +148,7 @@ impl Checker<'_> {
                 ),
             )
             .with_note(
-                "ptxas moves a lone value here through an untyped store on this target: write an untyped (.bN) register or a vector",
+                "ptxas takes only an untyped (.bN) register alone here on this target (it moves it through an untyped store, or reads it as another operand)",
             ),
         );
         false
