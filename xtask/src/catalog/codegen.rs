@@ -211,7 +211,20 @@ pub fn render(t: &Tables) -> String {
         list(&mut o, r.consts_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");
         });
-        o.push_str("], spaces: &[");
+        o.push_str("], mov_on: &[");
+        list(&mut o, r.mov_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        o.push_str("], typed_on: &[");
+        list(&mut o, r.typed_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        o.push_str("], untyped_on: &[");
+        list(&mut o, r.untyped_on, |o, (lo, hi)| {
+            let _ = write!(o, "({lo}, {hi})");
+        });
+        let _ = write!(o, "], lax_min: {}", r.lax_min);
+        o.push_str(", spaces: &[");
         list(&mut o, r.spaces, |o, s| {
             let _ = match s {
                 SpaceRef::Group(g) => write!(o, "SpaceRef::Group(GroupId({}))", g.0),

@@ -825,6 +825,10 @@ fn parse_role(
         multiple: 0,
         pred_on: &[],
         consts_on: &[],
+        mov_on: &[],
+        typed_on: &[],
+        untyped_on: &[],
+        lax_min: false,
         spaces: &[],
     };
     for p in parts {
@@ -877,6 +881,15 @@ fn parse_role(
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("typed-on", v)) => spec.typed_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("untyped-on", v)) => spec.untyped_on = leak_vec(parse_sm_ranges(v)?),
+            Some(("sampler-lax", "min")) => {
+                if !kinds.has(Kinds::SAMPLER_LAX) {
+                    return Err("sampler-lax=min is for a `sampler-lax` role".into());
+                }
+                spec.lax_min = true;
+            }
             Some(("consts-on", v)) => {
                 if !kinds.has(Kinds::TYPED_CONSTS) {
                     return Err("consts-on= is for a `typed-consts` role".into());
@@ -1398,6 +1411,10 @@ mod tests {
             multiple: 0,
             pred_on: &[(89, 89), (120, u32::MAX)],
             consts_on: &[],
+            mov_on: &[],
+            typed_on: &[],
+            untyped_on: &[],
+            lax_min: false,
             spaces: &[],
         };
         assert!(spec.takes_pred_on(Some(89)));

@@ -22,6 +22,7 @@ mod gating;
 mod handles;
 mod held;
 mod inst_ctx;
+mod lowered;
 pub(crate) mod mod_rules;
 pub mod module_data;
 mod module_rules;

@@ -314,6 +314,19 @@ fn is_sink(o: &Operand) -> bool {
 }
 
 /// Where `e` is a constant, its kind.
+/// The type of the register `e` names, if it names one.
+fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
+    let Expr::Name(n, _) = e else { return None };
+    match w.lookup(ms, *n).decl {
+        Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(r),
+            ..
+        }) => Some(r),
+        _ => None,
+    }
+}
+
 fn constant(e: &Expr) -> Option<Lit> {
     operand_kinds::lit(e)
 }
@@ -647,6 +660,35 @@ impl Checker<'_> {
                         // `strict-reg` does not apply here.
                         let mut loose = *spec;
                         loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
+                        // A predicate register beside a typed register or
+                        // a constant (`{%p9, %f6, %f7, %f8}`, `{%p9, %f6,
+                        // %r7, %f8}`, `{%p9, 0f3F800000, …}`): ptxas
+                        // refuses the mix ("Vector with elements of
+                        // different types", every target); beside `.bN`
+                        // registers alone it passes.
+                        if spec.kinds.has(Kinds::PRED)
+                            && reg_type(e, w, ms) == Some(ScalarType::Pred)
+                            && items.iter().any(|it| match it {
+                                Operand::Expr(x) => {
+                                    constant(x).is_some()
+                                        || reg_type(x, w, ms).is_some_and(|r| {
+                                            r != ScalarType::Pred && !r.is_untyped()
+                                        })
+                                }
+                                _ => false,
+                            })
+                        {
+                            self.diags.push(Diagnostic::error(
+                                Code::OperandType,
+                                e.span(),
+                                format!(
+                                    "a predicate register cannot stand among the typed registers of `{}`'s vector `{}`",
+                                    super::inst_name(i),
+                                    spec.role
+                                ),
+                            ));
+                            continue;
+                        }
                         // In an untyped vector a packed register is taken
                         // as the elements' plain bits (constants keep the
                         // role's type).
@@ -654,8 +696,17 @@ impl Checker<'_> {
                             w.lookup(ms, *n).decl,
                             Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
                         ));
+                        // Not where ptxas lowers the role through a `mov`
+                        // (`mov-on=`), which refuses the packed register.
                         let ty = match ty {
-                            Some(t) if untyped && packed && t.bits() == 32 => Some(ScalarType::B32),
+                            Some(t)
+                                if untyped
+                                    && packed
+                                    && t.bits() == 32
+                                    && !spec.lowered_on(self.env.sm.map(|s| s.num)) =>
+                            {
+                                Some(ScalarType::B32)
+                            }
                             _ => ty,
                         };
                         self.element(i, &loose, ty, e, false, Names { w, ms });
@@ -812,6 +863,40 @@ impl Checker<'_> {
             Some(f) => (f.1, f.2),
             None => (role_type(i, spec), role_arity(i, spec)),
         };
+        if let (false, Operand::Expr(e @ Expr::Name(n, _))) = (spec.typed_on.is_empty(), o) {
+            let f = found.unwrap_or_else(|| w.lookup(ms, *n));
+            let reg = f.decl.and_then(|d| match d {
+                Decl {
+                    kind: Kind::Reg,
+                    ty: Some(r),
+                    ..
+                } => Some(r),
+                _ => None,
+            });
+            if !self.typed_lone(i, spec, e, reg) {
+                return false;
+            }
+        }
+        if let (false, Operand::Expr(e)) = (spec.untyped_on.is_empty(), o) {
+            let reg = match (e, found) {
+                (Expr::Name(n, _), f) => {
+                    f.unwrap_or_else(|| w.lookup(ms, *n))
+                        .decl
+                        .and_then(|d| match d {
+                            Decl {
+                                kind: Kind::Reg,
+                                ty: Some(r),
+                                ..
+                            } => Some(r),
+                            _ => None,
+                        })
+                }
+                _ => None,
+            };
+            if !self.untyped_lone(i, spec, e, reg) {
+                return false;
+            }
+        }
         if let (true, Operand::Expr(Expr::Name(n, _))) = (spec.kinds.has(Kinds::LONE_HANDLE), o) {
             let f = found.unwrap_or_else(|| w.lookup(ms, *n));
             // Only a direct item of the bracketed tuple, not a vector's
@@ -907,6 +992,7 @@ impl Checker<'_> {
                                 && matches!(items.len(), 2 | 4))
                             && !(matches!(items.len(), 1 | 2 | 4)
                                 && spec.kinds.has(Kinds::SAMPLER_LAX)
+                                && (!spec.lax_min || items.len() >= n)
                                 && super::handles::unified_sampler(i, self.env.opts)) =>
                     {
                         self.diags.push(Diagnostic::error(
@@ -1518,6 +1604,21 @@ impl Checker<'_> {
             match (e, found) {
                 (Expr::Name(n, sp), Some(f)) => self.name_found(*n, *sp, f, w),
                 _ => e.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms)),
+            }
+        }
+        if !spec.mov_on.is_empty() {
+            let undeclared = found.is_none_or(|f| f.decl.is_none());
+            let reg = found.and_then(|f| f.decl).and_then(|d| match d {
+                Decl {
+                    kind: Kind::Reg,
+                    ty: Some(r),
+                    ..
+                } => Some(r),
+                _ => None,
+            });
+            let special = undeclared && special_of(e).is_some();
+            if !self.lowered_element(i, spec, ty, e, reg, special) {
+                return;
             }
         }
         if found.is_none_or(|f| f.decl.is_none()) {

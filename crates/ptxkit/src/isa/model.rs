@@ -470,6 +470,25 @@ pub struct RoleSpec {
     /// `typed-consts` role takes a vector of constants alone that fits
     /// its type; empty: on every target.
     pub consts_on: &'static [(u32, u32)],
+    /// `mov-on=`: the target numbers (inclusive ranges) on which ptxas
+    /// lowers the role's elements through a `mov` of its type when that
+    /// type is a float: an element is then a register of that type, an
+    /// untyped one of its width or a float constant (no special register,
+    /// predicate, packed or integer register, integer constant); empty:
+    /// on no target.
+    pub mov_on: &'static [(u32, u32)],
+    /// `typed-on=`: the target numbers (inclusive ranges) on which a lone
+    /// untyped (`.bN`) register is refused here, since ptxas reads one as
+    /// another operand there; empty: on no target.
+    pub typed_on: &'static [(u32, u32)],
+    /// `untyped-on=`: the target numbers (inclusive ranges) on which a
+    /// lone value here must be an untyped (`.bN`) register, since ptxas
+    /// moves it through an untyped store there; empty: on no target.
+    pub untyped_on: &'static [(u32, u32)],
+    /// `sampler-lax=min`: with `sampler-lax`, the vector takes 1, 2 or 4
+    /// elements but not fewer than the geometry's length (tex.grad's
+    /// `dPdy` after a sampler in unified mode: `.2d` takes 2 or 4).
+    pub lax_min: bool,
     /// For an address role, the state spaces its memory may be in
     /// (`space=` on the `@operand` line); empty when the line does not
     /// say, and the address goes with the state space written in its
@@ -553,6 +572,24 @@ impl RoleSpec {
     pub fn takes_consts_on(&self, sm: Option<u32>) -> bool {
         self.consts_on.is_empty()
             || sm.is_none_or(|n| self.consts_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
+    }
+
+    /// Whether ptxas lowers this role's elements through a `mov` on a
+    /// target numbered `sm` (`None`: the module names none), by `mov-on=`.
+    pub fn lowered_on(&self, sm: Option<u32>) -> bool {
+        sm.is_some_and(|n| self.mov_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
+    }
+
+    /// Whether a lone untyped register is refused here on a target
+    /// numbered `sm` (`None`: the module names none), by `typed-on=`.
+    pub fn typed_on_target(&self, sm: Option<u32>) -> bool {
+        sm.is_some_and(|n| self.typed_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
+    }
+
+    /// Whether a lone value here must be an untyped register on a target
+    /// numbered `sm` (`None`: the module names none), by `untyped-on=`.
+    pub fn untyped_on_target(&self, sm: Option<u32>) -> bool {
+        sm.is_some_and(|n| self.untyped_on.iter().any(|&(lo, hi)| lo <= n && n <= hi))
     }
 
     /// Whether the `pred` kind lets a predicate register stand here on a
