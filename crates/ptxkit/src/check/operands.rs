@@ -1184,9 +1184,26 @@ impl Checker<'_> {
                 // At the top level, the names of the elements are reported
                 // here, with the lookup made for their check.
                 let all = items.iter().all(|x| matches!(x, Operand::Expr(_)));
+                // In a texture instruction a `.bN` register among the
+                // elements leaves the vector untyped (ptxas types it by its
+                // registers): `strict-reg` then holds for none of them
+                // (`tex.grad.3d`'s `{%s30, %r21, %r22, %r23}` on sm_86).
+                let mut loose = *spec;
+                if spec.kinds.has(Kinds::STRICT_REG)
+                    && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                    && items.iter().any(|it| match it {
+                        Operand::Expr(Expr::Name(n, _)) => matches!(
+                            w.lookup(ms, *n).decl,
+                            Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_untyped()
+                        ),
+                        _ => false,
+                    })
+                {
+                    loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
+                }
                 for item in items {
                     if let Operand::Expr(e) = item {
-                        self.element(i, spec, ty, e, top && all, Names { w, ms });
+                        self.element(i, &loose, ty, e, top && all, Names { w, ms });
                     }
                 }
                 return top && all;
