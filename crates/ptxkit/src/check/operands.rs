@@ -1189,7 +1189,7 @@ impl Checker<'_> {
                 // registers): `strict-reg` then holds for none of them
                 // (`tex.grad.3d`'s `{%s30, %r21, %r22, %r23}` on sm_86).
                 let mut loose = *spec;
-                if spec.kinds.has(Kinds::STRICT_REG)
+                let untyped = spec.kinds.has(Kinds::STRICT_REG)
                     && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
                     && items.iter().any(|it| match it {
                         Operand::Expr(Expr::Name(n, _)) => matches!(
@@ -1197,12 +1197,23 @@ impl Checker<'_> {
                             Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_untyped()
                         ),
                         _ => false,
-                    })
-                {
+                    });
+                if untyped {
                     loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
                 }
                 for item in items {
                     if let Operand::Expr(e) = item {
+                        // A packed register is then read as the elements'
+                        // plain bits (`{%hh10, %r11}`).
+                        let packed = untyped
+                            && matches!(e, Expr::Name(n, _) if matches!(
+                                w.lookup(ms, *n).decl,
+                                Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
+                            ));
+                        let ty = match ty {
+                            Some(t) if packed && t.bits() == 32 => Some(ScalarType::B32),
+                            _ => ty,
+                        };
                         self.element(i, &loose, ty, e, top && all, Names { w, ms });
                     }
                 }
