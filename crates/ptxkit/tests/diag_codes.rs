@@ -245,8 +245,9 @@ fn every_registered_code_is_reported_somewhere() {
     let mut text = String::new();
     for f in files.iter().filter(|f| !f.ends_with("diag/code.rs")) {
         let t = std::fs::read_to_string(f).unwrap_or_default();
-        // Library code only: a test module is no reporter.
-        let t = t.split("#[cfg(test)]").next().unwrap_or_default();
+        // Library code only: a test module is no reporter (a test-only
+        // item elsewhere in the file is not the module).
+        let t = t.split("#[cfg(test)]\nmod ").next().unwrap_or_default();
         text.push_str(t);
     }
     let unused: Vec<Code> = Code::ALL
