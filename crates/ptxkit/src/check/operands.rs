@@ -429,9 +429,12 @@ impl Checker<'_> {
         match (&tpl.shape, o) {
             (Shape::Pair { second_spec, .. }, Operand::Pair(p)) => {
                 self.role_operand(cx, tpl.spec, &p.first, None, false, Names { w, ms });
-                // ptxas does not check that the second half of a pair is a
-                // register it may write: a `.pred` special register passes
-                // there (`d|%is_explicit_cluster` of `tex`, `setp`, `shfl`).
+                // ptxas 13.5 does not check that the second half of a pair
+                // is a register it may write: a read-only `.pred` special
+                // register passes there (`d|%is_explicit_cluster` of `tex`,
+                // `setp`, `shfl`), though not as a first half nor as `mov`'s
+                // destination. (`special`, below, says the same for a pair
+                // reached through another reading of the operands.)
                 let pred_sreg = special_of(&p.second)
                     .filter(|(r, c, _)| c.is_none() && r.ty == ScalarType::Pred)
                     .filter(|_| {
@@ -441,19 +444,7 @@ impl Checker<'_> {
                     self.gate_special(r, span);
                 } else if let Some(spec) = catalog().role(*second_spec) {
                     let ty = facts(roles, *second_spec).map_or_else(|| role_type(i, spec), |f| f.1);
-                    // ptxas 13.5 does not hold the second half of a pair to
-                    // being writable: a read-only `.pred` special register
-                    // passes there (`setp … %p1|%is_explicit_cluster`,
-                    // `tex …|%is_explicit_cluster`), though not as a first
-                    // half nor as `mov`'s destination.
-                    let pred_sreg = special_of(&p.second).filter(|(r, c, _)| {
-                        c.is_none() && r.ty == ScalarType::Pred && ty == Some(ScalarType::Pred)
-                    });
-                    if let Some((r, _, sp)) = pred_sreg {
-                        self.gate_special(r, sp);
-                    } else {
-                        self.value(i, spec, ty, &p.second, None, Names { w, ms });
-                    }
+                    self.value(i, spec, ty, &p.second, None, Names { w, ms });
                 }
             }
             // `p|q` whose halves are not both names stays an expression
