@@ -116,26 +116,9 @@ fn passing_cases_are_accepted() {
     ignore = "needs ../shared (the PTX corpus, ISA text and NVIDIA tools); absent when built"
 )]
 fn recorded_verdicts_match_ptxas() {
-    let Some(shared) = common::shared_dir() else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "../shared is required on CI"
-        );
-        eprintln!("note: ../shared is absent; ptxas verdicts not re-checked");
+    let Some(ptxas) = common::ptxas_or_skip("the recorded verdicts") else {
         return;
     };
-    let ptxas = shared.join("tools/ptxas");
-    if !ptxas.exists() {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "ptxas is required on CI"
-        );
-        eprintln!(
-            "note: {} is absent; verdicts not re-checked",
-            ptxas.display()
-        );
-        return;
-    }
     let run = |path: &Path| -> (bool, Vec<u32>) {
         let out = std::process::Command::new(&ptxas)
             .args(["-arch=sm_90a", "-o", "/dev/null"])

@@ -24,6 +24,22 @@ pub fn shared_dir() -> Option<PathBuf> {
     found
 }
 
+/// `../shared/tools/ptxas`, or `None` with a note on stderr naming `what`
+/// goes unchecked (a failure under `CI=true`, where it is always present).
+pub fn ptxas_or_skip(what: &str) -> Option<PathBuf> {
+    let found = shared_dir()
+        .map(|d| d.join("tools/ptxas"))
+        .filter(|p| p.exists());
+    if found.is_none() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "ptxas is required on CI"
+        );
+        eprintln!("note: ../shared/tools/ptxas is absent; {what} not checked");
+    }
+    found
+}
+
 /// One row of corpus/MANIFEST.tsv.
 #[derive(Clone, Debug)]
 pub struct Row {

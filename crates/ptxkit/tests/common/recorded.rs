@@ -69,15 +69,7 @@ pub fn assert_errors_fall_on_the_recorded_lines(dir: &Path) {
 /// (not of its warnings or `info` advisories) and its exit status. Skipped with a note
 /// without ptxas; a failure under `CI=true`.
 pub fn assert_recorded_verdicts_are_ptxas_s(dir: &Path, default_arch: &str) {
-    let Some(ptxas) = super::shared_dir()
-        .map(|d| d.join("tools/ptxas"))
-        .filter(|p| p.exists())
-    else {
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "ptxas is required on CI"
-        );
-        eprintln!("skipped: ../shared/tools/ptxas is absent");
+    let Some(ptxas) = super::ptxas_or_skip("the recorded verdicts") else {
         return;
     };
     for (file, want) in recorded(dir) {
