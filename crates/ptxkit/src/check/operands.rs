@@ -313,7 +313,6 @@ fn is_sink(o: &Operand) -> bool {
     matches!(o, Operand::Expr(e) if e.is_sink())
 }
 
-/// Where `e` is a constant, its kind.
 /// The type of the register `e` names, if it names one.
 fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
     let Expr::Name(n, _) = e else { return None };
@@ -327,6 +326,15 @@ fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
     }
 }
 
+/// Whether a `.bN` register is among `items`, which leaves a vector
+/// untyped where ptxas types it by its registers.
+fn untyped_among(items: &[Operand], w: &BodyWalk, ms: &ModuleScope) -> bool {
+    items
+        .iter()
+        .any(|it| matches!(it, Operand::Expr(e) if reg_type(e, w, ms).is_some_and(ScalarType::is_untyped)))
+}
+
+/// Where `e` is a constant, its kind.
 fn constant(e: &Expr) -> Option<Lit> {
     operand_kinds::lit(e)
 }
@@ -624,13 +632,7 @@ impl Checker<'_> {
                 // `.f16x2` register then passes beside it where a vector of
                 // them, or one beside an `.f32`, is refused (tex.grad.cube's
                 // `{%hh9, %r12, %r13, %r14}` gradient, ptxas 13.5).
-                let untyped = items.iter().any(|it| match it {
-                    Operand::Expr(Expr::Name(n, _)) => matches!(
-                        w.lookup(ms, *n).decl,
-                        Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_untyped()
-                    ),
-                    _ => false,
-                });
+                let untyped = untyped_among(items, w, ms);
                 for (t, item) in inner.iter().zip(items) {
                     // Any element of a written vector may be `_`.
                     if is_sink(item) && writes(t) {
@@ -683,10 +685,7 @@ impl Checker<'_> {
                         // In an untyped vector a packed register is taken
                         // as the elements' plain bits (constants keep the
                         // role's type).
-                        let packed = matches!(e, Expr::Name(n, _) if matches!(
-                            w.lookup(ms, *n).decl,
-                            Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
-                        ));
+                        let packed = reg_type(e, w, ms).is_some_and(ScalarType::is_packed);
                         // Not where ptxas lowers the role through a `mov`
                         // (`mov-on=`), which refuses the packed register.
                         let ty = match ty {
@@ -1182,13 +1181,7 @@ impl Checker<'_> {
                 let mut loose = *spec;
                 let untyped = spec.kinds.has(Kinds::STRICT_REG)
                     && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
-                    && items.iter().any(|it| match it {
-                        Operand::Expr(Expr::Name(n, _)) => matches!(
-                            w.lookup(ms, *n).decl,
-                            Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_untyped()
-                        ),
-                        _ => false,
-                    });
+                    && untyped_among(items, w, ms);
                 if untyped {
                     loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
                 }
@@ -1196,11 +1189,8 @@ impl Checker<'_> {
                     if let Operand::Expr(e) = item {
                         // A packed register is then read as the elements'
                         // plain bits (`{%hh10, %r11}`).
-                        let packed = untyped
-                            && matches!(e, Expr::Name(n, _) if matches!(
-                                w.lookup(ms, *n).decl,
-                                Some(Decl { kind: Kind::Reg, ty: Some(r), .. }) if r.is_packed()
-                            ));
+                        let packed =
+                            untyped && reg_type(e, w, ms).is_some_and(ScalarType::is_packed);
                         let ty = match ty {
                             Some(t) if packed && t.bits() == 32 => Some(ScalarType::B32),
                             _ => ty,
