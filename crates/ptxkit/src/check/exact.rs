@@ -3,7 +3,7 @@
 //! `tcgen05`) take none of the leniencies ptxas shows elsewhere.
 
 use super::inst_ctx::Names;
-use super::symbols::{compatible, Decl, Kind};
+use super::symbols::compatible;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::isa::{Kinds, RoleSpec};
@@ -91,14 +91,9 @@ impl super::Checker<'_> {
                 }
             }
             let reg = match item {
-                Operand::Expr(Expr::Name(n, sp)) => match w.lookup(ms, *n).decl {
-                    Some(Decl {
-                        kind: Kind::Reg,
-                        ty: Some(r),
-                        ..
-                    }) => Some((r, *sp)),
-                    _ => None,
-                },
+                Operand::Expr(e @ Expr::Name(_, sp)) => {
+                    super::operands::reg_type(e, w, ms).map(|r| (r, *sp))
+                }
                 _ => None,
             };
             bits |= reg.is_some_and(|(r, _)| r.is_untyped());

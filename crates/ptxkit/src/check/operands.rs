@@ -314,7 +314,7 @@ fn is_sink(o: &Operand) -> bool {
 }
 
 /// The type of the register `e` names, if it names one.
-fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
+pub(super) fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
     let Expr::Name(n, _) = e else { return None };
     match w.lookup(ms, *n).decl {
         Some(Decl {
