@@ -115,3 +115,34 @@ fn tuple_syntax(items: &[Operand]) -> bool {
             _ => vector(o),
         })
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::expect_used)]
+
+    fn parsed(line: &str) -> crate::syntax::Instruction {
+        let text = format!(
+            ".version 9.4\n.target sm_90\n.address_size 64\n.entry k() {{\n.reg .b32 %r<64>;\n.reg .b64 %rd<8>;\n{line}\n}}\n"
+        );
+        let p = crate::parse(text.as_bytes());
+        let f = p.module.functions().next().expect("a kernel");
+        let body = f.body.as_ref().expect("a body");
+        (*body.instructions().first().expect("an instruction")).clone()
+    }
+
+    #[test]
+    fn readings_are_bounded_however_many_operands_follow_the_tuple() {
+        // A line with other groupings to try has a few readings.
+        let i =
+            parsed("tex.level.2d.v4.u32.s32 {%r1, %r2, %r3, %r4}, [%rd1, %rd2], {%r5, %r6}, %r7;");
+        let n = super::readings(&i).len();
+        assert!((1..=super::MAX_READINGS).contains(&n), "{n}");
+        // Many operands after the tuple do not make more than the bound.
+        let ops: Vec<String> = (8..60).map(|k| format!("%r{k}")).collect();
+        let i = parsed(&format!(
+            "tex.level.2d.v4.u32.s32 {{%r1, %r2, %r3, %r4}}, [%rd1, %rd2], {{%r5, %r6}}, {};",
+            ops.join(", ")
+        ));
+        assert!(super::readings(&i).len() <= super::MAX_READINGS);
+    }
+}
