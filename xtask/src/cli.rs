@@ -47,10 +47,21 @@ pub enum Task {
     /// The `ptx` binary linked statically.
     Dist,
     /// Regenerate crates/ptx-cli/layout/hot-text.ld, the link layout of
-    /// `ptx check`'s code.
-    Layout,
+    /// `ptx check`'s code (or, with `--check`, fail if it misses the hot
+    /// path of the current code).
+    Layout(Layout),
     /// The whole test suite: Rust, Python, editors.
     Test(Test),
+}
+
+/// `xtask layout`.
+#[derive(Args)]
+pub struct Layout {
+    /// Profile as for regenerating, but only compare: exit 1 when a
+    /// function with at least 0.1% of the cost is not placed by the
+    /// checked-in script (CI runs this).
+    #[arg(long)]
+    pub check: bool,
 }
 
 /// `xtask section-titles`.

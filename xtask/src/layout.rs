@@ -32,11 +32,88 @@ const CORPUS_RUNS: &[&str] = &[
     "3upperm2n__ptxas_for_opencl_kernel/mcx_core-sm52.ptx",
 ];
 
-/// Regenerate the script; the process exit status.
-pub fn run(root: &Path) -> i32 {
+/// Share of the profiled cost from which a function must be in the
+/// checked-in script for `--check` to pass (0.1%: the hot path, not every
+/// function that ran once).
+const CHECK_SHARE: f64 = 0.001;
+
+/// Regenerate the script (or, with `check`, compare it with a fresh
+/// profile); the process exit status.
+pub fn run(root: &Path, check: bool) -> i32 {
+    let names = match profile(root) {
+        Ok(n) => n,
+        Err(code) => return code,
+    };
+    let dest = root.join(SCRIPT);
+    if check {
+        let script = std::fs::read_to_string(&dest).unwrap_or_default();
+        return check_script(&script, &names);
+    }
+    let script = render(names.iter().map(|(n, _)| n.as_str()));
+    if let Err(e) = std::fs::write(&dest, script) {
+        eprintln!("xtask layout: {}: {e}", dest.display());
+        return 1;
+    }
+    println!("{}: {} functions", dest.display(), names.len());
+    0
+}
+
+/// `--check`: every function with at least [`CHECK_SHARE`] of the cost
+/// must be placed by the script; the exit status. Entries of the script
+/// that the profile no longer runs are counted (they are harmless: a
+/// pattern that matches nothing places nothing).
+fn check_script(script: &str, names: &[(String, u64)]) -> i32 {
+    let placed: std::collections::HashSet<&str> = script
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("*(.text."))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let total: u64 = names.iter().map(|(_, ir)| ir).sum::<u64>().max(1);
+    let missing = missing_hot(&placed, names, total);
+    let profiled: std::collections::HashSet<String> =
+        names.iter().filter_map(|(n, _)| pattern(n)).collect();
+    let stale = placed.iter().filter(|p| !profiled.contains(**p)).count();
+    println!(
+        "{SCRIPT}: {} entries; {} of them no longer run; {} hot functions (>= {:.1}% of the cost) not placed",
+        placed.len(),
+        stale,
+        missing.len(),
+        CHECK_SHARE * 100.0
+    );
+    for (p, share) in &missing {
+        println!("  not placed: {:.2}%  {p}", share * 100.0);
+    }
+    if missing.is_empty() {
+        0
+    } else {
+        println!("run `cargo xtask layout` to regenerate the script");
+        1
+    }
+}
+
+/// The hot functions of `names` (by pattern, with their share of `total`)
+/// that `placed` does not hold.
+fn missing_hot(
+    placed: &std::collections::HashSet<&str>,
+    names: &[(String, u64)],
+    total: u64,
+) -> Vec<(String, f64)> {
+    names
+        .iter()
+        .map(|(n, ir)| (n, *ir as f64 / total as f64))
+        .filter(|(_, share)| *share >= CHECK_SHARE)
+        .filter_map(|(n, share)| pattern(n).map(|p| (p, share)))
+        .filter(|(p, _)| !placed.contains(p.as_str()))
+        .collect()
+}
+
+/// Profile the release `ptx` on the layout's checks: every function of it
+/// that ran, with its exclusive instruction count, hottest first (or the
+/// exit status of a failure).
+fn profile(root: &Path) -> Result<Vec<(String, u64)>, i32> {
     let Some(ptx) = crate::dist::release_ptx(root) else {
         eprintln!("xtask layout: could not build target/release/ptx");
-        return 1;
+        return Err(1);
     };
     let corpus = root.join("../shared/corpus");
     let mut runs: Vec<Vec<PathBuf>> = Vec::new();
@@ -44,7 +121,7 @@ pub fn run(root: &Path) -> i32 {
         let p = corpus.join(f);
         if !p.exists() {
             eprintln!("xtask layout: {} not found (needs ../shared)", p.display());
-            return 1;
+            return Err(1);
         }
         runs.push(vec![p]);
     }
@@ -70,13 +147,13 @@ pub fn run(root: &Path) -> i32 {
             .status();
         let Ok(status) = status else {
             eprintln!("xtask layout: valgrind not found");
-            return 1;
+            return Err(1);
         };
         // `ptx check` exits 1 on a module with errors; anything else is a
         // failure to run.
         if !matches!(status.code(), Some(0 | 1)) {
             eprintln!("xtask layout: callgrind run {i} failed ({status})");
-            return 1;
+            return Err(1);
         }
         let text = std::fs::read_to_string(&out).unwrap_or_default();
         let _ = std::fs::remove_file(&out);
@@ -88,7 +165,7 @@ pub fn run(root: &Path) -> i32 {
                 "xtask layout: callgrind run {i} gave {} functions of ptx; not writing",
                 found.len()
             );
-            return 1;
+            return Err(1);
         }
         for (name, ir) in found {
             *cost.entry(name).or_default() += ir;
@@ -96,14 +173,7 @@ pub fn run(root: &Path) -> i32 {
     }
     let mut names: Vec<(String, u64)> = cost.into_iter().collect();
     names.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-    let script = render(names.iter().map(|(n, _)| n.as_str()));
-    let dest = root.join(SCRIPT);
-    if let Err(e) = std::fs::write(&dest, script) {
-        eprintln!("xtask layout: {}: {e}", dest.display());
-        return 1;
-    }
-    println!("{}: {} functions", dest.display(), names.len());
-    0
+    Ok(names)
 }
 
 /// The functions of the object whose file name is `object` (or of code
@@ -257,6 +327,35 @@ pub fn render<'a>(symbols: impl Iterator<Item = &'a str>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_check_names_hot_functions_the_script_does_not_place() {
+        let names = vec![
+            (
+                "_ZN6ptxkit3lex5lexer5Lexer4next17he7ed47f85e37f9feE".to_string(),
+                9000,
+            ),
+            (
+                "_ZN6ptxkit5check4body3new17h0123456789abcdefE".to_string(),
+                990,
+            ),
+            ("cold".to_string(), 1),
+        ];
+        let script = render(["_ZN6ptxkit3lex5lexer5Lexer4next17h00000000000000aaE"].into_iter());
+        let placed: std::collections::HashSet<&str> = script
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("*(.text."))
+            .filter_map(|l| l.split_whitespace().next())
+            .collect();
+        assert_eq!(placed.len(), 1);
+        let missing = missing_hot(&placed, &names, 10_000);
+        // The second is hot (9.9%) and not placed; `cold` is under the share.
+        assert_eq!(missing.len(), 1);
+        assert_eq!(missing[0].0, "_ZN6ptxkit5check4body3new17h*E");
+        assert_eq!(check_script(&script, &names), 1);
+        let full = render(names.iter().map(|(n, _)| n.as_str()));
+        assert_eq!(check_script(&full, &names), 0);
+    }
 
     #[test]
     fn hashes_become_wildcards() {

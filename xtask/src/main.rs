@@ -53,7 +53,7 @@ fn main() {
         }
         Task::BenchScan(a) => bench_scan::run(&a.paths, a.runs),
         Task::Test(a) => test_all::main(&root, &a.only, &a.cargo_args),
-        Task::Layout => layout::run(&root),
+        Task::Layout(l) => layout::run(&root, l.check),
         Task::Dist => match dist::build(&root, false) {
             Some(p) => {
                 println!("{}", p.display());
