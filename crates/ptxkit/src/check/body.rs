@@ -525,12 +525,14 @@ impl Checker<'_> {
                     self.name_found(*n, *sp, *found, w);
                 }
             } else if found.decl.is_none() && !is_predefined(n.as_str()) {
-                let d = Diagnostic::error(
-                    Code::UndefinedLabel,
-                    *sp,
-                    format!("label `{n}` is not defined in this function"),
-                );
-                self.report(*n, d, *found, w);
+                // Most such labels come further on: the message is made
+                // only if the use stands.
+                if found.settled {
+                    self.diags.push(undefined_label(*n, *sp));
+                } else {
+                    let depth = w.stack.len();
+                    w.pending.hold_later(*n, depth, *sp, undefined_label);
+                }
             }
         }
     }
@@ -665,4 +667,13 @@ impl Checker<'_> {
         let d = beyond.unwrap_or_else(|| super::symbols::undeclared(n, span));
         self.report(n, d, found, w);
     }
+}
+
+/// A branch to `n`, which no label of the function defines.
+fn undefined_label(n: Name, span: Span) -> Diagnostic {
+    Diagnostic::error(
+        Code::UndefinedLabel,
+        span,
+        format!("label `{n}` is not defined in this function"),
+    )
 }

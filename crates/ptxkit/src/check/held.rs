@@ -15,6 +15,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::diag::Diagnostic;
+use crate::source::Span;
 use crate::syntax::Name;
 
 /// Kept diagnostics, in all, per unit of the error cap.
@@ -32,15 +33,36 @@ pub(super) enum Settle {
     KeepIfLabel,
 }
 
+/// A held diagnostic: built already, or to be built only if it stands.
+/// A branch to a label further on is held until the label is seen, and
+/// most such labels come: building its message (a `String`) at the branch
+/// was work thrown away on nearly every forward branch.
+pub(super) enum Pending {
+    /// Built when held.
+    Built(Diagnostic),
+    /// Built from the name and this span if it stands.
+    Later(Span, fn(Name, Span) -> Diagnostic),
+}
+
+impl Pending {
+    /// The diagnostic about `n`.
+    fn build(self, n: Name) -> Diagnostic {
+        match self {
+            Pending::Built(d) => d,
+            Pending::Later(span, make) => make(n, span),
+        }
+    }
+}
+
 /// Diagnostics about names whose labels are not yet known.
 pub(super) struct Held {
     settle: Settle,
     /// The error cap (0: keep everything).
     cap: usize,
     /// Kept: the name, the diagnostic, the depth of its block.
-    kept: Vec<(Name, Diagnostic, usize)>,
+    kept: Vec<(Name, Pending, usize)>,
     /// Scratch list for [`Held::block_end`], kept for its capacity.
-    tail: Vec<(Name, Diagnostic, usize)>,
+    tail: Vec<(Name, Pending, usize)>,
     /// Uses past the kept ones, by name and depth.
     counted: FxHashMap<(Name, usize), u64>,
     /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
@@ -66,6 +88,24 @@ impl Held {
     /// builds it, only when it is kept.
     #[inline]
     pub(super) fn hold(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Diagnostic) {
+        self.hold_pending(n, depth, || Pending::Built(make()));
+    }
+
+    /// [`Held::hold`], the diagnostic built by `make` from `n` and `span`
+    /// only if it stands.
+    #[inline]
+    pub(super) fn hold_later(
+        &mut self,
+        n: Name,
+        depth: usize,
+        span: Span,
+        make: fn(Name, Span) -> Diagnostic,
+    ) {
+        self.hold_pending(n, depth, || Pending::Later(span, make));
+    }
+
+    #[inline]
+    fn hold_pending(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Pending) {
         debug_assert!(self.kept.last().is_none_or(|&(_, _, at)| at <= depth));
         if self.cap == 0 {
             self.kept.push((n, make(), depth));
@@ -93,7 +133,7 @@ impl Held {
     }
 
     /// The diagnostics kept since `kept` (a [`Held::mark`]), taken out.
-    pub(super) fn split_off(&mut self, kept: usize) -> Vec<(Name, Diagnostic, usize)> {
+    pub(super) fn split_off(&mut self, kept: usize) -> Vec<(Name, Pending, usize)> {
         if kept < self.kept.len() {
             self.kept.split_off(kept)
         } else {
@@ -103,7 +143,7 @@ impl Held {
 
     /// Put back what [`Held::split_off`] took out, dropping what was held
     /// since.
-    pub(super) fn restore(&mut self, kept: usize, taken: Vec<(Name, Diagnostic, usize)>) {
+    pub(super) fn restore(&mut self, kept: usize, taken: Vec<(Name, Pending, usize)>) {
         self.kept.truncate(kept);
         self.kept.extend(taken);
     }
@@ -139,7 +179,7 @@ impl Held {
         for (n, d, _) in tail.drain(..) {
             if is_label(n) {
                 if keep_if_label {
-                    out.push(d);
+                    out.push(d.build(n));
                 }
             } else {
                 self.kept.push((n, d, outer));
@@ -174,7 +214,7 @@ impl Held {
         let mut counted = self.lost;
         for (n, d, _) in self.kept {
             if stands(n) {
-                out.push(d);
+                out.push(d.build(n));
             }
         }
         for ((n, _), c) in self.counted {
