@@ -24,7 +24,21 @@ case "$target" in
     *)      dict=fuzz/ptx.dict
             seeds=(examples crates/ptxkit/tests/data/ok crates/ptxkit/tests/data/err fuzz/regressions) ;;
 esac
-RUSTC_BOOTSTRAP=1 exec cargo fuzz run --debug-assertions "$target" \
+# The output is also appended, each line prefixed with the seconds since the
+# start, to fuzz/logs/TARGET.log: `fuzz/curve.py fuzz/logs/*.log` turns the
+# logs into coverage curves (fuzz/README.md). GNU time, when present, adds
+# the run's CPU time to the log.
+mkdir -p fuzz/logs
+timer=()
+if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -v); fi
+RUSTC_BOOTSTRAP=1 "${timer[@]}" cargo fuzz run --debug-assertions "$target" \
     "fuzz/corpus/$target" "${seeds[@]}" -- \
     -dict="$dict" -max_total_time="$secs" -max_len=65536 \
-    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 "$@"
+    -timeout=120 -rss_limit_mb=2048 -print_final_stats=1 "$@" 2>&1 \
+  | python3 -u -c '
+import sys, time
+t0 = time.time()
+for line in sys.stdin:
+    sys.stdout.write(f"{time.time() - t0:.1f}\t{line}")' \
+  | tee -a "fuzz/logs/$target.log"
+exit "${PIPESTATUS[0]}"
