@@ -30,14 +30,20 @@ MARKS_MIN = [1, 5, 10, 20, 30, 40, 50, 60, 75, 90]
 
 
 def read_run(path):
-    """(points, cpu seconds) of one log: points are (t, execs, cov, ft)."""
-    points, cpu = [], None
+    """(points, cpu seconds) of one log: points are (t, execs, cov, ft),
+    the clock starting at libFuzzer's first line (a build before it does
+    not count)."""
+    points, cpu, start = [], None, None
     with open(path, errors="replace") as f:
         for line in f:
+            head, _, rest = line.partition("\t")
+            if start is None and rest.startswith("INFO:"):
+                start = float(head)
             m = LINE.match(line)
             if m:
                 t, n, _, cov, ft = m.groups()
-                points.append((float(t), int(n), int(cov), int(ft)))
+                t0 = start if start is not None else 0.0
+                points.append((float(t) - t0, int(n), int(cov), int(ft)))
                 continue
             c = CPU.search(line)
             if c:
@@ -46,15 +52,19 @@ def read_run(path):
 
 
 def end_time(path, points):
-    """The run's last timestamp (the final stats come after the last point)."""
-    last = points[-1][0] if points else 0.0
+    """The run's length: from libFuzzer's first line to the log's last."""
+    last, start = points[-1][0] if points else 0.0, None
     with open(path, errors="replace") as f:
         for line in f:
-            head = line.split("\t", 1)[0]
+            head, _, rest = line.partition("\t")
             try:
-                last = max(last, float(head))
+                t = float(head)
             except ValueError:
-                pass
+                continue
+            if start is None and rest.startswith("INFO:"):
+                start = t
+            if start is not None:
+                last = max(last, t - start)
     return last
 
 
@@ -143,7 +153,12 @@ def main():
         if not points:
             print(f"{target}: no coverage lines", file=sys.stderr)
             continue
-        row = [f"`{target}`", f"{total / 60:.0f} min", "?" if cpu is None else f"{cpu / 60:.0f} min", f"{execs:,}"]
+        row = [
+            f"`{target}`",
+            f"{total / 60:.1f} min",
+            "?" if cpu is None else f"{cpu / 60:.1f} min",
+            f"{execs:,}",
+        ]
         for m in MARKS_MIN:
             c = at(points, m * 60) if m * 60 <= total else None
             row.append("" if c is None else f"{c:,}")

@@ -27,8 +27,14 @@ esac
 # The output is also appended, each line prefixed with the seconds since the
 # start, to fuzz/logs/TARGET.log: `fuzz/curve.py fuzz/logs/*.log` turns the
 # logs into coverage curves (fuzz/README.md). GNU time, when present, adds
-# the run's CPU time to the log.
+# the run's CPU time to the log. The timeout is 120 s, not libFuzzer's
+# 1200: on a busy machine a run gets little CPU, and a short timeout takes
+# a starved input for a hang (inputs slower than 10 s are still written
+# out as `slow-unit-*`).
 mkdir -p fuzz/logs
+# Built first, so that neither the log's clock nor its CPU time counts the
+# build.
+RUSTC_BOOTSTRAP=1 cargo fuzz build --debug-assertions "$target"
 timer=()
 if [ -x /usr/bin/time ]; then timer=(/usr/bin/time -v); fi
 RUSTC_BOOTSTRAP=1 "${timer[@]}" cargo fuzz run --debug-assertions "$target" \
