@@ -522,6 +522,34 @@ fn cfg_output_proportional_to_the_graph() {
     }
 }
 
+/// A kernel whose one `brx.idx` picks among `n` labels of a
+/// `.branchtargets` list.
+fn jump_table(n: usize) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tts: .branchtargets ");
+    let labels: Vec<String> = (0..n).map(|i| format!("L{i}")).collect();
+    s.push_str(&labels.join(", "));
+    s.push_str(";\n\tbrx.idx %r1, ts;\n");
+    for l in &labels {
+        s.push_str(&format!("{l}:\n\tadd.s32 %r1, %r1, 1;\n"));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx resources` and `ptx cfg` on one `brx.idx` with a long target list:
+/// the CFG removed duplicate targets with a linear search per target
+/// (quadratic: 200,000 targets took 10 s in the tests' build).
+#[test]
+fn jump_table_linear_in_its_targets() {
+    for cmd in ["resources", "cfg"] {
+        let small = limited(&[os(cmd), os("-")], &jump_table(20_000));
+        let big = limited(&[os(cmd), os("-")], &jump_table(200_000));
+        assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+        linear(&format!("{cmd} of a jump table"), &small, &big);
+    }
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");
