@@ -550,6 +550,42 @@ fn jump_table_linear_in_its_targets() {
     }
 }
 
+/// A kernel of `n` additions drawn from `seed`: two seeds give two
+/// unrelated bodies of the same shape.
+fn random_body(n: usize, seed: u64) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<100>;\n");
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        s.push_str(&format!(
+            "\tadd.s32 %r{}, %r{}, {};\n",
+            x % 100,
+            (x >> 8) % 100,
+            (x >> 16) % 1000
+        ));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx diff` of two unrelated bodies: Myers' alignment is quadratic when
+/// nearly every line differs (20,000 lines took 10 s in a debug build);
+/// past `MAX_EDITS` the middle is shown as one replaced run.
+#[test]
+fn diff_linear_in_unrelated_bodies() {
+    let run = |n: usize| {
+        let a = temp(&format!("diff-a-{n}.ptx"), &random_body(n, 1));
+        let b = temp(&format!("diff-b-{n}.ptx"), &random_body(n, 2));
+        limited(&[os("diff"), a.as_os_str(), b.as_os_str()], b"")
+    };
+    let (small, big) = (run(3_000), run(30_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("diff of unrelated bodies", &small, &big);
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");

@@ -17,13 +17,18 @@
 //! same up to such a renaming has `only_renaming` set and no hunks. The
 //! first pairing wins, so an early coincidence can make a later, genuinely
 //! renamed line show as changed: the renaming is ignored where it can be.
-//! Lines are printed as written in each module.
+//! Lines are printed as written in each module. Bodies that differ by more
+//! than [`super::diff_align::MAX_EDITS`] lines are shown as one replaced run
+//! between their common first and last lines, so the diff costs time linear
+//! in their length.
 
 use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
-use similar::{capture_diff_slices, Algorithm, DiffTag};
+use similar::DiffTag;
+
+use super::diff_align::align;
 
 use super::regs::RegTable;
 use super::resources::{resources, Resources};
@@ -309,7 +314,7 @@ fn function_diff(
     let na: Vec<&str> = sa.iter().map(|s| s.norm.as_str()).collect();
     let nb: Vec<&str> = sb.iter().map(|s| s.norm.as_str()).collect();
     let header_same = a.params == b.params && a.rets == b.rets && a.directives == b.directives;
-    let ops = capture_diff_slices(Algorithm::Myers, &na, &nb);
+    let ops = align(&na, &nb);
     // Every line with its tag, then hunks with three lines of context.
     let mut all: Vec<DiffLine> = Vec::new();
     let mut ab: FxHashMap<Name, Name> = FxHashMap::default();
