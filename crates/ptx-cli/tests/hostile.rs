@@ -586,6 +586,35 @@ fn diff_linear_in_unrelated_bodies() {
     linear("diff of unrelated bodies", &small, &big);
 }
 
+/// A CUDA source of one kernel with `n` `asm` statements.
+fn many_asm(n: usize) -> Vec<u8> {
+    let mut s = String::from("__global__ void k(int x)\n{\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "  asm volatile(\"add.s32 %0, %0, {i};\" : \"+r\"(x));\n"
+        ));
+    }
+    s.push_str("}\n");
+    s.into_bytes()
+}
+
+/// `ptx check-asm` on 50,000 `asm` statements (2.5 MB): each statement
+/// held its own three copies of the names of every target it is compiled
+/// for, checked for and accepted on (about 50 each): 7.5 KB a statement,
+/// about 400 MB here. The lists are shared now.
+#[test]
+fn check_asm_memory_per_statement() {
+    let small = limited(&[os("check-asm"), os("-q"), os("-")], &many_asm(5_000));
+    let big = limited(&[os("check-asm"), os("-q"), os("-")], &many_asm(50_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("check-asm of many statements", &small, &big);
+    assert!(
+        big.rss_kb < 200 * 1024,
+        "check-asm of 50,000 statements: peak RSS {} MB",
+        big.rss_kb / 1024
+    );
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");
