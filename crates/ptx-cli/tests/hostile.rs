@@ -615,6 +615,26 @@ fn check_asm_memory_per_statement() {
     );
 }
 
+/// One `ld` with `n` `.global` modifiers.
+fn many_modifiers(n: usize) -> Vec<u8> {
+    module(&format!(
+        ".reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld{}.u32 %r1, [%rd1];\nret;",
+        ".global".repeat(n)
+    ))
+}
+
+/// `ptx grep` with a pattern of a few `*`s: the matcher tried every split
+/// of the modifiers among the `*`s (4 of them against 2,000 modifiers ran
+/// for over a minute); it is O(components × modifiers) now.
+#[test]
+fn grep_linear_in_modifiers() {
+    let pat = "ld.*.global.*.global.*.global.*.zz";
+    let small = limited(&[os("grep"), os(pat), os("-")], &many_modifiers(300));
+    let big = limited(&[os("grep"), os(pat), os("-")], &many_modifiers(3_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("grep of many modifiers", &small, &big);
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");
