@@ -635,6 +635,31 @@ fn grep_linear_in_modifiers() {
     linear("grep of many modifiers", &small, &big);
 }
 
+/// A module of `n` globals named `{prefix}0`, `{prefix}1`, … and one kernel.
+fn many_globals(n: usize, prefix: &str) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    for i in 0..n {
+        s.push_str(&format!(".global .u32 {prefix}{i};\n"));
+    }
+    s.push_str(".visible .entry k() { ret; }\n");
+    s.into_bytes()
+}
+
+/// `ptx diff` of two modules whose globals all differ: each global was
+/// looked for in the other module's list (two modules of 50,000 took
+/// 7.6 s in a debug build).
+#[test]
+fn diff_linear_in_globals() {
+    let run = |n: usize| {
+        let a = temp(&format!("globals-a-{n}.ptx"), &many_globals(n, "a"));
+        let b = temp(&format!("globals-b-{n}.ptx"), &many_globals(n, "b"));
+        limited(&[os("diff"), a.as_os_str(), b.as_os_str()], b"")
+    };
+    let (small, big) = (run(10_000), run(100_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("diff of many globals", &small, &big);
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");

@@ -159,6 +159,12 @@ pub fn diff_modules(a: Side<'_>, b: Side<'_>) -> ModuleDiff {
             .collect()
     };
     let (ga, gb) = (globals(a.module), globals(b.module));
+    // Looked up by name: a linear search per global was quadratic (two
+    // modules of 50,000 distinct globals took 7.6 s).
+    let (sa, sb): (FxHashSet<&str>, FxHashSet<&str>) = (
+        ga.iter().map(String::as_str).collect(),
+        gb.iter().map(String::as_str).collect(),
+    );
     let fa = defined(a.module);
     let fb = defined(b.module);
     let by_name_a: FxHashMap<Name, &Function> = fa.iter().map(|f| (f.name, *f)).collect();
@@ -191,8 +197,16 @@ pub fn diff_modules(a: Side<'_>, b: Side<'_>) -> ModuleDiff {
     }
     ModuleDiff {
         header: hdr,
-        added_globals: gb.iter().filter(|n| !ga.contains(n)).cloned().collect(),
-        removed_globals: ga.iter().filter(|n| !gb.contains(n)).cloned().collect(),
+        added_globals: gb
+            .iter()
+            .filter(|n| !sa.contains(n.as_str()))
+            .cloned()
+            .collect(),
+        removed_globals: ga
+            .iter()
+            .filter(|n| !sb.contains(n.as_str()))
+            .cloned()
+            .collect(),
         added: fb
             .iter()
             .filter(|f| !by_name_a.contains_key(&f.name))
