@@ -660,6 +660,22 @@ fn diff_linear_in_globals() {
     linear("diff of many globals", &small, &big);
 }
 
+/// A kernel of `n` `bar.sync` with distinct barrier ids.
+fn many_barrier_ids(n: usize) -> Vec<u8> {
+    let body: String = (0..n).map(|i| format!("\tbar.sync {i};\n")).collect();
+    module(&format!("{body}\tret;"))
+}
+
+/// `ptx resources` listing the barrier ids of a kernel: each id was looked
+/// for among those already seen (300,000 distinct ids took 10 s).
+#[test]
+fn resources_linear_in_barrier_ids() {
+    let small = limited(&[os("resources"), os("-")], &many_barrier_ids(30_000));
+    let big = limited(&[os("resources"), os("-")], &many_barrier_ids(300_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("resources of many barrier ids", &small, &big);
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");
