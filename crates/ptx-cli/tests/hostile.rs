@@ -522,6 +522,160 @@ fn cfg_output_proportional_to_the_graph() {
     }
 }
 
+/// A kernel whose one `brx.idx` picks among `n` labels of a
+/// `.branchtargets` list.
+fn jump_table(n: usize) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tts: .branchtargets ");
+    let labels: Vec<String> = (0..n).map(|i| format!("L{i}")).collect();
+    s.push_str(&labels.join(", "));
+    s.push_str(";\n\tbrx.idx %r1, ts;\n");
+    for l in &labels {
+        s.push_str(&format!("{l}:\n\tadd.s32 %r1, %r1, 1;\n"));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx resources` and `ptx cfg` on one `brx.idx` with a long target list:
+/// the CFG removed duplicate targets with a linear search per target
+/// (quadratic: 200,000 targets took 10 s in the tests' build).
+#[test]
+fn jump_table_linear_in_its_targets() {
+    for cmd in ["resources", "cfg"] {
+        let small = limited(&[os(cmd), os("-")], &jump_table(20_000));
+        let big = limited(&[os(cmd), os("-")], &jump_table(200_000));
+        assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+        linear(&format!("{cmd} of a jump table"), &small, &big);
+    }
+}
+
+/// A kernel of `n` additions drawn from `seed`: two seeds give two
+/// unrelated bodies of the same shape.
+fn random_body(n: usize, seed: u64) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<100>;\n");
+    let mut x = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    for _ in 0..n {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        s.push_str(&format!(
+            "\tadd.s32 %r{}, %r{}, {};\n",
+            x % 100,
+            (x >> 8) % 100,
+            (x >> 16) % 1000
+        ));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx diff` of two unrelated bodies: Myers' alignment is quadratic when
+/// nearly every line differs (20,000 lines took 10 s in a debug build);
+/// past `MAX_EDITS` the middle is shown as one replaced run.
+#[test]
+fn diff_linear_in_unrelated_bodies() {
+    let run = |n: usize| {
+        let a = temp(&format!("diff-a-{n}.ptx"), &random_body(n, 1));
+        let b = temp(&format!("diff-b-{n}.ptx"), &random_body(n, 2));
+        limited(&[os("diff"), a.as_os_str(), b.as_os_str()], b"")
+    };
+    let (small, big) = (run(3_000), run(30_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("diff of unrelated bodies", &small, &big);
+}
+
+/// A CUDA source of one kernel with `n` `asm` statements.
+fn many_asm(n: usize) -> Vec<u8> {
+    let mut s = String::from("__global__ void k(int x)\n{\n");
+    for i in 0..n {
+        s.push_str(&format!(
+            "  asm volatile(\"add.s32 %0, %0, {i};\" : \"+r\"(x));\n"
+        ));
+    }
+    s.push_str("}\n");
+    s.into_bytes()
+}
+
+/// `ptx check-asm` on 50,000 `asm` statements (2.5 MB): each statement
+/// held its own three copies of the names of every target it is compiled
+/// for, checked for and accepted on (about 50 each): 7.5 KB a statement,
+/// about 400 MB here. The lists are shared now.
+#[test]
+fn check_asm_memory_per_statement() {
+    let small = limited(&[os("check-asm"), os("-q"), os("-")], &many_asm(5_000));
+    let big = limited(&[os("check-asm"), os("-q"), os("-")], &many_asm(50_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("check-asm of many statements", &small, &big);
+    assert!(
+        big.rss_kb < 200 * 1024,
+        "check-asm of 50,000 statements: peak RSS {} MB",
+        big.rss_kb / 1024
+    );
+}
+
+/// One `ld` with `n` `.global` modifiers.
+fn many_modifiers(n: usize) -> Vec<u8> {
+    module(&format!(
+        ".reg .b32 %r<2>;\n.reg .b64 %rd<2>;\nld{}.u32 %r1, [%rd1];\nret;",
+        ".global".repeat(n)
+    ))
+}
+
+/// `ptx grep` with a pattern of a few `*`s: the matcher tried every split
+/// of the modifiers among the `*`s (4 of them against 2,000 modifiers ran
+/// for over a minute); it is O(components × modifiers) now.
+#[test]
+fn grep_linear_in_modifiers() {
+    let pat = "ld.*.global.*.global.*.global.*.zz";
+    let small = limited(&[os("grep"), os(pat), os("-")], &many_modifiers(300));
+    let big = limited(&[os("grep"), os(pat), os("-")], &many_modifiers(3_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("grep of many modifiers", &small, &big);
+}
+
+/// A module of `n` globals named `{prefix}0`, `{prefix}1`, … and one kernel.
+fn many_globals(n: usize, prefix: &str) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    for i in 0..n {
+        s.push_str(&format!(".global .u32 {prefix}{i};\n"));
+    }
+    s.push_str(".visible .entry k() { ret; }\n");
+    s.into_bytes()
+}
+
+/// `ptx diff` of two modules whose globals all differ: each global was
+/// looked for in the other module's list (two modules of 50,000 took
+/// 7.6 s in a debug build).
+#[test]
+fn diff_linear_in_globals() {
+    let run = |n: usize| {
+        let a = temp(&format!("globals-a-{n}.ptx"), &many_globals(n, "a"));
+        let b = temp(&format!("globals-b-{n}.ptx"), &many_globals(n, "b"));
+        limited(&[os("diff"), a.as_os_str(), b.as_os_str()], b"")
+    };
+    let (small, big) = (run(10_000), run(100_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    linear("diff of many globals", &small, &big);
+}
+
+/// A kernel of `n` `bar.sync` with distinct barrier ids.
+fn many_barrier_ids(n: usize) -> Vec<u8> {
+    let body: String = (0..n).map(|i| format!("\tbar.sync {i};\n")).collect();
+    module(&format!("{body}\tret;"))
+}
+
+/// `ptx resources` listing the barrier ids of a kernel: each id was looked
+/// for among those already seen (300,000 distinct ids took 10 s).
+#[test]
+fn resources_linear_in_barrier_ids() {
+    let small = limited(&[os("resources"), os("-")], &many_barrier_ids(30_000));
+    let big = limited(&[os("resources"), os("-")], &many_barrier_ids(300_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("resources of many barrier ids", &small, &big);
+}
+
 /// A fatbin of `n` containers of one uncompressed PTX entry each.
 fn many_containers(n: usize) -> Vec<u8> {
     let ptx = format!("{HEADER}.visible .entry k() {{ ret; }}\n");

@@ -85,7 +85,7 @@ impl AsmStatement {
     fn targets(&self) -> PyResult<Vec<String>> {
         crate::errors::guard(|| {
             Ok(match &self.c.verdict {
-                Verdict::Valid { targets } => targets.clone(),
+                Verdict::Valid { targets } => targets.to_vec(),
                 _ => Vec::new(),
             })
         })
@@ -169,9 +169,9 @@ impl AsmStatement {
             let g = &self.c.guard;
             let d = pyo3::types::PyDict::new(py);
             d.set_item("conditions", g.conditions.clone())?;
-            d.set_item("compiled_for", g.compiled_for.clone())?;
+            d.set_item("compiled_for", g.compiled_for.to_vec())?;
             d.set_item("compiled_for_text", g.compiled_for_text.clone())?;
-            d.set_item("checked_for", g.checked_for.clone())?;
+            d.set_item("checked_for", g.checked_for.to_vec())?;
             d.set_item("assumed_undefined", g.assumed_undefined.clone())?;
             d.set_item("undecidable", g.undecidable.clone())?;
             Ok(d)

@@ -103,7 +103,7 @@ fn narrowed_targets_and_wrapper_never_blamed() {
     assert_eq!(closest.as_deref(), Some("sm_80"));
     assert!(diagnostics.iter().all(|d| d.span.end as usize <= src.len()));
     let c = inline_asm::check_source(src, &["sm_80".into(), "sm_90a".into()]);
-    assert!(matches!(&c[0].verdict, Verdict::Valid { targets } if targets == &["sm_90a"]));
+    assert!(matches!(&c[0].verdict, Verdict::Valid { targets } if targets[..] == ["sm_90a"]));
     // An unclosed block: blamed on the template's closing quote, not on
     // the wrapper.
     let src = br#"asm("{ mov.b32 %0, 1;" : "=r"(x));"#;
@@ -928,8 +928,8 @@ fn cuda_arch_guards_pick_the_targets() {
         .iter()
         .all(|t| t.as_str() >= "sm_100"));
     // The #else: 900 <= arch < 1000.
-    assert!(matches!(&hopper.verdict, Verdict::Valid { targets } if targets == &["sm_90a"]));
-    assert_eq!(hopper.guard.compiled_for, ["sm_90", "sm_90a"]);
+    assert!(matches!(&hopper.verdict, Verdict::Valid { targets } if targets[..] == ["sm_90a"]));
+    assert_eq!(hopper.guard.compiled_for[..], ["sm_90", "sm_90a"]);
     // With only sm_80 selected, the last two are not compiled at all.
     let fc = check_with(src, &["sm_80"]);
     assert_eq!(fc.checked.len(), 1);
@@ -958,7 +958,7 @@ asm(\"membar.cta;\");\n\
     let g: Vec<Vec<String>> = fc
         .checked
         .iter()
-        .map(|c| c.guard.compiled_for.clone())
+        .map(|c| c.guard.compiled_for.to_vec())
         .collect();
     assert_eq!(g[0], ["sm_90a"]);
     assert_eq!(g[1], ["sm_100a"]);

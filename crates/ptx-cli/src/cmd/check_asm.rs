@@ -256,7 +256,7 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
         let (accepted, closest): (&[String], _) = match &c.verdict {
             Verdict::Valid { targets } => {
                 tally.valid = tally.valid.saturating_add(1);
-                (targets, None)
+                (&targets[..], None)
             }
             Verdict::Invalid { closest, .. } => {
                 tally.invalid = tally.invalid.saturating_add(1);

@@ -286,7 +286,11 @@ impl<'a> Cfg<'a> {
         let n = self.blocks.len();
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
+        // `seen[t] == b + 1` when block `b` already has an edge to `t`: a
+        // `brx.idx` whose list names k labels costs O(k), not O(k²).
+        let mut seen = vec![0usize; n];
         for b in &self.blocks {
+            let stamp = b.id.saturating_add(1);
             let next = (b.id.saturating_add(1) < n).then_some(b.id.saturating_add(1));
             let last = b
                 .instructions
@@ -321,11 +325,12 @@ impl<'a> Cfg<'a> {
                 }
                 Some(Transfer::Indirect) => {
                     let list = label_operand(last).and_then(|t| tables.get(&t));
-                    let mut seen = Vec::new();
                     for (l, _) in list.map(|l| l.iter()).into_iter().flatten() {
                         match label_block.get(l) {
-                            Some(&t) if !seen.contains(&t) => {
-                                seen.push(t);
+                            Some(&t) if seen.get(t).is_some_and(|&s| s != stamp) => {
+                                if let Some(s) = seen.get_mut(t) {
+                                    *s = stamp;
+                                }
                                 edges.push(Edge {
                                     from: b.id,
                                     to: Some(t),
@@ -367,11 +372,20 @@ impl<'a> Cfg<'a> {
     /// Successor blocks of every block (edges leaving the function omitted,
     /// duplicates removed).
     pub fn successors(&self) -> Vec<Vec<usize>> {
-        let mut s: Vec<Vec<usize>> = vec![Vec::new(); self.blocks.len()];
+        let n = self.blocks.len();
+        let mut s: Vec<Vec<usize>> = vec![Vec::new(); n];
+        // `last[to] == from + 1` when `from`'s list already holds `to`; the
+        // edges are grouped by source block, so one mark per target is
+        // enough and a block of k edges costs O(k), not O(k²).
+        let mut last = vec![0usize; n];
         for e in &self.edges {
+            let stamp = e.from.saturating_add(1);
             if let (Some(to), Some(list)) = (e.to, s.get_mut(e.from)) {
-                if !list.contains(&to) {
-                    list.push(to);
+                if let Some(m) = last.get_mut(to) {
+                    if *m != stamp {
+                        *m = stamp;
+                        list.push(to);
+                    }
                 }
             }
         }

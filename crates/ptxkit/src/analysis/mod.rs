@@ -8,6 +8,7 @@ pub mod cfg;
 /// Constant evaluation lives with the tree ([`crate::syntax::consteval`]); kept here for existing callers.
 pub use crate::syntax::consteval;
 pub mod diff;
+pub mod diff_align;
 pub mod dom;
 pub mod dot;
 pub mod explain;

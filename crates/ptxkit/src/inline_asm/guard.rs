@@ -6,6 +6,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use rustc_hash::FxHashMap;
+
 use super::finder::{find_all, AsmStatement, Found};
 use super::passes::{Mask, Passes};
 use super::pp::{device, PpOptions};
@@ -36,11 +38,13 @@ pub struct Guard {
     /// is compiled, outermost first (`#if __CUDA_ARCH__ >= 900`).
     pub conditions: Vec<String>,
     /// Every known target nvcc compiles it for.
-    pub compiled_for: Vec<String>,
+    #[serde(serialize_with = "names")]
+    pub compiled_for: Arc<[String]>,
     /// `compiled_for` written short (`sm_90..sm_121f`).
     pub compiled_for_text: String,
     /// The selected targets it was checked against.
-    pub checked_for: Vec<String>,
+    #[serde(serialize_with = "names")]
+    pub checked_for: Arc<[String]>,
     /// Identifiers the conditions read that no source defines, taken as
     /// undefined (a build without `-D`).
     pub assumed_undefined: Vec<String>,
@@ -89,13 +93,14 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
         undefines: opts.undefines.clone(),
     };
     let mut out = FileCheck::default();
+    let mut shared = Shared::default();
     for f in find_all(src, &pp_opts, Arc::clone(&passes)) {
         let dev = device(f.mask);
         let guard = Guard {
             conditions: f.guard.conditions.clone(),
-            compiled_for: passes.targets_of(dev),
+            compiled_for: shared.list(passes.targets_of(dev)),
             compiled_for_text: passes.describe(dev),
-            checked_for: passes.targets_of(dev & sel_mask),
+            checked_for: shared.list(passes.targets_of(dev & sel_mask)),
             assumed_undefined: f.guard.assumed_undefined.clone(),
             undecidable: f.guard.undecidable.clone(),
         };
@@ -117,10 +122,37 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
             });
             continue;
         }
-        out.checked
-            .push(check_found(f, guard, &passes, sel_mask, &selected));
+        out.checked.push(check_found(
+            f,
+            guard,
+            &passes,
+            sel_mask,
+            &selected,
+            &mut shared,
+        ));
     }
     out
+}
+
+/// The lists of target names of a file's statements, each kept once: a
+/// statement holds three lists of up to every known target (about 50), so
+/// 200,000 statements held 1.5 GB of copies of the same names.
+#[derive(Default)]
+struct Shared(FxHashMap<Vec<String>, Arc<[String]>>);
+
+impl Shared {
+    fn list(&mut self, names: Vec<String>) -> Arc<[String]> {
+        if let Some(l) = self.0.get(&names) {
+            return Arc::clone(l);
+        }
+        let l: Arc<[String]> = Arc::from(names.as_slice());
+        self.0.insert(names, Arc::clone(&l));
+        l
+    }
+}
+
+fn names<S: serde::Serializer>(l: &Arc<[String]>, s: S) -> Result<S::Ok, S::Error> {
+    serde::Serialize::serialize(&**l, s)
 }
 
 /// The selected targets (in the order given) among `m`.
@@ -139,6 +171,7 @@ fn check_found(
     passes: &Passes,
     sel_mask: Mask,
     selected: &[String],
+    shared: &mut Shared,
 ) -> Checked {
     let all_dev = device(passes.all());
     let mut valid: Vec<String> = Vec::new();
@@ -152,9 +185,9 @@ fn check_found(
         }
         match judge(&v.statement, &targets) {
             Verdict::Valid { targets } => {
-                for t in targets {
-                    if !valid.contains(&t) {
-                        valid.push(t);
+                for t in targets.iter() {
+                    if !valid.contains(t) {
+                        valid.push(t.clone());
                     }
                 }
             }
@@ -227,7 +260,9 @@ fn check_found(
                 .filter(|t| valid.contains(t))
                 .cloned()
                 .collect();
-            Verdict::Valid { targets }
+            Verdict::Valid {
+                targets: shared.list(targets),
+            }
         }
     };
     let mut notes = Vec::new();

@@ -1,6 +1,8 @@
 //! Checking a statement's fragment against targets: which accept it, and
 //! what the closest one says when none does.
 
+use std::sync::Arc;
+
 use super::finder::{AsmStatement, Template};
 use super::fragment::{self, build, Fragment, OperandKind};
 use crate::check::{check, CheckOptions};
@@ -30,8 +32,9 @@ thread_local! {
 pub enum Verdict {
     /// Some selected target accepts it.
     Valid {
-        /// The targets that accept it, in the order given.
-        targets: Vec<String>,
+        /// The targets that accept it, in the order given (one list shared
+        /// by the statements of a file that have the same).
+        targets: Arc<[String]>,
     },
     /// No selected target accepts it.
     Invalid {
@@ -186,7 +189,7 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
     match first {
         Some((frag, v)) => finish(&frag, v),
         None => Verdict::Valid {
-            targets: Vec::new(),
+            targets: Arc::from([]),
         },
     }
 }
@@ -201,7 +204,9 @@ enum Outcome {
 fn finish(frag: &Fragment, v: Outcome) -> Verdict {
     let problems = frag.problems.clone();
     match v {
-        Outcome::Valid(targets) if problems.is_empty() => Verdict::Valid { targets },
+        Outcome::Valid(targets) if problems.is_empty() => Verdict::Valid {
+            targets: targets.into(),
+        },
         Outcome::Valid(_) => Verdict::Invalid {
             closest: None,
             diagnostics: problems,
