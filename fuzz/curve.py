@@ -4,9 +4,11 @@
     fuzz/curve.py [--svg DIR] [--markdown] LOG...
 
 Each LOG is the timestamped output of `fuzz/run.sh` (every line is
-`SECONDS<TAB>libFuzzer line`). The logs of one target, given in the order
-they ran, make one curve: a run that starts from the corpus the last one
-left continues it, its clock added after the last one's. The target's
+`SECONDS<TAB>libFuzzer line`; run.sh appends each run of a target to its
+log, so a log may hold several runs, each clock starting again at 0). The
+runs of one target, in the order they ran, make one curve: a run that
+starts from the corpus the last one left continues it, its clock added
+after the last one's. The target's
 name is the log's file name up to its first dot (`check.run1.log` and
 `check.log` are both `check`).
 
@@ -29,31 +31,15 @@ CPU = re.compile(r"User time \(seconds\): ([\d.]+)")
 MARKS_MIN = [1, 5, 10, 20, 30, 40, 50, 60, 75, 90]
 
 
-def read_run(path):
-    """(points, cpu seconds) of one log: points are (t, execs, cov, ft),
-    the clock starting at libFuzzer's first line (a build before it does
-    not count)."""
-    points, cpu, start = [], None, None
-    with open(path, errors="replace") as f:
-        for line in f:
-            head, _, rest = line.partition("\t")
-            if start is None and rest.startswith("INFO:"):
-                start = float(head)
-            m = LINE.match(line)
-            if m:
-                t, n, _, cov, ft = m.groups()
-                t0 = start if start is not None else 0.0
-                points.append((float(t) - t0, int(n), int(cov), int(ft)))
-                continue
-            c = CPU.search(line)
-            if c:
-                cpu = float(c.group(1))
-    return points, cpu
-
-
-def end_time(path, points):
-    """The run's length: from libFuzzer's first line to the log's last."""
-    last, start = points[-1][0] if points else 0.0, None
+def read_runs(path):
+    """The runs of one log, in order: `fuzz/run.sh` appends each run to the
+    target's log, and a run's clock starts again at 0. Each run is
+    (points, seconds, cpu): points are (t, execs, cov, ft), the clock
+    starting at libFuzzer's first line (a build before it does not count);
+    cpu is None when the run has no final stats (stopped, or running)."""
+    runs = []
+    cur = None
+    last_t = -1.0
     with open(path, errors="replace") as f:
         for line in f:
             head, _, rest = line.partition("\t")
@@ -61,29 +47,42 @@ def end_time(path, points):
                 t = float(head)
             except ValueError:
                 continue
-            if start is None and rest.startswith("INFO:"):
-                start = t
-            if start is not None:
-                last = max(last, t - start)
-    return last
+            if cur is None or t < last_t:
+                cur = {"points": [], "start": None, "end": 0.0, "cpu": None}
+                runs.append(cur)
+            last_t = t
+            if cur["start"] is None and rest.startswith("INFO:"):
+                cur["start"] = t
+            t0 = cur["start"]
+            if t0 is None:
+                continue
+            cur["end"] = max(cur["end"], t - t0)
+            m = LINE.match(line)
+            if m:
+                _, n, _, cov, ft = m.groups()
+                cur["points"].append((t - t0, int(n), int(cov), int(ft)))
+                continue
+            c = CPU.search(rest)
+            if c:
+                cur["cpu"] = float(c.group(1))
+    return [(r["points"], r["end"], r["cpu"]) for r in runs if r["start"] is not None]
 
 
 def curve(paths):
     """One target's points over all its runs, the clock continued."""
     out, offset, execs, cpu, best = [], 0.0, 0, 0.0, 0
     for p in paths:
-        pts, c = read_run(p)
-        for t, n, cov, ft in pts:
-            # A run that reloads the corpus reports the coverage of what it
-            # has re-run so far: the curve keeps the best reached.
-            best = max(best, cov)
-            out.append((offset + t, execs + n, best, ft))
-        if pts:
-            execs += pts[-1][1]
-        offset += end_time(p, pts)
-        # A run without final stats (stopped, or still running) leaves the
-        # CPU figure a lower bound.
-        cpu = None if cpu is None or c is None else cpu + c
+        for pts, length, c in read_runs(p):
+            for t, n, cov, ft in pts:
+                # A run that reloads the corpus reports the coverage of
+                # what it has re-run so far: the curve keeps the best.
+                best = max(best, cov)
+                out.append((offset + t, execs + n, best, ft))
+            if pts:
+                execs += pts[-1][1]
+            offset += length
+            # A run without final stats leaves the CPU figure unknown.
+            cpu = None if cpu is None or c is None else cpu + c
     return out, offset, execs, cpu
 
 
