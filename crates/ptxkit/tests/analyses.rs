@@ -255,7 +255,7 @@ fn cfg_dot_renders_with_graphviz() {
         if n == 0 {
             continue;
         }
-        // Through files: dot writes each graph's SVG before reading the
+        // The input through a file: dot writes each graph's SVG before reading the
         // next graph, so feeding a pipe while not reading its output
         // deadlocks; its output is read by a thread while the run is timed.
         let tmp = std::env::temp_dir().join(format!("ptxkit-cfg-{}.dot", std::process::id()));
