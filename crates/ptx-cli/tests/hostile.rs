@@ -550,6 +550,42 @@ fn jump_table_linear_in_its_targets() {
     }
 }
 
+/// A kernel whose `n` `brx.idx` instructions all pick among the same `n`
+/// labels of one `.branchtargets` list: n × n edges, from a file of O(n)
+/// bytes.
+fn shared_jump_tables(n: usize) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tts: .branchtargets ");
+    let labels: Vec<String> = (0..n).map(|i| format!("L{i}")).collect();
+    s.push_str(&labels.join(", "));
+    s.push_str(";\n");
+    for l in &labels {
+        s.push_str(&format!("{l}:\n\tbrx.idx %r1, ts;\n"));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx cfg` and `ptx resources` when many `brx.idx` share one list: the
+/// graph held (and `ptx cfg` printed) every one of the k × m edges (2,000
+/// × 2,000, a 62 KB file: 217 MB printed, 725 MB peak). The edges past
+/// the budget (docs/limits.md) are now left out and counted.
+#[test]
+fn shared_jump_tables_bounded() {
+    for cmd in ["cfg", "resources"] {
+        let small = limited(&[os(cmd), os("-")], &shared_jump_tables(400));
+        let big = limited(&[os(cmd), os("-")], &shared_jump_tables(4_000));
+        assert_eq!(small.code, Some(0), "{}", head(&small.stderr));
+        assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+        linear(&format!("{cmd} of shared jump tables"), &small, &big);
+        if cmd == "cfg" {
+            let said = |r: &Limited| String::from_utf8_lossy(&r.stdout).contains("left out");
+            assert!(!said(&small), "160,000 edges are within the budget");
+            assert!(said(&big), "16 M edges are past it, and it is said");
+        }
+    }
+}
+
 /// A kernel of `n` additions drawn from `seed`: two seeds give two
 /// unrelated bodies of the same shape.
 fn random_body(n: usize, seed: u64) -> Vec<u8> {

@@ -112,6 +112,14 @@ impl Cfg {
         crate::errors::guard(|| Ok(self.r.irreducible_edges.clone()))
     }
 
+    /// ``brx.idx`` edges left out of ``edges`` past the graph's budget
+    /// (0 unless ``brx.idx`` instructions share ``.branchtargets`` lists;
+    /// see docs/limits.md).
+    #[getter]
+    fn omitted_edges(&self) -> PyResult<usize> {
+        crate::errors::guard(|| Ok(self.r.omitted_edges))
+    }
+
     /// Whether edge ``a -> b`` is a back edge (``b`` dominates ``a``).
     fn is_back_edge(&self, a: usize, b: usize) -> PyResult<bool> {
         crate::errors::guard(|| Ok(self.r.is_back_edge(a, b)))

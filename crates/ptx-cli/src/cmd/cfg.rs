@@ -181,5 +181,19 @@ pub fn render(r: &FlowReport, on: bool) -> String {
             r.unresolved_targets.join(", ")
         ));
     }
+    if r.omitted_edges > 0 {
+        s.push_str(&format!(
+            "  {}\n",
+            out::paint(
+                &format!(
+                    "{} left out: brx.idx instructions that share .branchtargets lists make more \
+                     edges than the graph's budget (docs/limits.md)",
+                    out::count(r.omitted_edges as u64, "brx.idx edge")
+                ),
+                style::WARN,
+                on
+            )
+        ));
+    }
     s
 }

@@ -107,8 +107,12 @@ pub struct Cfg<'a> {
     /// flattened); blocks index into it.
     #[serde(skip)]
     pub insts: Vec<&'a Instruction>,
-    /// Names in `.branchtargets` lists whose label is not in the function.
+    /// Names in `.branchtargets` lists whose label is not in the function
+    /// (each list's once, however many `brx.idx` name it).
     pub unresolved_targets: Vec<String>,
+    /// `brx.idx` edges left out past [`indirect_edge_budget`] (0 for
+    /// every function whose `brx.idx` instructions do not share lists).
+    pub omitted_edges: usize,
 }
 
 enum Flat<'a> {
@@ -209,6 +213,7 @@ impl<'a> Cfg<'a> {
             entry: 0,
             insts: Vec::new(),
             unresolved_targets: Vec::new(),
+            omitted_edges: 0,
         };
         if f.body.is_none() {
             return cfg;
@@ -286,11 +291,19 @@ impl<'a> Cfg<'a> {
         let n = self.blocks.len();
         let mut edges = Vec::new();
         let mut unresolved = Vec::new();
-        // `seen[t] == b + 1` when block `b` already has an edge to `t`: a
-        // `brx.idx` whose list names k labels costs O(k), not O(k²).
+        // Each `.branchtargets` list is resolved once, into its distinct
+        // target blocks; every `brx.idx` naming it reuses that list.
+        let mut resolved: FxHashMap<Name, Vec<usize>> = FxHashMap::default();
+        // `seen[t] == k` when the k-th list resolved already holds `t`: a
+        // list of m labels costs O(m), not O(m²).
         let mut seen = vec![0usize; n];
+        let entries = tables
+            .values()
+            .fold(0usize, |a, l| a.saturating_add(l.len()));
+        let budget = indirect_edge_budget(entries);
+        let mut indirect = 0usize;
+        let mut omitted = 0usize;
         for b in &self.blocks {
-            let stamp = b.id.saturating_add(1);
             let next = (b.id.saturating_add(1) < n).then_some(b.id.saturating_add(1));
             let last = b
                 .instructions
@@ -324,22 +337,22 @@ impl<'a> Cfg<'a> {
                     falls = guarded;
                 }
                 Some(Transfer::Indirect) => {
-                    let list = label_operand(last).and_then(|t| tables.get(&t));
-                    for (l, _) in list.map(|l| l.iter()).into_iter().flatten() {
-                        match label_block.get(l) {
-                            Some(&t) if seen.get(t).is_some_and(|&s| s != stamp) => {
-                                if let Some(s) = seen.get_mut(t) {
-                                    *s = stamp;
-                                }
-                                edges.push(Edge {
-                                    from: b.id,
-                                    to: Some(t),
-                                    kind: EdgeKind::Indirect,
-                                });
-                            }
-                            Some(_) => {}
-                            None => unresolved.push(l.to_string()),
-                        }
+                    let name = label_operand(last);
+                    let list = name.and_then(|t| tables.get(&t).map(|l| (t, *l)));
+                    if let Some((name, list)) = list {
+                        let stamp = resolved.len().saturating_add(1);
+                        let targets = resolved.entry(name).or_insert_with(|| {
+                            resolve_list(list, label_block, &mut seen, stamp, &mut unresolved)
+                        });
+                        let room = budget.saturating_sub(indirect);
+                        let take = targets.len().min(room);
+                        omitted = omitted.saturating_add(targets.len().saturating_sub(take));
+                        indirect = indirect.saturating_add(take);
+                        edges.extend(targets.iter().take(take).map(|&t| Edge {
+                            from: b.id,
+                            to: Some(t),
+                            kind: EdgeKind::Indirect,
+                        }));
                     }
                     falls = guarded;
                 }
@@ -367,6 +380,7 @@ impl<'a> Cfg<'a> {
         }
         self.edges = edges;
         self.unresolved_targets = unresolved;
+        self.omitted_edges = omitted;
     }
 
     /// Successor blocks of every block (edges leaving the function omitted,
@@ -399,6 +413,46 @@ impl<'a> Cfg<'a> {
             .and_then(|b| self.insts.get(b.range()))
             .unwrap_or_default()
     }
+}
+
+/// Most `brx.idx` edges one function's graph holds: four per entry of its
+/// `.branchtargets` lists, and at least [`MIN_INDIRECT_EDGES`]. Without
+/// sharing, a list's m entries give at most m edges, so only `brx.idx`
+/// instructions that share lists (k of them over one list of m labels
+/// make k × m edges) can reach it; the edges past it are left out and
+/// counted in [`Cfg::omitted_edges`].
+pub fn indirect_edge_budget(list_entries: usize) -> usize {
+    list_entries.saturating_mul(4).max(MIN_INDIRECT_EDGES)
+}
+
+/// The least budget of [`indirect_edge_budget`]: 2^20 edges (24 MB).
+pub const MIN_INDIRECT_EDGES: usize = 1 << 20;
+
+/// The distinct blocks `list` names, in list order; names without a label
+/// in the function go to `unresolved`. `seen` marks with `stamp` the
+/// blocks already taken.
+fn resolve_list(
+    list: &[(Name, Span)],
+    label_block: &FxHashMap<Name, usize>,
+    seen: &mut [usize],
+    stamp: usize,
+    unresolved: &mut Vec<String>,
+) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (l, _) in list {
+        match label_block.get(l) {
+            Some(&t) => {
+                if let Some(s) = seen.get_mut(t) {
+                    if *s != stamp {
+                        *s = stamp;
+                        out.push(t);
+                    }
+                }
+            }
+            None => unresolved.push(l.to_string()),
+        }
+    }
+    out
 }
 
 #[derive(Default)]
@@ -491,6 +545,36 @@ mod tests {
                 assert_eq!(c.block_insts(2).len(), 1);
             },
         );
+    }
+
+    #[test]
+    fn shared_lists_resolved_once() {
+        cfg_of(
+            ".reg .b32 %r<3>;\nts: .branchtargets A, Z, B, A;\n@%p1 brx.idx %r1, ts;\nA:\nbrx.idx %r1, ts;\nB:\nret;",
+            |c| {
+                assert_eq!(
+                    edges(c),
+                    vec![
+                        (0, Some(1), "indirect"),
+                        (0, Some(2), "indirect"),
+                        (0, Some(1), "fallthrough"),
+                        (1, Some(1), "indirect"),
+                        (1, Some(2), "indirect"),
+                        (2, None, "return"),
+                    ]
+                );
+                // The list's missing label is named once, not once per use.
+                assert_eq!(c.unresolved_targets, vec!["Z".to_string()]);
+                assert_eq!(c.omitted_edges, 0);
+            },
+        );
+    }
+
+    #[test]
+    fn indirect_edge_budget_grows_with_the_lists() {
+        assert_eq!(indirect_edge_budget(0), MIN_INDIRECT_EDGES);
+        assert_eq!(indirect_edge_budget(1 << 20), 1 << 22);
+        assert_eq!(indirect_edge_budget(usize::MAX), usize::MAX);
     }
 
     #[test]

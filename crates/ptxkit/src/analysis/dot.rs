@@ -116,6 +116,13 @@ fn cfg_body(r: &FlowReport, p: &str, ind: &str, o: &mut String) {
         }
         let _ = writeln!(o, "{ind}{p}b{} [{attrs}];", b.id);
     }
+    if r.omitted_edges > 0 {
+        let _ = writeln!(
+            o,
+            "{ind}// {} brx.idx edges left out (past the graph's budget)",
+            r.omitted_edges
+        );
+    }
     if r.edges.iter().any(|e| e.to.is_none()) {
         let _ = writeln!(o, "{ind}{p}exit [shape=doublecircle, label=\"exit\"];");
     }

@@ -37,6 +37,10 @@ pub struct FlowReport {
     pub irreducible_edges: Vec<(usize, usize)>,
     /// `.branchtargets` entries naming no label of the function.
     pub unresolved_targets: Vec<String>,
+    /// `brx.idx` edges left out of `edges` past the graph's budget
+    /// ([`super::cfg::indirect_edge_budget`]; 0 unless `brx.idx`
+    /// instructions share `.branchtargets` lists).
+    pub omitted_edges: usize,
     /// Every back edge (latch, header), sorted: [`FlowReport::is_back_edge`]
     /// in O(log n).
     #[serde(skip)]
@@ -70,6 +74,7 @@ impl FlowReport {
             irreducible_edges: lf.irreducible_edges,
             entry: cfg.entry,
             unresolved_targets: cfg.unresolved_targets,
+            omitted_edges: cfg.omitted_edges,
             edges: cfg.edges,
             blocks: cfg.blocks,
         }
