@@ -54,8 +54,10 @@ use crate::syntax::{AddressAt, Expr, Instruction, Modifier, Module, Operand};
 /// raised when a shape changes incompatibly (2: compact spans and
 /// instructions, `line_starts`; operands may be array elements, kind
 /// `element`; 3: declarations and parameters leave out the parts not
-/// written — `null`, `false` and `[]` — instead of writing them).
-pub const SCHEMA_VERSION: u32 = 3;
+/// written — `null`, `false` and `[]` — instead of writing them; 4:
+/// consecutive `.b8 N` lines of a `.section`, N a plain decimal byte, are
+/// one `Bytes` entry of values instead of a `Data` entry each).
+pub const SCHEMA_VERSION: u32 = 4;
 
 /// How spans (and instructions) are written while a tree serialises.
 #[derive(Clone)]
@@ -114,7 +116,7 @@ fn positions(span: Span) -> Option<(LineCol, LineCol)> {
     })
 }
 
-/// A module as a compact JSON document: `{"schema_version": 3,
+/// A module as a compact JSON document: `{"schema_version": 4,
 /// "line_starts": […], "module": {…}}`, spans as `[start, end]`.
 pub struct Document<'a> {
     module: &'a Module,

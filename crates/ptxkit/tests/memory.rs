@@ -141,6 +141,48 @@ fn full_check_of_one_large_function() {
     assert!(p < 0.02 * n, "full check peak is {:.3}x the source", p / n);
 }
 
+/// The debug sections of a `-G` module: lines of one `.b8` byte each,
+/// with labels and label references between them. A data line was an
+/// entry of 56 bytes with its expression (issue #42: such a module needed
+/// 23x its size); a run of plain `.b8 N` lines is now held a byte per line,
+/// in the tree and in the check, which holds a module-scope item whole.
+#[test]
+fn debug_sections_are_held_a_byte_per_line() {
+    let _one = ONE_AT_A_TIME.lock();
+    let mut s = String::from(
+        ".version 8.0\n.target sm_90, debug\n.address_size 64\n\
+         .visible .entry k()\n{\n$L__func_begin0:\n\tret;\n$L__func_end0:\n}\n\
+         .section .debug_info\n{\n",
+    );
+    for i in 0..400_000u32 {
+        if i % 64 == 0 {
+            s.push_str("\t.b64 $L__func_begin0\n\t.b32 .debug_abbrev\n");
+        }
+        s.push_str(&format!("\t.b8 {}\n", i.wrapping_mul(2_654_435_761) >> 24));
+    }
+    s.push_str("}\n.section .debug_abbrev\n{\n\t.b8 1\n\t.b8 17\n}\n");
+    let src = s.as_bytes();
+    let opts = ptxkit::check::CheckOptions::default();
+    drop(ptxkit::check::check_source(
+        &src[..src.len().min(4096)],
+        &opts,
+    ));
+    let (tree, _, parsed) = measure(|| ptxkit::parse(src));
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    drop(parsed);
+    let (_, peak, diags) = measure(|| ptxkit::check::check_source(src, &opts));
+    assert!(diags.is_empty(), "{diags:?}");
+    let (n, t, p) = (src.len() as f64, tree as f64, peak as f64);
+    eprintln!(
+        "debug sections of {} bytes: tree {:.2}x, full check peak {:.2}x the source",
+        src.len(),
+        t / n,
+        p / n
+    );
+    assert!(t < 1.0 * n, "the tree is {:.2}x the source", t / n);
+    assert!(p < 1.0 * n, "the check's peak is {:.2}x the source", p / n);
+}
+
 /// Uses of undeclared registers wait for the end of their function (a
 /// later label could make them right); under an error cap they must not
 /// be held one per use (issue #42: 50 MB of them held 2.9 GB). The peak of

@@ -377,6 +377,8 @@ impl Checker<'_> {
                         need("negative", "a negative number", *span, &mut self.diags);
                     }
                 }
+                // Plain bytes need no feature of a version.
+                SectionEntry::Bytes { .. } => {}
             }
         }
     }

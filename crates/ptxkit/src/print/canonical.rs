@@ -308,6 +308,11 @@ impl<'s> Printer<'s> {
                             self.join(values, |p, e| p.expr(e));
                             self.out.push('\n');
                         }
+                        SectionEntry::Bytes { values, .. } => {
+                            for v in values {
+                                let _ = writeln!(self.out, "\t.b8 {v}");
+                            }
+                        }
                     }
                 }
                 self.out.push_str("}\n");

@@ -161,6 +161,36 @@ pub enum SectionEntry {
         /// Where.
         span: Span,
     },
+    /// Consecutive lines `.b8 N` of one value each, written as a plain
+    /// decimal byte (`0` to `255`, no leading zero, no suffix): the bulk of
+    /// the debug sections of `-G` and `-lineinfo` modules, held one byte
+    /// per line (a [`SectionEntry::Data`] line costs 56). Printed back as
+    /// one `.b8 N` line per value; any other data line is a `Data` entry.
+    Bytes {
+        /// The values, one per line, in order.
+        values: Vec<u8>,
+        /// Where: from the first line's `.b8` to the last line's value.
+        span: Span,
+    },
+}
+
+/// The byte a `.b8` value written as `text` holds, when `text` is its
+/// plain decimal spelling (what [`SectionEntry::Bytes`] holds): `0`,
+/// `7`, `255`, but not `007`, `0x7`, `7U` or `256`.
+pub fn plain_byte(text: &[u8]) -> Option<u8> {
+    let plain = match text {
+        [b'0'] => true,
+        [b'1'..=b'9', rest @ ..] => rest.len() <= 2 && rest.iter().all(u8::is_ascii_digit),
+        _ => false,
+    };
+    if !plain {
+        return None;
+    }
+    let v = text.iter().fold(0u32, |v, d| {
+        v.saturating_mul(10)
+            .saturating_add(u32::from(d.wrapping_sub(b'0')))
+    });
+    u8::try_from(v).ok()
 }
 
 /// Intermediate-language sources embedded in the module (PTX 9.4).
@@ -336,5 +366,65 @@ impl Block {
         }
         walk(self, &mut out);
         out
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::unwrap_used, clippy::panic, clippy::indexing_slicing)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plain_bytes_are_the_decimal_spellings_of_0_to_255() {
+        for v in 0..=255u8 {
+            assert_eq!(plain_byte(v.to_string().as_bytes()), Some(v));
+        }
+        for t in ["", "00", "007", "0x7", "7U", "256", "1000", "-1", "1a"] {
+            assert_eq!(plain_byte(t.as_bytes()), None, "{t}");
+        }
+    }
+
+    /// Plain one-value `.b8` lines run together; every other data line
+    /// stays a `Data` entry; both print back to a tree equal to the first.
+    #[test]
+    fn runs_of_plain_bytes() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+                   .section .debug_info\n{\n\
+                   .b8 1\n.b8 0 // comment\n.b8 255\n\
+                   .b8 007\n.b8 0x7\n.b8 1, 2\n.b8 1+1\n\
+                   .b8 9\nL1:\n.b8 8\n.b32 7\n.b8 6\n}\n";
+        let m = crate::parse(src.as_bytes()).module;
+        let Some(Item::Section(s)) = m.items.last() else {
+            panic!("{:?}", m.items)
+        };
+        let shape: Vec<String> = s
+            .entries
+            .iter()
+            .map(|e| match e {
+                SectionEntry::Label(n, _) => format!("{n}:"),
+                SectionEntry::Data { values, .. } => format!("data{}", values.len()),
+                SectionEntry::Bytes { values, span } => {
+                    format!("bytes{values:?}@{}", span.text(src.as_bytes()))
+                }
+            })
+            .collect();
+        assert_eq!(
+            shape,
+            [
+                "bytes[1, 0, 255]@.b8 1\n.b8 0 // comment\n.b8 255",
+                "data1",
+                "data1",
+                "data2",
+                "data1",
+                "bytes[9]@.b8 9",
+                "L1:",
+                "bytes[8]@.b8 8",
+                "data1",
+                "bytes[6]@.b8 6",
+            ]
+        );
+        let canon = crate::print::canonical(&m);
+        assert!(canon.contains("\t.b8 1\n\t.b8 0\n\t.b8 255\n"), "{canon}");
+        assert_eq!(crate::parse(canon.as_bytes()).module, m);
     }
 }

@@ -124,6 +124,8 @@ pub fn walk_item<'a, V: Visit<'a> + ?Sized>(v: &mut V, i: &'a Item) {
                             v.visit_expr(x);
                         }
                     }
+                    // Plain numbers: no name, nothing to visit.
+                    SectionEntry::Bytes { .. } => {}
                 }
             }
         }

@@ -361,6 +361,28 @@ impl Parser<'_> {
                         return Err(self.expected("a data directive such as `.b8`"));
                     };
                     self.bump();
+                    // `.b8 N` alone on its line, N a plain decimal byte:
+                    // one byte of a run (the bulk of debug sections).
+                    if ty == ScalarType::B8
+                        && self.at(K::Int)
+                        && !matches!(self.peek().kind, K::Comma)
+                        && super::expr::ends_literal(self.peek().kind)
+                    {
+                        if let Some(v) = crate::syntax::plain_byte(self.text(self.tok).as_bytes()) {
+                            let end = self.bump().span.end;
+                            match entries.last_mut() {
+                                Some(SectionEntry::Bytes { values, span }) => {
+                                    values.push(v);
+                                    *span = crate::source::Span::new(span.start, end);
+                                }
+                                _ => entries.push(SectionEntry::Bytes {
+                                    values: vec![v],
+                                    span: crate::source::Span::new(s0, end),
+                                }),
+                            }
+                            continue;
+                        }
+                    }
                     // Most data lines hold one value (`.b8 0`): no heap.
                     let mut values = smallvec::SmallVec::new();
                     loop {
