@@ -445,8 +445,15 @@ impl<'s> Parser<'s> {
     fn name_slow_inner(&mut self, t: Token) -> Name {
         let bytes = t.span.slice(self.src);
         // Short names are stored inline: cheaper to build than to look up.
+        // A string whose bytes are not UTF-8 (`"a\x95"`) has no text: its
+        // name is the lossy reading of its bytes, as a long one's is (an
+        // empty name would print back as nothing).
         if bytes.len() <= crate::syntax::name::INLINE {
-            return Name::new(self.text(t));
+            let text = self.text(t);
+            if text.len() == bytes.len() {
+                return Name::new(text);
+            }
+            return Name::new(&String::from_utf8_lossy(bytes));
         }
         if let Some(&n) = self.names.get(bytes) {
             return n;
