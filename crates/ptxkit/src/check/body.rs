@@ -261,8 +261,13 @@ impl Checker<'_> {
             // gone (or, for a label where none may stand, reported); the
             // others wait for the enclosing block's labels.
             let is_label = |n: Name| labels.get(n).is_some();
-            let a = w.pending.block_end(depth, is_label, &mut self.diags);
-            let b = w.if_label.block_end(depth, is_label, &mut self.diags);
+            let names = || labels.names().map(|(n, _)| *n);
+            let a = w
+                .pending
+                .block_end(depth, names(), is_label, &mut self.diags);
+            let b = w
+                .if_label
+                .block_end(depth, names(), is_label, &mut self.diags);
             self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
         }
     }
