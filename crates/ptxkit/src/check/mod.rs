@@ -14,6 +14,7 @@
 
 mod address;
 mod body;
+mod const_div;
 mod const_vectors;
 mod elements;
 mod exact;
