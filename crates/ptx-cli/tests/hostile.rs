@@ -1057,3 +1057,128 @@ fn check_linear_in_blocks_after_many_held_names() {
     );
     linear("held names, then blocks", &small, &big);
 }
+
+/// Run `ptx args…` with stdin from `/dev/zero`, under the growth limits.
+fn from_dev_zero(args: &[&std::ffi::OsStr]) -> Limited {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptx"));
+    cmd.args(args)
+        .stdin(File::open("/dev/zero").expect("/dev/zero"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: AS_LIMIT,
+                rlim_max: AS_LIMIT,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let t = Instant::now();
+    let mut child = cmd.spawn().expect("run ptx");
+    let pid = child.id() as libc::pid_t;
+    let mut err = child.stderr.take().expect("stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        if t.elapsed() > GROWTH_TIMEOUT {
+            let _ = child.kill();
+            let _ = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let time = t.elapsed();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    std::mem::forget(child);
+    Limited {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout: Vec::new(),
+        stderr,
+        time,
+        rss_kb: usage.ru_maxrss,
+    }
+}
+
+/// An endless stream of NUL bytes, on stdin or as a path: read until the
+/// allocator failed (2 GB under the 4 GiB limit, then "out of memory").
+/// Its first 64 KiB settle it now: refused at once, in a few MB.
+#[test]
+fn dev_zero_is_refused_from_its_first_bytes() {
+    for args in [
+        vec![os("check"), os("-")],
+        vec![os("fmt"), os("-")],
+        vec![os("ast"), os("--json"), os("-")],
+        vec![os("check-asm"), os("-")],
+        vec![os("extract"), os("--list"), os("-")],
+        vec![os("check"), os("/dev/zero")],
+        vec![os("summary"), os("/dev/zero")],
+    ] {
+        let r = from_dev_zero(&args);
+        eprintln!(
+            "{args:?}: exit {:?}, {:.2} s, {} MB: {}",
+            r.code,
+            r.time.as_secs_f64(),
+            r.rss_kb / 1024,
+            head(&r.stderr)
+        );
+        assert!(
+            matches!(r.code, Some(1 | 2)),
+            "{args:?}: {}",
+            head(&r.stderr)
+        );
+        assert!(
+            r.stderr.contains("not PTX")
+                || r.stderr.contains("not source text")
+                || r.stderr.contains("not a CUDA binary"),
+            "{args:?}: {}",
+            head(&r.stderr)
+        );
+        assert!(r.rss_kb < 256 * 1024, "{args:?}: {} KiB", r.rss_kb);
+    }
+}
+
+/// A FIFO (what `ptx check <(…)` names): the look for a CUDA binary's
+/// magic read the first 4 bytes off the pipe, and the check that followed
+/// saw `sion 8.0` ("not PTX").
+#[test]
+fn a_fifo_is_read_once() {
+    let fifo = dir().join("input.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+    let text = module("\tret;");
+    for cmd in ["check", "fmt"] {
+        let path = fifo.clone();
+        let data = text.clone();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .expect("open the FIFO");
+            let _ = f.write_all(&data);
+        });
+        let r = limited(&[os(cmd), fifo.as_os_str()], b"");
+        writer.join().expect("writer");
+        assert_eq!(r.code, Some(0), "{cmd}: {}", head(&r.stderr));
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
