@@ -1182,3 +1182,56 @@ fn a_fifo_is_read_once() {
     }
     let _ = std::fs::remove_file(&fifo);
 }
+
+/// A register named 1.5 million times (13 MB): `references` and
+/// `documentHighlight` built a JSON tree of about 2.6 KB per place (twice:
+/// `Response::new_ok` copied it), took the server past 4 GiB and aborted
+/// it. Past `MAX_LOCATIONS` (100,000) the request fails with the count;
+/// the server goes on, in bounded memory.
+#[test]
+fn lsp_references_of_a_name_used_a_million_times() {
+    let uri = "file:///tmp/uses.ptx";
+    let text = format!(
+        "{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<2>;\n{}\tret;\n}}\n",
+        "\tadd.s32 %r1, %r1, %r1;\n".repeat(500_000)
+    );
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    let at = serde_json::json!({"line": 6, "character": 10});
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/references",
+        "params": {"textDocument": {"uri": uri}, "position": at,
+            "context": {"includeDeclaration": true}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentHighlight",
+        "params": {"textDocument": {"uri": uri}, "position": at}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": at}}),
+    ));
+    input.extend(shutdown(4));
+    let r = limited(&[os("lsp")], &input);
+    eprintln!(
+        "references of 1.5 M uses: exit {:?}, {:.2} s, {} MB",
+        r.code,
+        r.time.as_secs_f64(),
+        r.rss_kb / 1024
+    );
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    let got = messages(&r.stdout);
+    for id in [1, 2] {
+        let m = got.iter().find(|m| m["id"] == id).expect("an answer");
+        let msg = m["error"]["message"].as_str().unwrap_or_default();
+        assert!(msg.contains("1500000 times"), "{m}");
+    }
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 3 && m.get("result").is_some()));
+    assert!(got.iter().any(|m| m["id"] == 4));
+    assert!(r.rss_kb < 1024 * 1024, "{} KiB", r.rss_kb);
+}
