@@ -9,6 +9,7 @@ use crate::syntax::consteval::division_by_zero;
 use crate::syntax::{Expr, Operand};
 
 /// The error for the first division by zero in `e`, if any.
+#[inline]
 pub(super) fn in_expr(e: &Expr) -> Option<Diagnostic> {
     division_by_zero(e).map(|sp| {
         Diagnostic::error(
@@ -21,6 +22,7 @@ pub(super) fn in_expr(e: &Expr) -> Option<Diagnostic> {
 }
 
 /// The error for the first division by zero in operand `o`, if any.
+#[inline]
 pub(super) fn in_operand(o: &Operand) -> Option<Diagnostic> {
     match o {
         Operand::Expr(e) | Operand::Address { addr: e, .. } => in_expr(e),

@@ -56,10 +56,20 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
 /// initializers and operands alike, even in the arm of a `?:` not taken and
 /// after a `0 &&`. One walk over the tree (bounded in depth by the parser's
 /// limit), each node evaluated once.
+#[inline]
 pub fn division_by_zero(e: &Expr) -> Option<Span> {
+    let leaf = |e: &Expr| matches!(e, Expr::Int(_) | Expr::Float(_) | Expr::Name(..));
     match e {
         // The usual operands: nothing to divide.
         Expr::Int(_) | Expr::Float(_) | Expr::Name(..) => None,
+        // An address `[%rd1+4]`, a negative number `-1`: one operator,
+        // not a division, between leaves.
+        Expr::Binary(b)
+            if !matches!(b.op, BinOp::Div | BinOp::Rem) && leaf(&b.lhs) && leaf(&b.rhs) =>
+        {
+            None
+        }
+        Expr::Unary { expr, .. } if leaf(expr) => None,
         _ => {
             let mut found = None;
             scan(e, 0, &mut found);
