@@ -1235,3 +1235,45 @@ fn lsp_references_of_a_name_used_a_million_times() {
     assert!(got.iter().any(|m| m["id"] == 4));
     assert!(r.rss_kb < 1024 * 1024, "{} KiB", r.rss_kb);
 }
+
+/// `semanticTokens/full` stops at `MAX_FULL_BYTES` (4 MiB) of text, but a
+/// `semanticTokens/range` over a whole document did not: over a 24 MB one
+/// it answered 75 MB of JSON (the server peaked over 1 GB). A range is
+/// clipped to the same amount of text from its start now.
+#[test]
+fn lsp_semantic_tokens_of_a_range_over_everything() {
+    let uri = "file:///tmp/tokens.ptx";
+    let lines = 300_000;
+    let text = format!(
+        "{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<4>;\n{}\tret;\n}}\n",
+        "\tadd.s32 %r1, %r2, %r3;\n".repeat(lines)
+    );
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/semanticTokens/range",
+        "params": {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
+            "end": {"line": lines + 10, "character": 0}}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
+        "params": {"textDocument": {"uri": uri}}}),
+    ));
+    input.extend(shutdown(3));
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    let got = messages(&r.stdout);
+    let data = |id: i64| {
+        got.iter()
+            .find(|m| m["id"] == id)
+            .and_then(|m| m["result"]["data"].as_array().map(Vec::len))
+            .expect("tokens")
+    };
+    // Five numbers a token, five tokens a line: the whole document is 7.5
+    // million numbers (what the range answered); 4 MiB of text, 4.4.
+    assert_eq!(data(1), data(2));
+    assert!(data(1) < 5_000_000, "{}", data(1));
+}
