@@ -1277,3 +1277,43 @@ fn lsp_semantic_tokens_of_a_range_over_everything() {
     assert_eq!(data(1), data(2));
     assert!(data(1) < 5_000_000, "{}", data(1));
 }
+
+/// `ptx check --format sarif --max-errors 0` held every result as
+/// `serde_sarif` structures (about 5 KB each) and the whole log as one
+/// string: 200,000 errors (a 5 MB file) peaked at 1.3 GB, 800,000 ran out
+/// of memory under 4 GiB and aborted. The log is written a result at a
+/// time now (the same bytes: `report::sarif::tests`).
+#[test]
+fn sarif_of_many_errors_in_bounded_memory() {
+    let src = module(&format!(
+        "\t.reg .b32 %r<4>;\n{}",
+        "\tadd.s32 %r1, %r2, 1.5;\n".repeat(200_000)
+    ));
+    let p = temp("errors.ptx", &src);
+    let r = limited(
+        &[
+            os("check"),
+            os("--format"),
+            os("sarif"),
+            os("--max-errors"),
+            os("0"),
+            p.as_os_str(),
+        ],
+        b"",
+    );
+    eprintln!(
+        "SARIF of 200,000 errors: {:.2} s, {} MB, {} bytes",
+        r.time.as_secs_f64(),
+        r.rss_kb / 1024,
+        r.stdout.len()
+    );
+    assert_eq!(r.code, Some(1), "{}", head(&r.stderr));
+    assert!(r.stdout.starts_with(b"{\n") && r.stdout.ends_with(b"}\n"));
+    let results = r
+        .stdout
+        .windows(12)
+        .filter(|w| w == b"\"ruleId\": \"E")
+        .count();
+    assert_eq!(results, 200_000);
+    assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
+}
