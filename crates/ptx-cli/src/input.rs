@@ -21,10 +21,7 @@ pub struct Input {
 /// entry the selection keeps (an error if it keeps none or several).
 pub fn read(path: &Path) -> Result<Input, String> {
     if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("<stdin>: {e}"))?;
+        let bytes = read_stream("<stdin>", std::io::stdin().lock(), Sniff::Ptx)?;
         if ptxkit::binary::is_binary(&bytes) {
             let (name, bytes) = binary::only_ptx(Path::new("<stdin>"), &bytes)?;
             return Ok(Input { name, bytes });
@@ -40,10 +37,92 @@ pub fn read(path: &Path) -> Result<Input, String> {
         let (name, bytes) = binary::only_ptx(path, &opened.bytes)?;
         return Ok(Input { name, bytes });
     }
-    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let name = path.display().to_string();
+    let bytes = read_file(path, Sniff::Ptx)?;
+    if ptxkit::binary::is_binary(&bytes) {
+        // A binary through a FIFO (see `is_binary_file`).
+        let (name, bytes) = binary::only_ptx(path, &bytes)?;
+        return Ok(Input { name, bytes });
+    }
     ensure_text(&name, &bytes)?;
     Ok(Input { name, bytes })
+}
+
+/// What [`read_stream`] may refuse after the first [`ptxkit::sniff::SNIFF`]
+/// bytes, before reading the rest.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sniff {
+    /// Nothing: the caller reads any bytes (C++ source, binaries).
+    Nothing,
+    /// What [`ensure_text`] would refuse once everything is read.
+    Ptx,
+    /// Bytes that are not text ([`ptxkit::sniff::not_text`]), for readers
+    /// of source text other than PTX.
+    Text,
+    /// Bytes that do not start as a CUDA binary does.
+    Binary,
+}
+
+/// Read the file at `path` whole: a regular file at once, anything else
+/// (a device such as `/dev/zero`, a FIFO) as a stream, see [`read_stream`].
+fn read_file(path: &Path, sniff: Sniff) -> Result<Vec<u8>, String> {
+    let name = path.display().to_string();
+    let err = |e: std::io::Error| format!("{name}: {e}");
+    let file = std::fs::File::open(path).map_err(err)?;
+    if file.metadata().map_err(err)?.is_file() {
+        return std::fs::read(path).map_err(err);
+    }
+    read_stream(&name, file, sniff)
+}
+
+/// Read a stream (stdin, a device, a FIFO) whole, with no more than
+/// [`ptxkit::MAX_FILE_SIZE`] bytes: an endless one ends in an error there
+/// rather than in the allocator. With [`Sniff::Ptx`], its first
+/// [`ptxkit::sniff::SNIFF`] bytes decide what they can: a stream that is
+/// not text, or whose first token shows it is not PTX, is refused before
+/// the rest is read (`/dev/zero` was read until memory ran out).
+fn read_stream(name: &str, mut r: impl Read, sniff: Sniff) -> Result<Vec<u8>, String> {
+    let err = |e: std::io::Error| format!("{name}: {e}");
+    let head = (ptxkit::sniff::SNIFF as u64).saturating_add(1);
+    let mut bytes = Vec::new();
+    r.by_ref().take(head).read_to_end(&mut bytes).map_err(err)?;
+    let more = bytes.len() as u64 == head;
+    if more && sniff == Sniff::Text {
+        // NULs after text are padding to `not_text`; from the first byte
+        // on (`/dev/zero`), there is no text before them.
+        let why = ptxkit::sniff::not_text(&bytes)
+            .or_else(|| (bytes.first() == Some(&0)).then_some(ptxkit::sniff::NotText::Nul(0)));
+        if let Some(why) = why {
+            return Err(format!("{name}: {}", why.describe("source")));
+        }
+    }
+    if more && sniff == Sniff::Binary && !ptxkit::binary::is_binary(&bytes) {
+        return Err(format!(
+            "{name}: not a CUDA binary (a fatbin, cubin, or ELF/PE object)"
+        ));
+    }
+    if more && sniff == Sniff::Ptx && !ptxkit::binary::is_binary(&bytes) {
+        // Both verdicts hold for the whole stream: the first window of
+        // `not_text` is within these bytes (and one more, as when more
+        // follows), and `not_ptx_prefix` answers only from a token that
+        // ends before them.
+        if ptxkit::sniff::not_text(&bytes).is_some() {
+            ensure_text(name, &bytes)?;
+        }
+        if let Some(why) = ptxkit::sniff::not_ptx_prefix(&bytes) {
+            return Err(format!("{name}: {why}"));
+        }
+    }
+    let limit = ptxkit::MAX_FILE_SIZE as u64;
+    r.take(limit.saturating_add(1).saturating_sub(bytes.len() as u64))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("{name}: {e} after reading {} bytes", bytes.len()))?;
+    if bytes.len() as u64 > limit {
+        return Err(format!(
+            "{name}: more than {limit} bytes, the largest input ptx reads (docs/limits.md)"
+        ));
+    }
+    Ok(bytes)
 }
 
 /// An error when `bytes` is not text (see [`ptxkit::sniff::not_text`]):
@@ -65,8 +144,14 @@ pub fn ensure_text(name: &str, bytes: &[u8]) -> Result<(), String> {
 }
 
 /// Whether the file at `path` starts like a CUDA binary (false when it
-/// cannot be read: reading it again reports why).
+/// cannot be read: reading it again reports why). Only a regular file is
+/// looked into: the bytes read from a FIFO (`ptx check <(…)`) or a device
+/// would be gone for the read that follows (which took `.ver` of
+/// `.version`, and the file was "not PTX"); those are told apart once read.
 pub fn is_binary_file(path: &Path) -> bool {
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; 4];
     std::fs::File::open(path)
         .and_then(|mut f| f.read_exact(&mut head))
@@ -197,47 +282,82 @@ pub fn open(path: &Path) -> Result<Opened, String> {
             bytes: Bytes::Owned(bytes),
         });
     }
-    let opened = open_plain(path)?;
+    let opened = open_with(path, Sniff::Ptx)?;
+    if ptxkit::binary::is_binary(&opened.bytes) {
+        // A binary on stdin or through a FIFO (see `is_binary_file`).
+        let (name, bytes) = binary::only_ptx(Path::new(&opened.name), &opened.bytes)?;
+        return Ok(Opened {
+            name,
+            bytes: Bytes::Owned(bytes),
+        });
+    }
     ensure_text(&opened.name, &opened.bytes)?;
     Ok(opened)
 }
 
 /// Open one file as it is (mapped if it is a large regular file), or
-/// stdin for `-`.
+/// stdin for `-` (mapped too when it is a large regular file: `ptx check -
+/// < big.ptx`).
 pub fn open_plain(path: &Path) -> Result<Opened, String> {
-    if path.as_os_str() != "-" {
-        let err = |e: std::io::Error| format!("{}: {e}", path.display());
-        let file = std::fs::File::open(path).map_err(err)?;
-        let meta = file.metadata().map_err(err)?;
-        if meta.is_file() && meta.len() >= MAP_FROM {
-            // SAFETY: the map is read-only. As with every tool
-            // that maps its input (ripgrep, for one), a file truncated by
-            // another process while it is being checked can still end the
-            // process with SIGBUS; files are not expected to change under
-            // a check.
-            if let Ok(m) = unsafe { memmap2::MmapOptions::new().map(&file) } {
-                #[cfg(unix)]
-                let _ = m.advise(memmap2::Advice::Sequential);
-                return Ok(Opened {
-                    name: path.display().to_string(),
-                    bytes: Bytes::Mapped(m, std::cell::Cell::new(0)),
-                });
-            }
-        }
-    }
-    let bytes = if path.as_os_str() == "-" {
-        let mut bytes = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| format!("<stdin>: {e}"))?;
-        bytes
-    } else {
-        std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?
-    };
-    let name = if path.as_os_str() == "-" {
+    open_with(path, Sniff::Nothing)
+}
+
+/// [`open_plain`] for a reader of source text (C++): a stream whose first
+/// bytes are not text is refused before the rest is read.
+pub fn open_cpp(path: &Path) -> Result<Opened, String> {
+    open_with(path, Sniff::Text)
+}
+
+/// [`open_plain`] for a reader of CUDA binaries only: a stream that does
+/// not start as one is refused before the rest is read.
+pub fn open_binary(path: &Path) -> Result<Opened, String> {
+    open_with(path, Sniff::Binary)
+}
+
+fn open_with(path: &Path, sniff: Sniff) -> Result<Opened, String> {
+    let stdin = path.as_os_str() == "-";
+    let name = if stdin {
         "<stdin>".to_string()
     } else {
         path.display().to_string()
+    };
+    let err = |e: std::io::Error| format!("{name}: {e}");
+    let file = if stdin {
+        use std::os::fd::AsFd;
+        std::io::stdin()
+            .as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+    } else {
+        std::fs::File::open(path)
+    }
+    .map_err(err)?;
+    let meta = file.metadata().map_err(err)?;
+    // Stdin is mapped only when nothing has read from it yet: the map
+    // holds the file from its start.
+    let at_start = !stdin || {
+        use std::io::Seek;
+        (&file).stream_position().is_ok_and(|p| p == 0)
+    };
+    if at_start && meta.is_file() && meta.len() >= MAP_FROM {
+        // SAFETY: the map is read-only. As with every tool
+        // that maps its input (ripgrep, for one), a file truncated by
+        // another process while it is being checked can still end the
+        // process with SIGBUS; files are not expected to change under
+        // a check.
+        if let Ok(m) = unsafe { memmap2::MmapOptions::new().map(&file) } {
+            #[cfg(unix)]
+            let _ = m.advise(memmap2::Advice::Sequential);
+            return Ok(Opened {
+                name,
+                bytes: Bytes::Mapped(m, std::cell::Cell::new(0)),
+            });
+        }
+    }
+    let bytes = if meta.is_file() && !stdin {
+        std::fs::read(path).map_err(err)?
+    } else {
+        read_stream(&name, file, sniff)?
     };
     Ok(Opened {
         name,

@@ -245,13 +245,23 @@ impl<'o> Printer<'o> {
         let o = self.opts;
         if !o.quiet {
             match o.format() {
+                // Written as they are serialized, not made into one string
+                // first (hundreds of MB for a million errors).
                 Format::Json => {
                     let v = json.unwrap_or(serde_json::Value::Array(self.json));
-                    println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                    let _ = serde_json::to_writer_pretty(&mut out, &v)
+                        .map_err(std::io::Error::other)
+                        .and_then(|()| writeln!(out))
+                        .and_then(|()| out.flush());
                 }
                 Format::Sarif => {
-                    let log = sarif::log(&self.located, &self.artifacts);
-                    println!("{}", serde_json::to_string_pretty(&log).unwrap_or_default());
+                    let log = sarif::Log::new(&self.located, &self.artifacts);
+                    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+                    let _ = log
+                        .write_pretty(&mut out)
+                        .and_then(|()| writeln!(out))
+                        .and_then(|()| out.flush());
                 }
                 // The summary line ends every run, a clean one too (`-q`
                 // silences it): `0 errors, 0 warnings in 9 files`.

@@ -1037,3 +1037,319 @@ fn lsp_coalesces_a_burst_of_edits() {
         .iter()
         .any(|m| m["id"] == 9 && m.get("result").is_some()));
 }
+
+/// A kernel of `n` forward branches, each to the next of `n` labels.
+fn forward_branches(n: usize) -> Vec<u8> {
+    let mut s = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .pred %p<2>;\n");
+    for i in 0..n {
+        s.push_str(&format!("L{i}:\n\t@%p1 bra L{};\n", i + 1));
+    }
+    s.push_str(&format!("L{n}:\n\tret;\n}}\n"));
+    s.into_bytes()
+}
+
+/// Silently wrong before: past the error cap's kept uses, names waiting
+/// for a later label were counted by name only up to 65,536 distinct
+/// names, and later ones were errors at once. A valid kernel of 200,000
+/// forward branches (ptxas 13.5 accepts it) had "128,064 errors", none
+/// of them shown.
+#[test]
+fn forward_branches_to_many_distinct_labels_are_valid() {
+    let p = temp("forward.ptx", &forward_branches(200_000));
+    let r = limited(&[os("check"), p.as_os_str()], b"");
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(r.stderr.contains("0 errors"), "{}", head(&r.stderr));
+}
+
+/// A kernel using `names` distinct undeclared names, then `blocks` nested
+/// blocks, each using one more.
+fn held_names_then_blocks(names: usize, blocks: usize) -> Vec<u8> {
+    let mut s = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<2>;\n");
+    for i in 0..names {
+        s.push_str(&format!("\tmov.b32 %r1, q{i};\n"));
+    }
+    for i in 0..blocks {
+        s.push_str(&format!("\t{{ mov.b32 %r1, z{i}; }}\n"));
+    }
+    s.push_str("\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// Every block end read (and moved) every use counted so far in the body
+/// (past the error cap's kept ones): 60,000 held names, then 50,000
+/// blocks (2.8 MB) ran for over a minute. A block end now looks up its
+/// own labels and merges the smaller table into the larger.
+#[test]
+fn check_linear_in_blocks_after_many_held_names() {
+    let small = temp("held_s.ptx", &held_names_then_blocks(60_000, 5_000));
+    let big = temp("held_b.ptx", &held_names_then_blocks(60_000, 50_000));
+    let small = limited(&[os("check"), small.as_os_str()], b"");
+    let big = limited(&[os("check"), big.as_os_str()], b"");
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    assert!(
+        big.stderr.contains("110,000 errors"),
+        "{}",
+        head(&big.stderr)
+    );
+    linear("held names, then blocks", &small, &big);
+}
+
+/// Run `ptx args…` with stdin from `/dev/zero`, under the growth limits.
+fn from_dev_zero(args: &[&std::ffi::OsStr]) -> Limited {
+    use std::io::Read;
+    use std::os::unix::process::CommandExt;
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_ptx"));
+    cmd.args(args)
+        .stdin(File::open("/dev/zero").expect("/dev/zero"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped());
+    // SAFETY: only setrlimit, async-signal-safe, runs between fork and exec.
+    unsafe {
+        cmd.pre_exec(|| {
+            let lim = libc::rlimit {
+                rlim_cur: AS_LIMIT,
+                rlim_max: AS_LIMIT,
+            };
+            if libc::setrlimit(libc::RLIMIT_AS, &lim) != 0 {
+                return Err(std::io::Error::last_os_error());
+            }
+            Ok(())
+        });
+    }
+    let t = Instant::now();
+    let mut child = cmd.spawn().expect("run ptx");
+    let pid = child.id() as libc::pid_t;
+    let mut err = child.stderr.take().expect("stderr");
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = err.read_to_end(&mut v);
+        v
+    });
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is valid; wait4 fills it for our own child.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    loop {
+        let r = unsafe { libc::wait4(pid, &mut status, libc::WNOHANG, &mut usage) };
+        if r == pid {
+            break;
+        }
+        if t.elapsed() > GROWTH_TIMEOUT {
+            let _ = child.kill();
+            let _ = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let time = t.elapsed();
+    let stderr = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).into_owned();
+    std::mem::forget(child);
+    Limited {
+        code: libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status)),
+        stdout: Vec::new(),
+        stderr,
+        time,
+        rss_kb: usage.ru_maxrss,
+    }
+}
+
+/// An endless stream of NUL bytes, on stdin or as a path: read until the
+/// allocator failed (2 GB under the 4 GiB limit, then "out of memory").
+/// Its first 64 KiB settle it now: refused at once, in a few MB.
+#[test]
+fn dev_zero_is_refused_from_its_first_bytes() {
+    for args in [
+        vec![os("check"), os("-")],
+        vec![os("fmt"), os("-")],
+        vec![os("ast"), os("--json"), os("-")],
+        vec![os("check-asm"), os("-")],
+        vec![os("extract"), os("--list"), os("-")],
+        vec![os("check"), os("/dev/zero")],
+        vec![os("summary"), os("/dev/zero")],
+    ] {
+        let r = from_dev_zero(&args);
+        eprintln!(
+            "{args:?}: exit {:?}, {:.2} s, {} MB: {}",
+            r.code,
+            r.time.as_secs_f64(),
+            r.rss_kb / 1024,
+            head(&r.stderr)
+        );
+        assert!(
+            matches!(r.code, Some(1 | 2)),
+            "{args:?}: {}",
+            head(&r.stderr)
+        );
+        assert!(
+            r.stderr.contains("not PTX")
+                || r.stderr.contains("not source text")
+                || r.stderr.contains("not a CUDA binary"),
+            "{args:?}: {}",
+            head(&r.stderr)
+        );
+        assert!(r.rss_kb < 256 * 1024, "{args:?}: {} KiB", r.rss_kb);
+    }
+}
+
+/// A FIFO (what `ptx check <(…)` names): the look for a CUDA binary's
+/// magic read the first 4 bytes off the pipe, and the check that followed
+/// saw `sion 8.0` ("not PTX").
+#[test]
+fn a_fifo_is_read_once() {
+    let fifo = dir().join("input.fifo");
+    let _ = std::fs::remove_file(&fifo);
+    let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+    let text = module("\tret;");
+    for cmd in ["check", "fmt"] {
+        let path = fifo.clone();
+        let data = text.clone();
+        let writer = std::thread::spawn(move || {
+            use std::io::Write;
+            let mut f = std::fs::OpenOptions::new()
+                .write(true)
+                .open(&path)
+                .expect("open the FIFO");
+            let _ = f.write_all(&data);
+        });
+        let r = limited(&[os(cmd), fifo.as_os_str()], b"");
+        writer.join().expect("writer");
+        assert_eq!(r.code, Some(0), "{cmd}: {}", head(&r.stderr));
+    }
+    let _ = std::fs::remove_file(&fifo);
+}
+
+/// A register named 1.5 million times (13 MB): `references` and
+/// `documentHighlight` built a JSON tree of about 2.6 KB per place (twice:
+/// `Response::new_ok` copied it), took the server past 4 GiB and aborted
+/// it. Past `MAX_LOCATIONS` (100,000) the request fails with the count;
+/// the server goes on, in bounded memory.
+#[test]
+fn lsp_references_of_a_name_used_a_million_times() {
+    let uri = "file:///tmp/uses.ptx";
+    let text = format!(
+        "{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<2>;\n{}\tret;\n}}\n",
+        "\tadd.s32 %r1, %r1, %r1;\n".repeat(500_000)
+    );
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    let at = serde_json::json!({"line": 6, "character": 10});
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/references",
+        "params": {"textDocument": {"uri": uri}, "position": at,
+            "context": {"includeDeclaration": true}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/documentHighlight",
+        "params": {"textDocument": {"uri": uri}, "position": at}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 3, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": at}}),
+    ));
+    input.extend(shutdown(4));
+    let r = limited(&[os("lsp")], &input);
+    eprintln!(
+        "references of 1.5 M uses: exit {:?}, {:.2} s, {} MB",
+        r.code,
+        r.time.as_secs_f64(),
+        r.rss_kb / 1024
+    );
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    let got = messages(&r.stdout);
+    for id in [1, 2] {
+        let m = got.iter().find(|m| m["id"] == id).expect("an answer");
+        let msg = m["error"]["message"].as_str().unwrap_or_default();
+        assert!(msg.contains("1500000 times"), "{m}");
+    }
+    assert!(got
+        .iter()
+        .any(|m| m["id"] == 3 && m.get("result").is_some()));
+    assert!(got.iter().any(|m| m["id"] == 4));
+    assert!(r.rss_kb < 1024 * 1024, "{} KiB", r.rss_kb);
+}
+
+/// `semanticTokens/full` stops at `MAX_FULL_BYTES` (4 MiB) of text, but a
+/// `semanticTokens/range` over a whole document did not: over a 24 MB one
+/// it answered 75 MB of JSON (the server peaked over 1 GB). A range is
+/// clipped to the same amount of text from its start now.
+#[test]
+fn lsp_semantic_tokens_of_a_range_over_everything() {
+    let uri = "file:///tmp/tokens.ptx";
+    let lines = 300_000;
+    let text = format!(
+        "{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<4>;\n{}\tret;\n}}\n",
+        "\tadd.s32 %r1, %r2, %r3;\n".repeat(lines)
+    );
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "textDocument/semanticTokens/range",
+        "params": {"textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
+            "end": {"line": lines + 10, "character": 0}}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 2, "method": "textDocument/semanticTokens/full",
+        "params": {"textDocument": {"uri": uri}}}),
+    ));
+    input.extend(shutdown(3));
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    let got = messages(&r.stdout);
+    let data = |id: i64| {
+        got.iter()
+            .find(|m| m["id"] == id)
+            .and_then(|m| m["result"]["data"].as_array().map(Vec::len))
+            .expect("tokens")
+    };
+    // Five numbers a token, five tokens a line: the whole document is 7.5
+    // million numbers (what the range answered); 4 MiB of text, 4.4.
+    assert_eq!(data(1), data(2));
+    assert!(data(1) < 5_000_000, "{}", data(1));
+}
+
+/// `ptx check --format sarif --max-errors 0` held every result as
+/// `serde_sarif` structures (about 5 KB each) and the whole log as one
+/// string: 200,000 errors (a 5 MB file) peaked at 1.3 GB, 800,000 ran out
+/// of memory under 4 GiB and aborted. The log is written a result at a
+/// time now (the same bytes: `report::sarif::tests`).
+#[test]
+fn sarif_of_many_errors_in_bounded_memory() {
+    let src = module(&format!(
+        "\t.reg .b32 %r<4>;\n{}",
+        "\tadd.s32 %r1, %r2, 1.5;\n".repeat(200_000)
+    ));
+    let p = temp("errors.ptx", &src);
+    let r = limited(
+        &[
+            os("check"),
+            os("--format"),
+            os("sarif"),
+            os("--max-errors"),
+            os("0"),
+            p.as_os_str(),
+        ],
+        b"",
+    );
+    eprintln!(
+        "SARIF of 200,000 errors: {:.2} s, {} MB, {} bytes",
+        r.time.as_secs_f64(),
+        r.rss_kb / 1024,
+        r.stdout.len()
+    );
+    assert_eq!(r.code, Some(1), "{}", head(&r.stderr));
+    assert!(r.stdout.starts_with(b"{\n") && r.stdout.ends_with(b"}\n"));
+    let results = r
+        .stdout
+        .windows(12)
+        .filter(|w| w == b"\"ruleId\": \"E")
+        .count();
+    assert_eq!(results, 200_000);
+    assert!(r.rss_kb < 512 * 1024, "{} KiB", r.rss_kb);
+}

@@ -17,26 +17,53 @@ pub fn definition(doc: &Document, off: u32) -> Option<Location> {
     Some(Location::new(doc.uri.clone(), doc.range(d.name_span)))
 }
 
-/// Every place the symbol at `off` is named, its declarations included
-/// when `with_decl`.
-pub fn references(doc: &Document, off: u32, with_decl: bool) -> Vec<Location> {
-    let ix = doc.analysis.index();
-    let Some(o) = ix.at(off) else {
-        return Vec::new();
-    };
-    ix.same_symbol(o, doc.analysis.text.as_bytes())
-        .filter(|x| with_decl || !x.def)
-        .map(|x| Location::new(doc.uri.clone(), doc.range(x.span)))
-        .collect()
+/// The most locations one answer lists (references, highlights, the
+/// edits of a rename). A response is built as a JSON tree of about 2.6 KB
+/// per location before it is written: a register named 1.5 million times
+/// (a 13 MB document) took the server past 4 GiB and aborted it. Past the
+/// limit the request fails with the count, rather than answering with
+/// part of the list.
+pub const MAX_LOCATIONS: usize = 100_000;
+
+/// The error for a symbol named `n` times, past [`MAX_LOCATIONS`].
+fn too_many(n: usize) -> String {
+    format!(
+        "the symbol is named {n} times; ptxkit lists at most {MAX_LOCATIONS} places (docs/limits.md)"
+    )
 }
 
-/// The occurrences of the symbol at `off`, declarations as writes.
-pub fn highlights(doc: &Document, off: u32) -> Vec<DocumentHighlight> {
+/// Every place the symbol at `off` is named, its declarations included
+/// when `with_decl`; an error past [`MAX_LOCATIONS`].
+pub fn references(doc: &Document, off: u32, with_decl: bool) -> Result<Vec<Location>, String> {
     let ix = doc.analysis.index();
     let Some(o) = ix.at(off) else {
-        return Vec::new();
+        return Ok(Vec::new());
     };
-    ix.same_symbol(o, doc.analysis.text.as_bytes())
+    let src = doc.analysis.text.as_bytes();
+    let all = || ix.same_symbol(o, src).filter(|x| with_decl || !x.def);
+    let n = all().count();
+    if n > MAX_LOCATIONS {
+        return Err(too_many(n));
+    }
+    Ok(all()
+        .map(|x| Location::new(doc.uri.clone(), doc.range(x.span)))
+        .collect())
+}
+
+/// The occurrences of the symbol at `off`, declarations as writes; an
+/// error past [`MAX_LOCATIONS`].
+pub fn highlights(doc: &Document, off: u32) -> Result<Vec<DocumentHighlight>, String> {
+    let ix = doc.analysis.index();
+    let Some(o) = ix.at(off) else {
+        return Ok(Vec::new());
+    };
+    let src = doc.analysis.text.as_bytes();
+    let n = ix.same_symbol(o, src).count();
+    if n > MAX_LOCATIONS {
+        return Err(too_many(n));
+    }
+    Ok(ix
+        .same_symbol(o, src)
         .map(|x| DocumentHighlight {
             range: doc.range(x.span),
             kind: Some(if x.def {
@@ -45,7 +72,7 @@ pub fn highlights(doc: &Document, off: u32) -> Vec<DocumentHighlight> {
                 DocumentHighlightKind::READ
             }),
         })
-        .collect()
+        .collect())
 }
 
 /// Whether `name` is a PTX identifier.
@@ -88,6 +115,10 @@ pub fn rename(doc: &Document, off: u32, new_name: &str) -> Result<WorkspaceEdit,
     }
     let ix = doc.analysis.index();
     let o = ix.at(off).ok_or("no symbol here")?;
+    let n = ix.same_symbol(o, doc.analysis.text.as_bytes()).count();
+    if n > MAX_LOCATIONS {
+        return Err(too_many(n));
+    }
     let edits: Vec<TextEdit> = ix
         .same_symbol(o, doc.analysis.text.as_bytes())
         .map(|x| TextEdit::new(doc.range(x.span), new_name.to_string()))

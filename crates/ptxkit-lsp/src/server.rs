@@ -555,7 +555,14 @@ impl State {
     pub fn request(&mut self, req: Request) -> Response {
         let id = req.id.clone();
         match self.answer(req) {
-            Ok(v) => Response::new_ok(id, v),
+            // Not `Response::new_ok`, which serializes its argument again:
+            // a `Value` in, a copy of the whole tree out (150,000
+            // references were two trees of 2.6 KB per location at once).
+            Ok(v) => Response {
+                id,
+                result: Some(v),
+                error: None,
+            },
             Err((code, msg)) => Response::new_err(id, code as i32, msg),
         }
     }
@@ -623,16 +630,15 @@ impl State {
             r::References::METHOD => {
                 let p: lsp_types::ReferenceParams = parse(req.params).map_err(bad)?;
                 let (doc, off) = self.at(&p.text_document_position)?;
-                ok(crate::navigation::references(
-                    doc,
-                    off,
-                    p.context.include_declaration,
-                ))
+                ok(
+                    crate::navigation::references(doc, off, p.context.include_declaration)
+                        .map_err(failed)?,
+                )
             }
             r::DocumentHighlightRequest::METHOD => {
                 let p: lsp_types::DocumentHighlightParams = parse(req.params).map_err(bad)?;
                 let (doc, off) = self.at(&p.text_document_position_params)?;
-                ok(crate::navigation::highlights(doc, off))
+                ok(crate::navigation::highlights(doc, off).map_err(failed)?)
             }
             r::PrepareRenameRequest::METHOD => {
                 let p: lsp_types::TextDocumentPositionParams = parse(req.params).map_err(bad)?;

@@ -99,17 +99,17 @@ fn references_and_rename_agree_with_definition() {
     let d = doc();
     // The label `L`: its definition, `bra L`, `@%p bra L`, `.branchtargets L`.
     let at = off("bra L;", 0) + 4;
-    assert_eq!(references(&d, at, true).len(), 4);
-    assert_eq!(references(&d, at, false).len(), 3);
+    assert_eq!(references(&d, at, true).unwrap().len(), 4);
+    assert_eq!(references(&d, at, false).unwrap().len(), 3);
     // The inner `%q1` is not the range's `%q1`/`%q01`.
     let inner = off("mov.b64 %q1", 0) + 9;
-    assert_eq!(references(&d, inner, true).len(), 2);
+    assert_eq!(references(&d, inner, true).unwrap().len(), 2);
     // A range's register: its two uses as `%q01`, not the inner block's
     // `%q1` (another declaration) nor `%q2` (another register).
-    let q01 = references(&d, off("%q01", 0) + 1, true);
+    let q01 = references(&d, off("%q01", 0) + 1, true).unwrap();
     assert_eq!(q01.len(), 2, "{q01:?}");
     // Nothing to find on an undeclared name.
-    assert!(references(&d, off("%v20", 0) + 1, true).is_empty());
+    assert!(references(&d, off("%v20", 0) + 1, true).unwrap().is_empty());
     // Rename: a label and a parameter rename at every use; a range's
     // register cannot be renamed alone; an undeclared name has no symbol.
     let edit = rename(&d, at, "L_top").unwrap();

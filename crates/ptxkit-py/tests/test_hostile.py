@@ -87,3 +87,14 @@ def test_resources_grow_linearly_with_call_depth():
     big_t, big_m = run_child(5_000)
     assert big_t <= 30 * small_t + 1.0, (small_t, big_t)
     assert big_m <= 30 * small_m, (small_m, big_m)
+
+
+def test_did_you_mean_costs_the_length_of_the_word():
+    # Edit distance and Jaro-Winkler against every catalog name, each the
+    # product of the lengths: a 10 MB word took 76 s.
+    import time
+
+    t = time.perf_counter()
+    with pytest.raises(ptxkit.Error, match="no instruction named"):
+        ptxkit.explain("a" * 10_000_000)
+    assert time.perf_counter() - t < 10

@@ -107,6 +107,35 @@ pub fn not_text(bytes: &[u8]) -> Option<NotText> {
 /// assert_eq!(not_ptx(b"  #include <cuda.h>\n").unwrap().line, 1);
 /// ```
 pub fn not_ptx(bytes: &[u8]) -> Option<NotPtx> {
+    first_token_not_ptx(bytes).map(|(why, _)| why)
+}
+
+/// [`not_ptx`] of a text of which `head` is only the start, answered only
+/// when the rest cannot change it: the first token that shows the text is
+/// not PTX ends before `head` does, or starts with a byte that no
+/// directive and no comment starts with (a run of NUL bytes to the end of
+/// `head` is one such token). A `.` or `/` cut at the end, a comment still
+/// open there, only whitespace so far: `None`. So a stream can be refused
+/// from its first bytes.
+///
+/// ```
+/// use ptxkit::sniff::not_ptx_prefix;
+/// assert!(not_ptx_prefix(b"# ptxkit\n").is_some());
+/// assert_eq!(not_ptx_prefix(b"   "), None);
+/// assert_eq!(not_ptx_prefix(b"/* a comment not closed yet"), None);
+/// assert_eq!(not_ptx_prefix(b"\n\n."), None);
+/// assert!(not_ptx_prefix(&[0; 100]).is_some());
+/// ```
+pub fn not_ptx_prefix(head: &[u8]) -> Option<NotPtx> {
+    first_token_not_ptx(head)
+        .filter(|&(_, (start, end))| {
+            end < head.len() || !matches!(head.get(start), Some(b'.' | b'/'))
+        })
+        .map(|(why, _)| why)
+}
+
+/// [`not_ptx`], with the span of the token it quotes.
+fn first_token_not_ptx(bytes: &[u8]) -> Option<(NotPtx, (usize, usize))> {
     use crate::lex::{Lexer, TokenKind};
     let mut lx = Lexer::new(bytes);
     loop {
@@ -116,16 +145,29 @@ pub fn not_ptx(bytes: &[u8]) -> Option<NotPtx> {
             TokenKind::Eof | TokenKind::DotWord => return None,
             _ => {
                 let start = t.span.start as usize;
-                let text = bytes.get(start..t.span.end as usize).unwrap_or_default();
+                let end = t.span.end as usize;
+                let text = bytes.get(start..end).unwrap_or_default();
                 let before = bytes.get(..start).unwrap_or_default();
-                return Some(NotPtx {
-                    first: String::from_utf8_lossy(text.get(..40).unwrap_or(text)).into_owned(),
+                // Control bytes (a run of NULs) are quoted escaped.
+                let first = String::from_utf8_lossy(text.get(..40).unwrap_or(text))
+                    .chars()
+                    .flat_map(|c| {
+                        let esc = c.is_control().then(|| c.escape_default());
+                        esc.into_iter()
+                            .flatten()
+                            .chain((!c.is_control()).then_some(c))
+                    })
+                    .take(40)
+                    .collect();
+                let why = NotPtx {
+                    first,
                     line: before
                         .iter()
                         .filter(|&&b| b == b'\n')
                         .count()
                         .saturating_add(1),
-                });
+                };
+                return Some((why, (start, end)));
             }
         }
     }

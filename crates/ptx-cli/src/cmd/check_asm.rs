@@ -181,7 +181,7 @@ pub fn run(a: Args) -> Result<u8, String> {
 }
 
 fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report, String> {
-    let inp = input::open_plain(f)?;
+    let inp = input::open_cpp(f)?;
     if inp.bytes.len() > ptxkit::MAX_FILE_SIZE {
         return Err(format!(
             "{}: larger than {} bytes",

@@ -73,7 +73,7 @@ pub fn run(a: Args) -> Result<u8, String> {
     let mut written = Vec::new();
     let mut status = 0u8;
     for f in &a.files {
-        let opened = input::open_plain(f)?;
+        let opened = input::open_binary(f)?;
         if !binary::is_binary(&opened.bytes) {
             return Err(format!(
                 "{}: not a CUDA binary (a fatbin, cubin, or ELF/PE object)",

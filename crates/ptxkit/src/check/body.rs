@@ -261,8 +261,13 @@ impl Checker<'_> {
             // gone (or, for a label where none may stand, reported); the
             // others wait for the enclosing block's labels.
             let is_label = |n: Name| labels.get(n).is_some();
-            let a = w.pending.block_end(depth, is_label, &mut self.diags);
-            let b = w.if_label.block_end(depth, is_label, &mut self.diags);
+            let names = || labels.names().map(|(n, _)| *n);
+            let a = w
+                .pending
+                .block_end(depth, names(), is_label, &mut self.diags);
+            let b = w
+                .if_label
+                .block_end(depth, names(), is_label, &mut self.diags);
             self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
         }
     }
@@ -510,6 +515,10 @@ impl Checker<'_> {
                 brackets = brackets.saturating_add(1);
             }
             if k < 32 && handled & (1 << k) != 0 {
+                // Checked for names by the operand check; not for constants.
+                if let Some(d) = super::const_div::in_operand(o) {
+                    self.diags.push(d);
+                }
                 continue;
             }
             let (Operand::Expr(Expr::Name(n, sp)), Some(found)) = (o, found) else {
@@ -633,6 +642,9 @@ impl Checker<'_> {
 
     fn operand_names(&mut self, o: &Operand, w: &mut BodyWalk, ms: &ModuleScope) {
         o.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
+        if let Some(d) = super::const_div::in_operand(o) {
+            self.diags.push(d);
+        }
     }
 
     pub(super) fn name_use(&mut self, n: Name, span: Span, w: &mut BodyWalk, ms: &ModuleScope) {

@@ -7,10 +7,17 @@
 //! it ends (50 MB of `add.s32 %r1, %r2, %r3;` held 2.9 GB). With an error
 //! cap (`ptx check --max-errors N`), the first [`KEPT_PER_CAP`] times `N`
 //! uses are kept as diagnostics, in source order; later uses are counted by
-//! name and block depth, not stored (past [`COUNTED_MAX`] distinct names,
-//! counted as errors at once). The error count stays exact, and the first
-//! `N` errors are among those kept unless more than all but `N` of the kept
-//! uses turn out to be labels.
+//! name, one table per block depth, not stored: memory grows with the
+//! distinct names, not with the uses. The error count stays exact, and the
+//! first `N` errors are among those kept unless more than all but `N` of
+//! the kept uses turn out to be labels.
+//!
+//! A closing block settles its counted uses by looking up its own labels
+//! (not by reading every name counted so far) and merges what is left into
+//! the enclosing block's table, the smaller table into the larger: each
+//! block end costs its labels plus the smaller table, never every name held
+//! in the body (which was quadratic: 60,000 names held, then 50,000 blocks,
+//! ran for minutes).
 
 use rustc_hash::FxHashMap;
 
@@ -20,9 +27,6 @@ use crate::syntax::Name;
 
 /// Kept diagnostics, in all, per unit of the error cap.
 const KEPT_PER_CAP: usize = 64;
-
-/// Distinct (name, depth) pairs counted past the kept ones.
-const COUNTED_MAX: usize = 1 << 16;
 
 /// What settles a held diagnostic when a label of its name is found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,10 +67,10 @@ pub(super) struct Held {
     kept: Vec<(Name, Pending, usize)>,
     /// Scratch list for [`Held::block_end`], kept for its capacity.
     tail: Vec<(Name, Pending, usize)>,
-    /// Uses past the kept ones, by name and depth.
-    counted: FxHashMap<(Name, usize), u64>,
-    /// Uses past [`COUNTED_MAX`] names: errors whatever comes.
-    lost: u64,
+    /// Uses past the kept ones: at index `d`, those held in the open block
+    /// at depth `d`, by name. A count fits in 32 bits: the input is under
+    /// 4 GiB and every use takes a byte or more.
+    counted: Vec<FxHashMap<Name, u32>>,
     /// Every use held past the kept ones (counted or lost), ever.
     past: u64,
 }
@@ -78,8 +82,7 @@ impl Held {
             cap,
             kept: Vec::new(),
             tail: Vec::new(),
-            counted: FxHashMap::default(),
-            lost: 0,
+            counted: Vec::new(),
             past: 0,
         }
     }
@@ -116,12 +119,13 @@ impl Held {
             return;
         }
         self.past = self.past.saturating_add(1);
-        let key = (n, depth);
-        if self.counted.len() < COUNTED_MAX || self.counted.contains_key(&key) {
-            let c = self.counted.entry(key).or_insert(0);
+        if self.counted.len() <= depth {
+            self.counted
+                .resize_with(depth.saturating_add(1), FxHashMap::default);
+        }
+        if let Some(table) = self.counted.get_mut(depth) {
+            let c = table.entry(n).or_insert(0);
             *c = c.saturating_add(1);
-        } else if self.settle == Settle::DropIfLabel {
-            self.lost = self.lost.saturating_add(1);
         }
     }
 
@@ -148,18 +152,20 @@ impl Held {
         self.kept.extend(taken);
     }
 
-    /// The block at `depth` closes, its labels answering `is_label`: the
-    /// diagnostics it settles as standing go to `out`, and the errors
-    /// counted only are returned; the rest now waits in the enclosing
-    /// block.
+    /// The block at `depth` closes, defining the labels `labels` (which
+    /// `is_label` answers for): the diagnostics it settles as standing go to
+    /// `out`, and the errors counted only are returned; the rest now waits
+    /// in the enclosing block.
     pub(super) fn block_end(
         &mut self,
         depth: usize,
+        labels: impl Iterator<Item = Name>,
         is_label: impl Fn(Name) -> bool,
         out: &mut Vec<Diagnostic>,
     ) -> u64 {
         let mut counted = 0u64;
-        if self.kept.is_empty() && self.counted.is_empty() {
+        let deep = self.counted.len() > depth;
+        if self.kept.is_empty() && !deep {
             return counted;
         }
         let outer = depth.saturating_sub(1);
@@ -186,16 +192,28 @@ impl Held {
             }
         }
         self.tail = tail;
-        if self.counted.keys().any(|&(_, at)| at >= depth) {
-            let held = std::mem::take(&mut self.counted);
-            for ((n, at), c) in held {
-                if at >= depth && is_label(n) {
-                    if keep_if_label {
-                        counted = counted.saturating_add(c);
+        if deep {
+            // The tables of this block and of any deeper one (closed
+            // already, so empty unless the walk skipped a block end).
+            let mut inner: FxHashMap<Name, u32> = FxHashMap::default();
+            for table in self.counted.drain(depth..) {
+                inner = merge(inner, table);
+            }
+            if !inner.is_empty() {
+                for n in labels {
+                    if let Some(c) = inner.remove(&n) {
+                        if keep_if_label {
+                            counted = counted.saturating_add(u64::from(c));
+                        }
                     }
-                } else {
-                    let e = self.counted.entry((n, at.min(outer))).or_insert(0);
-                    *e = e.saturating_add(c);
+                }
+                if self.counted.len() <= outer {
+                    self.counted
+                        .resize_with(outer.saturating_add(1), FxHashMap::default);
+                }
+                if let Some(slot) = self.counted.get_mut(outer) {
+                    let table = std::mem::take(slot);
+                    *slot = merge(table, inner);
                 }
             }
         }
@@ -207,23 +225,36 @@ impl Held {
     /// that stand, counted only.
     #[inline]
     pub(super) fn finish(self, is_label: impl Fn(Name) -> bool, out: &mut Vec<Diagnostic>) -> u64 {
-        if self.kept.is_empty() && self.counted.is_empty() && self.lost == 0 {
+        if self.kept.is_empty() && self.counted.is_empty() {
             return 0;
         }
         let stands = |n: Name| (self.settle == Settle::KeepIfLabel) == is_label(n);
-        let mut counted = self.lost;
+        let mut counted = 0u64;
         for (n, d, _) in self.kept {
             if stands(n) {
                 out.push(d.build(n));
             }
         }
-        for ((n, _), c) in self.counted {
-            if stands(n) {
-                counted = counted.saturating_add(c);
+        for table in self.counted {
+            for (n, c) in table {
+                if stands(n) {
+                    counted = counted.saturating_add(u64::from(c));
+                }
             }
         }
         counted
     }
+}
+
+/// The counts of `a` and `b` added by name: the smaller table is read into
+/// the larger, so a name moving out through many blocks costs little.
+fn merge(a: FxHashMap<Name, u32>, b: FxHashMap<Name, u32>) -> FxHashMap<Name, u32> {
+    let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
+    for (n, c) in small {
+        let e = big.entry(n).or_insert(0);
+        *e = e.saturating_add(c);
+    }
+    big
 }
 
 #[cfg(test)]
@@ -252,6 +283,43 @@ mod tests {
     }
 
     #[test]
+    fn every_counted_use_is_settled_however_many_names() {
+        // Past 65,536 distinct names, uses were counted as errors at once:
+        // a valid body of 200,000 forward branches had 128,064 errors.
+        let names: Vec<Name> = (0..200_000).map(|i| Name::new(&format!("L{i}"))).collect();
+        let mut drop = Held::new(Settle::DropIfLabel, 1);
+        let mut keep = Held::new(Settle::KeepIfLabel, 1);
+        for &n in &names {
+            drop.hold(n, 3, d);
+            keep.hold(n, 3, d);
+        }
+        let labels: rustc_hash::FxHashSet<Name> = names.iter().copied().collect();
+        let mut out = Vec::new();
+        let is_label = |n: Name| labels.contains(&n);
+        assert_eq!(
+            drop.block_end(3, names.iter().copied(), is_label, &mut out),
+            0
+        );
+        assert_eq!(drop.finish(|_| false, &mut out), 0);
+        let counted = keep.block_end(3, names.iter().copied(), is_label, &mut out);
+        assert_eq!(counted as usize + out.len(), names.len());
+        // Not labels: each use stands, once.
+        let mut drop = Held::new(Settle::DropIfLabel, 1);
+        for &n in &names {
+            drop.hold(n, 4, d);
+        }
+        let mut out = Vec::new();
+        assert_eq!(
+            drop.block_end(4, std::iter::empty(), |_| false, &mut out),
+            0
+        );
+        let counted = drop.block_end(3, std::iter::empty(), |_| false, &mut out);
+        assert_eq!(counted, 0);
+        let counted = drop.finish(|_| false, &mut out);
+        assert_eq!(counted as usize + out.len(), names.len());
+    }
+
+    #[test]
     fn a_nested_label_settles_only_its_block() {
         let mut h = Held::new(Settle::KeepIfLabel, 1);
         for _ in 0..KEPT_PER_CAP {
@@ -261,7 +329,12 @@ mod tests {
         h.hold(Name::new("L"), 2, d);
         h.hold(Name::new("L"), 1, d);
         let mut out = Vec::new();
-        let counted = h.block_end(2, |n| n == Name::new("L"), &mut out);
+        let counted = h.block_end(
+            2,
+            [Name::new("L")].into_iter(),
+            |n| n == Name::new("L"),
+            &mut out,
+        );
         assert_eq!((out.len(), counted), (0, 2));
         let counted = h.finish(|_| false, &mut out);
         assert_eq!((out.len(), counted), (0, 0));
@@ -273,16 +346,34 @@ mod tests {
         let mut out = Vec::new();
         h.hold(Name::new("A"), 2, d);
         h.hold(Name::new("L"), 3, d);
-        assert_eq!(h.block_end(3, |n| n == Name::new("L"), &mut out), 0);
+        assert_eq!(
+            h.block_end(
+                3,
+                [Name::new("L")].into_iter(),
+                |n| n == Name::new("L"),
+                &mut out
+            ),
+            0
+        );
         h.hold(Name::new("L"), 3, d);
         h.hold(Name::new("M"), 4, d);
         h.hold(Name::new("L"), 4, d);
         // The inner block defines `M`: its `L` waits for the outer ones.
-        h.block_end(4, |n| n == Name::new("M"), &mut out);
+        h.block_end(
+            4,
+            [Name::new("M")].into_iter(),
+            |n| n == Name::new("M"),
+            &mut out,
+        );
         let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
         assert_eq!(held, [("A", 2), ("L", 3), ("L", 3)]);
         // The block at depth 3 defines `L`: both of its uses go, `A` stays.
-        h.block_end(3, |n| n == Name::new("L"), &mut out);
+        h.block_end(
+            3,
+            [Name::new("L")].into_iter(),
+            |n| n == Name::new("L"),
+            &mut out,
+        );
         let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
         assert_eq!(held, [("A", 2)]);
         assert_eq!(h.finish(|_| false, &mut out), 0);

@@ -14,9 +14,11 @@
 
 mod address;
 mod body;
+mod const_div;
 mod const_vectors;
 mod elements;
 mod exact;
+mod files;
 mod float_vectors;
 mod gating;
 mod handles;
@@ -59,6 +61,9 @@ pub(crate) struct Checker<'o> {
     pub(crate) met: rustc_hash::FxHashSet<crate::isa::Requirement>,
     /// The order of the header so far (see `module_rules`).
     pub(crate) header: module_rules::HeaderState,
+    /// `.file` indices declared so far, each with its first span (see
+    /// `files`).
+    pub(crate) files: rustc_hash::FxHashMap<i32, crate::source::Span>,
     /// Role types and vector sizes already worked out, by instruction
     /// shape (see `operands`).
     pub(crate) resolved: operands::Resolved,
@@ -276,6 +281,7 @@ impl<'o> ModuleChecker<'o> {
                 hold_cap: 0,
                 uncounted: 0,
                 header: Default::default(),
+                files: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -354,6 +360,10 @@ impl<'o> ModuleChecker<'o> {
             }
             Item::Alias(a) => {
                 c.since_rule(crate::syntax::Alias::KEYWORD, a.span);
+                c.declare(item, &mut self.ms);
+            }
+            Item::File(f) => {
+                c.file_rules(f);
                 c.declare(item, &mut self.ms);
             }
             _ => c.declare(item, &mut self.ms),

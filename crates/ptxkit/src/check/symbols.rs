@@ -237,11 +237,16 @@ impl Checker<'_> {
 
     fn init_names(&mut self, init: &Initializer, ms: &ModuleScope) {
         match init {
-            Initializer::Expr(e) => e.for_each_name(&mut |n, sp| {
-                if ms.scope.find(n).is_none() && !is_predefined(n.as_str()) {
-                    self.diags.push(undeclared(n, sp));
+            Initializer::Expr(e) => {
+                e.for_each_name(&mut |n, sp| {
+                    if ms.scope.find(n).is_none() && !is_predefined(n.as_str()) {
+                        self.diags.push(undeclared(n, sp));
+                    }
+                });
+                if let Some(d) = super::const_div::in_expr(e) {
+                    self.diags.push(d);
                 }
-            }),
+            }
             Initializer::List { items, .. } => {
                 for i in items {
                     self.init_names(i, ms);
