@@ -522,19 +522,26 @@ fn cfg_output_proportional_to_the_graph() {
     }
 }
 
-/// A kernel whose one `brx.idx` picks among `n` labels of a
-/// `.branchtargets` list.
-fn jump_table(n: usize) -> Vec<u8> {
+/// A kernel with a `.branchtargets` list of `n` labels: `first` written
+/// before the labels, `each` after every label.
+fn labelled_table(n: usize, first: &str, each: &str) -> Vec<u8> {
     let mut s = HEADER.to_string();
     s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tts: .branchtargets ");
     let labels: Vec<String> = (0..n).map(|i| format!("L{i}")).collect();
     s.push_str(&labels.join(", "));
-    s.push_str(";\n\tbrx.idx %r1, ts;\n");
+    s.push_str(";\n");
+    s.push_str(first);
     for l in &labels {
-        s.push_str(&format!("{l}:\n\tadd.s32 %r1, %r1, 1;\n"));
+        s.push_str(&format!("{l}:\n{each}"));
     }
     s.push_str("\tret;\n}\n");
     s.into_bytes()
+}
+
+/// A kernel whose one `brx.idx` picks among `n` labels of a
+/// `.branchtargets` list.
+fn jump_table(n: usize) -> Vec<u8> {
+    labelled_table(n, "\tbrx.idx %r1, ts;\n", "\tadd.s32 %r1, %r1, 1;\n")
 }
 
 /// `ptx resources` and `ptx cfg` on one `brx.idx` with a long target list:
@@ -554,16 +561,7 @@ fn jump_table_linear_in_its_targets() {
 /// labels of one `.branchtargets` list: n × n edges, from a file of O(n)
 /// bytes.
 fn shared_jump_tables(n: usize) -> Vec<u8> {
-    let mut s = HEADER.to_string();
-    s.push_str(".visible .entry k()\n{\n\t.reg .b32 %r<2>;\n\tts: .branchtargets ");
-    let labels: Vec<String> = (0..n).map(|i| format!("L{i}")).collect();
-    s.push_str(&labels.join(", "));
-    s.push_str(";\n");
-    for l in &labels {
-        s.push_str(&format!("{l}:\n\tbrx.idx %r1, ts;\n"));
-    }
-    s.push_str("\tret;\n}\n");
-    s.into_bytes()
+    labelled_table(n, "", "\tbrx.idx %r1, ts;\n")
 }
 
 /// `ptx cfg` and `ptx resources` when many `brx.idx` share one list: the

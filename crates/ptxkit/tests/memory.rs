@@ -120,17 +120,8 @@ fn full_check_of_one_large_function() {
     }
     s.push_str("\tbra L_end;\nL_end:\n\tret;\n}\n");
     let src = s.as_bytes();
-    let opts = ptxkit::check::CheckOptions::default();
-    // Warm up: the catalog and the checker's tables are built once.
-    drop(ptxkit::check::check_source(
-        &src[..src.len().min(4096)],
-        &opts,
-    ));
-    let (tree, _, parsed) = measure(|| ptxkit::parse(src));
-    drop(parsed);
-    let (_, peak, diags) = measure(|| ptxkit::check::check_source(src, &opts));
-    assert!(diags.is_empty(), "{diags:?}");
-    let (n, t, p) = (src.len() as f64, tree as f64, peak as f64);
+    let (n, t, p) = tree_and_full_check_peak(src);
+    let peak = p as usize;
     eprintln!(
         "one function of {} bytes: tree {:.1}x, full check peak {:.3}x the source ({peak} bytes)",
         src.len(),
@@ -139,6 +130,24 @@ fn full_check_of_one_large_function() {
     );
     assert!(t > 5.0 * n, "the tree should dwarf the source");
     assert!(p < 0.02 * n, "full check peak is {:.3}x the source", p / n);
+}
+
+/// For a valid module `src`: its size, the heap its tree holds and the
+/// peak heap of the full check (`check_source`, `ptx check`'s path), in
+/// bytes, after a warm-up (the catalog and the checker's tables are built
+/// once). Panics if `src` has any diagnostic.
+fn tree_and_full_check_peak(src: &[u8]) -> (f64, f64, f64) {
+    let opts = ptxkit::check::CheckOptions::default();
+    drop(ptxkit::check::check_source(
+        &src[..src.len().min(4096)],
+        &opts,
+    ));
+    let (tree, _, parsed) = measure(|| ptxkit::parse(src));
+    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
+    drop(parsed);
+    let (_, peak, diags) = measure(|| ptxkit::check::check_source(src, &opts));
+    assert!(diags.is_empty(), "{diags:?}");
+    (src.len() as f64, tree as f64, peak as f64)
 }
 
 /// The debug sections of a `-G` module: lines of one `.b8` byte each,
@@ -161,21 +170,10 @@ fn debug_sections_are_held_a_byte_per_line() {
         s.push_str(&format!("\t.b8 {}\n", i.wrapping_mul(2_654_435_761) >> 24));
     }
     s.push_str("}\n.section .debug_abbrev\n{\n\t.b8 1\n\t.b8 17\n}\n");
-    let src = s.as_bytes();
-    let opts = ptxkit::check::CheckOptions::default();
-    drop(ptxkit::check::check_source(
-        &src[..src.len().min(4096)],
-        &opts,
-    ));
-    let (tree, _, parsed) = measure(|| ptxkit::parse(src));
-    assert!(!parsed.has_errors(), "{:?}", parsed.diagnostics);
-    drop(parsed);
-    let (_, peak, diags) = measure(|| ptxkit::check::check_source(src, &opts));
-    assert!(diags.is_empty(), "{diags:?}");
-    let (n, t, p) = (src.len() as f64, tree as f64, peak as f64);
+    let (n, t, p) = tree_and_full_check_peak(s.as_bytes());
     eprintln!(
         "debug sections of {} bytes: tree {:.2}x, full check peak {:.2}x the source",
-        src.len(),
+        s.len(),
         t / n,
         p / n
     );
