@@ -9,7 +9,7 @@
 //! its block and is dropped if that block, or one around it, defines a
 //! label of that name.
 
-use super::held::{Held, Settle};
+use super::held::{Held, HeldMark, Settle};
 use super::inst_ctx::InstCtx;
 use super::symbols::{
     clash_span, is_predefined, reg_type, Decl, Kind, LabelSort, ModuleScope, Scope,
@@ -29,15 +29,13 @@ pub(crate) struct BodyWalk {
     /// The parameters, the body's block, then one scope per open nested
     /// block.
     stack: Vec<Scope>,
-    /// Diagnostics that stand unless the name turns out to be a label
-    /// defined later in the function, each with the depth of the block it
-    /// was found in: dropped when that block, or one around it, defines
-    /// the label. Bounded by the error cap ([`Held`]).
-    pending: Held,
-    /// Diagnostics that stand only if the name turns out to be a label
-    /// defined later (a label where its role takes none), settled the same
-    /// way.
-    if_label: Held,
+    /// Diagnostics about names not known where they are used, each with
+    /// the depth of the block it was found in, settled when that block, or
+    /// one around it, defines a label of the name: those that stand unless
+    /// the name is a label ([`Settle::DropIfLabel`]) and those that stand
+    /// only if it is (a label where its role takes none,
+    /// [`Settle::KeepIfLabel`]). Bounded by the error cap ([`Held`]).
+    held: Held,
     /// Recent lookups, direct-mapped by name: an instruction's registers
     /// recur in the next ones, and a scope search (hash maps and `%r<N>`
     /// ranges, block by block) was the checker's largest cost. An entry is
@@ -141,11 +139,10 @@ impl BodyWalk {
 }
 
 /// Where the diagnostics stood before an instruction's checks: the
-/// reported ones and the two held lists ([`Held::mark`]).
+/// reported ones and the held ones ([`Held::mark`]).
 struct Mark {
     diags: usize,
-    pending: (usize, u64),
-    if_label: (usize, u64),
+    held: HeldMark,
 }
 
 impl Mark {
@@ -153,8 +150,7 @@ impl Mark {
     fn of(c: &Checker<'_>, w: &BodyWalk) -> Mark {
         Mark {
             diags: c.diags.len(),
-            pending: w.pending.mark(),
-            if_label: w.if_label.mark(),
+            held: w.held.mark(),
         }
     }
 }
@@ -232,8 +228,7 @@ impl Checker<'_> {
         BodyWalk {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
-            pending: Held::new(Settle::DropIfLabel, self.hold_cap),
-            if_label: Held::new(Settle::KeepIfLabel, self.hold_cap),
+            held: Held::new(self.hold_cap),
             memo,
             generation,
             entry,
@@ -262,13 +257,8 @@ impl Checker<'_> {
             // others wait for the enclosing block's labels.
             let is_label = |n: Name| labels.get(n).is_some();
             let names = || labels.names().map(|(n, _)| *n);
-            let a = w
-                .pending
-                .block_end(depth, names(), is_label, &mut self.diags);
-            let b = w
-                .if_label
-                .block_end(depth, names(), is_label, &mut self.diags);
-            self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
+            let n = w.held.block_end(depth, names(), is_label, &mut self.diags);
+            self.uncounted = self.uncounted.saturating_add(n);
         }
     }
 
@@ -278,9 +268,8 @@ impl Checker<'_> {
         self.memo = Some((w.memo, w.generation));
         let labels = &w.labels;
         let is_label = |n: Name| labels.iter().any(|s| s.get(n).is_some());
-        let a = w.pending.finish(is_label, &mut self.diags);
-        let b = w.if_label.finish(is_label, &mut self.diags);
-        self.uncounted = self.uncounted.saturating_add(a).saturating_add(b);
+        let n = w.held.finish(is_label, &mut self.diags);
+        self.uncounted = self.uncounted.saturating_add(n);
     }
 
     /// The next statement of the body (a nested block whole).
@@ -367,8 +356,7 @@ impl Checker<'_> {
     /// Whether an error was reported, or held until the labels are known,
     /// since `mark`.
     fn errors_since(&self, mark: &Mark, w: &BodyWalk) -> bool {
-        w.pending.mark() != mark.pending
-            || w.if_label.mark() != mark.if_label
+        w.held.mark() != mark.held
             || self
                 .diags
                 .get(mark.diags..)
@@ -380,28 +368,25 @@ impl Checker<'_> {
     /// and keep the first that passes, or else `i`'s own diagnostics.
     fn other_readings(&mut self, i: &Instruction, mark: &Mark, w: &mut BodyWalk, ms: &ModuleScope) {
         // Uses counted past the error cap cannot be taken back.
-        if w.pending.mark().1 != mark.pending.1 || w.if_label.mark().1 != mark.if_label.1 {
+        if w.held.mark().past != mark.held.past {
             return;
         }
         let own = self.diags.split_off(mark.diags);
-        let pending = w.pending.split_off(mark.pending.0);
-        let if_label = w.if_label.split_off(mark.if_label.0);
+        let held = w.held.split_off(mark.held);
         for alt in super::readings::readings(i) {
             self.whole_instruction(&alt, w, ms);
             if !self.errors_since(mark, w) {
                 return;
             }
             self.diags.truncate(mark.diags);
-            if w.pending.mark().1 != mark.pending.1 || w.if_label.mark().1 != mark.if_label.1 {
+            if w.held.mark().past != mark.held.past {
                 break;
             }
-            w.pending.restore(mark.pending.0, Vec::new());
-            w.if_label.restore(mark.if_label.0, Vec::new());
+            w.held.restore(mark.held, Default::default());
         }
         self.diags.truncate(mark.diags);
         self.diags.extend(own);
-        w.pending.restore(mark.pending.0, pending);
-        w.if_label.restore(mark.if_label.0, if_label);
+        w.held.restore(mark.held, held);
     }
 
     /// [`Checker::report`], for the operand checks.
@@ -419,7 +404,7 @@ impl Checker<'_> {
     ) {
         if !found.settled {
             let depth = w.stack.len();
-            w.if_label.hold(n, depth, make);
+            w.held.hold(Settle::KeepIfLabel, n, depth, make);
         }
     }
 
@@ -430,7 +415,7 @@ impl Checker<'_> {
             self.diags.push(d);
         } else {
             let depth = w.stack.len();
-            w.pending.hold(n, depth, || d);
+            w.held.hold(Settle::DropIfLabel, n, depth, || d);
         }
     }
 
@@ -540,7 +525,8 @@ impl Checker<'_> {
                     self.diags.push(undefined_label(*n, *sp));
                 } else {
                     let depth = w.stack.len();
-                    w.pending.hold_later(*n, depth, *sp, undefined_label);
+                    w.held
+                        .hold_later(Settle::DropIfLabel, *n, depth, *sp, undefined_label);
                 }
             }
         }

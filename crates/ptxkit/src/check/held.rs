@@ -8,7 +8,8 @@
 //! cap (`ptx check --max-errors N`), the first [`KEPT_PER_CAP`] times `N`
 //! uses are kept as diagnostics, in source order; later uses are counted by
 //! name, one table per block depth, not stored: memory grows with the
-//! distinct names, not with the uses. The error count stays exact, and the
+//! distinct names, not with the uses (one entry of 24 bytes and its
+//! control byte per name, whichever way its uses settle). The error count stays exact, and the
 //! first `N` errors are among those kept unless more than all but `N` of
 //! the kept uses turn out to be labels.
 //!
@@ -19,7 +20,10 @@
 //! in the body (which was quadratic: 60,000 names held, then 50,000 blocks,
 //! ran for minutes).
 
-use rustc_hash::FxHashMap;
+use std::hash::BuildHasher;
+
+use hashbrown::HashTable;
+use rustc_hash::FxBuildHasher;
 
 use crate::diag::Diagnostic;
 use crate::source::Span;
@@ -32,9 +36,9 @@ const KEPT_PER_CAP: usize = 64;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Settle {
     /// A label of that name makes the use correct: the diagnostic goes.
-    DropIfLabel,
+    DropIfLabel = 0,
     /// The diagnostic stands only if the name is a label.
-    KeepIfLabel,
+    KeepIfLabel = 1,
 }
 
 /// A held diagnostic: built already, or to be built only if it stands.
@@ -58,40 +62,136 @@ impl Pending {
     }
 }
 
-/// Diagnostics about names whose labels are not yet known.
+/// A kept use: the name, its diagnostic, the depth of its block.
+pub(super) type Kept = (Name, Pending, usize);
+
+/// Uses counted past the kept ones, by name: how many of each [`Settle`]
+/// (indexed by it). One table serves both, so a name used where either
+/// settling applies costs one entry, not two; and the entries are one
+/// dense list (24 bytes each) found through a table of 32-bit indices
+/// (5 bytes a slot), not a map of 25-byte slots of which up to half are
+/// empty: 2,000,000 distinct names held cost about 72 MB, not 210.
+#[derive(Default)]
+struct Counts {
+    /// Each name counted, once, in the order first counted.
+    entries: Vec<(Name, [u32; 2])>,
+    /// Indices into `entries`, by the name's hash.
+    index: HashTable<u32>,
+}
+
+fn hash_of(n: Name) -> u64 {
+    FxBuildHasher.hash_one(n)
+}
+
+impl Counts {
+    /// Names in the table (settled ones included, with no uses left).
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Add `c` to the counts of `n`.
+    fn add(&mut self, n: Name, c: [u32; 2]) {
+        let hash = hash_of(n);
+        let entries = &mut self.entries;
+        let at = |i: u32| usize::try_from(i).ok().and_then(|i| entries.get(i));
+        let found = self.index.find(hash, |&i| at(i).is_some_and(|e| e.0 == n));
+        if let Some(e) = found
+            .copied()
+            .and_then(|i| usize::try_from(i).ok())
+            .and_then(|i| entries.get_mut(i))
+        {
+            e.1 = [e.1[0].saturating_add(c[0]), e.1[1].saturating_add(c[1])];
+            return;
+        }
+        // Fewer than 2^32 names: each takes a byte or more of an input
+        // under 4 GiB.
+        let Ok(i) = u32::try_from(entries.len()) else {
+            return;
+        };
+        entries.push((n, c));
+        let entries = &self.entries;
+        self.index.insert_unique(hash, i, |&i| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| entries.get(i))
+                .map_or(0, |e| hash_of(e.0))
+        });
+    }
+
+    /// The counts of `n`, taken out (the name stays, with none).
+    fn take(&mut self, n: Name) -> Option<[u32; 2]> {
+        let entries = &mut self.entries;
+        let i = *self.index.find(hash_of(n), |&i| {
+            usize::try_from(i)
+                .ok()
+                .and_then(|i| entries.get(i))
+                .is_some_and(|e| e.0 == n)
+        })?;
+        let e = entries.get_mut(usize::try_from(i).ok()?)?;
+        Some(std::mem::take(&mut e.1))
+    }
+
+    /// Each name and its counts.
+    fn into_entries(self) -> impl Iterator<Item = (Name, [u32; 2])> {
+        self.entries.into_iter().filter(|e| e.1 != [0, 0])
+    }
+}
+
+/// Diagnostics about names whose labels are not yet known, of both
+/// [`Settle`]s.
 pub(super) struct Held {
-    settle: Settle,
     /// The error cap (0: keep everything).
     cap: usize,
-    /// Kept: the name, the diagnostic, the depth of its block.
-    kept: Vec<(Name, Pending, usize)>,
+    /// Kept, for each [`Settle`] (indexed by it), in the order held.
+    kept: [Vec<Kept>; 2],
     /// Scratch list for [`Held::block_end`], kept for its capacity.
-    tail: Vec<(Name, Pending, usize)>,
+    tail: Vec<Kept>,
     /// Uses past the kept ones: at index `d`, those held in the open block
-    /// at depth `d`, by name. A count fits in 32 bits: the input is under
-    /// 4 GiB and every use takes a byte or more.
-    counted: Vec<FxHashMap<Name, u32>>,
+    /// at depth `d`. A count fits in 32 bits: the input is under 4 GiB and
+    /// every use takes a byte or more.
+    counted: Vec<Counts>,
     /// Every use held past the kept ones (counted or lost), ever.
     past: u64,
 }
 
+/// How much is held ([`Held::mark`]): the kept diagnostics of each
+/// [`Settle`] and the uses counted past them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct HeldMark {
+    kept: [usize; 2],
+    /// Uses counted so far: those cannot be taken back.
+    pub(super) past: u64,
+}
+
+/// What [`Held::split_off`] took out, for [`Held::restore`].
+pub(super) type Taken = [Vec<Kept>; 2];
+
 impl Held {
-    pub(super) fn new(settle: Settle, cap: usize) -> Held {
+    pub(super) fn new(cap: usize) -> Held {
         Held {
-            settle,
             cap,
-            kept: Vec::new(),
+            kept: [Vec::new(), Vec::new()],
             tail: Vec::new(),
             counted: Vec::new(),
             past: 0,
         }
     }
 
-    /// Hold a diagnostic about `n`, used at block depth `depth`; `make`
-    /// builds it, only when it is kept.
+    /// Hold a diagnostic about `n`, used at block depth `depth`, settled
+    /// as `settle` says; `make` builds it, only when it is kept.
     #[inline]
-    pub(super) fn hold(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Diagnostic) {
-        self.hold_pending(n, depth, || Pending::Built(make()));
+    pub(super) fn hold(
+        &mut self,
+        settle: Settle,
+        n: Name,
+        depth: usize,
+        make: impl FnOnce() -> Diagnostic,
+    ) {
+        self.hold_pending(settle, n, depth, || Pending::Built(make()));
     }
 
     /// [`Held::hold`], the diagnostic built by `make` from `n` and `span`
@@ -99,57 +199,73 @@ impl Held {
     #[inline]
     pub(super) fn hold_later(
         &mut self,
+        settle: Settle,
         n: Name,
         depth: usize,
         span: Span,
         make: fn(Name, Span) -> Diagnostic,
     ) {
-        self.hold_pending(n, depth, || Pending::Later(span, make));
+        self.hold_pending(settle, n, depth, || Pending::Later(span, make));
     }
 
     #[inline]
-    fn hold_pending(&mut self, n: Name, depth: usize, make: impl FnOnce() -> Pending) {
-        debug_assert!(self.kept.last().is_none_or(|&(_, _, at)| at <= depth));
-        if self.cap == 0 {
-            self.kept.push((n, make(), depth));
+    fn hold_pending(
+        &mut self,
+        settle: Settle,
+        n: Name,
+        depth: usize,
+        make: impl FnOnce() -> Pending,
+    ) {
+        let s = settle as usize;
+        let Some(kept) = self.kept.get_mut(s) else {
             return;
-        }
-        if self.kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
-            self.kept.push((n, make(), depth));
+        };
+        debug_assert!(kept.last().is_none_or(|&(_, _, at)| at <= depth));
+        if self.cap == 0 || kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
+            kept.push((n, make(), depth));
             return;
         }
         self.past = self.past.saturating_add(1);
         if self.counted.len() <= depth {
             self.counted
-                .resize_with(depth.saturating_add(1), FxHashMap::default);
+                .resize_with(depth.saturating_add(1), Counts::default);
         }
         if let Some(table) = self.counted.get_mut(depth) {
-            let c = table.entry(n).or_insert(0);
-            *c = c.saturating_add(1);
+            let mut one = [0, 0];
+            if let Some(c) = one.get_mut(s) {
+                *c = 1;
+            }
+            table.add(n, one);
         }
     }
 
-    /// How much is held: the kept diagnostics and the uses counted past
-    /// them (for [`Held::split_off`], [`Held::restore`]).
+    /// How much is held (for [`Held::split_off`], [`Held::restore`]).
     #[inline]
-    pub(super) fn mark(&self) -> (usize, u64) {
-        (self.kept.len(), self.past)
+    pub(super) fn mark(&self) -> HeldMark {
+        HeldMark {
+            kept: self.kept.each_ref().map(Vec::len),
+            past: self.past,
+        }
     }
 
-    /// The diagnostics kept since `kept` (a [`Held::mark`]), taken out.
-    pub(super) fn split_off(&mut self, kept: usize) -> Vec<(Name, Pending, usize)> {
-        if kept < self.kept.len() {
-            self.kept.split_off(kept)
-        } else {
-            Vec::new()
+    /// The diagnostics kept since `mark`, taken out.
+    pub(super) fn split_off(&mut self, mark: HeldMark) -> Taken {
+        let mut taken: Taken = [Vec::new(), Vec::new()];
+        for ((kept, at), out) in self.kept.iter_mut().zip(mark.kept).zip(&mut taken) {
+            if at < kept.len() {
+                *out = kept.split_off(at);
+            }
         }
+        taken
     }
 
     /// Put back what [`Held::split_off`] took out, dropping what was held
-    /// since.
-    pub(super) fn restore(&mut self, kept: usize, taken: Vec<(Name, Pending, usize)>) {
-        self.kept.truncate(kept);
-        self.kept.extend(taken);
+    /// since `mark`.
+    pub(super) fn restore(&mut self, mark: HeldMark, taken: Taken) {
+        for ((kept, at), back) in self.kept.iter_mut().zip(mark.kept).zip(taken) {
+            kept.truncate(at);
+            kept.extend(back);
+        }
     }
 
     /// The block at `depth` closes, defining the labels `labels` (which
@@ -165,51 +281,51 @@ impl Held {
     ) -> u64 {
         let mut counted = 0u64;
         let deep = self.counted.len() > depth;
-        if self.kept.is_empty() && !deep {
+        if self.kept.iter().all(Vec::is_empty) && !deep {
             return counted;
         }
         let outer = depth.saturating_sub(1);
-        let keep_if_label = self.settle == Settle::KeepIfLabel;
-        // Depths never decrease along `kept` (a use is held at the depth
-        // of its block, and a closing block lowers its own to the
-        // enclosing depth), so the uses of this block are its tail: only
-        // they are read and moved, not everything held since the body
-        // began (moving it all at every block end was quadratic).
-        let start = self
-            .kept
-            .iter()
-            .rposition(|&(_, _, at)| at < depth)
-            .map_or(0, |i| i.saturating_add(1));
         let mut tail = std::mem::take(&mut self.tail);
-        tail.extend(self.kept.drain(start..));
-        for (n, d, _) in tail.drain(..) {
-            if is_label(n) {
-                if keep_if_label {
-                    out.push(d.build(n));
+        for (s, kept) in self.kept.iter_mut().enumerate() {
+            let keep_if_label = s == Settle::KeepIfLabel as usize;
+            // Depths never decrease along a kept list (a use is held at
+            // the depth of its block, and a closing block lowers its own
+            // to the enclosing depth), so the uses of this block are its
+            // tail: only they are read and moved, not everything held
+            // since the body began (moving it all at every block end was
+            // quadratic).
+            let start = kept
+                .iter()
+                .rposition(|&(_, _, at)| at < depth)
+                .map_or(0, |i| i.saturating_add(1));
+            tail.extend(kept.drain(start..));
+            for (n, d, _) in tail.drain(..) {
+                if is_label(n) {
+                    if keep_if_label {
+                        out.push(d.build(n));
+                    }
+                } else {
+                    kept.push((n, d, outer));
                 }
-            } else {
-                self.kept.push((n, d, outer));
             }
         }
         self.tail = tail;
         if deep {
             // The tables of this block and of any deeper one (closed
             // already, so empty unless the walk skipped a block end).
-            let mut inner: FxHashMap<Name, u32> = FxHashMap::default();
+            let mut inner = Counts::default();
             for table in self.counted.drain(depth..) {
                 inner = merge(inner, table);
             }
             if !inner.is_empty() {
                 for n in labels {
-                    if let Some(c) = inner.remove(&n) {
-                        if keep_if_label {
-                            counted = counted.saturating_add(u64::from(c));
-                        }
+                    if let Some([_, keep]) = inner.take(n) {
+                        counted = counted.saturating_add(u64::from(keep));
                     }
                 }
                 if self.counted.len() <= outer {
                     self.counted
-                        .resize_with(outer.saturating_add(1), FxHashMap::default);
+                        .resize_with(outer.saturating_add(1), Counts::default);
                 }
                 if let Some(slot) = self.counted.get_mut(outer) {
                     let table = std::mem::take(slot);
@@ -225,21 +341,22 @@ impl Held {
     /// that stand, counted only.
     #[inline]
     pub(super) fn finish(self, is_label: impl Fn(Name) -> bool, out: &mut Vec<Diagnostic>) -> u64 {
-        if self.kept.is_empty() && self.counted.is_empty() {
+        if self.kept.iter().all(Vec::is_empty) && self.counted.is_empty() {
             return 0;
         }
-        let stands = |n: Name| (self.settle == Settle::KeepIfLabel) == is_label(n);
         let mut counted = 0u64;
-        for (n, d, _) in self.kept {
-            if stands(n) {
-                out.push(d.build(n));
+        for (s, kept) in self.kept.into_iter().enumerate() {
+            let keep_if_label = s == Settle::KeepIfLabel as usize;
+            for (n, d, _) in kept {
+                if keep_if_label == is_label(n) {
+                    out.push(d.build(n));
+                }
             }
         }
         for table in self.counted {
-            for (n, c) in table {
-                if stands(n) {
-                    counted = counted.saturating_add(u64::from(c));
-                }
+            for (n, [drop, keep]) in table.into_entries() {
+                let c = if is_label(n) { keep } else { drop };
+                counted = counted.saturating_add(u64::from(c));
             }
         }
         counted
@@ -248,11 +365,10 @@ impl Held {
 
 /// The counts of `a` and `b` added by name: the smaller table is read into
 /// the larger, so a name moving out through many blocks costs little.
-fn merge(a: FxHashMap<Name, u32>, b: FxHashMap<Name, u32>) -> FxHashMap<Name, u32> {
+fn merge(a: Counts, b: Counts) -> Counts {
     let (mut big, small) = if a.len() >= b.len() { (a, b) } else { (b, a) };
-    for (n, c) in small {
-        let e = big.entry(n).or_insert(0);
-        *e = e.saturating_add(c);
+    for (n, c) in small.into_entries() {
+        big.add(n, c);
     }
     big
 }
@@ -268,12 +384,12 @@ mod tests {
 
     #[test]
     fn past_the_cap_uses_are_counted_not_kept() {
-        let mut h = Held::new(Settle::DropIfLabel, 2);
+        let mut h = Held::new(2);
         for _ in 0..1000 {
-            h.hold(Name::new("%r1"), 1, d);
-            h.hold(Name::new("L"), 1, d);
+            h.hold(Settle::DropIfLabel, Name::new("%r1"), 1, d);
+            h.hold(Settle::DropIfLabel, Name::new("L"), 1, d);
         }
-        assert_eq!(h.kept.len(), 2 * KEPT_PER_CAP);
+        assert_eq!(h.kept[0].len(), 2 * KEPT_PER_CAP);
         let mut out = Vec::new();
         let counted = h.finish(|n| n == Name::new("L"), &mut out);
         assert_eq!(
@@ -287,11 +403,11 @@ mod tests {
         // Past 65,536 distinct names, uses were counted as errors at once:
         // a valid body of 200,000 forward branches had 128,064 errors.
         let names: Vec<Name> = (0..200_000).map(|i| Name::new(&format!("L{i}"))).collect();
-        let mut drop = Held::new(Settle::DropIfLabel, 1);
-        let mut keep = Held::new(Settle::KeepIfLabel, 1);
+        let mut drop = Held::new(1);
+        let mut keep = Held::new(1);
         for &n in &names {
-            drop.hold(n, 3, d);
-            keep.hold(n, 3, d);
+            drop.hold(Settle::DropIfLabel, n, 3, d);
+            keep.hold(Settle::KeepIfLabel, n, 3, d);
         }
         let labels: rustc_hash::FxHashSet<Name> = names.iter().copied().collect();
         let mut out = Vec::new();
@@ -304,9 +420,9 @@ mod tests {
         let counted = keep.block_end(3, names.iter().copied(), is_label, &mut out);
         assert_eq!(counted as usize + out.len(), names.len());
         // Not labels: each use stands, once.
-        let mut drop = Held::new(Settle::DropIfLabel, 1);
+        let mut drop = Held::new(1);
         for &n in &names {
-            drop.hold(n, 4, d);
+            drop.hold(Settle::DropIfLabel, n, 4, d);
         }
         let mut out = Vec::new();
         assert_eq!(
@@ -321,13 +437,13 @@ mod tests {
 
     #[test]
     fn a_nested_label_settles_only_its_block() {
-        let mut h = Held::new(Settle::KeepIfLabel, 1);
+        let mut h = Held::new(1);
         for _ in 0..KEPT_PER_CAP {
-            h.hold(Name::new("M"), 1, d);
+            h.hold(Settle::KeepIfLabel, Name::new("M"), 1, d);
         }
-        h.hold(Name::new("L"), 2, d);
-        h.hold(Name::new("L"), 2, d);
-        h.hold(Name::new("L"), 1, d);
+        h.hold(Settle::KeepIfLabel, Name::new("L"), 2, d);
+        h.hold(Settle::KeepIfLabel, Name::new("L"), 2, d);
+        h.hold(Settle::KeepIfLabel, Name::new("L"), 1, d);
         let mut out = Vec::new();
         let counted = h.block_end(
             2,
@@ -342,10 +458,10 @@ mod tests {
 
     #[test]
     fn a_block_settles_only_the_uses_held_inside_it() {
-        let mut h = Held::new(Settle::DropIfLabel, 0);
+        let mut h = Held::new(0);
         let mut out = Vec::new();
-        h.hold(Name::new("A"), 2, d);
-        h.hold(Name::new("L"), 3, d);
+        h.hold(Settle::DropIfLabel, Name::new("A"), 2, d);
+        h.hold(Settle::DropIfLabel, Name::new("L"), 3, d);
         assert_eq!(
             h.block_end(
                 3,
@@ -355,9 +471,9 @@ mod tests {
             ),
             0
         );
-        h.hold(Name::new("L"), 3, d);
-        h.hold(Name::new("M"), 4, d);
-        h.hold(Name::new("L"), 4, d);
+        h.hold(Settle::DropIfLabel, Name::new("L"), 3, d);
+        h.hold(Settle::DropIfLabel, Name::new("M"), 4, d);
+        h.hold(Settle::DropIfLabel, Name::new("L"), 4, d);
         // The inner block defines `M`: its `L` waits for the outer ones.
         h.block_end(
             4,
@@ -365,7 +481,10 @@ mod tests {
             |n| n == Name::new("M"),
             &mut out,
         );
-        let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
+        let held: Vec<(&str, usize)> = h.kept[0]
+            .iter()
+            .map(|(n, _, at)| (n.as_str(), *at))
+            .collect();
         assert_eq!(held, [("A", 2), ("L", 3), ("L", 3)]);
         // The block at depth 3 defines `L`: both of its uses go, `A` stays.
         h.block_end(
@@ -374,9 +493,40 @@ mod tests {
             |n| n == Name::new("L"),
             &mut out,
         );
-        let held: Vec<(&str, usize)> = h.kept.iter().map(|(n, _, at)| (n.as_str(), *at)).collect();
+        let held: Vec<(&str, usize)> = h.kept[0]
+            .iter()
+            .map(|(n, _, at)| (n.as_str(), *at))
+            .collect();
         assert_eq!(held, [("A", 2)]);
         assert_eq!(h.finish(|_| false, &mut out), 0);
         assert_eq!(out.len(), 1);
+    }
+
+    #[test]
+    fn one_count_table_serves_both_settlings() {
+        // Past the cap, a name held both ways is one entry; at the end its
+        // uses stand one way or the other, never both.
+        let mut h = Held::new(1);
+        for _ in 0..KEPT_PER_CAP {
+            h.hold(Settle::DropIfLabel, Name::new("x"), 1, d);
+            h.hold(Settle::KeepIfLabel, Name::new("x"), 1, d);
+        }
+        for _ in 0..3 {
+            h.hold(Settle::DropIfLabel, Name::new("L"), 1, d);
+            h.hold(Settle::DropIfLabel, Name::new("%r"), 1, d);
+        }
+        for _ in 0..5 {
+            h.hold(Settle::KeepIfLabel, Name::new("L"), 1, d);
+            h.hold(Settle::KeepIfLabel, Name::new("%r"), 1, d);
+        }
+        assert_eq!(h.counted.first().map_or(0, Counts::len), 0);
+        assert_eq!(h.counted.get(1).map_or(0, Counts::len), 2);
+        let mut out = Vec::new();
+        let counted = h.finish(|n| n == Name::new("L"), &mut out);
+        // `x` is no label: its 64 held-to-drop uses stand, kept.
+        assert_eq!(out.len(), KEPT_PER_CAP);
+        // `L` is a label: its 5 uses where no label may stand; `%r` is
+        // not: its 3 undeclared uses.
+        assert_eq!(counted, 5 + 3);
     }
 }

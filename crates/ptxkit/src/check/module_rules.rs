@@ -762,6 +762,9 @@ enum Kind {
     Mixed,
     /// An address in a form ptxas does not parse (`-a`, `a - 4`, `(a)`).
     BadAddress,
+    /// A floating-point value where ptxas evaluates only integers (any
+    /// part of `c ? a : b`, the operands of `%`, `&`, `<<`, `&&`, `~`…).
+    FloatInInteger,
     /// Something else (left to other checks).
     Unknown,
 }
@@ -782,6 +785,8 @@ fn kind_of(e: &Expr) -> Kind {
             (_, Kind::Address | Kind::BadAddress) => Kind::BadAddress,
             (UnOp::Neg | UnOp::Plus, k) => k,
             (_, Kind::Int) => Kind::Int,
+            (_, Kind::Float | Kind::FloatInInteger) => Kind::FloatInInteger,
+            (_, Kind::Mixed) => Kind::Mixed,
             _ => Kind::Unknown,
         },
         Expr::Binary(b) => {
@@ -789,30 +794,49 @@ fn kind_of(e: &Expr) -> Kind {
             if l == Kind::BadAddress || r == Kind::BadAddress {
                 return Kind::BadAddress;
             }
-            match b.op {
+            let arithmetic = matches!(b.op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+            let comparison = matches!(
+                b.op,
                 BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
-                    if l != Kind::Address && r != Kind::Address =>
-                {
-                    Kind::Int
-                }
-                _ if l == Kind::Address || r == Kind::Address => {
-                    if b.op == BinOp::Add && (l, r) == (Kind::Address, Kind::Int) {
-                        Kind::Address
-                    } else {
-                        Kind::BadAddress
-                    }
-                }
-                BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div => match (l, r) {
-                    (Kind::Int, Kind::Int) => Kind::Int,
-                    (Kind::Float, Kind::Float) => Kind::Float,
-                    (Kind::Int | Kind::Mixed, Kind::Float | Kind::Mixed)
-                    | (Kind::Float | Kind::Mixed, Kind::Int) => Kind::Mixed,
-                    _ => Kind::Unknown,
-                },
-                _ => match (l, r) {
-                    (Kind::Int, Kind::Int) => Kind::Int,
-                    _ => Kind::Unknown,
-                },
+            );
+            if l == Kind::Address || r == Kind::Address {
+                return match (b.op, l, r) {
+                    (BinOp::Add, Kind::Address, Kind::Int) => Kind::Address,
+                    // `g+1.5`: an offset is an integer.
+                    (
+                        BinOp::Add,
+                        Kind::Address,
+                        Kind::Float | Kind::Mixed | Kind::FloatInInteger,
+                    ) => Kind::FloatInInteger,
+                    _ => Kind::BadAddress,
+                };
+            }
+            match (l, r) {
+                (Kind::FloatInInteger, _) | (_, Kind::FloatInInteger) => Kind::FloatInInteger,
+                (Kind::Mixed, _) | (_, Kind::Mixed) => Kind::Mixed,
+                (Kind::Int, Kind::Float) | (Kind::Float, Kind::Int) => Kind::Mixed,
+                (Kind::Int, Kind::Int) => Kind::Int,
+                // Two floats: compared, an integer; added, a float; the
+                // other operators take integers only.
+                (Kind::Float, Kind::Float) if comparison => Kind::Int,
+                (Kind::Float, Kind::Float) if arithmetic => Kind::Float,
+                (Kind::Float, Kind::Float) => Kind::FloatInInteger,
+                _ => Kind::Unknown,
+            }
+        }
+        Expr::Cond(c) => {
+            let parts = [&c.cond, &c.then, &c.otherwise].map(kind_of);
+            if parts.contains(&Kind::Mixed) {
+                Kind::Mixed
+            } else if parts
+                .iter()
+                .any(|k| matches!(k, Kind::Float | Kind::FloatInInteger))
+            {
+                Kind::FloatInInteger
+            } else if parts.iter().all(|k| *k == Kind::Int) {
+                Kind::Int
+            } else {
+                Kind::Unknown
             }
         }
         _ => Kind::Unknown,
@@ -960,6 +984,10 @@ impl Checker<'_> {
         let bad = match kind_of(e) {
             _ if never => "this type takes no initial value of any kind",
             Kind::Mixed => "the constant expression mixes integer and floating-point values",
+            Kind::FloatInInteger => {
+                "a floating-point value where ptxas evaluates integers only \
+                 (an address offset, `?:`, `%`, bit and logical operators)"
+            }
             Kind::BadAddress => "an address must be `name`, `generic(name)` or `name + offset`",
             Kind::Float if int => "a floating-point value for an integer type",
             Kind::Int if float => "an integer value for a floating-point type",

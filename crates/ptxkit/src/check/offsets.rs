@@ -109,6 +109,26 @@ impl Checker<'_> {
     /// `b`, read by role `spec` (type `ty`) of `i`: when it is a register
     /// or variable plus a constant, report it where ptxas refuses it and
     /// say it was handled; other expressions are left to the caller.
+    /// The offset `off` of a name (`buf+off`, `[%rd1+off]`), or a constant
+    /// address, when it is a constant but not an integer: reported, as
+    /// ptxas 13.5 refuses `[%rd1+1.5]`, `buf+(0f3F800000)` and
+    /// `[%rd1+(1<2.0)]` ("Integer constant expression expected", "Constant
+    /// expression type mismatch").
+    pub(super) fn offset_not_integer(&mut self, off: &Expr) -> bool {
+        if !operand_kinds::lit(off).is_some_and(|k| k != operand_kinds::Lit::Int) {
+            return false;
+        }
+        self.diags.push(
+            crate::diag::Diagnostic::error(
+                crate::diag::Code::ImmediateType,
+                off.span(),
+                "an offset is an integer constant expression",
+            )
+            .with_note("ptxas: Integer constant expression expected"),
+        );
+        true
+    }
+
     pub(super) fn offset_value(
         &mut self,
         i: &Instruction,

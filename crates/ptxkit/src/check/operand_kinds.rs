@@ -15,13 +15,14 @@ pub(crate) enum Lit {
     /// over constants.
     Int,
     /// A double: a decimal or `0d` float, negated or combined with `+ - * /`
-    /// only with other doubles.
+    /// only with other doubles (a parenthesised `0f` single under an
+    /// operator is one too).
     Double,
     /// A bare (or parenthesised) `0f` single.
     Single,
-    /// A float where no constant expression may have one: a `0f` literal
-    /// under an operator, a float mixed with an integer in arithmetic, a
-    /// float under `%`, a bitwise or logical operator, or in a conditional.
+    /// A float where no constant expression may have one: a float mixed
+    /// with an integer (in arithmetic or a comparison), a float under `%`,
+    /// a bitwise or logical operator, or in a conditional.
     Bad,
 }
 
@@ -35,37 +36,38 @@ pub(crate) fn lit(e: &Expr) -> Option<Lit> {
         Expr::Float(f) if f.form == FloatForm::HexSingle => Lit::Single,
         Expr::Float(_) => Lit::Double,
         Expr::Paren(inner, _) => lit(inner)?,
+        // A `0f` single under an operator (parenthesised: bare, it is a
+        // syntax error) counts as a double: `-(0f3F800000)` and
+        // `(0f3F800000)+1.0` are `.f32`, `.f64` and `.b64` operands to
+        // ptxas 13.5, not `.b32` ones.
         Expr::Unary { op, expr, .. } => match (op, lit(expr)?) {
             (_, Lit::Int) => Lit::Int,
-            (UnOp::Neg | UnOp::Plus, Lit::Double) => Lit::Double,
+            (UnOp::Neg | UnOp::Plus, Lit::Double | Lit::Single) => Lit::Double,
             _ => Lit::Bad,
         },
         Expr::Binary(b) => {
-            let (l, r) = (lit(&b.lhs)?, lit(&b.rhs)?);
-            if [l, r].iter().any(|k| matches!(k, Lit::Bad | Lit::Single)) {
-                return Some(Lit::Bad);
-            }
-            match (b.op, l == r, l) {
-                (_, true, Lit::Int) => Lit::Int,
-                (BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div, true, _) => Lit::Double,
-                (
-                    BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne,
-                    true,
-                    _,
-                ) => Lit::Int,
-                // Comparing an integer with a float: not pinned down.
-                (
-                    BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne,
-                    false,
-                    _,
-                ) => return None,
+            let widen = |k: Lit| if k == Lit::Single { Lit::Double } else { k };
+            let (l, r) = (widen(lit(&b.lhs)?), widen(lit(&b.rhs)?));
+            let arithmetic = matches!(b.op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+            let comparison = matches!(
+                b.op,
+                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+            );
+            match (l, r) {
+                (Lit::Int, Lit::Int) => Lit::Int,
+                (Lit::Double, Lit::Double) if arithmetic => Lit::Double,
+                (Lit::Double, Lit::Double) if comparison => Lit::Int,
+                // A float under `%`, a bitwise or logical operator, one
+                // beside an integer (comparisons included: "Constant
+                // expression type mismatch"), or a bad part.
                 _ => Lit::Bad,
             }
         }
+        // Conditionals are integer only ("Integer constant expression
+        // expected" for a float in any of the three parts).
         Expr::Cond(c) => match (lit(&c.cond)?, lit(&c.then)?, lit(&c.otherwise)?) {
             (Lit::Int, Lit::Int, Lit::Int) => Lit::Int,
-            (_, a, b) if a != Lit::Int || b != Lit::Int => Lit::Bad,
-            _ => return None,
+            _ => Lit::Bad,
         },
         Expr::Cast(c) => match lit(&c.expr)? {
             Lit::Int => Lit::Int,
@@ -173,14 +175,18 @@ mod tests {
             ("-0d3FF0000000000000", Some(Lit::Double)),
             ("0f3F800000", Some(Lit::Single)),
             ("(0f3F800000)", Some(Lit::Single)),
-            ("-0f3F800000", Some(Lit::Bad)),
-            ("0f3F800000+0f3F800000", Some(Lit::Bad)),
+            // A bare `0f` under an operator is a syntax error; in
+            // parentheses it counts as a double there.
+            ("-(0f3F800000)", Some(Lit::Double)),
+            ("(0f3F800000)+(0f3F800000)", Some(Lit::Double)),
+            ("(0f3F800000)*2", Some(Lit::Bad)),
             ("1.0+1", Some(Lit::Bad)),
             ("2.0 % 1.0", Some(Lit::Bad)),
             ("!1.0", Some(Lit::Bad)),
             ("1.0 && 2", Some(Lit::Bad)),
             ("1 ? 2.0 : 3.0", Some(Lit::Bad)),
-            ("1.0 > 2", None),
+            ("1.0 ? 2 : 3", Some(Lit::Bad)),
+            ("1.0 > 2", Some(Lit::Bad)),
             ("%r", None),
             ("%r+1", None),
             ("WARP_SZ", Some(Lit::Int)),

@@ -1431,6 +1431,17 @@ impl Checker<'_> {
             Expr::Binary(b) => &b.lhs,
             e => e,
         };
+        // The offset (or the whole of a constant address) is an integer
+        // constant expression: ptxas 13.5 refuses `[%rd1+1.5]` and
+        // `[buf+(0f3F800000)]` ("Integer constant expression expected").
+        let offset = match addr {
+            Expr::Binary(b) if matches!(b.lhs, Expr::Name(..)) => Some(&b.rhs),
+            Expr::Name(..) => None,
+            e => Some(e),
+        };
+        if offset.is_some_and(|off| self.offset_not_integer(off)) {
+            return;
+        }
         let role = super::address::address_role(i, ordinal);
         let spaces = || super::address::address_spaces(i, role, ordinal);
         let Expr::Name(n, sp) = base else {
@@ -1935,6 +1946,12 @@ impl Checker<'_> {
             }
         }
         if let Expr::Binary(b) = e {
+            if matches!(b.lhs, Expr::Name(..))
+                && b.op == crate::syntax::BinOp::Add
+                && self.offset_not_integer(&b.rhs)
+            {
+                return;
+            }
             if self.offset_value(i, spec, ty, b, Names { w, ms }) {
                 return;
             }
@@ -2236,7 +2253,7 @@ impl Checker<'_> {
             return;
         }
         let note = match kind {
-            Lit::Bad => "a `0f` literal must stand alone, and a float may be combined only with floats by `+ - * /` or compared".to_string(),
+            Lit::Bad => "a float may be combined only with floats, by `+ - * /` or a comparison; `?:`, `%`, bit and logical operators take integers".to_string(),
             _ if operand_kinds::takes_no_constant(ty) => {
                 format!("a packed {ty} operand takes a register, not a constant")
             }

@@ -5,9 +5,17 @@ use crate::source::Span;
 use crate::syntax::{BinOp, BinaryExpr, Expr, UnOp};
 
 /// Evaluate `e` as a 64-bit integer constant expression, with wrapping
-/// arithmetic. `None` when it names a symbol, uses floats, or divides by zero.
+/// arithmetic. `None` when it names a symbol, has a floating-point value,
+/// or divides by zero; floats compared give an integer (`1.0 < 2.0` is 1,
+/// as ptxas 13.5 takes it in an address).
 pub fn eval_int(e: &Expr) -> Option<i64> {
-    eval_depth(e, 0)
+    match eval_depth(e, 0) {
+        Some(v) => Some(v),
+        None => match scan(e, 0, &mut None)? {
+            Value::Int(v) => Some(v),
+            Value::Float(_) => None,
+        },
+    }
 }
 
 fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
@@ -142,7 +150,15 @@ fn scan(e: &Expr, depth: u32, found: &mut Option<Span>) -> Option<Value> {
             }
             match (a?, b?) {
                 (Value::Int(a), Value::Int(b)) => apply(*op, a, b).map(Value::Int),
-                (Value::Float(a), Value::Float(b)) => apply_float(*op, a, b).map(Value::Float),
+                (Value::Float(a), Value::Float(b)) => match op {
+                    BinOp::Lt => Some(Value::Int(i64::from(a < b))),
+                    BinOp::Gt => Some(Value::Int(i64::from(a > b))),
+                    BinOp::Le => Some(Value::Int(i64::from(a <= b))),
+                    BinOp::Ge => Some(Value::Int(i64::from(a >= b))),
+                    BinOp::Eq => Some(Value::Int(i64::from(a == b))),
+                    BinOp::Ne => Some(Value::Int(i64::from(a != b))),
+                    _ => apply_float(*op, a, b).map(Value::Float),
+                },
                 _ => None,
             }
         }

@@ -189,6 +189,15 @@ impl Parser<'_> {
             } else {
                 let e = self.expr()?;
                 self.expect(K::RBracket, "`]`")?;
+                // ptxas reads an integer literal here and nothing else
+                // (`[4/2]`, `[(4)]`, `[-4]` are syntax errors to it).
+                if !matches!(e, Expr::Int(_)) {
+                    self.error(
+                        Code::Syntax,
+                        e.span(),
+                        "an array size is an integer literal, not an expression",
+                    );
+                }
                 dims.push(Some(e));
             }
         }

@@ -48,11 +48,29 @@ impl Parser<'_> {
 
     fn expr_inner(&mut self) -> PResult<Expr> {
         let start = self.tok.span.start;
+        // ptxas reads `name+e` as the name plus the whole constant
+        // expression `e`, in operands, addresses and initializers alike:
+        // `[%rd1+1<<4]` is `%rd1 + (1<<4)`, `buf+1?2:3` is `buf + (1?2:3)`,
+        // `[%rd1+4-2]` is `%rd1 + (4-2)`.
+        if self.at(K::Ident) && self.peek().kind == K::Plus {
+            let t = self.bump();
+            let base = Expr::Name(self.name(t), t.span);
+            self.bump();
+            let offset = self.expr()?;
+            return Ok(Expr::Binary(Box::new(BinaryExpr {
+                op: BinOp::Add,
+                lhs: base,
+                rhs: offset,
+                span: self.since(start),
+            })));
+        }
         let cond = self.binary(0)?;
         if self.eat(K::Question) {
+            self.hex_single_alone(&cond);
             let then = self.expr()?;
             self.expect(K::Colon, "`:` of a conditional expression")?;
             let otherwise = self.expr()?;
+            self.hex_single_alone(&otherwise);
             return Ok(Expr::Cond(Box::new(CondExpr {
                 cond,
                 then,
@@ -91,11 +109,15 @@ impl Parser<'_> {
                 );
                 return Err(super::Fail);
             }
+            if chain == 1 {
+                self.hex_single_alone(lhs);
+            }
             self.bump();
             self.enter()?;
             let rhs = self.binary(prec);
             self.leave();
             let rhs = rhs?;
+            self.hex_single_alone(&rhs);
             let l = std::mem::replace(
                 lhs,
                 Expr::Int(crate::syntax::IntLit {
@@ -128,11 +150,31 @@ impl Parser<'_> {
         self.enter()?;
         let e = self.unary();
         self.leave();
+        if let Ok(e) = &e {
+            self.hex_single_alone(e);
+        }
         Ok(Expr::Unary {
             op,
             expr: Box::new(e?),
             span: self.since(start),
         })
+    }
+
+    /// ptxas reads a `0f` literal only as a whole operand or initializer,
+    /// or alone in parentheses: as the operand of an operator (`-0f3F800000`,
+    /// `1+0f3F800000`) it is a syntax error (`0d` literals and decimal
+    /// ones are not).
+    fn hex_single_alone(&mut self, e: &Expr) {
+        if let Expr::Float(f) = e {
+            if f.form == crate::syntax::FloatForm::HexSingle {
+                self.error(
+                    crate::diag::Code::Syntax,
+                    f.span,
+                    "a `0f` literal cannot be the operand of an operator \
+                     (ptxas takes it alone or in parentheses)",
+                );
+            }
+        }
     }
 
     /// A primary followed by `.x`-style suffixes glued to it.
