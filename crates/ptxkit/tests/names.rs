@@ -126,3 +126,57 @@ fn checker_analyses_and_lsp_agree_on_names() {
     assert_eq!(scopes.find(Name::new("%q1")), Some(3));
     assert_eq!(scopes.find(Name::new("%q01")), Some(2));
 }
+
+/// A body's `.param` read before any `call` returned into it: ptxas 13.5
+/// stops with "Function call sequence invalid: 'ld.param' of 'pa' without
+/// corresponding call" and names no line (so the case is not in
+/// `data/names`, whose recordings are lines). Ours fall on the two reads.
+#[test]
+fn a_body_param_is_read_only_after_a_call_returned_into_it() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/call_sequence/reads_before_a_call.ptx");
+    let src = std::fs::read(&path).expect("case");
+    let diags = check_source(&src, &CheckOptions::default());
+    let index = LineIndex::new(&src);
+    let lines: BTreeSet<u32> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| index.line_col(d.span.start).line)
+        .collect();
+    assert_eq!(lines, BTreeSet::from([16, 28]), "{diags:?}");
+    let Some(ptxas) = common::ptxas_or_skip("ptxas's verdict on the call sequence") else {
+        return;
+    };
+    let run = |p: &Path| {
+        std::process::Command::new(&ptxas)
+            .arg("-arch=sm_90")
+            .arg(p)
+            .args(["-o", "/dev/null"])
+            .output()
+            .expect("ptxas runs")
+    };
+    let out = run(&path);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Function call sequence invalid"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Without the two reads, ptxas accepts the module.
+    let text = String::from_utf8_lossy(&src);
+    let kept: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| ![15, 27].contains(i))
+        .map(|(_, l)| l)
+        .collect();
+    let fixed = std::env::temp_dir().join(format!("ptxkit-call-seq-{}.ptx", std::process::id()));
+    std::fs::write(&fixed, kept.join("\n")).expect("write");
+    let out = run(&fixed);
+    let _ = std::fs::remove_file(&fixed);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

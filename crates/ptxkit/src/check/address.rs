@@ -29,7 +29,7 @@ use super::symbols::Kind;
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
-use crate::isa::{catalog, Kinds, RoleSpec, Shape, SpaceSet};
+use crate::isa::{catalog, Flags, Kinds, RoleSpec, Shape, SpaceSet};
 use crate::source::Span;
 use crate::syntax::{Expr, Instruction, Name};
 
@@ -238,4 +238,60 @@ impl Checker<'_> {
 /// variable: checked by `operands::typed_address`).
 fn typed(role: Option<&RoleSpec>) -> bool {
     role.is_some_and(|r| !r.types.is_empty() && r.kinds.has(Kinds::ADDR))
+}
+
+impl Checker<'_> {
+    /// `n`, a `.param` variable, as the base of an address of `i`: ptxas
+    /// 13.5 lets a function write none of its input parameters ("Illegal to
+    /// write to function input parameter"), read none of its return
+    /// parameters ("Illegal to read function return parameter"), and read
+    /// a `.param` of its body only once a `call` has returned into it
+    /// ("Function call sequence invalid").
+    pub(super) fn param_access(
+        &mut self,
+        i: &Instruction,
+        (n, sp): (Name, Span),
+        v: StateSpace,
+        w: &BodyWalk,
+    ) {
+        let flags = catalog().flags(i.form);
+        let (load, store) = (flags.has(Flags::LOAD), flags.has(Flags::STORE));
+        let why = match v {
+            StateSpace::ParamEntry | StateSpace::ParamFunc => {
+                let ret = w.rets.contains(&n);
+                if store && !ret {
+                    format!("`{n}` is an input parameter of the function, which it cannot write")
+                } else if load && ret {
+                    format!("`{n}` is a return parameter of the function, which it cannot read")
+                } else {
+                    return;
+                }
+            }
+            StateSpace::Param if load && !store && !w.returned.contains(&n) => format!(
+                "`{n}` is read before any `call` returns into it (ptxas: function call sequence invalid)"
+            ),
+            _ => return,
+        };
+        self.diags.push(
+            Diagnostic::error(Code::OperandKind, sp, why)
+                .with_note("a body `.param` carries a call's arguments and results: write the arguments before the `call`, read the results after it"),
+        );
+    }
+
+    /// The address of `n`, a `.param` variable of the body, taken as a
+    /// value of `i` (`mov.u64 %rd1, p`): ptxas 13.5 refuses it ("Illegal to
+    /// take address of parameter"), though it takes a kernel parameter's.
+    pub(super) fn param_address(&mut self, i: &Instruction, n: Name, sp: Span) {
+        if catalog().flags(i.form).has(Flags::CALL) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandKind,
+                sp,
+                format!("`{n}` is a `.param` of the body, whose address `{}` cannot take", super::inst_name(i)),
+            )
+            .with_note("a body `.param` is read and written only with `ld.param`/`st.param` around a `call`"),
+        );
+    }
 }

@@ -46,6 +46,13 @@ pub(crate) struct BodyWalk {
     generation: u32,
     /// Whether the body is a kernel's (`.entry`).
     pub(super) entry: bool,
+    /// The function's return parameters (ptxas: a function reads none
+    /// of them and writes none of its input parameters).
+    pub(super) rets: rustc_hash::FxHashSet<Name>,
+    /// The `.param` variables of the body that a `call` so far has
+    /// returned into: `ld.param` of another body `.param` is "Function
+    /// call sequence invalid" to ptxas 13.5.
+    pub(super) returned: rustc_hash::FxHashSet<Name>,
 }
 
 /// The lookup memo of a body: entries direct-mapped by name, each with
@@ -232,6 +239,14 @@ impl Checker<'_> {
             memo,
             generation,
             entry,
+            rets: f
+                .rets
+                .iter()
+                .flatten()
+                .filter(|p| p.space != StateSpace::Reg)
+                .map(|p| p.name)
+                .collect(),
+            returned: rustc_hash::FxHashSet::default(),
         }
     }
 
@@ -317,6 +332,18 @@ impl Checker<'_> {
                 w.declared(v.decls.iter().map(|d| d.name), range);
                 if let Some(scope) = w.stack.last_mut() {
                     self.declare_vars(v, scope);
+                }
+                for init in v.decls.iter().filter_map(|d| d.init.as_ref()) {
+                    self.init_function_offsets(init, ms);
+                }
+                // A variable named like a label of its block (ptxas 13.5:
+                // "Duplicate definition of variable").
+                if let Some(labels) = w.labels.last() {
+                    for d in v.decls.iter().filter(|d| d.range.is_none()) {
+                        if let Some(l) = labels.get(d.name) {
+                            self.duplicate(d.name, d.name_span, l.span);
+                        }
+                    }
                 }
             }
             Stmt::Instruction(i) => {
@@ -427,6 +454,19 @@ impl Checker<'_> {
         };
         if let Err(c) = labels.declare(name, Decl::of(Kind::Label(sort), span)) {
             let first = clash_span(c);
+            self.duplicate(name, span, first);
+            return;
+        }
+        // A label and a variable of one block share its names (ptxas
+        // 13.5: "Duplicate definition of label"), and so do a label of
+        // the body's own block and a parameter; ranges (`%r<4>`) do not.
+        let depth = w.stack.len();
+        let own = w.stack.last().and_then(|s| s.get(name));
+        let param = (depth == 2)
+            .then(|| w.stack.first().and_then(|s| s.get(name)))
+            .flatten();
+        if let Some(d) = own.or(param) {
+            let first = d.span;
             self.duplicate(name, span, first);
         }
     }
@@ -551,6 +591,14 @@ impl Checker<'_> {
         }
         for o in &rest {
             self.operand_names(o, w, ms);
+        }
+        // The body `.param`s this call returns into may be read from now on.
+        if let Some(Operand::List { items, .. }) = i.operands.first() {
+            for it in items {
+                if let Operand::Expr(Expr::Name(n, _)) = it {
+                    w.returned.insert(*n);
+                }
+            }
         }
         let Some((name, span)) = callee else { return };
         if let Some(f) = ms.callee(name) {

@@ -41,10 +41,11 @@
 //! takes neither (`tcgen05.mma`'s `idesc`, which ptxas pastes into an
 //! expansion that cannot parse `+`).
 
+use super::body::BodyWalk;
 use super::inst_ctx::Names;
 use super::operand_kinds;
 use super::symbols::{compatible, Decl, Kind};
-use super::Checker;
+use super::{Checker, ModuleScope};
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::isa::{catalog, Arity, Dir, Flags, Kinds, RoleSpec, TypeRef};
@@ -126,6 +127,54 @@ impl Checker<'_> {
             )
             .with_note("ptxas: Integer constant expression expected"),
         );
+        true
+    }
+
+    /// `f+4`, `L+4` or `p+4` with `f` a function, `L` a label or `p` a
+    /// `.param` of the body: ptxas 13.5 takes the first two addresses
+    /// alone, never in arithmetic, and the third not at all ("Cannot take address of
+    /// function 'f' in arithmetic expressions"). A label defined further on
+    /// is held until the labels of its block are known.
+    pub(super) fn symbol_in_arithmetic(
+        &mut self,
+        i: &Instruction,
+        b: &BinaryExpr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) -> bool {
+        let (BinOp::Add, Expr::Name(n, sp)) = (b.op, &b.lhs) else {
+            return false;
+        };
+        let found = w.lookup(ms, *n);
+        let (n, sp) = (*n, *sp);
+        let diag = move |what: &str| {
+            crate::diag::Diagnostic::error(
+                crate::diag::Code::OperandKind,
+                sp,
+                format!("`{n}` is a {what}: its address cannot be used in arithmetic"),
+            )
+            .with_note(format!("write `{n}` alone"))
+        };
+        match found.decl {
+            Some(Decl {
+                kind: Kind::Func, ..
+            }) => self.diags.push(diag("function")),
+            Some(Decl {
+                kind: Kind::Label(_),
+                ..
+            }) => self.diags.push(diag("label")),
+            // A body `.param`'s address is taken by no instruction.
+            Some(Decl {
+                kind: Kind::Var,
+                space: Some(crate::isa::vocab::StateSpace::Param),
+                ..
+            }) => self.param_address(i, n, sp),
+            None => {
+                Checker::report_if_label(w, n, found, || diag("label"));
+                return false;
+            }
+            _ => return false,
+        }
         true
     }
 

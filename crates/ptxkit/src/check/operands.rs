@@ -1487,7 +1487,9 @@ impl Checker<'_> {
                         "this instruction's address is in shared memory even when no state space is written"
                     });
                     self.report_found(*n, d, f, w);
+                    return;
                 }
+                self.param_access(i, (*n, *sp), v, w);
                 return;
             }
             Some(Decl {
@@ -1854,6 +1856,9 @@ impl Checker<'_> {
                         self.report_found(*n, d, f, w);
                         return;
                     }
+                    if var_space == Some(StateSpace::Param) {
+                        return self.param_address(i, *n, *sp);
+                    }
                     if let Some(v) = var_space {
                         self.value_space(i, spec, (*n, *sp, f), v, w);
                     }
@@ -1950,6 +1955,9 @@ impl Checker<'_> {
                 && b.op == crate::syntax::BinOp::Add
                 && self.offset_not_integer(&b.rhs)
             {
+                return;
+            }
+            if self.symbol_in_arithmetic(i, b, w, ms) {
                 return;
             }
             if self.offset_value(i, spec, ty, b, Names { w, ms }) {
@@ -2182,6 +2190,26 @@ impl Checker<'_> {
         let name = super::inst_name(i);
         if !self.component(r, component, span) {
             return;
+        }
+        // `%tid` without a component is all four: only a four-lane operand
+        // takes it (`mov.v4.u32 {…}, %tid`); ptxas 13.5 refuses it as a
+        // scalar ("Argument vector size mismatch", "Vector operand is not
+        // allowed").
+        if component.is_none()
+            && !r.components.is_empty()
+            && role_arity(i, spec).is_some_and(|n| n != 4)
+        {
+            return self.diags.push(
+                Diagnostic::error(
+                    Code::SpecialRegister,
+                    span,
+                    format!(
+                        "`{}` without a component is a vector of four, which `{name}` cannot take as `{}`",
+                        r.name, spec.role
+                    ),
+                )
+                .with_note(format!("read one component: `{}.x`", r.name)),
+            );
         }
         // A `.pred` special register as the second half of a destination
         // pair (`setp`'s `q`, `shfl`'s and `lop3`'s `p`): ptxas 13.5 takes

@@ -10,7 +10,7 @@ use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::source::Span;
-use crate::syntax::{Function, Initializer, Item, Name, VarDecl};
+use crate::syntax::{BinOp, Expr, Function, Initializer, Item, Name, VarDecl};
 
 /// What a name denotes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +235,38 @@ impl Checker<'_> {
         }
     }
 
+    /// A function's address stands alone in an initializer: `f+4` is
+    /// "Initial value type mismatch" to ptxas 13.5 (module scope and
+    /// function scope alike).
+    pub(super) fn function_offset(&mut self, e: &Expr, ms: &ModuleScope) {
+        let Expr::Binary(b) = e else { return };
+        let Expr::Name(n, sp) = &b.lhs else { return };
+        if b.op != BinOp::Add || !ms.scope.find(*n).is_some_and(|d| d.kind == Kind::Func) {
+            return;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                Code::InitKind,
+                *sp,
+                format!("initial value type mismatch: `{n}` is a function, whose address takes no offset"),
+            )
+            .with_note(format!("write `{n}` alone")),
+        );
+    }
+
+    /// [`Checker::function_offset`] over every value of `init`.
+    pub(super) fn init_function_offsets(&mut self, init: &Initializer, ms: &ModuleScope) {
+        match init {
+            Initializer::Expr(e) => self.function_offset(e, ms),
+            Initializer::List { items, .. } => {
+                for i in items {
+                    self.init_function_offsets(i, ms);
+                }
+            }
+            Initializer::Field(_) | Initializer::Decimals(_) => {}
+        }
+    }
+
     fn init_names(&mut self, init: &Initializer, ms: &ModuleScope) {
         match init {
             Initializer::Expr(e) => {
@@ -246,6 +278,7 @@ impl Checker<'_> {
                 if let Some(d) = super::const_div::in_expr(e) {
                     self.diags.push(d);
                 }
+                self.function_offset(e, ms);
             }
             Initializer::List { items, .. } => {
                 for i in items {

@@ -125,6 +125,7 @@ impl Parser<'_> {
             K::At => self.instruction(),
             K::Ident if label => {
                 let t = self.bump();
+                self.not_reserved(t);
                 self.bump();
                 let label = self.name(t);
                 if self.at(K::DotWord) {

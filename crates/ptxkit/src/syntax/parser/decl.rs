@@ -141,6 +141,7 @@ impl Parser<'_> {
     fn declarator(&mut self) -> PResult<Declarator> {
         let start = self.tok.span.start;
         let t = self.expect(K::Ident, "a variable name")?;
+        self.not_reserved(t);
         let name = self.name(t);
         let mut range = None;
         if self.at(K::Lt) {
@@ -445,6 +446,7 @@ impl Parser<'_> {
             return Err(self.expected("a parameter type"));
         };
         let t = self.expect(K::Ident, "a parameter name")?;
+        self.not_reserved(t);
         let dims = self.dims()?;
         Ok(Param {
             hidden,
@@ -491,6 +493,7 @@ impl Parser<'_> {
             None
         };
         let n = self.expect(K::Ident, "a function name")?;
+        self.not_reserved(n);
         let params = if self.at(K::LParen) {
             Some(self.param_list()?)
         } else {

@@ -510,6 +510,19 @@ impl<'s> Parser<'s> {
         }
     }
 
+    /// `WARP_SZ` names a constant: ptxas's grammar takes it as no
+    /// declared name (a variable, parameter, function or label of that
+    /// name is a syntax error).
+    pub(crate) fn not_reserved(&mut self, t: Token) {
+        if t.span.len() == 7 && self.text(t) == "WARP_SZ" {
+            self.error(
+                Code::Syntax,
+                t.span,
+                "`WARP_SZ` is the warp size constant, not a name to declare",
+            );
+        }
+    }
+
     pub(crate) fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) {
         self.diags.push(Diagnostic::error(code, span, msg));
     }
