@@ -1796,6 +1796,21 @@ impl Checker<'_> {
         if let Expr::Index { .. } = e {
             return self.array_element(i, spec, ty, e, false, Names { w, ms });
         }
+        if let Expr::Unary { op, expr, span } = e {
+            // The catalog's `{-}a` (`vmad`) takes a negated register.
+            let negatable = i
+                .form()
+                .is_some_and(|f| f.operands.iter().any(|t| t.role == spec.role && t.neg));
+            let minus = *op == crate::syntax::UnOp::Neg;
+            if !(negatable && minus) && self.negated_name(*op, expr, *span, w, ms) {
+                return;
+            }
+        }
+        if let Expr::Field(fe) = e {
+            if self.register_field(fe, w, ms) {
+                return;
+            }
+        }
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
                 self.diags.push(Diagnostic::error(
@@ -2014,6 +2029,95 @@ impl Checker<'_> {
                 ),
             ));
         }
+    }
+
+    /// `-%r1`, `+%r1` or `!%r1` (a register, or any name): ptxas 13.5
+    /// negates no operand ("Operand negation not allowed", "Illegal
+    /// argument to unary minus") but a predicate with `!` ("Illegal
+    /// argument to predicate negation" for another register). Reported
+    /// here; `true` when it was.
+    fn negated_name(
+        &mut self,
+        op: crate::syntax::UnOp,
+        inner: &Expr,
+        span: Span,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) -> bool {
+        use crate::syntax::UnOp;
+        let name = match inner {
+            Expr::Name(n, _) => *n,
+            Expr::Field(fe) => match &fe.base {
+                Expr::Name(n, _) => *n,
+                _ => return false,
+            },
+            _ => return false,
+        };
+        if name.as_str() == "WARP_SZ" {
+            return false;
+        }
+        let why = match op {
+            UnOp::Not => {
+                let pred = matches!(inner, Expr::Name(..))
+                    && matches!(
+                        w.lookup(ms, name).decl,
+                        Some(Decl {
+                            kind: Kind::Reg,
+                            ty: Some(ScalarType::Pred) | None,
+                            ..
+                        })
+                    );
+                if pred {
+                    return false;
+                }
+                format!("`!` negates a predicate register, and `{name}` is none")
+            }
+            UnOp::Neg | UnOp::Plus => {
+                format!("ptxas negates no operand: write the value of `{inner}` negated into a register first", inner = name)
+            }
+            UnOp::BitNot => return false,
+        };
+        self.diags
+            .push(Diagnostic::error(Code::OperandKind, span, why).with_note(
+                "only a predicate may be negated in place (`!%p1`); `neg`, `not` and `sub` compute the others",
+            ));
+        true
+    }
+
+    /// `%r1.x` of a scalar register: a register takes no component but the
+    /// video selectors (`.b0`…`.b3`, `.h0`, `.h1`); ptxas 13.5: "Unknown
+    /// video selector". Reported here; `true` when it was.
+    fn register_field(
+        &mut self,
+        fe: &crate::syntax::FieldExpr,
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) -> bool {
+        let Expr::Name(n, _) = &fe.base else {
+            return false;
+        };
+        // A scalar register (a vector one has no type of its own here).
+        let scalar = matches!(
+            w.lookup(ms, *n).decl,
+            Some(Decl {
+                kind: Kind::Reg,
+                ty: Some(_),
+                ..
+            })
+        );
+        let field = fe.field.as_str().trim_start_matches('.');
+        if !scalar || matches!(field, "b0" | "b1" | "b2" | "b3" | "h0" | "h1") {
+            return false;
+        }
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandKind,
+                fe.span,
+                format!("`{n}` is a scalar register: `.{field}` is no component of it"),
+            )
+            .with_note("a scalar register takes only the video selectors `.b0`…`.b3`, `.h0`, `.h1`, on the sources of video instructions"),
+        );
+        true
     }
 
     /// A diagnostic: `what` cannot be operand `spec` of `i`.

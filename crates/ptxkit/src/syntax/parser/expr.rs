@@ -147,6 +147,16 @@ impl Parser<'_> {
             _ => return self.postfix(),
         };
         self.bump();
+        // `~` is a constant operator: ptxas's grammar takes no name after
+        // it (`~%r1` is a syntax error).
+        if op == UnOp::BitNot && self.at(K::Ident) && self.text(self.tok) != "WARP_SZ" {
+            let t = self.tok;
+            self.error(
+                crate::diag::Code::Syntax,
+                t.span,
+                "`~` applies to constants, not to a name (`not.b32` complements a register)",
+            );
+        }
         self.enter()?;
         let e = self.unary();
         self.leave();
