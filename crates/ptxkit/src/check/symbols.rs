@@ -89,15 +89,49 @@ pub(super) struct Callee {
     pub(super) name_span: Span,
     pub(super) rets: usize,
     pub(super) params: usize,
+    /// The state space, type, vector width, alignment in effect and
+    /// dimensions of each return and parameter, hashed: two prototypes of
+    /// one function must agree on them (names aside).
+    sig: u64,
 }
 
 impl Callee {
     fn of(f: &Function) -> Callee {
+        use std::hash::{Hash, Hasher};
+        let mut h = rustc_hash::FxHasher::default();
+        for p in f.rets.iter().flatten().chain(f.params()) {
+            p.space.hash(&mut h);
+            p.ty.hash(&mut h);
+            p.vector.hash(&mut h);
+            // The alignment in effect: written, or the element's size.
+            let natural =
+                p.ty.size_bytes()
+                    .saturating_mul(u64::from(p.vector.unwrap_or(1)));
+            p.align.map_or(natural, |a| a.value).hash(&mut h);
+            for d in &p.dims {
+                d.as_ref()
+                    .and_then(crate::syntax::consteval::eval_int)
+                    .hash(&mut h);
+            }
+            0xFFu8.hash(&mut h);
+        }
         Callee {
             kernel: f.is_kernel(),
             name_span: f.name_span,
             rets: f.rets.as_ref().map_or(0, Vec::len),
             params: f.params.as_ref().map_or(0, Vec::len),
+            sig: h.finish(),
+        }
+    }
+
+    /// How `self`'s prototype differs from `other`'s, if it does.
+    fn differs(&self, other: &Callee) -> Option<&'static str> {
+        if (self.rets, self.params) != (other.rets, other.params) {
+            Some("the number of parameters differs")
+        } else if self.sig != other.sig {
+            Some("the parameters' state spaces, types or alignments differ")
+        } else {
+            None
         }
     }
 }
@@ -181,6 +215,29 @@ impl Checker<'_> {
             }
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
+                // The alias is a function declared before (not defined),
+                // with the aliasee's prototype.
+                let why = match (funcs.get(&a.alias), funcs.get(&a.target)) {
+                    (None, _) => Some(format!(
+                        "`{}` is not declared: declare the alias's prototype before `.alias`",
+                        a.alias
+                    )),
+                    (Some(_), _) if defined.contains_key(&a.alias) => Some(format!(
+                        "`{}` is defined: an alias names a function only declared",
+                        a.alias
+                    )),
+                    (Some(x), Some(t)) => x.differs(t).map(|d| {
+                        format!(
+                            "`{}` and `{}` have other prototypes: {d}",
+                            a.alias, a.target
+                        )
+                    }),
+                    _ => None,
+                };
+                if let Some(why) = why {
+                    self.diags
+                        .push(Diagnostic::error(Code::Duplicate, a.span, why));
+                }
                 scope.replace(a.alias, Decl::of(Kind::Func, a.span));
                 if let Some(f) = funcs.get(&a.target).copied() {
                     funcs.insert(a.alias, f);
@@ -204,15 +261,34 @@ impl Checker<'_> {
             funcs,
             defined,
         } = ms;
+        let this = Callee::of(f);
+        if let Some(why) = funcs.get(&f.name).and_then(|prev| this.differs(prev)) {
+            let first = funcs.get(&f.name).map_or(f.name_span, |p| p.name_span);
+            self.diags.push(
+                Diagnostic::error(
+                    Code::Duplicate,
+                    f.name_span,
+                    format!(
+                        "`{}` is declared again with another prototype: {why}",
+                        f.name
+                    ),
+                )
+                .with_label(first, "declared here before"),
+            );
+        }
         if f.body.is_some() {
             if let Some(first) = defined.insert(f.name, f.name_span) {
                 self.duplicate(f.name, f.name_span, first);
             }
+        } else if let Some(first) = defined.get(&f.name).copied() {
+            // A prototype after the definition (ptxas 13.5: "Duplicate
+            // definition of function").
+            self.duplicate(f.name, f.name_span, first);
         }
         scope.replace(f.name, Decl::of(Kind::Func, f.name_span));
         // Prefer the definition (it has the parameter names).
         if f.body.is_some() || !funcs.contains_key(&f.name) {
-            funcs.insert(f.name, Callee::of(f));
+            funcs.insert(f.name, this);
         }
     }
 
