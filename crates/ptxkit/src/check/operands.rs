@@ -1796,14 +1796,17 @@ impl Checker<'_> {
         if let Expr::Index { .. } = e {
             return self.array_element(i, spec, ty, e, false, Names { w, ms });
         }
+        // Only a negated name is looked at: a negative constant (`-1`, the
+        // common case) skips the form's templates.
         if let Expr::Unary { op, expr, span } = e {
-            // The catalog's `{-}a` (`vmad`) takes a negated register.
-            let negatable = i
-                .form()
-                .is_some_and(|f| f.operands.iter().any(|t| t.role == spec.role && t.neg));
-            let minus = *op == crate::syntax::UnOp::Neg;
-            if !(negatable && minus) && self.negated_name(*op, expr, *span, w, ms) {
-                return;
+            if matches!(**expr, Expr::Name(..) | Expr::Field(_)) {
+                // The catalog's `{-}a` (`vmad`) takes a negated register.
+                let negatable = *op == crate::syntax::UnOp::Neg
+                    && i.form()
+                        .is_some_and(|f| f.operands.iter().any(|t| t.role == spec.role && t.neg));
+                if !negatable && self.negated_name(*op, expr, *span, w, ms) {
+                    return;
+                }
             }
         }
         if let Expr::Field(fe) = e {
