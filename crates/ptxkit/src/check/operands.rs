@@ -346,6 +346,9 @@ impl Checker<'_> {
     pub(super) fn operands(&mut self, cx: &InstCtx<'_>, w: &mut BodyWalk, ms: &ModuleScope) -> u32 {
         let (i, found) = (cx.i, &cx.found);
         let Some(form) = cx.form else { return 0 };
+        if catalog().flags(i.form).has(crate::isa::Flags::NEG_PRODUCT) {
+            self.negated_product(i, form);
+        }
         let mut written = i.operands.iter().zip(found).enumerate();
         let mut handled = 0u32;
         for (k, tpl) in form.operands.iter().enumerate() {
@@ -1801,16 +1804,26 @@ impl Checker<'_> {
         if let Expr::Unary { op, expr, span } = e {
             if matches!(**expr, Expr::Name(..) | Expr::Field(_)) {
                 // The catalog's `{-}a` (`vmad`) takes a negated register.
+                // Under `neg-product` every source may be written negated;
+                // which combinations stand is `negated_product`'s to say.
                 let negatable = *op == crate::syntax::UnOp::Neg
-                    && i.form()
-                        .is_some_and(|f| f.operands.iter().any(|t| t.role == spec.role && t.neg));
+                    && (i
+                        .form()
+                        .is_some_and(|f| f.operands.iter().any(|t| t.role == spec.role && t.neg))
+                        || (spec.dir == crate::isa::Dir::In
+                            && catalog().flags(i.form).has(crate::isa::Flags::NEG_PRODUCT)));
                 if !negatable && self.negated_name(*op, expr, *span, w, ms) {
                     return;
                 }
             }
         }
-        if let Expr::Field(fe) = e {
-            if self.register_field(fe, w, ms) {
+        // A selected register, negated or not (`vmad`'s `-a.b0`).
+        let selected = match e {
+            Expr::Unary { expr, .. } => &**expr,
+            _ => e,
+        };
+        if let Expr::Field(fe) = selected {
+            if self.register_field(i, spec, fe, w, ms) {
                 return;
             }
         }
@@ -2087,11 +2100,60 @@ impl Checker<'_> {
         true
     }
 
-    /// `%r1.x` of a scalar register: a register takes no component but the
-    /// video selectors (`.b0`…`.b3`, `.h0`, `.h1`); ptxas 13.5: "Unknown
-    /// video selector". Reported here; `true` when it was.
+    /// The negations of a `neg-product` instruction (`vmad d, a, b, c`):
+    /// its first two sources are a product whose sign is what counts
+    /// (`-a, -b` cancel), its third an addend. ptxas 13.5 negates the
+    /// product or the addend, not both ("Operand negation limited to
+    /// either (source A xor source B) or source C"), and nothing in a
+    /// form that takes no negation (`.po`: "Conflicting use of '.po'
+    /// modifier with operand negation"). A negative constant is a value,
+    /// not a negation.
+    fn negated_product(&mut self, i: &Instruction, form: &crate::isa::Form) {
+        let negated = |o: &Operand| match o {
+            Operand::Expr(Expr::Unary { op, expr, span })
+                if *op == crate::syntax::UnOp::Neg
+                    && matches!(**expr, Expr::Name(..) | Expr::Field(_)) =>
+            {
+                Some(*span)
+            }
+            _ => None,
+        };
+        let sources: Vec<Option<Span>> = i.operands.iter().skip(1).take(3).map(negated).collect();
+        let [a, b, c] = sources[..] else { return };
+        let product = a.xor(b);
+        let takes = form.operands.iter().any(|t| t.neg);
+        let op = super::inst_name(i);
+        let (span, why) = match (product, c) {
+            (Some(p), Some(_)) if takes => (
+                p,
+                format!("`{op}` negates the product `a*b` (one of `a`, `b`) or `c`, not both"),
+            ),
+            (Some(s), _) | (None, Some(s)) if !takes => (
+                s,
+                format!("`{op}` takes no negated operand (but `-a, -b`, whose signs cancel)"),
+            ),
+            _ => return,
+        };
+        self.diags.push(
+            Diagnostic::error(Code::OperandKind, span, why)
+                .with_note("the sign of `a*b` is what counts: `-a, -b` is the product itself, and `-a, -b, -c` negates `c` alone"),
+        );
+    }
+
+    /// `%r1.x` of a scalar register, reported here (`true` when it was).
+    /// A register takes no component; a 32-bit one (or a predicate) is
+    /// read through a video selector, `.b` or `.h` and lane digits, only
+    /// where its operand of the form takes one (`a{.asel}`), from the set
+    /// the catalog gives there. ptxas 13.5 (tests/data/names/video_selectors.ptx):
+    /// "Unknown field" on 16- and 64-bit registers, "Unknown video
+    /// selector" for lane digits out of range, "Video selector is not
+    /// allowed" where the form takes none, "Incorrect video selector" for
+    /// one outside the set. `.b01` passes wherever a register without a
+    /// selector does, but for the SIMD video instructions.
     fn register_field(
         &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
         fe: &crate::syntax::FieldExpr,
         w: &mut BodyWalk,
         ms: &ModuleScope,
@@ -2100,26 +2162,90 @@ impl Checker<'_> {
             return false;
         };
         // A scalar register (a vector one has no type of its own here).
-        let scalar = matches!(
-            w.lookup(ms, *n).decl,
-            Some(Decl {
-                kind: Kind::Reg,
-                ty: Some(_),
-                ..
-            })
-        );
-        let field = fe.field.as_str().trim_start_matches('.');
-        if !scalar || matches!(field, "b0" | "b1" | "b2" | "b3" | "h0" | "h1") {
+        let Some(Decl {
+            kind: Kind::Reg,
+            ty: Some(ty),
+            ..
+        }) = w.lookup(ms, *n).decl
+        else {
+            return false;
+        };
+        let field = fe.field.as_str();
+        let lanes = match selector_lanes(field) {
+            Some(lanes) if ty.bits() == 32 || ty == ScalarType::Pred => lanes,
+            _ => {
+                self.diags.push(
+                    Diagnostic::error(
+                        Code::OperandKind,
+                        fe.span,
+                        format!("`{n}` is a scalar register: `{field}` is no component of it"),
+                    )
+                    .with_note("only a 32-bit register takes a field: a video selector (`.b0`…`.b3`, `.h0`, `.h1`, the lane selectors of `vadd2`/`vadd4`…) where the instruction's operand takes one"),
+                );
+                return true;
+            }
+        };
+        let op = super::inst_name(i);
+        if !lanes {
+            self.diags.push(
+                Diagnostic::error(
+                    Code::OperandKind,
+                    fe.span,
+                    format!("`{field}` is no video selector: a byte selector's lanes are 0 to 7, a half-word selector's 0 to 3"),
+                ),
+            );
+            return true;
+        }
+        let cat = catalog();
+        let tpl = i
+            .form()
+            .and_then(|f| f.operands.iter().find(|t| t.role == spec.role));
+        let takes = tpl.map_or(&[][..], |t| t.suffixes);
+        let taken = takes.iter().any(|k| match k {
+            crate::isa::SlotKind::Group(g) => cat
+                .group(*g)
+                .is_some_and(|g| g.matches_spelling(field, cat)),
+            crate::isa::SlotKind::Lit(m) => cat.mod_name(*m) == field,
+        });
+        if taken {
             return false;
         }
-        self.diags.push(
+        if field == ".b01" && !cat.flags(i.form).has(crate::isa::Flags::SIMD_VIDEO) {
+            return false;
+        }
+        let d = if takes.is_empty() {
             Diagnostic::error(
                 Code::OperandKind,
                 fe.span,
-                format!("`{n}` is a scalar register: `.{field}` is no component of it"),
+                format!("`{op}` reads `{}` through no video selector: `{field}` cannot be written here", spec.role),
             )
-            .with_note("a scalar register takes only the video selectors `.b0`…`.b3`, `.h0`, `.h1`, on the sources of video instructions"),
-        );
+            .with_note("a selector picks bytes or half-words of the sources of the video instructions (`vadd`, `vset`, `vadd4`…), and of the destination of those that merge into `c` (`d.dsel` without a secondary operation)")
+        } else {
+            let set: Vec<&str> = takes
+                .iter()
+                .flat_map(|k| match k {
+                    crate::isa::SlotKind::Group(g) => cat.group(*g).map_or(Vec::new(), |g| {
+                        g.alts
+                            .iter()
+                            .map(|m| cat.mod_name(*m))
+                            .chain(g.patterns.iter().copied())
+                            .collect()
+                    }),
+                    crate::isa::SlotKind::Lit(m) => vec![cat.mod_name(*m)],
+                })
+                .take(16)
+                .collect();
+            Diagnostic::error(
+                Code::OperandKind,
+                fe.span,
+                format!(
+                    "`{field}` is not a selector `{op}` takes on `{}`",
+                    spec.role
+                ),
+            )
+            .with_note(format!("it takes {}", set.join(" ")))
+        };
+        self.diags.push(d);
         true
     }
 
@@ -2476,6 +2602,23 @@ impl Checker<'_> {
 }
 
 /// An integer written in a catalog value set (`16`, `0xFFFFFFFF`).
+/// Whether `field` is written as a video selector (`.b` or `.h` and
+/// digits): `Some(true)` when every digit names a lane (0–7 for bytes,
+/// 0–3 for half-words), `Some(false)` when one does not (ptxas:
+/// "Unknown video selector"); `None` for any other field.
+fn selector_lanes(field: &str) -> Option<bool> {
+    let rest = field.strip_prefix('.')?;
+    let (top, digits) = match rest.as_bytes().split_first()? {
+        (b'b', d) => (b'7', d),
+        (b'h', d) => (b'3', d),
+        _ => return None,
+    };
+    digits
+        .iter()
+        .all(u8::is_ascii_alphanumeric)
+        .then(|| digits.iter().all(|d| (b'0'..=top).contains(d)))
+}
+
 fn int_literal(v: &str) -> Option<i64> {
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
         Some(h) => i64::from_str_radix(h, 16).ok(),

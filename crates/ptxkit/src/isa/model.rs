@@ -666,6 +666,11 @@ impl Flags {
     /// is `[t, s, {x, y}]`), so a line passes when any grouping of its
     /// operands fits a form (`tex`, `tld4`).
     pub const FLAT_TUPLE: Flags = Flags(1 << 23);
+    /// The operands written `{-}a`, `{-}b`, `{-}c` are a product and an
+    /// addend (`vmad`): ptxas counts the product's sign, so `-a, -b`
+    /// cancel (and pass even in a form that takes no negation, `.po`), and
+    /// a negated product goes with no negated addend.
+    pub const NEG_PRODUCT: Flags = Flags(1 << 24);
 
     /// The names of the flags, as the catalog spells them.
     pub const NAMES: &'static [(&'static str, Flags)] = &[
@@ -693,6 +698,7 @@ impl Flags {
         ("strict-values", Flags::STRICT_VALUES),
         ("strict-vec", Flags::STRICT_VEC),
         ("flat-tuple", Flags::FLAT_TUPLE),
+        ("neg-product", Flags::NEG_PRODUCT),
     ];
 
     /// Whether every flag of `f` is set.
