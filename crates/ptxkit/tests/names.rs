@@ -180,3 +180,57 @@ fn a_body_param_is_read_only_after_a_call_returned_into_it() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// A function declared without `.extern` and defined nowhere in the
+/// module: ptxas 13.5 stops with "Unresolved extern function" (with `-c`
+/// too) and names no line. Ours fall on the two declarations; with both
+/// made `.extern`, ptxas `-c` accepts the module.
+#[test]
+fn a_function_declared_is_defined_in_the_module() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/unresolved/declared_never_defined.ptx");
+    let src = std::fs::read(&path).expect("case");
+    let diags = check_source(&src, &CheckOptions::default());
+    let index = LineIndex::new(&src);
+    let lines: BTreeSet<u32> = diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| index.line_col(d.span.start).line)
+        .collect();
+    assert_eq!(lines, BTreeSet::from([7, 8]), "{diags:?}");
+    assert!(diags.iter().all(|d| d.code == "E0320"), "{diags:?}");
+    let Some(ptxas) = common::ptxas_or_skip("ptxas's verdict on unresolved functions") else {
+        return;
+    };
+    let run = |p: &Path| {
+        std::process::Command::new(&ptxas)
+            .args(["-arch=sm_90", "-c"])
+            .arg(p)
+            .args(["-o", "/dev/null"])
+            .output()
+            .expect("ptxas runs")
+    };
+    let out = run(&path);
+    assert!(!out.status.success());
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("Unresolved extern function"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&src)
+        .replace("\n.func never_called", "\n.extern .func never_called")
+        .replace(
+            "\n.visible .func (.param .b32 r) called",
+            "\n.extern .func (.param .b32 r) called",
+        );
+    assert!(check_source(text.as_bytes(), &CheckOptions::default()).is_empty());
+    let fixed = std::env::temp_dir().join(format!("ptxkit-unresolved-{}.ptx", std::process::id()));
+    std::fs::write(&fixed, text).expect("write");
+    let out = run(&fixed);
+    let _ = std::fs::remove_file(&fixed);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}

@@ -240,6 +240,7 @@ fn stream_check(
     }
     sink.extend(stream.finish());
     if let Some(c) = checker {
+        c.end();
         let clean = module_poison == u32::MAX;
         c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
         let uncounted = c.take_uncounted_errors();
@@ -428,8 +429,17 @@ impl<'o> ModuleChecker<'o> {
         }
     }
 
-    /// The diagnostics, in source order.
-    pub fn finish(self) -> Vec<Diagnostic> {
+    /// The end of the module: what only the whole module tells (a
+    /// function declared but defined nowhere). Called by
+    /// [`ModuleChecker::finish`]; a caller that takes the diagnostics as
+    /// it goes calls it after the last item, then takes them.
+    pub fn end(&mut self) {
+        self.c.unresolved_functions(&self.ms);
+    }
+
+    /// The diagnostics, in source order, after [`ModuleChecker::end`].
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        self.end();
         let mut diags = self.c.diags;
         diags.sort_by_key(|d| d.span.start);
         diags

@@ -86,6 +86,8 @@ pub fn is_predefined(name: &str) -> bool {
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Callee {
     pub(super) kernel: bool,
+    /// The linkage written on the declaration.
+    linkage: Option<crate::isa::vocab::Linkage>,
     pub(super) name_span: Span,
     pub(super) rets: usize,
     pub(super) params: usize,
@@ -117,6 +119,7 @@ impl Callee {
         }
         Callee {
             kernel: f.is_kernel(),
+            linkage: f.linkage,
             name_span: f.name_span,
             rets: f.rets.as_ref().map_or(0, Vec::len),
             params: f.params.as_ref().map_or(0, Vec::len),
@@ -146,6 +149,10 @@ pub(super) struct ModuleScope {
     funcs: FxHashMap<Name, Callee>,
     /// Where each defined (not `.extern`, not prototype) name was defined.
     defined: FxHashMap<Name, Span>,
+    /// Functions declared without `.extern` and without a body, where
+    /// first declared: each must be defined (or made an alias) in the
+    /// module ([`Checker::unresolved_functions`]).
+    prototypes: FxHashMap<Name, Span>,
 }
 
 impl ModuleScope {
@@ -172,6 +179,7 @@ impl Checker<'_> {
             scope,
             funcs,
             defined,
+            prototypes,
         } = ms;
         match item {
             Item::Var(v) => {
@@ -234,6 +242,7 @@ impl Checker<'_> {
                     }),
                     _ => None,
                 };
+                prototypes.remove(&a.alias);
                 if let Some(why) = why {
                     self.diags
                         .push(Diagnostic::error(Code::Duplicate, a.span, why));
@@ -260,8 +269,16 @@ impl Checker<'_> {
             scope,
             funcs,
             defined,
+            prototypes,
         } = ms;
         let this = Callee::of(f);
+        // (Once declared `.extern` anywhere, the function is left to the
+        // linkage rules.)
+        if f.linkage == Some(crate::isa::vocab::Linkage::Extern) {
+            prototypes.remove(&f.name);
+        } else if f.body.is_none() && !funcs.contains_key(&f.name) {
+            prototypes.insert(f.name, f.name_span);
+        }
         if let Some(why) = funcs.get(&f.name).and_then(|prev| this.differs(prev)) {
             let first = funcs.get(&f.name).map_or(f.name_span, |p| p.name_span);
             self.diags.push(
@@ -275,6 +292,9 @@ impl Checker<'_> {
                 )
                 .with_label(first, "declared here before"),
             );
+        }
+        if let Some(prev) = funcs.get(&f.name) {
+            self.linkage_agrees(f, prev);
         }
         if f.body.is_some() {
             if let Some(first) = defined.insert(f.name, f.name_span) {
@@ -290,6 +310,60 @@ impl Checker<'_> {
         if f.body.is_some() || !funcs.contains_key(&f.name) {
             funcs.insert(f.name, this);
         }
+    }
+
+    /// At the end of the module: a function declared without `.extern`
+    /// is defined in it (ptxas 13.5, with `-c` too: "Unresolved extern
+    /// function", naming no line; reported at the first declaration).
+    pub(super) fn unresolved_functions(&mut self, ms: &ModuleScope) {
+        let mut left: Vec<(Name, Span)> = ms
+            .prototypes
+            .iter()
+            .filter(|(n, _)| !ms.defined.contains_key(n))
+            .map(|(n, s)| (*n, *s))
+            .collect();
+        left.sort_by_key(|(_, s)| s.start);
+        for (n, span) in left {
+            self.diags.push(
+                Diagnostic::error(
+                    Code::Unresolved,
+                    span,
+                    format!("`{n}` is declared here but defined nowhere in the module"),
+                )
+                .with_note("a function declared without `.extern` is defined in its own module; write `.extern` if another module defines it"),
+            );
+        }
+    }
+
+    /// A function declared again says the linkage it was declared with
+    /// before, or none after `.visible` or `.weak` (ptxas 13.5,
+    /// tests/data/names/function_linkage.ptx: "Inconsistent redefinition
+    /// of variable"). A body after `.extern` is `function_linkage`'s.
+    fn linkage_agrees(&mut self, f: &Function, prev: &Callee) {
+        use crate::isa::vocab::Linkage;
+        let ok = f.linkage == prev.linkage
+            || (f.linkage.is_none()
+                && matches!(prev.linkage, Some(Linkage::Visible | Linkage::Weak)));
+        if ok || (f.body.is_some() && prev.linkage == Some(Linkage::Extern)) {
+            return;
+        }
+        let say = |l: Option<Linkage>| {
+            l.map_or("no linkage".to_string(), |l| format!("`{}`", l.as_str()))
+        };
+        self.diags.push(
+            Diagnostic::error(
+                Code::Linkage,
+                f.name_span,
+                format!(
+                    "`{}` is declared here with {}, before with {}",
+                    f.name,
+                    say(f.linkage),
+                    say(prev.linkage)
+                ),
+            )
+            .with_label(prev.name_span, "declared here before")
+            .with_note("every declaration of a function repeats its linkage; after `.visible` or `.weak` one may also leave it out"),
+        );
     }
 
     pub(super) fn duplicate(&mut self, name: Name, span: Span, first: Span) {

@@ -90,7 +90,7 @@ registry! {
     Initializer = "E0307", "An initializer where the state space allows none";
     Directive = "E0308", "Function directives that conflict or do not apply";
     ParamSpace = "E0309", "Kernel parameters beyond the parameter space";
-    Linkage = "E0310", "An `.extern` variable defined without external linkage";
+    Linkage = "E0310", "A declaration whose linkage disagrees with an earlier one";
     UnknownVersion = "E0311", "A `.version` ptxas does not know";
     UnknownTarget = "E0312", "A `.target` ptxas does not know, or options that conflict";
     HeaderOrder = "E0313", "Header directives out of order";
@@ -100,6 +100,7 @@ registry! {
     InitKind = "E0317", "An initializer of the wrong kind";
     ExternDefined = "E0318", "An `.extern` function with a body";
     DeclVersion = "E0319", "A declaration word newer than the module's `.version` or `.target`";
+    Unresolved = "E0320", "A function declared, not `.extern`, and defined nowhere in the module";
     Undeclared = "E0401", "A name declared nowhere in scope";
     Duplicate = "E0402", "A name declared twice in one scope";
     UndefinedLabel = "E0403", "A branch to a label the function does not define";
@@ -160,6 +161,7 @@ impl Code {
                 | Code::CallArity
                 | Code::CallPrototype
                 | Code::HeaderOrder
+                | Code::Unresolved
         )
     }
 }
