@@ -776,6 +776,7 @@ fn kind_of(e: &Expr) -> Kind {
     match e {
         Expr::Int(_) => Kind::Int,
         Expr::Float(_) => Kind::Float,
+        Expr::Name(n, _) if n.is_warp_size() => Kind::Int,
         Expr::Name(..) | Expr::Generic(..) => Kind::Address,
         Expr::Paren(inner, _) => match kind_of(inner) {
             Kind::Address => Kind::BadAddress,

@@ -1447,8 +1447,10 @@ impl Checker<'_> {
         }
         let role = super::address::address_role(i, ordinal);
         let spaces = || super::address::address_spaces(i, role, ordinal);
-        let Expr::Name(n, sp) = base else {
-            return self.constant_address(i, role, addr, spaces);
+        // (`[WARP_SZ]` is a constant address.)
+        let (n, sp) = match base {
+            Expr::Name(n, sp) if !n.is_warp_size() => (n, sp),
+            _ => return self.constant_address(i, role, addr, spaces),
         };
         let f = w.lookup(ms, *n);
         let role_has = |k: Kinds| role.is_some_and(|r| r.kinds.has(k));

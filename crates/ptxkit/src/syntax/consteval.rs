@@ -1,8 +1,13 @@
 //! Evaluation of integer constant expressions (spec 4.5.4), for array sizes
-//! and initializers. Symbols are not constants: they evaluate to `None`.
+//! and initializers. Symbols are not constants: they evaluate to `None`
+//! (but `WARP_SZ`, which is 32).
 
 use crate::source::Span;
 use crate::syntax::{BinOp, BinaryExpr, Expr, UnOp};
+
+/// The value of `WARP_SZ`, a constant wherever an integer is (ptxas 13.5:
+/// `[%rd1+WARP_SZ]`, `a[WARP_SZ]`, `g+WARP_SZ`).
+const WARP_SIZE: i64 = 32;
 
 /// Evaluate `e` as a 64-bit integer constant expression, with wrapping
 /// arithmetic. `None` when it names a symbol, has a floating-point value,
@@ -25,6 +30,7 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
     let d = depth.saturating_add(1);
     Some(match e {
         Expr::Int(l) => l.value as i64,
+        Expr::Name(n, _) if n.is_warp_size() => WARP_SIZE,
         Expr::Paren(inner, _) => eval_depth(inner, d)?,
         Expr::Cast(c) => eval_depth(&c.expr, d)?,
         Expr::Unary { op, expr, .. } => {
@@ -104,6 +110,7 @@ fn scan(e: &Expr, depth: u32, found: &mut Option<Span>) -> Option<Value> {
     let d = depth.saturating_add(1);
     match e {
         Expr::Int(l) => Some(Value::Int(l.value as i64)),
+        Expr::Name(n, _) if n.is_warp_size() => Some(Value::Int(WARP_SIZE)),
         Expr::Float(f) => Some(Value::Float(f.value())),
         Expr::Paren(inner, _) => scan(inner, d, found),
         Expr::Generic(inner, _) => {

@@ -211,6 +211,13 @@ impl Name {
         self.0[INLINE] == 1 && self.0[0] == b'_'
     }
 
+    /// Whether this is `WARP_SZ`, the integer constant 32 (no declaration
+    /// can take the name).
+    #[inline]
+    pub fn is_warp_size(&self) -> bool {
+        self.0[INLINE] == 7 && self.0.get(..7) == Some(&b"WARP_SZ"[..])
+    }
+
     /// The text as bytes, without the UTF-8 check [`Name::as_str`] makes:
     /// for comparisons on hot paths.
     #[inline]

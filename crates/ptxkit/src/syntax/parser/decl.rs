@@ -190,13 +190,19 @@ impl Parser<'_> {
             } else {
                 let e = self.expr()?;
                 self.expect(K::RBracket, "`]`")?;
-                // ptxas reads an integer literal here and nothing else
-                // (`[4/2]`, `[(4)]`, `[-4]` are syntax errors to it).
-                if !matches!(e, Expr::Int(_)) {
+                // ptxas reads an integer literal or `WARP_SZ` here and
+                // nothing else (`[4/2]`, `[(4)]`, `[-4]`, `[WARP_SZ*2]` are
+                // syntax errors to it).
+                let literal = match &e {
+                    Expr::Int(_) => true,
+                    Expr::Name(n, _) => n.is_warp_size(),
+                    _ => false,
+                };
+                if !literal {
                     self.error(
                         Code::Syntax,
                         e.span(),
-                        "an array size is an integer literal, not an expression",
+                        "an array size is an integer literal (or `WARP_SZ`), not an expression",
                     );
                 }
                 dims.push(Some(e));

@@ -300,6 +300,16 @@ impl Parser<'_> {
         if matches!(e, Expr::Index { .. }) {
             return;
         }
+        if let Expr::Field(f) = e {
+            if matches!(&f.base, Expr::Name(n, _) if n.is_warp_size()) {
+                self.diags.push(crate::diag::Diagnostic::error(
+                    crate::diag::Code::Syntax,
+                    f.span,
+                    "`WARP_SZ` is a constant: it takes no field",
+                ));
+                return;
+            }
+        }
         if let Some(sp) = bad_named(e, Place::Value) {
             self.diags.push(crate::diag::Diagnostic::error(
                 crate::diag::Code::Syntax,
@@ -568,8 +578,13 @@ enum Place {
 /// An operand without names is a constant, checked elsewhere, except in an
 /// address or index, where it must be an integer one.
 fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
-    let mut named = false;
-    e.for_each_name(&mut |_, _| named = true);
+    // `WARP_SZ` is a constant, not a name.
+    let names = |x: &Expr| {
+        let mut named = false;
+        x.for_each_name(&mut |n, _| named |= !n.is_warp_size());
+        named
+    };
+    let named = names(e);
     if !named {
         let int = super::super::consteval::eval_int(e).is_some();
         return (place != Place::Value && !int).then_some(e.span());
@@ -579,7 +594,7 @@ fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
     }
     // A field (`%tid.x`) only as a whole value, and a negated register
     // (`-%r1`), which the checker judges.
-    let lead = |x: &Expr| matches!(x, Expr::Name(..));
+    let lead = |x: &Expr| matches!(x, Expr::Name(n, _) if !n.is_warp_size());
     let whole =
         |x: &Expr| lead(x) || matches!(x, Expr::Field(f) if place == Place::Value && lead(&f.base));
     if whole(e) {
@@ -595,9 +610,7 @@ fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
     loop {
         match at {
             Expr::Binary(b) if matches!(b.op, BinOp::Add | BinOp::Sub) => {
-                let mut rhs_named = false;
-                b.rhs.for_each_name(&mut |_, _| rhs_named = true);
-                if rhs_named {
+                if names(&b.rhs) {
                     return Some(b.rhs.span());
                 }
                 if lead(&b.lhs) {
