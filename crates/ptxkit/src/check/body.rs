@@ -67,8 +67,9 @@ const MEMO: usize = 256;
 #[derive(Clone, Copy)]
 pub(super) struct Found {
     pub(super) decl: Option<Decl>,
-    /// Whether found in the function (its blocks, parameters or labels so
-    /// far), which a later label cannot change.
+    /// Whether the use is bound for good: found in the function (its
+    /// blocks, parameters or labels so far) or in the module, which a
+    /// later label cannot change.
     settled: bool,
 }
 
@@ -132,10 +133,17 @@ impl BodyWalk {
                 decl: Some(d),
                 settled: true,
             },
-            None => Found {
-                decl: ms.find(n),
-                settled: false,
-            },
+            // A module-scope declaration binds the use for good: ptxas
+            // 13.5 resolves a name where it is used, so a label of that
+            // name further on does not take it over (`bra g; g:` with a
+            // variable `g` is "Label expected", `call f; f:` calls `f`).
+            None => {
+                let decl = ms.find(n);
+                Found {
+                    decl,
+                    settled: decl.is_some(),
+                }
+            }
         }
     }
 
