@@ -389,6 +389,34 @@ impl Checker<'_> {
 
     /// The guard `@p` of an instruction: a predicate register.
     pub(super) fn guard(&mut self, g: &crate::syntax::Guard, f: Found, w: &mut BodyWalk) {
+        let span = Span::new(
+            g.span.end.saturating_sub(g.pred.as_str().len() as u32),
+            g.span.end,
+        );
+        // The sink and `WARP_SZ` guard nothing (ptxas 13.5: syntax
+        // errors); a label defined further on neither ("Predicate
+        // expression expected").
+        if g.pred.is_sink() || g.pred.is_warp_size() {
+            self.diags.push(Diagnostic::error(
+                Code::OperandType,
+                span,
+                format!(
+                    "`{}` cannot be a guard: a guard is a .pred register",
+                    g.pred
+                ),
+            ));
+            return;
+        }
+        if f.decl.is_none() {
+            let pred = g.pred;
+            Checker::report_if_label(w, pred, f, || {
+                Diagnostic::error(
+                    Code::OperandType,
+                    span,
+                    format!("the guard `{pred}` is a label; a guard must be a .pred register"),
+                )
+            });
+        }
         let ty = match f.decl {
             Some(Decl {
                 kind: Kind::Reg,
@@ -405,10 +433,6 @@ impl Checker<'_> {
             },
             _ => return,
         };
-        let span = Span::new(
-            g.span.end.saturating_sub(g.pred.as_str().len() as u32),
-            g.span.end,
-        );
         let d = Diagnostic::error(
             Code::OperandType,
             span,
@@ -1188,14 +1212,51 @@ impl Checker<'_> {
                 if untyped {
                     loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
                 }
+                if arity.is_some()
+                    && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                    && !super::exact::exact(spec)
+                    && !self.vector_elements_agree(i, spec, items, *span, Names { w, ms })
+                {
+                    return false;
+                }
+                // Elsewhere a `.bN` register or a special register among
+                // the elements types the vector as plain bits too: a
+                // register of another type of that size is then taken
+                // (ptxas 13.5: `st.global.v2.u32 [a], {%f1, %r1}`,
+                // `st.global.v2.f32 [a], {%r1, %h1}`, `{%tid.x, %f1}`;
+                // `{%f1, %f1}` and `{%f1, %u1}` stay refused).
+                let bits = !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                    && !super::exact::exact(spec)
+                    && ty.is_some_and(|t| t.bits() >= 16)
+                    && items.iter().any(|it| match it {
+                        Operand::Expr(e) => {
+                            reg_type(e, w, ms).is_some_and(|r| {
+                                r.is_untyped() && Some(r.bits()) == ty.map(ScalarType::bits)
+                            }) || (special_of(e).is_some() && {
+                                let base = match e {
+                                    Expr::Field(f) => &f.base,
+                                    e => e,
+                                };
+                                matches!(base, Expr::Name(n, _) if w.lookup(ms, *n).decl.is_none())
+                            })
+                        }
+                        _ => false,
+                    });
                 for item in items {
                     if let Operand::Expr(e) = item {
                         // A packed register is then read as the elements'
                         // plain bits (`{%hh10, %r11}`).
                         let packed =
                             untyped && reg_type(e, w, ms).is_some_and(ScalarType::is_packed);
+                        let same_size = bits
+                            && reg_type(e, w, ms).is_some_and(|r| {
+                                r != ScalarType::Pred && Some(r.bits()) == ty.map(ScalarType::bits)
+                            });
                         let ty = match ty {
                             Some(t) if packed && t.bits() == 32 => Some(ScalarType::B32),
+                            Some(t) if same_size => {
+                                Some(ScalarType::B8.with_bits(t.bits()).unwrap_or(t))
+                            }
                             _ => ty,
                         };
                         self.element(i, &loose, ty, e, top && all, Names { w, ms });
@@ -2100,6 +2161,82 @@ impl Checker<'_> {
                 "only a predicate may be negated in place (`!%p1`); `neg`, `not` and `sub` compute the others",
             ));
         true
+    }
+
+    /// The registers of a `.vN` vector agree with each other before the
+    /// vector meets the instruction's type (ptxas 13.5, `ld`/`st`): all of
+    /// one size ("Incompatible elements of vector expression"; special
+    /// registers count as `.b32` ones, predicates are left alone), and
+    /// those of a type (not `.bN`) all integers, all floats or all of one
+    /// packed type ("Vector with elements of different types are not
+    /// allowed"; `.s32` beside `.u32` passes). `false` when reported.
+    fn vector_elements_agree(
+        &mut self,
+        i: &Instruction,
+        spec: &RoleSpec,
+        items: &[Operand],
+        span: Span,
+        nm: Names<'_>,
+    ) -> bool {
+        let Names { w, ms } = nm;
+        #[derive(PartialEq, Clone, Copy)]
+        enum Class {
+            Int,
+            Float,
+            Packed(ScalarType),
+        }
+        let mut size = None;
+        let mut class = None;
+        let mut mixed_size = false;
+        let mut mixed_class = false;
+        for item in items {
+            let Operand::Expr(e) = item else { continue };
+            let ty = match reg_type(e, w, ms) {
+                Some(t) => t,
+                None if special_of(e).is_some() => ScalarType::B32,
+                None => continue,
+            };
+            if ty == ScalarType::Pred {
+                continue;
+            }
+            match size {
+                Some(b) if b != ty.bits() => mixed_size = true,
+                _ => size = Some(ty.bits()),
+            }
+            let c = if ty.is_untyped() {
+                continue;
+            } else if ty.is_packed() {
+                Class::Packed(ty)
+            } else if ty.is_float() {
+                Class::Float
+            } else {
+                Class::Int
+            };
+            match class {
+                Some(k) if k != c => mixed_class = true,
+                _ => class = Some(c),
+            }
+        }
+        let why = if mixed_size {
+            "registers of different sizes"
+        } else if mixed_class {
+            "registers of different types (integers, floats, packed values)"
+        } else {
+            return true;
+        };
+        self.diags.push(
+            Diagnostic::error(
+                Code::OperandType,
+                span,
+                format!(
+                    "`{}` of `{}` mixes {why}",
+                    spec.role,
+                    super::inst_name(i)
+                ),
+            )
+            .with_note("the elements of a vector are of one size, and of one kind where typed; a `.bN` register goes with any type of its size"),
+        );
+        false
     }
 
     /// The negations of a `neg-product` instruction (`vmad d, a, b, c`):
