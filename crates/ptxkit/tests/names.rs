@@ -127,6 +127,35 @@ fn checker_analyses_and_lsp_agree_on_names() {
     assert_eq!(scopes.find(Name::new("%q01")), Some(2));
 }
 
+/// The lines the errors of checking `src` fall on.
+fn error_lines(src: &[u8]) -> BTreeSet<u32> {
+    let diags = check_source(src, &CheckOptions::default());
+    let index = LineIndex::new(src);
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| index.line_col(d.span.start).line)
+        .collect()
+}
+
+/// ptxas on `text` (written to a temporary file) with `args`: whether it
+/// accepted it, and what it printed.
+fn ptxas_on(ptxas: &Path, args: &[&str], text: &[u8], tag: &str) -> (bool, String) {
+    let path = std::env::temp_dir().join(format!("ptxkit-{tag}-{}.ptx", std::process::id()));
+    std::fs::write(&path, text).expect("write");
+    let out = std::process::Command::new(ptxas)
+        .args(args)
+        .arg(&path)
+        .args(["-o", "/dev/null"])
+        .output()
+        .expect("ptxas runs");
+    let _ = std::fs::remove_file(&path);
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
 /// A body's `.param` read before any `call` returned into it: ptxas 13.5
 /// stops with "Function call sequence invalid: 'ld.param' of 'pa' without
 /// corresponding call" and names no line (so the case is not in
@@ -136,32 +165,13 @@ fn a_body_param_is_read_only_after_a_call_returned_into_it() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/call_sequence/reads_before_a_call.ptx");
     let src = std::fs::read(&path).expect("case");
-    let diags = check_source(&src, &CheckOptions::default());
-    let index = LineIndex::new(&src);
-    let lines: BTreeSet<u32> = diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| index.line_col(d.span.start).line)
-        .collect();
-    assert_eq!(lines, BTreeSet::from([16, 28]), "{diags:?}");
+    assert_eq!(error_lines(&src), BTreeSet::from([16, 28]));
     let Some(ptxas) = common::ptxas_or_skip("ptxas's verdict on the call sequence") else {
         return;
     };
-    let run = |p: &Path| {
-        std::process::Command::new(&ptxas)
-            .arg("-arch=sm_90")
-            .arg(p)
-            .args(["-o", "/dev/null"])
-            .output()
-            .expect("ptxas runs")
-    };
-    let out = run(&path);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("Function call sequence invalid"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, err) = ptxas_on(&ptxas, &["-arch=sm_90"], &src, "call-seq");
+    assert!(!ok);
+    assert!(err.contains("Function call sequence invalid"), "{err}");
     // Without the two reads, ptxas accepts the module.
     let text = String::from_utf8_lossy(&src);
     let kept: Vec<&str> = text
@@ -170,15 +180,13 @@ fn a_body_param_is_read_only_after_a_call_returned_into_it() {
         .filter(|(i, _)| ![15, 27].contains(i))
         .map(|(_, l)| l)
         .collect();
-    let fixed = std::env::temp_dir().join(format!("ptxkit-call-seq-{}.ptx", std::process::id()));
-    std::fs::write(&fixed, kept.join("\n")).expect("write");
-    let out = run(&fixed);
-    let _ = std::fs::remove_file(&fixed);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let (ok, err) = ptxas_on(
+        &ptxas,
+        &["-arch=sm_90"],
+        kept.join("\n").as_bytes(),
+        "call-seq",
     );
+    assert!(ok, "{err}");
 }
 
 /// A function declared without `.extern` and defined nowhere in the
@@ -190,33 +198,16 @@ fn a_function_declared_is_defined_in_the_module() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/data/unresolved/declared_never_defined.ptx");
     let src = std::fs::read(&path).expect("case");
+    assert_eq!(error_lines(&src), BTreeSet::from([7, 8]));
     let diags = check_source(&src, &CheckOptions::default());
-    let index = LineIndex::new(&src);
-    let lines: BTreeSet<u32> = diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| index.line_col(d.span.start).line)
-        .collect();
-    assert_eq!(lines, BTreeSet::from([7, 8]), "{diags:?}");
     assert!(diags.iter().all(|d| d.code == "E0320"), "{diags:?}");
     let Some(ptxas) = common::ptxas_or_skip("ptxas's verdict on unresolved functions") else {
         return;
     };
-    let run = |p: &Path| {
-        std::process::Command::new(&ptxas)
-            .args(["-arch=sm_90", "-c"])
-            .arg(p)
-            .args(["-o", "/dev/null"])
-            .output()
-            .expect("ptxas runs")
-    };
-    let out = run(&path);
-    assert!(!out.status.success());
-    assert!(
-        String::from_utf8_lossy(&out.stderr).contains("Unresolved extern function"),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let args = ["-arch=sm_90", "-c"];
+    let (ok, err) = ptxas_on(&ptxas, &args, &src, "unresolved");
+    assert!(!ok);
+    assert!(err.contains("Unresolved extern function"), "{err}");
     let text = String::from_utf8_lossy(&src)
         .replace("\n.func never_called", "\n.extern .func never_called")
         .replace(
@@ -224,13 +215,6 @@ fn a_function_declared_is_defined_in_the_module() {
             "\n.extern .func (.param .b32 r) called",
         );
     assert!(check_source(text.as_bytes(), &CheckOptions::default()).is_empty());
-    let fixed = std::env::temp_dir().join(format!("ptxkit-unresolved-{}.ptx", std::process::id()));
-    std::fs::write(&fixed, text).expect("write");
-    let out = run(&fixed);
-    let _ = std::fs::remove_file(&fixed);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let (ok, err) = ptxas_on(&ptxas, &args, text.as_bytes(), "unresolved");
+    assert!(ok, "{err}");
 }

@@ -334,6 +334,22 @@ fn untyped_among(items: &[Operand], w: &BodyWalk, ms: &ModuleScope) -> bool {
         .any(|it| matches!(it, Operand::Expr(e) if reg_type(e, w, ms).is_some_and(ScalarType::is_untyped)))
 }
 
+/// The type a vector element brings to the vector's typing: its
+/// register's, or `.b32` for a special register whose name the function
+/// or module does not declare (ptxas types `%tid.x` among the elements as
+/// plain bits).
+fn element_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
+    if let Some(t) = reg_type(e, w, ms) {
+        return Some(t);
+    }
+    let base = match e {
+        Expr::Field(f) => &f.base,
+        e => e,
+    };
+    let undeclared = matches!(base, Expr::Name(n, _) if w.lookup(ms, *n).decl.is_none());
+    (undeclared && special_of(e).is_some()).then_some(ScalarType::B32)
+}
+
 /// Where `e` is a constant, its kind.
 fn constant(e: &Expr) -> Option<Lit> {
     operand_kinds::lit(e)
@@ -1212,35 +1228,28 @@ impl Checker<'_> {
                 if untyped {
                     loose.kinds = Kinds(spec.kinds.0 & !Kinds::STRICT_REG.0);
                 }
-                if arity.is_some()
-                    && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
-                    && !super::exact::exact(spec)
+                // Outside texture instructions and exactly matched roles,
+                // ptxas types a vector by its elements first.
+                let typed_by_elements = !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
+                    && !super::exact::exact(spec);
+                if typed_by_elements
+                    && arity.is_some()
                     && !self.vector_elements_agree(i, spec, items, *span, Names { w, ms })
                 {
                     return false;
                 }
-                // Elsewhere a `.bN` register or a special register among
-                // the elements types the vector as plain bits too: a
-                // register of another type of that size is then taken
-                // (ptxas 13.5: `st.global.v2.u32 [a], {%f1, %r1}`,
-                // `st.global.v2.f32 [a], {%r1, %h1}`, `{%tid.x, %f1}`;
-                // `{%f1, %f1}` and `{%f1, %u1}` stay refused).
-                let bits = !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE)
-                    && !super::exact::exact(spec)
+                // There a `.bN` register or a special register among the
+                // elements types the vector as plain bits: a register of
+                // another type of that size is then taken (ptxas 13.5:
+                // `st.global.v2.u32 [a], {%f1, %r1}`, `st.global.v2.f32
+                // [a], {%r1, %h1}`, `{%tid.x, %f1}`; `{%f1, %f1}` and
+                // `{%f1, %u1}` stay refused).
+                let bits = typed_by_elements
                     && ty.is_some_and(|t| t.bits() >= 16)
-                    && items.iter().any(|it| match it {
-                        Operand::Expr(e) => {
-                            reg_type(e, w, ms).is_some_and(|r| {
-                                r.is_untyped() && Some(r.bits()) == ty.map(ScalarType::bits)
-                            }) || (special_of(e).is_some() && {
-                                let base = match e {
-                                    Expr::Field(f) => &f.base,
-                                    e => e,
-                                };
-                                matches!(base, Expr::Name(n, _) if w.lookup(ms, *n).decl.is_none())
-                            })
-                        }
-                        _ => false,
+                    && items.iter().any(|it| {
+                        matches!(it, Operand::Expr(e) if element_type(e, w, ms).is_some_and(|r| {
+                            r.is_untyped() && Some(r.bits()) == ty.map(ScalarType::bits)
+                        }))
                     });
                 for item in items {
                     if let Operand::Expr(e) = item {
@@ -2191,10 +2200,8 @@ impl Checker<'_> {
         let mut mixed_class = false;
         for item in items {
             let Operand::Expr(e) = item else { continue };
-            let ty = match reg_type(e, w, ms) {
-                Some(t) => t,
-                None if special_of(e).is_some() => ScalarType::B32,
-                None => continue,
+            let Some(ty) = element_type(e, w, ms) else {
+                continue;
             };
             if ty == ScalarType::Pred {
                 continue;
@@ -2283,7 +2290,7 @@ impl Checker<'_> {
     /// A register takes no component; a 32-bit one (or a predicate) is
     /// read through a video selector, `.b` or `.h` and lane digits, only
     /// where its operand of the form takes one (`a{.asel}`), from the set
-    /// the catalog gives there. ptxas 13.5 (tests/data/names/video_selectors.ptx):
+    /// the catalog gives there. ptxas 13.5 (tests/data/names/video_selector_sets.ptx):
     /// "Unknown field" on 16- and 64-bit registers, "Unknown video
     /// selector" for lane digits out of range, "Video selector is not
     /// allowed" where the form takes none, "Incorrect video selector" for
@@ -2740,7 +2747,6 @@ impl Checker<'_> {
     }
 }
 
-/// An integer written in a catalog value set (`16`, `0xFFFFFFFF`).
 /// Whether `field` is written as a video selector (`.b` or `.h` and
 /// digits): `Some(true)` when every digit names a lane (0–7 for bytes,
 /// 0–3 for half-words), `Some(false)` when one does not (ptxas:
@@ -2758,6 +2764,7 @@ fn selector_lanes(field: &str) -> Option<bool> {
         .then(|| digits.iter().all(|d| (b'0'..=top).contains(d)))
 }
 
+/// An integer written in a catalog value set (`16`, `0xFFFFFFFF`).
 fn int_literal(v: &str) -> Option<i64> {
     match v.strip_prefix("0x").or_else(|| v.strip_prefix("0X")) {
         Some(h) => i64::from_str_radix(h, 16).ok(),
