@@ -260,6 +260,37 @@ fn distinct_undeclared_names_are_counted_compactly() {
     );
 }
 
+/// Functions declared and defined nowhere (E0320, found at the module's
+/// end) are counted past the error cap, not made into diagnostics: the
+/// heap's peak is that of the same module with the prototypes `.extern`
+/// (no errors), give or take. Made all, 200,000 of them doubled it.
+#[test]
+fn unresolved_functions_past_the_cap_are_counted() {
+    let _one = ONE_AT_A_TIME.lock();
+    let module = |n: usize, linkage: &str| {
+        let mut s = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+        for i in 0..n {
+            s.push_str(&format!("{linkage}.func f{i}();\n"));
+        }
+        s.into_bytes()
+    };
+    let (unresolved, external) = (module(200_000, ""), module(200_000, ".extern "));
+    let opts = ptxkit::check::CheckOptions::default();
+    let run = |src: &[u8]| ptxkit::check::check_source_bounded(src, &opts, 100, |_| {});
+    drop(run(&external));
+    let (_, peak_external, c) = measure(|| run(&external));
+    assert_eq!(c.errors, 0);
+    drop(c);
+    let (_, peak_unresolved, c) = measure(|| run(&unresolved));
+    assert_eq!((c.diagnostics.len(), c.errors), (100, 200_000));
+    drop(c);
+    eprintln!("peak: {peak_external} bytes with .extern, {peak_unresolved} without");
+    assert!(
+        (peak_unresolved as f64) < peak_external as f64 * 1.25,
+        "the unresolved functions' diagnostics are all held: {peak_external} -> {peak_unresolved}"
+    );
+}
+
 // The decompression bomb's builder, shared with ptx-cli's `tests/hostile.rs`.
 #[path = "support/zstd_bomb.rs"]
 mod zstd_bomb;

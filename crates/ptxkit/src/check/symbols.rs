@@ -315,6 +315,9 @@ impl Checker<'_> {
     /// At the end of the module: a function declared without `.extern`
     /// is defined in it (ptxas 13.5, with `-c` too: "Unresolved extern
     /// function", naming no line; reported at the first declaration).
+    /// Past the error cap ([`super::ModuleChecker::with_max_errors`]) they
+    /// are counted, not made: a million prototypes make no million
+    /// diagnostics in memory.
     pub(super) fn unresolved_functions(&mut self, ms: &ModuleScope) {
         let mut left: Vec<(Name, Span)> = ms
             .prototypes
@@ -323,6 +326,10 @@ impl Checker<'_> {
             .map(|(n, s)| (*n, *s))
             .collect();
         left.sort_by_key(|(_, s)| s.start);
+        if self.hold_cap > 0 && left.len() > self.hold_cap {
+            let past = left.split_off(self.hold_cap);
+            self.uncounted = self.uncounted.saturating_add(past.len() as u64);
+        }
         for (n, span) in left {
             self.diags.push(
                 Diagnostic::error(
