@@ -89,24 +89,36 @@ impl RegType {
 ///
 /// The table is not positional: it answers for the function as a whole,
 /// so a register declared in two blocks (an inner `%r1` hiding a range's)
-/// takes the type of the outermost declaration met first.
+/// takes the type of the outermost declaration met first. Each block is
+/// read into a [`Scope`] (so duplicates and clashes follow the resolver's
+/// rules), then the blocks are merged into one index, so that a lookup
+/// costs the same whatever the number of blocks.
 #[derive(Clone, Debug, Default)]
 pub struct RegTable {
-    /// One scope per block (the parameters' and the body's first), in the
-    /// order the blocks open.
-    scopes: Vec<Scope<RegType>>,
+    /// Plain names: the first block (in the order blocks open) declaring
+    /// each, and its type.
+    names: FxHashMap<Name, (u32, RegType)>,
+    /// Ranges by name, each list in the order blocks open.
+    ranges: FxHashMap<Box<[u8]>, RangeList>,
     /// Every declaration: (class, number of registers).
     declared: Vec<(RegType, u64)>,
+}
+
+/// The ranges of one name in a function: (block, count, type) in block
+/// order, and the running maximum of the counts (the first range that
+/// covers index `i` is the first whose running maximum exceeds `i`).
+#[derive(Clone, Debug, Default)]
+struct RangeList {
+    ranges: Vec<(u32, u64, RegType)>,
+    max_so_far: Vec<u64>,
 }
 
 impl RegTable {
     /// The `.reg` declarations of `f` (nested scopes included) and its
     /// `.reg` parameters and return values.
     pub fn of_function(f: &Function) -> RegTable {
-        let mut t = RegTable {
-            scopes: vec![Scope::default()],
-            declared: Vec::new(),
-        };
+        let mut scopes = vec![Scope::default()];
+        let mut declared = Vec::new();
         for p in f
             .params()
             .iter()
@@ -117,60 +129,91 @@ impl RegTable {
                     ty: p.ty,
                     vector: p.vector.unwrap_or(1),
                 };
-                if let Some(s) = t.scopes.first_mut() {
+                if let Some(s) = scopes.first_mut() {
                     let _ = s.declare(p.name, rt);
                 }
-                t.declared.push((rt, 1));
+                declared.push((rt, 1));
             }
         }
         if let Some(b) = &f.body {
-            t.walk(b);
+            walk(b, &mut scopes, &mut declared);
+        }
+        let mut t = RegTable {
+            declared,
+            ..RegTable::default()
+        };
+        for (i, s) in scopes.iter().enumerate() {
+            let i = u32::try_from(i).unwrap_or(u32::MAX);
+            for (n, rt) in s.names() {
+                t.names.entry(*n).or_insert((i, *rt));
+            }
+            for r in s.ranges() {
+                let list = t.ranges.entry(r.name.as_bytes().into()).or_default();
+                let max = list.max_so_far.last().copied().unwrap_or(0).max(r.count);
+                list.ranges.push((i, r.count, r.value));
+                list.max_so_far.push(max);
+            }
         }
         t
     }
 
-    fn walk(&mut self, b: &Block) {
-        let at = self.scopes.len();
-        self.scopes.push(Scope::default());
-        for s in &b.stmts {
-            match s {
-                Stmt::Var(v) if v.space == StateSpace::Reg => {
-                    let rt = RegType {
-                        ty: v.ty,
-                        vector: v.vector.unwrap_or(1),
-                    };
-                    let Some(scope) = self.scopes.get_mut(at) else {
-                        continue;
-                    };
-                    for d in &v.decls {
-                        // A duplicate (which the checker reports) keeps
-                        // the first declaration.
-                        match d.range {
-                            Some(r) => {
-                                let _ = scope.declare_range(d.name, r.value, d.name_span, rt);
-                                self.declared.push((rt, r.value));
-                            }
-                            None => {
-                                let _ = scope.declare(d.name, rt);
-                                self.declared.push((rt, 1));
-                            }
-                        }
-                    }
-                }
-                Stmt::Block(inner) => self.walk(inner),
-                _ => {}
-            }
-        }
-    }
-
     /// The type of register `n`, if `n` is a declared register.
     pub fn lookup(&self, n: Name) -> Option<RegType> {
-        self.scopes.iter().find_map(|s| s.find(n))
+        let plain = self.names.get(&n).copied();
+        let in_range =
+            crate::syntax::scope::split_register(n.as_bytes()).and_then(|(prefix, digits)| {
+                let list = self.ranges.get(prefix)?;
+                let k = crate::syntax::scope::register_index(digits)?;
+                let j = list.max_so_far.partition_point(|&m| m <= k);
+                list.ranges.get(j).map(|&(block, _, rt)| (block, rt))
+            });
+        // In one block, a plain name is found before a range's register.
+        match (plain, in_range) {
+            (Some(p), Some(r)) if r.0 < p.0 => Some(r.1),
+            (Some(p), _) => Some(p.1),
+            (None, r) => r.map(|r| r.1),
+        }
     }
 
     /// Every declaration as (type, number of registers).
     pub fn declared(&self) -> &[(RegType, u64)] {
         &self.declared
+    }
+}
+
+/// Read block `b`'s `.reg` declarations, and its nested blocks', into a
+/// scope each (in the order blocks open).
+fn walk(b: &Block, scopes: &mut Vec<Scope<RegType>>, declared: &mut Vec<(RegType, u64)>) {
+    let at = scopes.len();
+    scopes.push(Scope::default());
+    for s in &b.stmts {
+        match s {
+            Stmt::Var(v) if v.space == StateSpace::Reg => {
+                let rt = RegType {
+                    ty: v.ty,
+                    vector: v.vector.unwrap_or(1),
+                };
+                let Some(scope) = scopes.get_mut(at) else {
+                    continue;
+                };
+                for d in &v.decls {
+                    // A duplicate (which the checker reports) keeps
+                    // the first declaration.
+                    match d.range {
+                        Some(r) => {
+                            let _ = scope.declare_range(d.name, r.value, d.name_span, rt);
+                            declared.push((rt, r.value));
+                        }
+                        None => {
+                            let _ = scope.declare(d.name, rt);
+                            declared.push((rt, 1));
+                        }
+                    }
+                }
+            }
+            Stmt::Block(inner) => walk(inner, scopes, declared),
+            _ => {}
+        }
     }
 }
 

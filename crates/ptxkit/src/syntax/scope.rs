@@ -36,19 +36,42 @@ use crate::syntax::Name;
 
 /// One scope: plain names and `%r<N>` ranges, each carrying a payload `T`
 /// (what its user needs to know of the declaration).
+///
+/// Lookups stay cheap however many declarations a scope has: the usual
+/// handful of ranges (`%p`, `%r`, `%rd`, `%f`…) is scanned, and past
+/// eight ranges, or plain names when a range is declared, indexes by
+/// prefix are built and kept up to date (so a function of 100,000 ranges
+/// and plain registers is not quadratic; docs/limits.md).
 #[derive(Clone, Debug)]
 pub struct Scope<T> {
     /// Declared names other than register ranges.
     names: FxHashMap<Name, T>,
     /// Register ranges, in declaration order.
     ranges: Vec<Range<T>>,
+    /// Past [`SCAN`] ranges: each range's place in `ranges` by its name.
+    range_at: FxHashMap<Box<[u8]>, u32>,
+    /// Once a range is declared beside more than [`SCAN`] plain names: for
+    /// each register prefix among the plain names (`%q` of `%q01`), the
+    /// lowest index written with it and a name that has it — the plain name
+    /// a new range of that prefix would cover first.
+    lowest: Option<Lowest>,
 }
+
+/// By register prefix (`%q`), the lowest index among a scope's plain names
+/// with that prefix and a name that has it.
+type Lowest = FxHashMap<Box<[u8]>, (u64, Name)>;
+
+/// How many ranges (and plain names, for a new range's clash) a scope
+/// scans before it indexes them.
+const SCAN: usize = 8;
 
 impl<T> Default for Scope<T> {
     fn default() -> Self {
         Scope {
             names: FxHashMap::default(),
             ranges: Vec::new(),
+            range_at: FxHashMap::default(),
+            lowest: None,
         }
     }
 }
@@ -122,17 +145,31 @@ impl<T> Scope<T> {
         if let std::collections::hash_map::Entry::Vacant(v) = self.names.entry(n) {
             if !in_range {
                 v.insert(value);
+                self.note_plain(n);
                 return Ok(());
             }
         }
         self.clash_of(n).map_or(Ok(()), Err)
     }
 
+    /// Keep the index of plain registers by prefix, once there is one, up
+    /// to date with the new plain name `n`.
+    fn note_plain(&mut self, n: Name) {
+        let Some(lowest) = &mut self.lowest else {
+            return;
+        };
+        note_lowest(lowest, n);
+    }
+
     /// Declare `n` as written, replacing any earlier plain declaration
     /// (for declarations whose duplicates are reported elsewhere or not
     /// at all); returns the earlier payload.
     pub fn replace(&mut self, n: Name, value: T) -> Option<T> {
-        self.names.insert(n, value)
+        let old = self.names.insert(n, value);
+        if old.is_none() {
+            self.note_plain(n);
+        }
+        old
     }
 
     /// The clash of `n` with a declaration of the scope, if any.
@@ -162,26 +199,66 @@ impl<T> Scope<T> {
             span,
             value,
         };
-        if self.ranges.iter().any(|r| r.name == name) {
+        if self.range_named(name.as_bytes()).is_some() {
             return self
-                .ranges
-                .iter()
-                .find(|r| r.name == name)
+                .range_named(name.as_bytes())
                 .map_or(Ok(()), |r| Err(Clash::Range(r)));
         }
-        let covered = self
-            .names
-            .keys()
-            .filter(|n| new.index_of(n.as_bytes()).is_some())
-            .min_by_key(|n| new.index_of(n.as_bytes()))
-            .copied();
+        let covered = self.covered_first(&new);
+        let at = u32::try_from(self.ranges.len()).unwrap_or(u32::MAX);
         self.ranges.push(new);
+        if self.ranges.len() > SCAN {
+            if self.range_at.is_empty() {
+                // Index the ranges scanned so far (the new one included).
+                for (i, r) in self.ranges.iter().enumerate() {
+                    let i = u32::try_from(i).unwrap_or(u32::MAX);
+                    self.range_at.insert(r.name.as_bytes().into(), i);
+                }
+            } else {
+                self.range_at.insert(name.as_bytes().into(), at);
+            }
+        }
         // Like ptxas, the range stands beside the name it clashes with
         // (`.reg %p1; .reg %p<3>; .reg %p001;` clashes twice).
         match covered {
             Some(n) => self.clash_of(n).map_or(Ok(()), Err),
             None => Ok(()),
         }
+    }
+
+    /// The plain name of the scope that range `new` would cover with the
+    /// lowest index, if any: scanned among a few names, else looked up in
+    /// the index by prefix (built on the first need).
+    fn covered_first(&mut self, new: &Range<T>) -> Option<Name> {
+        if self.names.len() <= SCAN && self.lowest.is_none() {
+            return self
+                .names
+                .keys()
+                .filter(|n| new.index_of(n.as_bytes()).is_some())
+                .min_by_key(|n| new.index_of(n.as_bytes()))
+                .copied();
+        }
+        let names = &self.names;
+        let lowest = self.lowest.get_or_insert_with(|| {
+            let mut l = FxHashMap::default();
+            for n in names.keys() {
+                note_lowest(&mut l, *n);
+            }
+            l
+        });
+        lowest
+            .get(new.name.as_bytes())
+            .filter(|(i, _)| *i < new.count)
+            .map(|(_, n)| *n)
+    }
+
+    /// The range named exactly `prefix`, if the scope declares one.
+    fn range_named(&self, prefix: &[u8]) -> Option<&Range<T>> {
+        if self.range_at.is_empty() {
+            return self.ranges.iter().find(|r| r.name.as_bytes() == prefix);
+        }
+        let i = *self.range_at.get(prefix)?;
+        self.ranges.get(usize::try_from(i).ok()?)
     }
 
     /// The range that declares register `n`, if any.
@@ -191,27 +268,45 @@ impl<T> Scope<T> {
             return None;
         }
         // A short name: its prefix and digits straight from its bytes.
-        if let Some((Some(k), plen, digits)) = n.split_digits() {
-            return self
-                .ranges
-                .iter()
-                .find(|r| r.key == Some(k) && r.len == plen)
-                .filter(|r| r.covers_index(digits));
+        if self.range_at.is_empty() {
+            if let Some((Some(k), plen, digits)) = n.split_digits() {
+                return self
+                    .ranges
+                    .iter()
+                    .find(|r| r.key == Some(k) && r.len == plen)
+                    .filter(|r| r.covers_index(digits));
+            }
         }
         let (prefix, digits) = split_register(n.as_bytes())?;
-        self.ranges
-            .iter()
-            .find(|r| r.name.as_bytes() == prefix)
-            .filter(|r| r.covers_index(digits))
+        self.range_named(prefix).filter(|r| r.covers_index(digits))
     }
 
     /// The range `n` would be a register of but for its index (`%r12`
     /// beside `%r<12>`), for a precise message.
     pub fn range_beyond(&self, n: Name) -> Option<&Range<T>> {
         let (prefix, _) = split_register(n.as_bytes())?;
-        self.ranges
-            .iter()
-            .find(|r| r.name.as_bytes() == prefix && self.find_range(n).is_none())
+        if self.find_range(n).is_some() {
+            return None;
+        }
+        self.range_named(prefix)
+    }
+}
+
+/// Enter plain name `n` into an index of the lowest register index by
+/// prefix (see [`Scope::lowest`]).
+fn note_lowest(lowest: &mut Lowest, n: Name) {
+    let Some((prefix, digits)) = split_register(n.as_bytes()) else {
+        return;
+    };
+    let Some(i) = register_index(digits) else {
+        return;
+    };
+    match lowest.get_mut(prefix) {
+        Some(e) if e.0 <= i => {}
+        Some(e) => *e = (i, n),
+        None => {
+            lowest.insert(prefix.into(), (i, n));
+        }
     }
 }
 
@@ -372,6 +467,71 @@ mod tests {
             assert_eq!(s.find(Name::new(no)), None, "{no}");
         }
         assert!(range("%r", 0).find(Name::new("%r0")).is_none());
+    }
+
+    /// A scope past the scanning limits: `fillers` plain names and ranges
+    /// of other prefixes, so that lookups go through the indexes.
+    fn crowded(fillers: usize) -> Scope<u8> {
+        let mut s = Scope::default();
+        for i in 0..fillers {
+            s.declare(Name::new(&format!("%w{i}")), 0)
+                .map_err(|_| ())
+                .unwrap();
+            s.declare_range(Name::new(&format!("%x{i}_")), 3, Span::new(0, 1), 0)
+                .map_err(|_| ())
+                .unwrap();
+        }
+        s
+    }
+
+    #[test]
+    fn indexed_scopes_answer_as_scanned_ones() {
+        for fillers in [0, 3, 20] {
+            let mut s = crowded(fillers);
+            s.declare(Name::new("%q07"), 1).map_err(|_| ()).unwrap();
+            s.declare(Name::new("%q3"), 2).map_err(|_| ()).unwrap();
+            s.replace(Name::new("%q2"), 3);
+            // `%q<3>` covers `%q2` (the lowest index), not `%q07`.
+            match s.declare_range(Name::new("%q"), 3, Span::new(5, 6), 9) {
+                Err(Clash::Name(n, _)) => assert_eq!(n.as_str(), "%q2", "{fillers}"),
+                _ => panic!("no clash with %q2 ({fillers})"),
+            }
+            assert_eq!(s.find(Name::new("%q1")), Some(9), "{fillers}");
+            assert_eq!(s.find(Name::new("%q3")), Some(2), "{fillers}");
+            assert_eq!(s.find(Name::new("%q5")), None, "{fillers}");
+            assert_eq!(
+                s.range_beyond(Name::new("%q5")).map(|r| r.count),
+                Some(3),
+                "{fillers}"
+            );
+            assert!(s.range_beyond(Name::new("%q1")).is_none(), "{fillers}");
+            assert!(
+                s.declare_range(Name::new("%q"), 1, Span::new(0, 1), 1)
+                    .is_err(),
+                "{fillers}"
+            );
+            // A long prefix, past the packed fast path.
+            let long = "%a_rather_long_prefix";
+            s.declare_range(Name::new(long), 2, Span::new(0, 1), 4)
+                .map_err(|_| ())
+                .unwrap();
+            assert_eq!(s.find(Name::new(&format!("{long}01"))), Some(4));
+            assert_eq!(s.find(Name::new(&format!("{long}2"))), None);
+            if fillers > 0 {
+                assert_eq!(s.find(Name::new("%x0_2")), Some(0));
+                assert_eq!(s.find(Name::new("%x0_3")), None);
+                // A range beside the plain names `%w…` covers the lowest.
+                match s.declare_range(Name::new("%w"), 2, Span::new(0, 1), 1) {
+                    Err(Clash::Name(n, _)) => assert_eq!(n.as_str(), "%w0"),
+                    _ => panic!("no clash with %w0 ({fillers})"),
+                }
+            }
+            // A range whose name ends in a digit covers nothing.
+            assert!(s
+                .declare_range(Name::new("%v2"), 4, Span::new(0, 1), 1)
+                .is_ok());
+            assert_eq!(s.find(Name::new("%v20")), None);
+        }
     }
 
     #[test]
