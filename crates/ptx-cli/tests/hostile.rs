@@ -694,6 +694,106 @@ fn diff_linear_in_globals() {
     linear("diff of many globals", &small, &big);
 }
 
+/// A kernel declaring `n` plain registers, then `n` register ranges, then
+/// using a register of each range and one past each range's end.
+fn many_ranges(n: usize) -> Vec<u8> {
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!("\t.reg .u32 r{i};\n"));
+    }
+    for i in 0..n {
+        body.push_str(&format!("\t.reg .u32 %q{i}_<2>;\n"));
+    }
+    for i in 0..n {
+        body.push_str(&format!("\tadd.u32 %q{i}_1, %q{i}_0, 1;\n"));
+        body.push_str(&format!("\tadd.u32 %q{i}_2, %q{i}_0, 1;\n"));
+    }
+    module(&format!("{body}\tret;"))
+}
+
+/// `ptx check` of a function with many register ranges: each range was
+/// compared with every plain name of its scope, and each register looked
+/// for among every range (20,000 of each: 5 s; 100,000: 152 s).
+#[test]
+fn check_linear_in_register_ranges() {
+    let args = [os("check"), os("--max-errors"), os("5"), os("-")];
+    let small = limited(&args, &many_ranges(2_000));
+    let big = limited(&args, &many_ranges(20_000));
+    assert_eq!(big.code, Some(1), "{}", head(&big.stderr));
+    assert!(big.stdout.len() + big.stderr.len() > 0);
+    linear("check of many register ranges", &small, &big);
+}
+
+/// A kernel of `n` sibling blocks, each declaring a parameter and calling
+/// a function with it.
+fn many_blocks(n: usize) -> Vec<u8> {
+    let mut s = format!("{HEADER}.func f(.param .u32 a);\n.visible .entry k()\n{{\n");
+    s.push_str("\t.reg .u32 %r<2>;\n");
+    for _ in 0..n {
+        s.push_str("\t{\n\t.param .u32 x;\n\tst.param.u32 [x], %r1;\n\tcall f, (x);\n\t}\n");
+    }
+    s.push_str("\tret;\n}\n.func f(.param .u32 a)\n{\n\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// `ptx resources` of a function of many blocks: the register table
+/// looked each name up block by block (20,000 blocks: 2.6 s; 100,000:
+/// over a minute); the blocks are one index now.
+#[test]
+fn resources_linear_in_blocks() {
+    let args = [os("resources"), os("-")];
+    let small = limited(&args, &many_blocks(3_000));
+    let big = limited(&args, &many_blocks(30_000));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("resources of many blocks", &small, &big);
+}
+
+/// `n` copies of the fuzzer's self-referring macros
+/// (`fuzz/regressions/inline-asm-self-referring-macros.cu`), control bytes
+/// made spaces.
+fn self_referring_macros(n: usize) -> Vec<u8> {
+    let raw = std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../fuzz/regressions/inline-asm-self-referring-macros.cu"),
+    )
+    .expect("the regression input");
+    let unit: Vec<u8> = raw
+        .iter()
+        .map(|&b| {
+            if b == b'\n' || (32..127).contains(&b) {
+                b
+            } else {
+                b' '
+            }
+        })
+        .collect();
+    let mut s = Vec::new();
+    for _ in 0..n {
+        s.extend_from_slice(&unit);
+        s.push(b'\n');
+    }
+    s
+}
+
+/// `ptx check-asm` of macros that expand to the bounds at every use: each
+/// argument was expanded again at each use of its parameter, and nothing
+/// bounded a file's expansions in all (400 copies, 121 KB: 36 s). One
+/// warning (E0906) says where expansions were first given up.
+#[test]
+fn check_asm_linear_in_macro_expansions() {
+    let args = [os("check-asm"), os("--max-errors"), os("0"), os("-")];
+    let small = limited(&args, &self_referring_macros(40));
+    let big = limited(&args, &self_referring_macros(400));
+    assert_eq!(big.code, Some(0), "{}", head(&big.stderr));
+    linear("check-asm of self-referring macros", &small, &big);
+    assert_eq!(
+        big.stderr.matches("[E0906]").count(),
+        1,
+        "{}",
+        head(&big.stderr)
+    );
+}
+
 /// A kernel of `n` `bar.sync` with distinct barrier ids.
 fn many_barrier_ids(n: usize) -> Vec<u8> {
     let body: String = (0..n).map(|i| format!("\tbar.sync {i};\n")).collect();

@@ -23,7 +23,7 @@ use ptxkit::diag::Code;
 /// Codes whose examples are not PTX (inline `asm` in C++) or cannot be
 /// written out (limits of the parser): their examples are `cuda` or
 /// `text` blocks.
-const NOT_PTX: [Code; 8] = [
+const NOT_PTX: [Code; 9] = [
     Code::Limit,
     Code::RegisterRange,
     Code::FileTooLarge,
@@ -32,6 +32,7 @@ const NOT_PTX: [Code; 8] = [
     Code::Constraint,
     Code::NotLiteral,
     Code::TooLong,
+    Code::ExpansionBudget,
 ];
 
 /// The fenced blocks of `md` whose info string is `lang`, in order.

@@ -124,6 +124,7 @@ registry! {
     Constraint = "E0903", "An asm constraint letter the inline PTX guide does not list";
     NotLiteral = "E0904", "An asm template or operand that is not a string literal";
     TooLong = "E0905", "An asm statement too long to read to its end";
+    ExpansionBudget = "E0906", "Macro expansions past the budget of a C++ file";
 }
 
 impl Code {

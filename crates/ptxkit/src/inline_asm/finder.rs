@@ -50,6 +50,11 @@ pub enum Template {
     /// its closing parenthesis (or has none): given up unread, and
     /// reported as an error rather than passed over.
     TooLong,
+    /// Not a statement: the place of the first macro expansion given up
+    /// (too large, too deep, or past the file's budget), whose statements,
+    /// and those of later expansions given up, are not checked (reported
+    /// once per file).
+    GivenUp(super::macros::GaveUp),
 }
 
 /// A GNU-style `asm` statement found in C++ source.
@@ -155,6 +160,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         .as_deref()
         .and_then(std::path::Path::parent)
         .map(std::path::Path::to_path_buf);
+    state.table.allow(sp.text.len());
     let mut pp = Pp::new(&sp.text, state, all, dir);
     let mut out = Vec::new();
     let mut peeked: Option<Token> = None;
@@ -311,6 +317,34 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         }
     }
     out.retain(|f| f.from_invocation || f.macro_name.as_ref().is_none_or(|n| !invoked.contains(n)));
+    // Expansions given up gave up their statements: said once, where
+    // the first was.
+    if let Some((at, why)) = pp.state.table.gave_up() {
+        let t = Token {
+            kind: Kind::Ident,
+            start: at,
+            end: at.saturating_add(1),
+            in_define: false,
+        };
+        let mut statement = too_long(&sp, t, t, false, false);
+        statement.template = Template::GivenUp(why);
+        let place = out.partition_point(|f| f.statement.span.start <= statement.span.start);
+        out.insert(
+            place,
+            Found {
+                variants: vec![Variant {
+                    statement: statement.clone(),
+                    mask: super::pp::device(all),
+                }],
+                statement,
+                mask: all,
+                guard: pp.guard(0),
+                expanded: Vec::new(),
+                macro_name: None,
+                from_invocation: false,
+            },
+        );
+    }
     out
 }
 

@@ -3,6 +3,7 @@
 //! (object- and function-like, `#`, `##`, `__VA_ARGS__`) into tokens that
 //! remember where in the source they came from.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 
 use super::cpp_lex::{Kind, Lexer};
@@ -10,9 +11,16 @@ use super::literal::Decoded;
 use super::passes::Mask;
 
 /// Most tokens one expansion may produce (bounds a hostile input).
-const MAX_EXPANDED: usize = 1 << 14;
+pub const MAX_EXPANDED: usize = 1 << 14;
 /// Deepest nesting of expansions.
-const MAX_DEPTH: usize = 64;
+pub const MAX_DEPTH: usize = 64;
+/// Tokens the expansions of one source and its headers may make in all,
+/// beyond [`BUDGET_PER_BYTE`] per byte of their text: macros that expand
+/// to the bounds above at every use (self-referring ones, arguments that
+/// are macro calls again) would otherwise cost each statement 10 ms.
+pub const BUDGET_BASE: u64 = 1 << 20;
+/// Tokens of expansion allowed per byte of source and header text.
+pub const BUDGET_PER_BYTE: u64 = 4;
 
 /// A token that may come from a macro body.
 #[derive(Clone, Debug)]
@@ -110,9 +118,68 @@ pub struct Table {
     /// Every name a `#define` or `-U` of the sources names, even in code no
     /// pass compiles: not defined in a pass is then decided.
     seen: std::collections::HashSet<Vec<u8>>,
+    /// Tokens made by expansions so far (see [`BUDGET_BASE`]).
+    spent: Cell<u64>,
+    /// The budget beyond [`BUDGET_BASE`]: [`BUDGET_PER_BYTE`] per byte of
+    /// the text read.
+    allowance: Cell<u64>,
+    /// The first expansion given up: where (spliced offset) and why.
+    gave_up: Cell<Option<(u32, GaveUp)>>,
+}
+
+/// Why an expansion was given up.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GaveUp {
+    /// It made more than [`MAX_EXPANDED`] tokens.
+    Size,
+    /// Its macros nested more than [`MAX_DEPTH`] deep.
+    Depth,
+    /// The file's expansions used up their budget ([`BUDGET_BASE`]).
+    Budget,
 }
 
 impl Table {
+    /// Add `bytes` of source or header text to the expansion budget.
+    pub fn allow(&self, bytes: usize) {
+        let more = u64::try_from(bytes)
+            .unwrap_or(u64::MAX)
+            .saturating_mul(BUDGET_PER_BYTE);
+        self.allowance
+            .set(self.allowance.get().saturating_add(more));
+    }
+
+    /// Whether the expansions have used up their budget: every expansion
+    /// fails from then on.
+    pub fn exhausted(&self) -> bool {
+        self.spent.get() > BUDGET_BASE.saturating_add(self.allowance.get())
+    }
+
+    /// Where (spliced offset) and why the first expansion given up was,
+    /// if one was: the statements it would have made are not checked.
+    pub fn gave_up(&self) -> Option<(u32, GaveUp)> {
+        self.gave_up.get()
+    }
+
+    /// Record that an expansion at `at` was given up for `why` (the first
+    /// one is kept); `None`, for `?`.
+    fn give_up(&self, at: u32, why: GaveUp) -> Option<()> {
+        if self.gave_up.get().is_none() {
+            self.gave_up.set(Some((at, why)));
+        }
+        None
+    }
+
+    /// Charge `n` tokens of expansion made at `at`; `None` once the budget
+    /// is used up.
+    fn spend(&self, n: usize, at: u32) -> Option<()> {
+        let n = u64::try_from(n).unwrap_or(u64::MAX);
+        self.spent.set(self.spent.get().saturating_add(n));
+        if !self.exhausted() {
+            return Some(());
+        }
+        self.give_up(at, GaveUp::Budget)
+    }
+
     /// Record a `#define` made of `toks` (name first), live in `mask`.
     pub fn define(&mut self, toks: &[PTok], mask: Mask) {
         self.define_maybe(toks, mask, mask);
@@ -201,7 +268,8 @@ impl Table {
     }
 
     /// Expand the macros of `toks` as pass `k` sees them. `None` when the
-    /// expansion is too large or deep.
+    /// expansion is too large or deep, or over the file's budget (the
+    /// first such is [`Table::gave_up`]), or a call is not closed.
     pub fn expand(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> Option<Vec<PTok>> {
         let mut out = Vec::new();
         let mut hide = Vec::new();
@@ -219,14 +287,15 @@ impl Table {
         depth: usize,
     ) -> Option<()> {
         if depth > MAX_DEPTH {
-            return None;
+            return self.give_up(toks.first().map_or(0, |t| t.at), GaveUp::Depth);
         }
         let mut i = 0usize;
         while let Some(t) = toks.get(i) {
             i = i.saturating_add(1);
             if out.len() > MAX_EXPANDED {
-                return None;
+                return self.give_up(t.at, GaveUp::Size);
             }
+            self.spend(1, t.at)?;
             if t.kind != Kind::Ident || hide.contains(&t.text) {
                 out.push(t.clone());
                 continue;
@@ -290,12 +359,15 @@ impl Table {
         };
         let body = &def.body;
         let mut out: Vec<PTok> = Vec::new();
+        // Each argument is expanded once, however often the body uses it.
+        let mut expanded: Vec<Option<Vec<PTok>>> = vec![None; params.len()];
         let mut j = 0usize;
         while let Some(b) = body.get(j) {
             j = j.saturating_add(1);
             if out.len() > MAX_EXPANDED {
-                return None;
+                self.give_up(site.at, GaveUp::Size)?;
             }
+            self.spend(1, site.at)?;
             // `# param`: the argument as a string.
             if b.kind == Kind::Punct(b'#') {
                 if let Some(a) = body
@@ -336,11 +408,22 @@ impl Table {
                             .is_some_and(|n| n.kind == Kind::Punct(b'#'));
                     if pasted {
                         out.extend(a);
-                    } else {
-                        let mut e = Vec::new();
-                        self.expand_into(&a, k, hide, &mut e, used, depth.saturating_add(1))?;
-                        out.extend(e);
+                        continue;
                     }
+                    let p = params
+                        .iter()
+                        .position(|p| p.as_slice() == b.text.as_slice());
+                    if let Some(e) = p.and_then(|p| expanded.get(p)).and_then(Option::as_ref) {
+                        self.spend(e.len(), site.at)?;
+                        out.extend(e.iter().cloned());
+                        continue;
+                    }
+                    let mut e = Vec::new();
+                    self.expand_into(&a, k, hide, &mut e, used, depth.saturating_add(1))?;
+                    if let Some(slot) = p.and_then(|p| expanded.get_mut(p)) {
+                        *slot = Some(e.clone());
+                    }
+                    out.extend(e);
                     continue;
                 }
             }

@@ -519,6 +519,7 @@ impl<'a> Pp<'a> {
             return;
         }
         self.state.header_bytes = self.state.header_bytes.saturating_add(bytes.len());
+        self.state.table.allow(bytes.len());
         let sp = Spliced::new(&bytes);
         let passes = Arc::clone(&self.state.passes);
         let state = std::mem::replace(&mut self.state, State::new(passes, &PpOptions::default()));

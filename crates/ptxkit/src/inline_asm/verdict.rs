@@ -106,6 +106,27 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
             )],
         };
     }
+    if let Template::GivenUp(why) = stmt.template {
+        use super::macros::{GaveUp, BUDGET_BASE, BUDGET_PER_BYTE, MAX_DEPTH, MAX_EXPANDED};
+        let what = match why {
+            GaveUp::Size => format!("made more than {MAX_EXPANDED} tokens"),
+            GaveUp::Depth => format!("nested macros more than {MAX_DEPTH} deep"),
+            GaveUp::Budget => format!(
+                "passed the file's budget ({BUDGET_BASE} tokens and {BUDGET_PER_BYTE} per byte \
+                 of source)"
+            ),
+        };
+        return Verdict::Skipped {
+            diagnostic: Diagnostic::warning(
+                Code::ExpansionBudget,
+                stmt.keyword,
+                format!(
+                    "a macro expansion here {what} and was given up: the asm statements it, and \
+                     any later expansion given up, would make are not checked"
+                ),
+            ),
+        };
+    }
     let Template::Literal(t) = &stmt.template else {
         return Verdict::Skipped {
             diagnostic: Diagnostic::warning(
