@@ -110,18 +110,16 @@ pub fn tokens(doc: &Document, range: Option<Span>) -> SemanticTokens {
     let mut lx = Lexer::at(src, from as usize);
     let mut data = Vec::new();
     let (mut prev_line, mut prev_col) = (0u32, 0u32);
+    let mut cols = crate::document::Columns::default();
     let mut emit = |span: Span, ty: u32, mods: u32| {
         // One token a line: a block comment over lines is cut at each.
         let mut start = span.start;
         while start < span.end {
             let line = doc.lines.line_of(start);
-            let line_end = doc
-                .lines
-                .offset(&doc.text, lsp_types::Position::new(line, u32::MAX))
-                .min(span.end);
+            let line_end = doc.lines.line_end(&doc.text, line).min(span.end);
             if line_end > start {
-                let p = doc.lines.position(&doc.text, start);
-                let e = doc.lines.position(&doc.text, line_end);
+                let p = doc.lines.position_after(&doc.text, &mut cols, start);
+                let e = doc.lines.position_after(&doc.text, &mut cols, line_end);
                 let delta_line = p.line - prev_line;
                 let delta_start = if delta_line == 0 {
                     p.character - prev_col
