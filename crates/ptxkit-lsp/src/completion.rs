@@ -17,6 +17,11 @@ use crate::locate::function_at;
 
 /// Registers of a range offered one by one, at most this many.
 const RANGE_ITEMS: u64 = 64;
+/// Most names an operand completion offers: past it, only names that hold
+/// the typed word's letters in order are offered, this many, and the list
+/// is marked incomplete (the client asks again as the word grows). A module
+/// of 100,000 globals answered 17 MB and peaked at 500 MB.
+pub const MAX_NAMES: usize = 1_000;
 
 /// Directives of the module level and of function bodies: PTX's grammar,
 /// not its instruction set (the instructions come from the catalog).
@@ -290,14 +295,28 @@ pub fn complete(doc: &Document, off: u32) -> CompletionResponse {
             };
             let scope = ix.function_at(off as u32);
             let locals = scope.map(|f| f.decls.as_slice()).unwrap_or_default();
-            let module = ix
-                .decls
-                .iter()
-                .enumerate()
-                .filter(|(_, d)| d.function.is_none())
-                .map(|(i, _)| i as u32);
-            for id in locals.iter().copied().chain(module) {
+            let module = || {
+                ix.decls
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, d)| d.function.is_none())
+                    .map(|(i, _)| i as u32)
+            };
+            let many = locals.len().saturating_add(module().count()) > MAX_NAMES;
+            let typed = word.trim_start_matches('%').to_lowercase();
+            let mut offered = 0usize;
+            for id in locals.iter().copied().chain(module()) {
                 let Some(d) = ix.decl(id) else { continue };
+                if many {
+                    if !holds_in_order(&d.name, &typed) {
+                        continue;
+                    }
+                    if offered >= MAX_NAMES {
+                        incomplete = true;
+                        break;
+                    }
+                    offered += 1;
+                }
                 let kind = match d.kind {
                     Kind::Register | Kind::Variable | Kind::Param => CompletionItemKind::VARIABLE,
                     Kind::Label => CompletionItemKind::REFERENCE,
@@ -340,9 +359,64 @@ pub fn complete(doc: &Document, off: u32) -> CompletionResponse {
     })
 }
 
+/// Whether `name` holds the letters of `typed` (lower case) in order, in
+/// any case: the way editors match a completion to what was typed.
+fn holds_in_order(name: &str, typed: &str) -> bool {
+    let mut want = typed.chars().peekable();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if want.peek() == Some(&c) {
+            want.next();
+        }
+    }
+    want.peek().is_none()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_in_order_as_editors_match_them() {
+        assert!(holds_in_order("g12345", "g15"));
+        assert!(holds_in_order("SharedTile", "stil"));
+        assert!(holds_in_order("anything", ""));
+        assert!(!holds_in_order("g12345", "g51"));
+    }
+
+    /// Past `MAX_NAMES` candidates, an operand completion offers only the
+    /// names matching the typed word, at most `MAX_NAMES`, marked
+    /// incomplete; below it, every name.
+    #[test]
+    fn operand_completions_are_bounded() {
+        let doc = |globals: usize| {
+            let mut text = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+            for i in 0..globals {
+                text.push_str(&format!(".global .u32 g{i};\n"));
+            }
+            text.push_str(".visible .entry k()\n{\n.reg .u32 %r<2>;\nld.global.u32 %r1, [g7");
+            let uri: lsp_types::Uri = "file:///m.ptx".parse().unwrap();
+            Document::new(uri, 1, text, crate::document::Encoding::Utf16, None)
+        };
+        let list = |d: &Document| match complete(d, d.text.len() as u32) {
+            CompletionResponse::List(l) => l,
+            CompletionResponse::Array(items) => lsp_types::CompletionList {
+                is_incomplete: false,
+                items,
+            },
+        };
+        let few = list(&doc(20));
+        assert!(!few.is_incomplete);
+        assert!(few.items.iter().any(|i| i.label == "g19"));
+        let many = list(&doc(20_000));
+        assert!(many.is_incomplete);
+        assert!(many.items.len() <= MAX_NAMES + 200, "{}", many.items.len());
+        assert!(many.items.iter().any(|i| i.label == "g7"));
+        assert!(many
+            .items
+            .iter()
+            .filter(|i| i.label.starts_with('g'))
+            .all(|i| i.label.contains('7')));
+    }
 
     #[test]
     fn contexts() {
