@@ -181,6 +181,37 @@ fn debug_sections_are_held_a_byte_per_line() {
     assert!(p < 1.0 * n, "the check's peak is {:.2}x the source", p / n);
 }
 
+/// `.debug_str` writes each string as one `.b8` line of many plain bytes
+/// (`.b8 95,90,49,0`); such a line held each value as a 32-byte
+/// expression (one 6 MB line of 2,000,000 values peaked at 154 MB in `ptx
+/// check`). It is held a byte per value now, in the tree and in the check.
+#[test]
+fn data_lines_of_many_bytes_are_held_a_byte_per_value() {
+    let _one = ONE_AT_A_TIME.lock();
+    let mut s = String::from(
+        ".version 8.0\n.target sm_90, debug\n.address_size 64\n\
+         .visible .entry k()\n{\n\tret;\n}\n.section .debug_str\n{\n",
+    );
+    for line in 0..40u32 {
+        s.push_str(&format!("$L__info_string{line}:\n\t.b8 "));
+        let values: Vec<String> = (0..10_000u32)
+            .map(|i| (i.wrapping_mul(2_654_435_761).wrapping_add(line) >> 24).to_string())
+            .collect();
+        s.push_str(&values.join(","));
+        s.push_str(",0\n");
+    }
+    s.push_str("}\n");
+    let (n, t, p) = tree_and_full_check_peak(s.as_bytes());
+    eprintln!(
+        "string lines of {} bytes: tree {:.2}x, full check peak {:.2}x the source",
+        s.len(),
+        t / n,
+        p / n
+    );
+    assert!(t < 1.0 * n, "the tree is {:.2}x the source", t / n);
+    assert!(p < 1.0 * n, "the check's peak is {:.2}x the source", p / n);
+}
+
 /// Uses of undeclared registers wait for the end of their function (a
 /// later label could make them right); under an error cap they must not
 /// be held one per use (issue #42: 50 MB of them held 2.9 GB). The peak of

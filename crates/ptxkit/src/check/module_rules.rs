@@ -378,7 +378,7 @@ impl Checker<'_> {
                     }
                 }
                 // Plain bytes need no feature of a version.
-                SectionEntry::Bytes { .. } => {}
+                SectionEntry::Bytes { .. } | SectionEntry::ByteList { .. } => {}
             }
         }
     }

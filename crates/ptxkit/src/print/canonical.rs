@@ -313,6 +313,16 @@ impl<'s> Printer<'s> {
                                 let _ = writeln!(self.out, "\t.b8 {v}");
                             }
                         }
+                        SectionEntry::ByteList { values, .. } => {
+                            self.out.push_str("\t.b8 ");
+                            for (i, v) in values.iter().enumerate() {
+                                if i > 0 {
+                                    self.out.push_str(", ");
+                                }
+                                let _ = write!(self.out, "{v}");
+                            }
+                            self.out.push('\n');
+                        }
                     }
                 }
                 self.out.push_str("}\n");

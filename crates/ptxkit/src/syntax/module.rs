@@ -172,6 +172,16 @@ pub enum SectionEntry {
         /// Where: from the first line's `.b8` to the last line's value.
         span: Span,
     },
+    /// One `.b8` line of two or more values, each a plain decimal byte
+    /// (`.b8 65, 66, 0`: how `.debug_str` writes a string), held a byte a
+    /// value (a [`SectionEntry::Data`] value costs 32). Printed back as one
+    /// line, the values separated by `, `.
+    ByteList {
+        /// The values, in order.
+        values: Box<[u8]>,
+        /// Where: from `.b8` to the last value.
+        span: Span,
+    },
 }
 
 /// The byte a `.b8` value written as `text` holds, when `text` is its
@@ -392,6 +402,7 @@ mod tests {
                    .section .debug_info\n{\n\
                    .b8 1\n.b8 0 // comment\n.b8 255\n\
                    .b8 007\n.b8 0x7\n.b8 1, 2\n.b8 1+1\n\
+                   .b8 65, 0x42, 67\n.b8 68, 69+1\n.b8 255,0 , 7 // c\n\
                    .b8 9\nL1:\n.b8 8\n.b32 7\n.b8 6\n}\n";
         let m = crate::parse(src.as_bytes()).module;
         let Some(Item::Section(s)) = m.items.last() else {
@@ -406,6 +417,9 @@ mod tests {
                 SectionEntry::Bytes { values, span } => {
                     format!("bytes{values:?}@{}", span.text(src.as_bytes()))
                 }
+                SectionEntry::ByteList { values, span } => {
+                    format!("list{values:?}@{}", span.text(src.as_bytes()))
+                }
             })
             .collect();
         assert_eq!(
@@ -414,8 +428,11 @@ mod tests {
                 "bytes[1, 0, 255]@.b8 1\n.b8 0 // comment\n.b8 255",
                 "data1",
                 "data1",
-                "data2",
+                "list[1, 2]@.b8 1, 2",
                 "data1",
+                "data3",
+                "data2",
+                "list[255, 0, 7]@.b8 255,0 , 7",
                 "bytes[9]@.b8 9",
                 "L1:",
                 "bytes[8]@.b8 8",
@@ -425,6 +442,8 @@ mod tests {
         );
         let canon = crate::print::canonical(&m);
         assert!(canon.contains("\t.b8 1\n\t.b8 0\n\t.b8 255\n"), "{canon}");
+        assert!(canon.contains("\t.b8 255, 0, 7\n"), "{canon}");
+        assert!(canon.contains("\t.b8 65, 0x42, 67\n"), "{canon}");
         assert_eq!(crate::parse(canon.as_bytes()).module, m);
     }
 }

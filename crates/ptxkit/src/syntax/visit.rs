@@ -125,7 +125,7 @@ pub fn walk_item<'a, V: Visit<'a> + ?Sized>(v: &mut V, i: &'a Item) {
                         }
                     }
                     // Plain numbers: no name, nothing to visit.
-                    SectionEntry::Bytes { .. } => {}
+                    SectionEntry::Bytes { .. } | SectionEntry::ByteList { .. } => {}
                 }
             }
         }

@@ -127,7 +127,9 @@ pub fn walk_item_mut<V: VisitMut + ?Sized>(v: &mut V, i: &mut Item) {
                         }
                         v.visit_span_mut(span);
                     }
-                    SectionEntry::Bytes { span, .. } => v.visit_span_mut(span),
+                    SectionEntry::Bytes { span, .. } | SectionEntry::ByteList { span, .. } => {
+                        v.visit_span_mut(span)
+                    }
                 }
             }
             v.visit_span_mut(&mut s.span);

@@ -383,8 +383,48 @@ impl Parser<'_> {
                             continue;
                         }
                     }
+                    // `.b8 65, 66, 0`, every value a plain decimal byte: a
+                    // byte each, read while they are; the bytes read become
+                    // expressions if a later value is not one.
+                    let mut bytes: Vec<u8> = Vec::new();
+                    let mut starts: Vec<u32> = Vec::new();
+                    if ty == ScalarType::B8 && self.at(K::Int) && self.peek().kind == K::Comma {
+                        let mut whole = false;
+                        while self.at(K::Int) && super::expr::ends_literal(self.peek().kind) {
+                            let Some(v) = crate::syntax::plain_byte(self.text(self.tok).as_bytes())
+                            else {
+                                break;
+                            };
+                            let t = self.bump();
+                            bytes.push(v);
+                            starts.push(t.span.start);
+                            if !self.eat(K::Comma) {
+                                whole = true;
+                                break;
+                            }
+                        }
+                        if whole {
+                            entries.push(SectionEntry::ByteList {
+                                values: bytes.into_boxed_slice(),
+                                span: self.since(s0),
+                            });
+                            continue;
+                        }
+                    }
                     // Most data lines hold one value (`.b8 0`): no heap.
                     let mut values = smallvec::SmallVec::new();
+                    for (&v, &start) in bytes.iter().zip(&starts) {
+                        let len = match v {
+                            0..=9 => 1,
+                            10..=99 => 2,
+                            _ => 3,
+                        };
+                        let t = crate::lex::Token {
+                            kind: K::Int,
+                            span: crate::source::Span::new(start, start.saturating_add(len)),
+                        };
+                        values.push(crate::syntax::Expr::Int(self.int_lit(t)));
+                    }
                     loop {
                         if self.at(K::Int)
                             && self.depth < super::MAX_DEPTH
