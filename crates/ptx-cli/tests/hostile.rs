@@ -748,32 +748,9 @@ fn resources_linear_in_blocks() {
     linear("resources of many blocks", &small, &big);
 }
 
-/// `n` copies of the fuzzer's self-referring macros
-/// (`fuzz/regressions/inline-asm-self-referring-macros.cu`), control bytes
-/// made spaces.
-fn self_referring_macros(n: usize) -> Vec<u8> {
-    let raw = std::fs::read(
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../fuzz/regressions/inline-asm-self-referring-macros.cu"),
-    )
-    .expect("the regression input");
-    let unit: Vec<u8> = raw
-        .iter()
-        .map(|&b| {
-            if b == b'\n' || (32..127).contains(&b) {
-                b
-            } else {
-                b' '
-            }
-        })
-        .collect();
-    let mut s = Vec::new();
-    for _ in 0..n {
-        s.extend_from_slice(&unit);
-        s.push(b'\n');
-    }
-    s
-}
+#[path = "../../ptxkit/tests/support/self_referring_macros.rs"]
+mod self_referring;
+use self_referring::self_referring_macros;
 
 /// `ptx check-asm` of macros that expand to the bounds at every use: each
 /// argument was expanded again at each use of its parameter, and nothing

@@ -126,7 +126,7 @@ impl LineMap {
                 }
                 c
             }
-            Encoding::Utf16 if line.is_ascii() => col.min(line.len()),
+            Encoding::Utf16 if !self.wide.contains_key(&pos.line) => col.min(line.len()),
             Encoding::Utf16 => {
                 // From the nearest checkpoint (or the line's start).
                 let (from, mut units) = self
@@ -158,20 +158,18 @@ impl LineMap {
         while end > start && !text.is_char_boundary(end) {
             end -= 1;
         }
-        // From the nearest checkpoint of a line that is not all ASCII.
-        let (from, base) = match self.encoding {
-            Encoding::Utf16 => self.mark_before(line, end).unwrap_or((start, 0)),
-            Encoding::Utf8 => (start, 0),
+        // A line that is not all ASCII is counted from its nearest
+        // checkpoint; the others (no checkpoints) by their bytes.
+        let mark = match self.encoding {
+            Encoding::Utf16 => self.mark_before(line, end),
+            Encoding::Utf8 => None,
         };
-        let seg = text.get(from..end).unwrap_or("");
-        let character = match self.encoding {
-            Encoding::Utf8 => seg.len(),
-            Encoding::Utf16
-                if base == 0 && from == start && !self.wide.contains_key(&(line as u32)) =>
-            {
-                seg.len()
+        let character = match mark {
+            Some((from, base)) => {
+                let seg = text.get(from..end).unwrap_or("");
+                (base as usize).saturating_add(seg.encode_utf16().count())
             }
-            Encoding::Utf16 => (base as usize).saturating_add(seg.encode_utf16().count()),
+            None => end.saturating_sub(start),
         };
         Position::new(line as u32, character as u32)
     }

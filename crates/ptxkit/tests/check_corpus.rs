@@ -15,19 +15,13 @@ mod common;
 mod props;
 
 use common::{corpus_rows, shared_dir};
-use ptxkit::LineIndex;
 
 /// Error lines of a file after parsing and (when it parses) checking. The
 /// streaming check (`ptx check`'s path) must say exactly what parsing the
 /// whole module and checking it says.
 fn error_lines(src: &[u8], path: &str) -> Vec<u32> {
     let diags = props::streamed_equals_whole(src, path);
-    let index = LineIndex::new(src);
-    diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| index.line_col(d.span.start).line)
-        .collect()
+    common::error_lines_of(src, &diags)
 }
 
 fn out_of_scope(msg: &str) -> bool {

@@ -1154,6 +1154,10 @@ template <int N = 232, int M = 8> __device__ void f() {\n\
     assert!(fc.checked[4].notes.iter().any(|n| n.contains("not known")));
 }
 
+#[path = "support/self_referring_macros.rs"]
+mod self_referring;
+use self_referring::self_referring_macros;
+
 /// The fuzzer's C++ whose function-like macro names itself through a
 /// parameter (`fuzz/regressions/inline-asm-self-referring-macros.cu`),
 /// repeated: its macro expansions hit the bounds at every use. Each
@@ -1163,24 +1167,7 @@ template <int N = 232, int M = 8> __device__ void f() {\n\
 /// (121 KB) took 36 s.
 #[test]
 fn macro_expansions_are_bounded_per_file() {
-    let raw = std::fs::read(repo().join("fuzz/regressions/inline-asm-self-referring-macros.cu"))
-        .expect("the regression input");
-    // As text: control bytes made spaces.
-    let unit: Vec<u8> = raw
-        .iter()
-        .map(|&b| {
-            if b == b'\n' || (32..127).contains(&b) {
-                b
-            } else {
-                b' '
-            }
-        })
-        .collect();
-    let mut src = Vec::new();
-    for _ in 0..200 {
-        src.extend_from_slice(&unit);
-        src.push(b'\n');
-    }
+    let mut src = self_referring_macros(200);
     src.extend_from_slice(
         b"\n__device__ void last(int y) {\n  asm(\"add.s33 %0, %0, 1;\" : \"+r\"(y));\n}\n",
     );

@@ -130,12 +130,7 @@ fn checker_analyses_and_lsp_agree_on_names() {
 /// The lines the errors of checking `src` fall on.
 fn error_lines(src: &[u8]) -> BTreeSet<u32> {
     let diags = check_source(src, &CheckOptions::default());
-    let index = LineIndex::new(src);
-    diags
-        .iter()
-        .filter(|d| d.is_error())
-        .map(|d| index.line_col(d.span.start).line)
-        .collect()
+    common::error_lines_of(src, &diags).into_iter().collect()
 }
 
 /// ptxas on `text` (written to a temporary file) with `args`: whether it

@@ -88,3 +88,13 @@ pub fn examples() -> Vec<(String, Vec<u8>)> {
         .filter_map(|p| Some((p.display().to_string(), std::fs::read(&p).ok()?)))
         .collect()
 }
+
+/// The 1-based lines the errors among `diags` start on, in their order.
+pub fn error_lines_of(src: &[u8], diags: &[ptxkit::diag::Diagnostic]) -> Vec<u32> {
+    let index = ptxkit::LineIndex::new(src);
+    diags
+        .iter()
+        .filter(|d| d.is_error())
+        .map(|d| index.line_col(d.span.start).line)
+        .collect()
+}
