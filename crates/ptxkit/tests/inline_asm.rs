@@ -1195,3 +1195,44 @@ fn macro_expansions_are_bounded_per_file() {
     // 36 s before in a release build; generous for a debug one.
     assert!(took.as_secs() < 20, "{took:?}");
 }
+
+/// A statement in a macro's body is reported at the body, which every
+/// invocation shares: each report is labelled with its invocation, so
+/// three invocations of one wrong macro give three reports told apart
+/// (they were three identical ones), and an `asm` written in a macro's
+/// arguments, already placed at the invocation, gets no such label.
+#[test]
+fn reports_from_a_macro_body_name_their_invocation() {
+    let src = b"#define BAD(x, y) asm volatile(\"add.s32 %0, %1;\" : \"=r\"(x) : \"r\"(y))\n\
+#define WRAP(s) do { s; } while (0)\n\
+__device__ void f(int *a) {\n\
+  int x, y = a[0];\n\
+  BAD(x, y);\n\
+  BAD(x, y);\n\
+  WRAP(asm(\"add.s32 %0, %1;\" : \"=r\"(x) : \"r\"(y)));\n\
+  BAD(x, y);\n\
+}\n";
+    let checked = inline_asm::check_source(src, &["sm_90".into()]);
+    let line_of = |at: u32| {
+        src.get(..at as usize)
+            .map_or(0, |b| b.iter().filter(|&&c| c == b'\n').count() + 1)
+    };
+    let mut from_body = Vec::new();
+    let mut from_args = 0;
+    for d in checked.iter().flat_map(|c| c.verdict.diagnostics(1)) {
+        match line_of(d.span.start) {
+            1 => {
+                assert_eq!(d.labels.len(), 1, "{d:?}");
+                assert_eq!(d.labels[0].message, "in the expansion of `BAD` here");
+                from_body.push(line_of(d.labels[0].span.start));
+            }
+            7 => {
+                assert!(d.labels.is_empty(), "{d:?}");
+                from_args += 1;
+            }
+            other => panic!("a report on line {other}: {d:?}"),
+        }
+    }
+    assert_eq!(from_body, [5, 6, 8]);
+    assert_eq!(from_args, 1);
+}

@@ -148,6 +148,11 @@ pub struct Found {
     pub macro_name: Option<Vec<u8>>,
     /// Found in the expansion of a macro invoked here.
     pub from_invocation: bool,
+    /// For a statement found in a macro's expansion, the invocation (the
+    /// macro's name to its closing parenthesis, original offsets): the
+    /// statement's own spans point into the macro's body, which every
+    /// invocation shares.
+    pub invoked_at: Option<crate::source::Span>,
 }
 
 /// Every `asm` statement of a C++ source with its variants and guard.
@@ -263,6 +268,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
                     expanded: Vec::new(),
                     macro_name,
                     from_invocation: false,
+                    invoked_at: None,
                 });
             }
             continue;
@@ -304,6 +310,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
             expanded,
             macro_name,
             from_invocation: false,
+            invoked_at: None,
         });
     }
     // A statement in a macro with parameters is checked at the macro's
@@ -342,6 +349,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
                 expanded: Vec::new(),
                 macro_name: None,
                 from_invocation: false,
+                invoked_at: None,
             },
         );
     }
@@ -436,6 +444,10 @@ fn invocation(
             return;
         }
     }
+    let call_span = crate::source::Span::new(
+        sp.original(t.start),
+        sp.original(last_end.saturating_sub(1)).saturating_add(1),
+    );
     let mut expanded = vec![String::from_utf8_lossy(name).into_owned()];
     let Some(toks) = pp.state.table.expand(&call, k, &mut expanded) else {
         return;
@@ -497,6 +509,7 @@ fn invocation(
             expanded: used,
             macro_name: Some(name.to_vec()),
             from_invocation: true,
+            invoked_at: Some(call_span),
         });
     }
 }

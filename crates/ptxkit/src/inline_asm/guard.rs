@@ -265,6 +265,7 @@ fn check_found(
             }
         }
     };
+    let verdict = label_invocation(verdict, &f);
     let mut notes = Vec::new();
     for op in f.statement.operands() {
         let letters = op.constraint.trim_start_matches(['=', '+', '&']);
@@ -291,5 +292,38 @@ fn check_found(
         expanded: f.expanded,
         notes,
         rejected,
+    }
+}
+
+/// A statement read from a macro's body has its spans there, which every
+/// invocation of the macro shares: each of its diagnostics is labelled
+/// with the invocation it came from, so that the reports of two
+/// invocations are told apart (and lead to the code that invoked it).
+fn label_invocation(verdict: Verdict, f: &Found) -> Verdict {
+    let Some(call) = f.invoked_at else {
+        return verdict;
+    };
+    // Written in the invocation's own arguments: already placed there.
+    if call.start <= f.statement.span.start && f.statement.span.end <= call.end {
+        return verdict;
+    }
+    let name = f
+        .macro_name
+        .as_deref()
+        .map(String::from_utf8_lossy)
+        .unwrap_or_default();
+    let label = |d: Diagnostic| d.with_label(call, format!("in the expansion of `{name}` here"));
+    match verdict {
+        Verdict::Invalid {
+            closest,
+            diagnostics,
+        } => Verdict::Invalid {
+            closest,
+            diagnostics: diagnostics.into_iter().map(label).collect(),
+        },
+        Verdict::Skipped { diagnostic } => Verdict::Skipped {
+            diagnostic: label(diagnostic),
+        },
+        v @ Verdict::Valid { .. } => v,
     }
 }
