@@ -316,14 +316,7 @@ fn is_sink(o: &Operand) -> bool {
 /// The type of the register `e` names, if it names one.
 pub(super) fn reg_type(e: &Expr, w: &BodyWalk, ms: &ModuleScope) -> Option<ScalarType> {
     let Expr::Name(n, _) = e else { return None };
-    match w.lookup(ms, *n).decl {
-        Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(r),
-            ..
-        }) => Some(r),
-        _ => None,
-    }
+    w.lookup(ms, *n).decl.and_then(Decl::register_type)
 }
 
 /// Whether a `.bN` register is among `items`, which leaves a vector
@@ -428,12 +421,7 @@ impl Checker<'_> {
         w: &mut BodyWalk,
     ) -> bool {
         let Some(f) = found else { return false };
-        let Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(reg),
-            ..
-        }) = f.decl
-        else {
+        let Some(reg) = f.decl.and_then(Decl::register_type) else {
             return false;
         };
         let Some(&(_, Some(ty), Some(0))) = facts(cx.roles(), id) else {
@@ -893,12 +881,7 @@ impl Checker<'_> {
     ) -> bool {
         let Names { w, ms } = nm;
         let f = found.unwrap_or_else(|| w.lookup(ms, n));
-        let Some(Decl {
-            kind: Kind::Reg,
-            ty: Some(reg),
-            ..
-        }) = f.decl
-        else {
+        let Some(reg) = f.decl.and_then(Decl::register_type) else {
             return false;
         };
         let sampler = i.operands.iter().find_map(|op| match op {
@@ -952,32 +935,17 @@ impl Checker<'_> {
         };
         if let (false, Operand::Expr(e @ Expr::Name(n, _))) = (spec.typed_on.is_empty(), o) {
             let f = found.unwrap_or_else(|| w.lookup(ms, *n));
-            let reg = f.decl.and_then(|d| match d {
-                Decl {
-                    kind: Kind::Reg,
-                    ty: Some(r),
-                    ..
-                } => Some(r),
-                _ => None,
-            });
+            let reg = f.decl.and_then(Decl::register_type);
             if !self.typed_lone(i, spec, e, reg) {
                 return false;
             }
         }
         if let (false, Operand::Expr(e)) = (spec.untyped_on.is_empty(), o) {
             let reg = match (e, found) {
-                (Expr::Name(n, _), f) => {
-                    f.unwrap_or_else(|| w.lookup(ms, *n))
-                        .decl
-                        .and_then(|d| match d {
-                            Decl {
-                                kind: Kind::Reg,
-                                ty: Some(r),
-                                ..
-                            } => Some(r),
-                            _ => None,
-                        })
-                }
+                (Expr::Name(n, _), f) => f
+                    .unwrap_or_else(|| w.lookup(ms, *n))
+                    .decl
+                    .and_then(Decl::register_type),
                 _ => None,
             };
             if !self.untyped_lone(i, spec, e, reg) {
@@ -1759,14 +1727,7 @@ impl Checker<'_> {
         }
         if !spec.mov_on.is_empty() {
             let undeclared = found.is_none_or(|f| f.decl.is_none());
-            let reg = found.and_then(|f| f.decl).and_then(|d| match d {
-                Decl {
-                    kind: Kind::Reg,
-                    ty: Some(r),
-                    ..
-                } => Some(r),
-                _ => None,
-            });
+            let reg = found.and_then(|f| f.decl).and_then(Decl::register_type);
             let special = undeclared && special_of(e).is_some();
             if !self.lowered_element(i, spec, ty, e, reg, special) {
                 return;
@@ -1841,14 +1802,7 @@ impl Checker<'_> {
         // type (`tex.2d.v2.f16x2.f32 {%u1, %u2}`: "Arguments mismatch"),
         // unless the role is matched exactly, whose vectors exact.rs judges
         // as a whole (`wgmma`'s `.f16x2` `a` takes `{%u1, %s2, %u3, %s3}`).
-        let reg = found.and_then(|f| f.decl).and_then(|d| match d {
-            Decl {
-                kind: Kind::Reg,
-                ty: Some(r),
-                ..
-            } => Some(r),
-            _ => None,
-        });
+        let reg = found.and_then(|f| f.decl).and_then(Decl::register_type);
         // A `typed-vector` role's vector was judged as a whole
         // (exact.rs), its constants' kinds against the other elements'
         // (`{0, %r2, %f3, %r4}` as `.f32`, `{1.5, %r2}` as `.s32` pass):

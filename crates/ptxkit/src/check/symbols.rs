@@ -52,6 +52,19 @@ pub(super) struct Decl {
 }
 
 impl Decl {
+    /// The declared type when this is a register declared with one.
+    #[inline]
+    pub(super) fn register_type(self) -> Option<ScalarType> {
+        match self {
+            Decl {
+                kind: Kind::Reg,
+                ty: Some(r),
+                ..
+            } => Some(r),
+            _ => None,
+        }
+    }
+
     /// A declaration of `kind` at `span` with no type or space.
     pub(super) fn of(kind: Kind, span: Span) -> Decl {
         Decl {
