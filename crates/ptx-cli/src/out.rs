@@ -303,18 +303,23 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
 /// Parse an input; print its diagnostics when `report`.
 pub fn parse_input(input: Input, report: bool) -> Loaded {
     // Identical to `parse`, on several threads for big modules.
-    let parsed = ptxkit::parse_parallel(&input.bytes);
+    // Only the diagnostics shown are kept (a module with an error at every
+    // token does not hold one each).
+    let max = crate::report::DEFAULT_MAX_ERRORS;
+    let parsed = ptxkit::parse_parallel_bounded(&input.bytes, max);
     let lines = LineIndex::new(&input.bytes);
     if report {
-        let max = crate::report::DEFAULT_MAX_ERRORS;
         let color = crate::report::stderr_color();
-        for d in parsed.diagnostics.iter().take(max) {
+        for d in &parsed.diagnostics {
             eprint!(
                 "{}",
                 render_styled(d, &input.name, &input.bytes, &lines, color)
             );
         }
-        if let Some(more) = parsed.diagnostics.len().checked_sub(max).filter(|&n| n > 0) {
+        let more = parsed
+            .omitted_errors
+            .saturating_add(parsed.omitted_warnings);
+        if more > 0 {
             eprintln!(
                 "ptx: {}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
                 input.name,

@@ -154,10 +154,13 @@ impl Analysis {
         prev: Option<&Analysis>,
         parallel: bool,
     ) -> Analysis {
+        // Only the diagnostics the editor is sent are kept: a text with an
+        // error at every token (a pasted binary) does not hold one each.
+        let max = crate::diagnostics::MAX_DIAGNOSTICS;
         let parsed = if parallel {
-            ptxkit::parse_parallel(text.as_bytes())
+            ptxkit::parse_parallel_bounded(text.as_bytes(), max)
         } else {
-            ptxkit::parse(text.as_bytes())
+            ptxkit::parse_bounded(text.as_bytes(), max)
         };
         let mut a = Analysis {
             module: parsed.module,

@@ -180,7 +180,8 @@ pub use demangle::demangle;
 pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};
 pub use syntax::parser::{
-    parse, parse_body, parse_in_pieces, parse_parallel, parse_range, syntax_check, ItemStream,
-    Parsed, Piece, PieceStream, MAX_DEPTH, MAX_FILE_SIZE, MAX_REGISTER_RANGE,
+    parse, parse_body, parse_bounded, parse_in_pieces, parse_parallel, parse_parallel_bounded,
+    parse_range, syntax_check, ItemStream, Parsed, Piece, PieceStream, MAX_DEPTH, MAX_FILE_SIZE,
+    MAX_REGISTER_RANGE,
 };
 pub use syntax::{Instruction, Item, Module, Name, Operand, Stmt};

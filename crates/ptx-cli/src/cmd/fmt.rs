@@ -101,11 +101,22 @@ fn one(a: &Args, path: &Path) -> Result<Outcome, String> {
         ));
     }
     let inp = input::read(path)?;
-    let parsed = ptxkit::parse_parallel(&inp.bytes);
+    let max = crate::report::DEFAULT_MAX_ERRORS;
+    let parsed = ptxkit::parse_parallel_bounded(&inp.bytes, max);
     if parsed.has_errors() {
         let index = LineIndex::new(&inp.bytes);
         for d in &parsed.diagnostics {
             eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
+        }
+        let more = parsed
+            .omitted_errors
+            .saturating_add(parsed.omitted_warnings);
+        if more > 0 {
+            eprintln!(
+                "ptx: {}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
+                inp.name,
+                crate::report::thousands(more)
+            );
         }
         return Ok(Outcome::Failed);
     }

@@ -54,7 +54,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         .par_iter()
         .map(|p| {
             let inp = input::read_source(p)?;
-            let parsed = ptxkit::parse(&inp.bytes);
+            let parsed = ptxkit::parse_bounded(&inp.bytes, 1);
             let lines = ptxkit::LineIndex::new(&inp.bytes);
             Ok(FileHits {
                 hits: grep_module(&parsed.module, &lines, &pat),

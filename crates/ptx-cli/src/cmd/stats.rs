@@ -82,7 +82,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         .par_iter()
         .map(|p| {
             let inp = input::read_source(p)?;
-            let parsed = ptxkit::parse(&inp.bytes);
+            let parsed = ptxkit::parse_bounded(&inp.bytes, 1);
             Ok((
                 inp.name,
                 parsed.has_errors(),

@@ -190,14 +190,17 @@ fn stream_check(
 ) -> Collected {
     use crate::syntax::Stmt;
     use crate::Piece;
-    let mut stream = crate::PieceStream::new(src);
+    let mut stream = crate::PieceStream::new(src).with_max_diagnostics(max);
     let mut sink = Bounded::new(max);
     // Offsets from which cascading errors are not reported: in the module,
     // and in the function being read.
     let mut module_poison = u32::MAX;
     let mut body_poison = u32::MAX;
     while let Some((piece, diags)) = stream.next() {
-        let broken = diags.iter().any(Diagnostic::is_error);
+        let (unkept_errors, unkept_warnings) = stream.take_unkept();
+        sink.add_unkept_errors(unkept_errors);
+        sink.add_unkept_warnings(unkept_warnings);
+        let broken = unkept_errors > 0 || diags.iter().any(Diagnostic::is_error);
         let structural = matches!(
             piece,
             Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_)
@@ -238,6 +241,9 @@ fn stream_check(
         stream.recycle(piece);
         done(stream.consumed());
     }
+    let (unkept_errors, unkept_warnings) = stream.take_unkept();
+    sink.add_unkept_errors(unkept_errors);
+    sink.add_unkept_warnings(unkept_warnings);
     sink.extend(stream.finish());
     if let Some(c) = checker {
         c.end();

@@ -131,6 +131,12 @@ impl Bounded {
         self.errors = self.errors.saturating_add(n);
     }
 
+    /// Count `n` warnings found but never kept (see
+    /// [`Bounded::add_unkept_errors`]).
+    pub fn add_unkept_warnings(&mut self, n: usize) {
+        self.warnings = self.warnings.saturating_add(n);
+    }
+
     /// The number of diagnostics pushed so far.
     pub fn count(&self) -> usize {
         self.errors.saturating_add(self.warnings)

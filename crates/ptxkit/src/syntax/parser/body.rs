@@ -53,7 +53,7 @@ impl Parser<'_> {
             "unexpected end of file: block is not closed",
         )
         .with_label(open, "this `{` is not closed");
-        self.diags.push(d);
+        self.report(d);
     }
 
     /// The statements on the stack from `mark` on, as a list of their own.

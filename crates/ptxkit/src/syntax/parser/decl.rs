@@ -223,16 +223,27 @@ impl Parser<'_> {
         let mut items = Vec::new();
         // The current run of plain decimal items (see `push_item`).
         let mut run = Vec::new();
-        if hint > 1 {
-            // Room for the whole array, but not more than the items the text
-            // up to the next `}` can hold: a long list is a byte table, all
-            // of it one run.
-            let room = self.items_before(b'}');
-            run.reserve(usize::try_from(hint).unwrap_or(usize::MAX).min(room));
-        }
+        // Room for the whole array, but not more than the items the text up
+        // to the next `}` can hold, given to what the first item starts: a
+        // long list is one kind of item (a byte table is all one run; a
+        // table of addresses all expressions), so it is allocated once, not
+        // grown by doubling through a copy one and a half times its size.
+        let mut room = if hint > 1 {
+            usize::try_from(hint)
+                .unwrap_or(usize::MAX)
+                .min(self.items_before(b'}'))
+        } else {
+            0
+        };
         let r = (|| -> PResult<()> {
             if self.at(K::RBrace) {
                 return Ok(());
+            }
+            let first = std::mem::take(&mut room);
+            if self.at(K::Int) {
+                run.reserve(first);
+            } else {
+                items.reserve(first);
             }
             loop {
                 if self.at(K::Ident) && self.peek().kind == K::Eq {

@@ -217,7 +217,7 @@ impl Parser<'_> {
         let index = index?;
         self.expect(K::RBracket, "`]`")?;
         if let Some(bad) = bad_named(&index, Place::Index) {
-            self.diags.push(crate::diag::Diagnostic::error(
+            self.report(crate::diag::Diagnostic::error(
                 crate::diag::Code::Syntax,
                 bad,
                 "an array index is a constant, a register, or a register plus a constant",
@@ -302,7 +302,7 @@ impl Parser<'_> {
         }
         if let Expr::Field(f) = e {
             if matches!(&f.base, Expr::Name(n, _) if n.is_warp_size()) {
-                self.diags.push(crate::diag::Diagnostic::error(
+                self.report(crate::diag::Diagnostic::error(
                     crate::diag::Code::Syntax,
                     f.span,
                     "`WARP_SZ` is a constant: it takes no field",
@@ -311,7 +311,7 @@ impl Parser<'_> {
             }
         }
         if let Some(sp) = bad_named(e, Place::Value) {
-            self.diags.push(crate::diag::Diagnostic::error(
+            self.report(crate::diag::Diagnostic::error(
                 crate::diag::Code::Syntax,
                 sp,
                 "an operand that names a register or symbol is the name alone, or the name plus a constant (`%r1+4`, `buf+-4`)",
@@ -377,7 +377,7 @@ impl Parser<'_> {
                         self.leave();
                         self.bump();
                         if let Some(bad) = bad_named(&addr, Place::Address) {
-                            self.diags.push(crate::diag::Diagnostic::error(
+                            self.report(crate::diag::Diagnostic::error(
                                 crate::diag::Code::Syntax,
                                 bad,
                                 "an address is `[reg]`, `[var]` or `[imm]`, optionally plus a constant (`[%rd1+-4]`, not `[%rd1-4]`)",
@@ -399,7 +399,7 @@ impl Parser<'_> {
                 let items = items?;
                 self.expect(K::RBracket, "`]`")?;
                 if let Some((at, why)) = super::grouped::bad_tuple_item(&items) {
-                    self.diags.push(crate::diag::Diagnostic::error(
+                    self.report(crate::diag::Diagnostic::error(
                         crate::diag::Code::Syntax,
                         at,
                         why,
@@ -418,7 +418,7 @@ impl Parser<'_> {
                 let items = items?;
                 self.expect(K::RBrace, "`}`")?;
                 if let Some(at) = items.iter().find_map(super::grouped::bad_vector_element) {
-                    self.diags.push(crate::diag::Diagnostic::error(
+                    self.report(crate::diag::Diagnostic::error(
                         crate::diag::Code::Syntax,
                         at,
                         super::grouped::VECTOR_ELEMENT,

@@ -184,7 +184,7 @@ impl Parser<'_> {
                 op_tok.span,
                 format!("unknown instruction `{}`", super::truncate(op_text, 40)),
             );
-            self.diags.push(d);
+            self.report(d);
             self.recover_stmt();
             return Ok(Stmt::Error(self.since(start)));
         };
@@ -333,7 +333,7 @@ impl Parser<'_> {
                 if let Some(f) = closest.and_then(|f| cat.form(f)) {
                     d = d.with_note(format!("closest form: {}", f.text));
                 }
-                self.diags.push(d);
+                self.report(d);
             }
             ModMatch::Forms(forms) => {
                 let shapes: SmallVec<[WrittenShape; 8]> =
@@ -356,7 +356,7 @@ impl Parser<'_> {
                 for f in forms.iter().take(4).filter_map(|f| cat.form(*f)) {
                     d = d.with_note(format!("expected: {}", f.text));
                 }
-                self.diags.push(d);
+                self.report(d);
             }
         }
         (FormId::NONE, 0, NO_SLOTS)

@@ -17,7 +17,7 @@ mod split;
 mod stream;
 
 pub use pieces::{Piece, PieceStream};
-pub use split::{parse_in_pieces, parse_parallel, parse_range};
+pub use split::{parse_in_pieces, parse_parallel, parse_parallel_bounded, parse_range};
 pub use stream::{syntax_check, ItemStream};
 
 use crate::diag::{Code, Diagnostic};
@@ -55,30 +55,67 @@ pub struct Parsed {
     pub module: Module,
     /// Errors and warnings in source order.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// Errors found and not kept in `diagnostics` (past the cap of
+    /// [`parse_bounded`]; always 0 for [`parse`]).
+    pub omitted_errors: usize,
+    /// Warnings found and not kept.
+    pub omitted_warnings: usize,
 }
 
 impl Parsed {
-    /// Whether any diagnostic is an error.
+    /// Whether any diagnostic is an error (kept or not).
     pub fn has_errors(&self) -> bool {
-        self.diagnostics.iter().any(|d| d.is_error())
+        self.omitted_errors > 0 || self.diagnostics.iter().any(|d| d.is_error())
     }
+
+    /// A tree with these diagnostics, none omitted.
+    pub(crate) fn new(module: Module, diagnostics: Vec<Diagnostic>) -> Parsed {
+        Parsed {
+            module,
+            diagnostics,
+            omitted_errors: 0,
+            omitted_warnings: 0,
+        }
+    }
+}
+
+/// Count `d` among the errors (`[0]`) or warnings (`[1]`) not kept.
+fn count_unkept(counts: &mut [usize; 2], d: &Diagnostic) {
+    let [errors, warnings] = counts;
+    let n = if d.is_error() { errors } else { warnings };
+    *n = n.saturating_add(1);
 }
 
 /// Parse `src` into a module.
 pub fn parse(src: &[u8]) -> Parsed {
+    parse_bounded(src, 0)
+}
+
+/// [`parse`], keeping only the first `max` diagnostics in source order (all
+/// with `max == 0`) and counting the others ([`Parsed::omitted_errors`]):
+/// a module with an error at every token does not hold a diagnostic for
+/// each.
+pub fn parse_bounded(src: &[u8], max: usize) -> Parsed {
     if let Some(d) = too_large(src.len()) {
-        return Parsed {
-            module: Module::default(),
-            diagnostics: vec![d],
-        };
+        return Parsed::new(Module::default(), vec![d]);
     }
     let mut p = Parser::new(src);
+    p.diag_cap = max;
     let module = p.module();
     let mut diagnostics = std::mem::take(&mut p.diags);
     diagnostics.sort_by_key(|d| d.span.start);
+    let mut unkept = p.unkept;
+    if max != 0 && diagnostics.len() > max {
+        for d in diagnostics.drain(max..) {
+            count_unkept(&mut unkept, &d);
+        }
+    }
+    let [omitted_errors, omitted_warnings] = unkept;
     Parsed {
         module,
         diagnostics,
+        omitted_errors,
+        omitted_warnings,
     }
 }
 
@@ -132,7 +169,16 @@ pub(crate) struct Parser<'s> {
     has_peeked: bool,
     /// End of the last consumed token.
     pub(crate) prev_end: u32,
+    /// The diagnostics of what is being read (a statement, an item, or the
+    /// whole source): taken by the caller after each.
     pub(crate) diags: Vec<Diagnostic>,
+    /// With a cap (not 0), `diags` keeps only about the first `diag_cap`
+    /// diagnostics in source order; the others are counted in `unkept`
+    /// (errors, warnings). One item can have a diagnostic per token (a
+    /// million-item initializer of bad characters): without the cap they
+    /// would all be held until the item ends.
+    pub(crate) diag_cap: usize,
+    pub(crate) unkept: [usize; 2],
     pub(crate) depth: u32,
     /// Form-match and resolution caches (kept per thread across parsers).
     pub(crate) caches: Box<inst::Caches>,
@@ -191,6 +237,8 @@ impl<'s> Parser<'s> {
             has_peeked: false,
             prev_end: pos.min(src.len()) as u32,
             diags: Vec::new(),
+            diag_cap: 0,
+            unkept: [0; 2],
             depth: 0,
             caches: inst::Caches::take(),
             names: Default::default(),
@@ -203,6 +251,19 @@ impl<'s> Parser<'s> {
         };
         p.tok = p.fetch();
         p
+    }
+
+    /// Record diagnostic `d`. Past twice the cap, the diagnostics are put in
+    /// source order and all but the first `diag_cap` counted and dropped, so
+    /// the first `diag_cap` in source order are always kept.
+    pub(crate) fn report(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+        if self.diag_cap != 0 && self.diags.len() >= self.diag_cap.saturating_mul(2) {
+            self.diags.sort_by_key(|d| d.span.start);
+            for d in self.diags.drain(self.diag_cap..) {
+                count_unkept(&mut self.unkept, &d);
+            }
+        }
     }
 
     /// Next significant token; lexical errors are reported here, once.
@@ -246,21 +307,21 @@ impl<'s> Parser<'s> {
                     TokenKind::Unknown => {
                         let shown = t.span.text(self.src);
                         let shown: String = shown.chars().take(8).collect();
-                        self.diags.push(Diagnostic::error(
+                        self.report(Diagnostic::error(
                             Code::UnknownChar,
                             t.span,
                             format!("unexpected character {shown:?}"),
                         ));
                     }
                     TokenKind::UnterminatedComment => {
-                        self.diags.push(Diagnostic::error(
+                        self.report(Diagnostic::error(
                             Code::Unterminated,
                             Span::new(t.span.start, t.span.start.saturating_add(2)),
                             "unterminated block comment",
                         ));
                     }
                     TokenKind::UnterminatedStr => {
-                        self.diags.push(Diagnostic::error(
+                        self.report(Diagnostic::error(
                             Code::Unterminated,
                             t.span,
                             "unterminated string literal",
@@ -271,7 +332,7 @@ impl<'s> Parser<'s> {
                         };
                     }
                     TokenKind::BadNumber => {
-                        self.diags.push(Diagnostic::error(
+                        self.report(Diagnostic::error(
                             Code::BadNumber,
                             t.span,
                             format!("malformed number `{}`", t.span.text(self.src)),
@@ -498,7 +559,7 @@ impl<'s> Parser<'s> {
                 format!("expected {what}, found {found}"),
             )
         };
-        self.diags.push(d);
+        self.report(d);
         Fail
     }
 
@@ -524,7 +585,7 @@ impl<'s> Parser<'s> {
     }
 
     pub(crate) fn error(&mut self, code: Code, span: Span, msg: impl Into<String>) {
-        self.diags.push(Diagnostic::error(code, span, msg));
+        self.report(Diagnostic::error(code, span, msg));
     }
 
     /// Enter one nesting level; fails past [`MAX_DEPTH`].

@@ -86,6 +86,23 @@ impl<'s> PieceStream<'s> {
         }
     }
 
+    /// Keep at most about `max` diagnostics per piece (the first `max` in
+    /// source order; 0: all), counting the others
+    /// ([`PieceStream::take_unkept`]): a caller that shows only the first
+    /// `max` of the whole module loses nothing, and one item with a
+    /// diagnostic per token is not held whole.
+    pub fn with_max_diagnostics(mut self, max: usize) -> PieceStream<'s> {
+        self.p.diag_cap = max;
+        self
+    }
+
+    /// The errors and warnings found and not kept since the last call
+    /// (see [`PieceStream::with_max_diagnostics`]).
+    pub fn take_unkept(&mut self) -> (usize, usize) {
+        let [e, w] = std::mem::take(&mut self.p.unkept);
+        (e, w)
+    }
+
     /// The offset up to which the source has been read: nothing before it
     /// is read again.
     pub fn consumed(&self) -> usize {

@@ -23,6 +23,21 @@ pub fn parse_parallel(src: &[u8]) -> Parsed {
     parse_in_pieces(src, pieces_for(src.len()))
 }
 
+/// [`parse_parallel`], keeping only the first `max` diagnostics in source
+/// order (all with `max == 0`) and counting the others, as
+/// [`parse_bounded`](super::parse_bounded) does.
+pub fn parse_parallel_bounded(src: &[u8], max: usize) -> Parsed {
+    match joined(src, pieces_for(src.len()), true, max) {
+        Some((items, diagnostics, [omitted_errors, omitted_warnings])) => Parsed {
+            module: Module { items },
+            diagnostics,
+            omitted_errors,
+            omitted_warnings,
+        },
+        None => super::parse_bounded(src, max),
+    }
+}
+
 #[cfg(feature = "parallel")]
 fn threads() -> usize {
     rayon::current_num_threads()
@@ -38,11 +53,8 @@ fn threads() -> usize {
 /// is identical to [`parse`]'s; with `pieces <= 1`, or when no cut is found,
 /// it is [`parse`].
 pub fn parse_in_pieces(src: &[u8], pieces: usize) -> Parsed {
-    match joined(src, pieces, true) {
-        Some((items, diagnostics)) => Parsed {
-            module: Module { items },
-            diagnostics,
-        },
+    match joined(src, pieces, true, 0) {
+        Some((items, diagnostics, _)) => Parsed::new(Module { items }, diagnostics),
         None => parse(src),
     }
 }
@@ -68,13 +80,10 @@ pub fn parse_range(src: &[u8], start: u32, end: u32) -> Option<Parsed> {
     if super::too_large(src.len()).is_some() || src.len() >= u32::MAX as usize {
         return None;
     }
-    let piece = parse_piece(src, start, end, true)?;
+    let piece = parse_piece(src, start, end, true, 0)?;
     let mut diagnostics = piece.diags;
     diagnostics.sort_by_key(|d| d.span.start);
-    Some(Parsed {
-        module: Module { items: piece.items },
-        diagnostics,
-    })
+    Some(Parsed::new(Module { items: piece.items }, diagnostics))
 }
 
 /// How many pieces [`parse_parallel`] and [`check`](super::check) cut `src`
@@ -89,13 +98,16 @@ pub(crate) fn pieces_for(len: usize) -> usize {
     }
 }
 
-/// The pieces' items (when `keep`; else none are kept) and diagnostics,
-/// joined, or `None` when there is nothing to cut or a cut is not confirmed.
+/// The pieces' items (when `keep`; else none are kept) and diagnostics
+/// (the first `max` in source order, 0: all, with the number of errors and
+/// warnings not kept), joined, or `None` when there is nothing to cut or a
+/// cut is not confirmed.
 pub(crate) fn joined(
     src: &[u8],
     pieces: usize,
     keep: bool,
-) -> Option<(Vec<Item>, Vec<Diagnostic>)> {
+    max: usize,
+) -> Option<(Vec<Item>, Vec<Diagnostic>, [usize; 2])> {
     if pieces <= 1 || src.len() >= u32::MAX as usize {
         return None;
     }
@@ -118,19 +130,30 @@ pub(crate) fn joined(
             )
         })
         .collect();
-    let parts = map_pieces(&ranges, |&(start, end)| parse_piece(src, start, end, keep));
+    let parts = map_pieces(&ranges, |&(start, end)| {
+        parse_piece(src, start, end, keep, max)
+    });
     let mut items = Vec::new();
     let mut diagnostics = Vec::new();
     let mut header = Header::default();
+    let mut omitted = [0usize; 2];
     for part in parts {
         let part = part?;
         items.extend(part.items);
         diagnostics.extend(part.diags);
         header.append(part.header);
+        let ([e, w], [pe, pw]) = (&mut omitted, part.unkept);
+        *e = e.saturating_add(pe);
+        *w = w.saturating_add(pw);
     }
     header.check(src.len() as u32, &mut diagnostics);
     diagnostics.sort_by_key(|d| d.span.start);
-    Some((items, diagnostics))
+    if max != 0 && diagnostics.len() > max {
+        for d in diagnostics.drain(max..) {
+            super::count_unkept(&mut omitted, &d);
+        }
+    }
+    Some((items, diagnostics, omitted))
 }
 
 /// What parsing one piece gives.
@@ -138,6 +161,8 @@ struct Piece {
     items: Vec<Item>,
     header: Header,
     diags: Vec<Diagnostic>,
+    /// Errors and warnings not kept in `diags`.
+    unkept: [usize; 2],
 }
 
 #[cfg(feature = "parallel")]
@@ -159,8 +184,9 @@ fn map_pieces(
 
 /// Items from `start` up to the one starting at `end`; `None` unless the
 /// parse really reaches an item boundary at `end` (or the end of input).
-fn parse_piece(src: &[u8], start: u32, end: u32, keep: bool) -> Option<Piece> {
+fn parse_piece(src: &[u8], start: u32, end: u32, keep: bool, max: usize) -> Option<Piece> {
     let mut p = Parser::starting_at(src, start as usize);
+    p.diag_cap = max;
     if start > 0 && p.tok.span.start != start {
         return None;
     }
@@ -182,6 +208,7 @@ fn parse_piece(src: &[u8], start: u32, end: u32, keep: bool) -> Option<Piece> {
         items,
         header,
         diags: std::mem::take(&mut p.diags),
+        unkept: p.unkept,
     })
 }
 
@@ -342,14 +369,14 @@ mod tests {
         ];
         // The clean cases really are cut.
         for src in cases.iter().take(3) {
-            assert!(joined(src.as_bytes(), 4, true).is_some());
+            assert!(joined(src.as_bytes(), 4, true, 0).is_some());
         }
         for (n, src) in cases.iter().enumerate() {
             let seq = parse(src.as_bytes());
             for pieces in [2, 3, 5, 16, 100] {
                 let par = parse_in_pieces(src.as_bytes(), pieces);
                 assert!(same(&seq, &par), "case {n}, {pieces} pieces:\n{src}");
-                if let Some((items, diags)) = joined(src.as_bytes(), pieces, false) {
+                if let Some((items, diags, _)) = joined(src.as_bytes(), pieces, false, 0) {
                     assert!(items.is_empty());
                     assert_eq!(
                         serde_json::to_string(&diags).ok(),
@@ -368,7 +395,7 @@ mod tests {
         for src in [in_comment, in_function] {
             let c = cuts(src.as_bytes(), 100);
             assert!(c.len() > 6, "{c:?}");
-            assert!(joined(src.as_bytes(), 100, true).is_none());
+            assert!(joined(src.as_bytes(), 100, true, 0).is_none());
             assert!(same(
                 &parse(src.as_bytes()),
                 &parse_in_pieces(src.as_bytes(), 100)

@@ -80,7 +80,8 @@ impl Iterator for ItemStream<'_> {
 /// top-level item in memory at a time (per thread: a large module is cut
 /// into pieces checked in parallel, like [`parse_parallel`](super::parse_parallel)).
 pub fn syntax_check(src: &[u8]) -> Vec<Diagnostic> {
-    if let Some((_, diags)) = super::split::joined(src, super::split::pieces_for(src.len()), false)
+    if let Some((_, diags, _)) =
+        super::split::joined(src, super::split::pieces_for(src.len()), false, 0)
     {
         return diags;
     }
