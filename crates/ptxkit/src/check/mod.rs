@@ -216,14 +216,16 @@ fn stream_check(
             }
         }
         sink.extend(diags);
+        let function_end = matches!(piece, Piece::FunctionEnd(_));
+        let mut piece = Some(piece);
         if let Some(c) = checker.as_deref_mut() {
             if !broken || structural {
-                c.piece(&piece);
+                piece = piece.and_then(|p| c.take_piece(p));
             }
             let poison = module_poison.min(body_poison);
             // The end of a body reports what it resolves late (labels
             // used before their definition), anywhere in the body.
-            let end = poison != u32::MAX && matches!(piece, Piece::FunctionEnd(_));
+            let end = poison != u32::MAX && function_end;
             c.drain_into(&mut sink, |d| {
                 !d.code.may_cascade()
                     || (d.span.start < poison && !(end && d.code == Code::UndefinedLabel))
@@ -235,10 +237,12 @@ fn stream_check(
                 sink.add_unkept_errors(uncounted);
             }
         }
-        if matches!(piece, Piece::FunctionEnd(_)) {
+        if function_end {
             body_poison = u32::MAX;
         }
-        stream.recycle(piece);
+        if let Some(piece) = piece {
+            stream.recycle(piece);
+        }
         done(stream.consumed());
     }
     let (unkept_errors, unkept_warnings) = stream.take_unkept();
@@ -267,7 +271,7 @@ pub struct ModuleChecker<'o> {
     ms: ModuleScope,
     /// The function whose body is being fed piece by piece, and the state
     /// of its check.
-    body: Option<(crate::syntax::Function, body::BodyWalk)>,
+    body: Option<(Box<crate::syntax::Function>, body::BodyWalk)>,
 }
 
 impl<'o> ModuleChecker<'o> {
@@ -384,14 +388,7 @@ impl<'o> ModuleChecker<'o> {
         let c = &mut self.c;
         match piece {
             Piece::Item(item) => self.item(item),
-            Piece::FunctionStart(f) => {
-                c.header.declare(f.name_span);
-                c.declare_function(f, &mut self.ms);
-                let walk = c.body_start(f);
-                // The header is small: kept for the rules that need the
-                // function's whole span.
-                self.body = Some((crate::syntax::Function::clone(f), walk));
-            }
+            Piece::FunctionStart(f) => self.function_start(f.clone()),
             Piece::BlockStart(_) => {
                 if let Some((_, w)) = &mut self.body {
                     c.block_start(w);
@@ -415,6 +412,33 @@ impl<'o> ModuleChecker<'o> {
                 }
             }
         }
+    }
+
+    /// [`ModuleChecker::piece`] for a piece the caller is done with: a
+    /// function's header is kept as it comes, not copied (a header of
+    /// 100,000 parameters is megabytes). Any other piece is given back,
+    /// for [`crate::PieceStream::recycle`].
+    pub fn take_piece(&mut self, piece: crate::Piece) -> Option<crate::Piece> {
+        match piece {
+            crate::Piece::FunctionStart(f) => {
+                self.function_start(f);
+                None
+            }
+            p => {
+                self.piece(&p);
+                Some(p)
+            }
+        }
+    }
+
+    /// Start the body of `f`, whose header is kept for the rules that need
+    /// the function's whole span (at its end).
+    fn function_start(&mut self, f: Box<crate::syntax::Function>) {
+        let c = &mut self.c;
+        c.header.declare(f.name_span);
+        c.declare_function(&f, &mut self.ms);
+        let walk = c.body_start(&f);
+        self.body = Some((f, walk));
     }
 
     /// The diagnostics found so far, taken out (in the order found), so a
