@@ -46,32 +46,68 @@ impl std::ops::Deref for FunctionInfo {
 }
 
 /// Describe every function of `m` (declarations included), in module order.
+/// Linear in the module: the unresolved calls are counted per caller once,
+/// not searched for each function.
 pub fn functions(m: &Module, lines: &LineIndex, cg: &CallGraph) -> Vec<FunctionInfo> {
-    m.functions().map(|f| function_info(f, lines, cg)).collect()
+    let mut unresolved = vec![0usize; cg.nodes.len()];
+    for u in &cg.unresolved {
+        if let Some(n) = unresolved.get_mut(u.from) {
+            *n = n.saturating_add(1);
+        }
+    }
+    m.functions()
+        .map(|f| {
+            let node = cg.node(f.name.as_str());
+            let n = node.and_then(|u| unresolved.get(u)).copied().unwrap_or(0);
+            info(f, lines, cg, node, n)
+        })
+        .collect()
 }
 
 /// Describe one function.
 pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> FunctionInfo {
     let node = cg.node(f.name.as_str());
+    let unresolved = cg
+        .unresolved
+        .iter()
+        .filter(|u| Some(u.from) == node)
+        .count();
+    info(f, lines, cg, node, unresolved)
+}
+
+/// [`function_info`] of `f`, its node of `cg` and its number of unresolved
+/// indirect calls.
+fn info(
+    f: &Function,
+    lines: &LineIndex,
+    cg: &CallGraph,
+    node: Option<usize>,
+    unresolved: usize,
+) -> FunctionInfo {
     let mut calls: Vec<CallInfo> = Vec::new();
     if f.body.is_some() {
+        // Calls to one callee of one kind are one entry, found by name (a
+        // search of the list for each edge was quadratic: a kernel calling
+        // 50,000 functions took 2 s).
+        let mut at: rustc_hash::FxHashMap<(&str, CallKind), usize> = Default::default();
         for e in node.map(|u| cg.edges_from(u)).unwrap_or_default() {
-            let (callee, callee_demangled) = cg
-                .nodes
-                .get(e.to)
-                .map(|n| (n.name.clone(), n.demangled.clone()))
-                .unwrap_or_default();
-            match calls
-                .iter_mut()
-                .find(|c| c.callee == callee && c.kind == e.kind)
+            let Some(callee) = cg.nodes.get(e.to) else {
+                continue;
+            };
+            match at
+                .get(&(callee.name.as_str(), e.kind))
+                .and_then(|&i| calls.get_mut(i))
             {
                 Some(c) => c.calls = c.calls.saturating_add(e.calls),
-                None => calls.push(CallInfo {
-                    callee,
-                    callee_demangled,
-                    kind: e.kind,
-                    calls: e.calls,
-                }),
+                None => {
+                    at.insert((callee.name.as_str(), e.kind), calls.len());
+                    calls.push(CallInfo {
+                        callee: callee.name.clone(),
+                        callee_demangled: callee.demangled.clone(),
+                        kind: e.kind,
+                        calls: e.calls,
+                    });
+                }
             }
         }
     }
@@ -79,14 +115,7 @@ pub fn function_info(f: &Function, lines: &LineIndex, cg: &CallGraph) -> Functio
         header: FunctionHeader::of(f),
         line: lines.line_col(f.span.start).line,
         calls,
-        unresolved_calls: if f.body.is_some() {
-            cg.unresolved
-                .iter()
-                .filter(|u| Some(u.from) == node)
-                .count()
-        } else {
-            0
-        },
+        unresolved_calls: if f.body.is_some() { unresolved } else { 0 },
         recursive: f.body.is_some()
             && node
                 .and_then(|n| cg.nodes.get(n))
