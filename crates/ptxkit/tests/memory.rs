@@ -362,6 +362,44 @@ fn a_function_header_is_not_copied() {
     assert!(ratio < 13.0, "{ratio:.1}x the source");
 }
 
+/// Declaration-heavy modules: the module scope (names, what a call needs
+/// of each function, where each name was defined) and a body's labels are
+/// dense lists behind tables of 32-bit indices (`syntax::name_map`), not
+/// hash maps of (name, value) slots. 300,000 globals: 7.1 times the source
+/// before, 3.6 now; 1,000,000 labels 11.7 -> 5.1; 250,000 functions 8.0 ->
+/// 3.9.
+#[test]
+fn declarations_are_held_compactly() {
+    let _one = ONE_AT_A_TIME.lock();
+    let head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    let n = 200_000;
+    let globals: String = (0..n).map(|i| format!(".global .u32 g{i};\n")).collect();
+    let functions: String = (0..n / 4)
+        .map(|i| format!(".func f{i}(.param .b32 a)\n{{\nret;\n}}\n"))
+        .collect();
+    let labels: String = (0..n).map(|i| format!("L{i}:\n")).collect();
+    let cases = [
+        ("globals", format!("{head}{globals}"), 4.5),
+        ("functions", format!("{head}{functions}"), 4.5),
+        (
+            "labels",
+            format!("{head}.entry k()\n{{\n{labels}ret;\n}}\n"),
+            6.5,
+        ),
+    ];
+    let opts = ptxkit::check::CheckOptions::default();
+    for (what, src, budget) in cases {
+        let src = src.into_bytes();
+        let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
+        drop(run());
+        let (_, peak, c) = measure(run);
+        assert_eq!(c.errors, 0, "{what}: {:?}", c.diagnostics.first());
+        let ratio = peak as f64 / src.len() as f64;
+        eprintln!("{what}: check peak {peak} bytes, {ratio:.2}x the source");
+        assert!(ratio < budget, "{what}: {ratio:.2}x the source");
+    }
+}
+
 /// Past the error cap, a use of a name not yet known is counted by name
 /// until the labels of its block are known: memory per distinct name. Two
 /// tables of 25-byte slots (one per way a use can settle, `mov` sources

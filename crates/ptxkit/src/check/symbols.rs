@@ -10,6 +10,7 @@ use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::source::Span;
+use crate::syntax::name_map::NameMap;
 use crate::syntax::{BinOp, Expr, Function, Initializer, Item, Name, VarDecl};
 
 /// What a name denotes.
@@ -159,9 +160,9 @@ impl Callee {
 #[derive(Default)]
 pub(super) struct ModuleScope {
     scope: Scope,
-    funcs: FxHashMap<Name, Callee>,
+    funcs: NameMap<Callee>,
     /// Where each defined (not `.extern`, not prototype) name was defined.
-    defined: FxHashMap<Name, Span>,
+    defined: NameMap<Span>,
     /// Functions declared without `.extern` and without a body, where
     /// first declared: each must be defined (or made an alias) in the
     /// module ([`Checker::unresolved_functions`]).

@@ -10,6 +10,7 @@ mod expr;
 mod inst;
 mod module;
 mod name;
+pub mod name_map;
 pub(crate) mod parser;
 pub mod scope;
 pub mod visit;

@@ -32,6 +32,7 @@
 use rustc_hash::FxHashMap;
 
 use crate::source::Span;
+use crate::syntax::name_map::NameMap;
 use crate::syntax::Name;
 
 /// One scope: plain names and `%r<N>` ranges, each carrying a payload `T`
@@ -45,7 +46,7 @@ use crate::syntax::Name;
 #[derive(Clone, Debug)]
 pub struct Scope<T> {
     /// Declared names other than register ranges.
-    names: FxHashMap<Name, T>,
+    names: NameMap<T>,
     /// Register ranges, in declaration order.
     ranges: Vec<Range<T>>,
     /// Past [`SCAN`] ranges: each range's place in `ranges` by its name.
@@ -68,7 +69,7 @@ const SCAN: usize = 8;
 impl<T> Default for Scope<T> {
     fn default() -> Self {
         Scope {
-            names: FxHashMap::default(),
+            names: NameMap::default(),
             ranges: Vec::new(),
             range_at: FxHashMap::default(),
             lowest: None,
@@ -142,12 +143,9 @@ impl<T> Scope<T> {
     pub fn declare(&mut self, n: Name, value: T) -> Result<(), Clash<'_, T>> {
         // One hash lookup for the common case, a new name.
         let in_range = self.find_range(n).is_some();
-        if let std::collections::hash_map::Entry::Vacant(v) = self.names.entry(n) {
-            if !in_range {
-                v.insert(value);
-                self.note_plain(n);
-                return Ok(());
-            }
+        if !in_range && self.names.insert_new(n, value) {
+            self.note_plain(n);
+            return Ok(());
         }
         self.clash_of(n).map_or(Ok(()), Err)
     }
