@@ -4,8 +4,6 @@
 //! declarations in one scope, branches to missing labels and calls to
 //! undeclared functions are reported.
 
-use rustc_hash::FxHashMap;
-
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
@@ -166,7 +164,8 @@ pub(super) struct ModuleScope {
     /// Functions declared without `.extern` and without a body, where
     /// first declared: each must be defined (or made an alias) in the
     /// module ([`Checker::unresolved_functions`]).
-    prototypes: FxHashMap<Name, Span>,
+    /// (`None` once one is declared `.extern` or made an alias.)
+    prototypes: NameMap<Option<Span>>,
 }
 
 impl ModuleScope {
@@ -183,6 +182,27 @@ impl ModuleScope {
     /// What a call needs of function `n`, if it is declared.
     pub(super) fn callee(&self, n: Name) -> Option<Callee> {
         self.funcs.get(&n).copied()
+    }
+}
+
+/// A function declared and defined nowhere, ordered by where it is
+/// declared.
+struct Unresolved(Span, Name);
+
+impl PartialEq for Unresolved {
+    fn eq(&self, other: &Unresolved) -> bool {
+        self.0.start == other.0.start
+    }
+}
+impl Eq for Unresolved {}
+impl PartialOrd for Unresolved {
+    fn partial_cmp(&self, other: &Unresolved) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Unresolved {
+    fn cmp(&self, other: &Unresolved) -> std::cmp::Ordering {
+        self.0.start.cmp(&other.0.start)
     }
 }
 
@@ -256,7 +276,9 @@ impl Checker<'_> {
                     }),
                     _ => None,
                 };
-                prototypes.remove(&a.alias);
+                if let Some(p) = prototypes.get_mut(&a.alias) {
+                    *p = None;
+                }
                 if let Some(why) = why {
                     self.diags
                         .push(Diagnostic::error(Code::Duplicate, a.span, why));
@@ -289,9 +311,11 @@ impl Checker<'_> {
         // (Once declared `.extern` anywhere, the function is left to the
         // linkage rules.)
         if f.linkage == Some(crate::isa::vocab::Linkage::Extern) {
-            prototypes.remove(&f.name);
+            if let Some(p) = prototypes.get_mut(&f.name) {
+                *p = None;
+            }
         } else if f.body.is_none() && !funcs.contains_key(&f.name) {
-            prototypes.insert(f.name, f.name_span);
+            prototypes.insert(f.name, Some(f.name_span));
         }
         if let Some(why) = funcs.get(&f.name).and_then(|prev| this.differs(prev)) {
             let first = funcs.get(&f.name).map_or(f.name_span, |p| p.name_span);
@@ -333,17 +357,27 @@ impl Checker<'_> {
     /// are counted, not made: a million prototypes make no million
     /// diagnostics in memory.
     pub(super) fn unresolved_functions(&mut self, ms: &ModuleScope) {
-        let mut left: Vec<(Name, Span)> = ms
+        let unresolved = ms
             .prototypes
             .iter()
-            .filter(|(n, _)| !ms.defined.contains_key(n))
-            .map(|(n, s)| (*n, *s))
-            .collect();
+            .filter_map(|(n, s)| s.map(|s| (*n, s)))
+            .filter(|(n, _)| !ms.defined.contains_key(n));
+        // The first `hold_cap` in source order, kept in a heap whose top is
+        // the last of them: the others are only counted.
+        let mut left: Vec<(Name, Span)> = if self.hold_cap == 0 {
+            unresolved.collect()
+        } else {
+            let mut heap = std::collections::BinaryHeap::new();
+            for (n, span) in unresolved {
+                heap.push(Unresolved(span, n));
+                if heap.len() > self.hold_cap {
+                    heap.pop();
+                    self.uncounted = self.uncounted.saturating_add(1);
+                }
+            }
+            heap.into_iter().map(|Unresolved(s, n)| (n, s)).collect()
+        };
         left.sort_by_key(|(_, s)| s.start);
-        if self.hold_cap > 0 && left.len() > self.hold_cap {
-            let past = left.split_off(self.hold_cap);
-            self.uncounted = self.uncounted.saturating_add(past.len() as u64);
-        }
         for (n, span) in left {
             self.diags.push(
                 Diagnostic::error(
