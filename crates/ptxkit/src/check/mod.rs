@@ -56,7 +56,7 @@ pub(crate) struct Checker<'o> {
     pub(crate) env: Env,
     pub(crate) diags: Vec<Diagnostic>,
     /// `.extern` variables seen so far (for the linkage rule).
-    pub(crate) externs: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
+    pub(crate) externs: crate::syntax::name_map::NameMap<crate::source::Span>,
     /// Catalog requirements the module meets (see `gating`).
     pub(crate) met: rustc_hash::FxHashSet<crate::isa::Requirement>,
     /// The order of the header so far (see `module_rules`).

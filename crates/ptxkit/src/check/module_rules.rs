@@ -564,7 +564,7 @@ impl Checker<'_> {
         let extern_ = f.linkage == Some(Linkage::Extern);
         if f.body.is_none() {
             if extern_ {
-                self.externs.entry(f.name).or_insert(f.name_span);
+                self.externs.insert_new(f.name, f.name_span);
             }
             return;
         }
