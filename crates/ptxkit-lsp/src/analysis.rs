@@ -183,7 +183,15 @@ impl Analysis {
             ..CheckOptions::default()
         };
         let change = prev.map(|p| Change::new(p.text.as_bytes(), self.text.as_bytes()));
-        let mut mc = ModuleChecker::new(&opts);
+        // Each item's diagnostics are taken after it, and past the cap the
+        // checker keeps only an item's first `MAX_DIAGNOSTICS` in source
+        // order (an initializer of a million undeclared names makes no
+        // million diagnostics): the first `MAX_DIAGNOSTICS` of the module,
+        // all the editor is sent, are among them, whichever items are
+        // reused after an edit.
+        let max = crate::diagnostics::MAX_DIAGNOSTICS;
+        let mut mc = ModuleChecker::new(&opts).with_max_errors(max);
+        let mut diags = Vec::new();
         // For each item, the old item whose diagnostics it keeps.
         let mut kept: Vec<Option<usize>> = vec![None; self.module.items.len()];
         let mut dirty = prev.is_none();
@@ -217,8 +225,11 @@ impl Analysis {
                     mc.item(item);
                 }
             }
+            diags.append(&mut mc.take_diagnostics());
         }
-        let diags = mc.finish();
+        mc.end();
+        diags.append(&mut mc.take_diagnostics());
+        diags.sort_by_key(|d| d.span.start);
         let starts: Vec<u32> = self.module.items.iter().map(|i| i.span().start).collect();
         self.semantic = vec![Vec::new(); self.module.items.len()];
         for d in diags {
@@ -361,6 +372,31 @@ mod tests {
         );
         assert_eq!(codes(&inc), codes(&fresh));
         assert!(!codes(&fresh).is_empty());
+    }
+
+    /// An item with an error at every element keeps only its first
+    /// `MAX_DIAGNOSTICS` (it kept all 20,000); those shown are the
+    /// module's first, in order, and a later item's errors are still
+    /// found.
+    #[test]
+    fn an_items_diagnostics_are_bounded() {
+        let max = crate::diagnostics::MAX_DIAGNOSTICS;
+        let names: Vec<String> = (0..20_000).map(|i| format!("q{i}")).collect();
+        let src = format!(
+            ".version 8.0\n.target sm_90\n.address_size 64\n\
+             .global .u64 t[20000] = {{{}}};\n.global .u32 late = zz;\n",
+            names.join(", ")
+        );
+        let a = Analysis::new(src.clone(), None, None);
+        let held: usize = a.semantic.iter().map(Vec::len).sum();
+        assert!(held < 2 * max + 10, "{held} diagnostics held");
+        let shown = a.diagnostics();
+        assert!(shown.len() > max);
+        let first = src.find("q0").unwrap() as u32;
+        assert_eq!(shown[0].span.start, first);
+        assert!(shown.windows(2).all(|w| w[0].span.start <= w[1].span.start));
+        let late = src.find("zz").unwrap() as u32;
+        assert!(shown.iter().any(|d| d.span.start == late));
     }
 
     /// A header edit checks everything from there on.

@@ -161,7 +161,9 @@ impl Layout {
             target: target.map(String::from),
             ..CheckOptions::default()
         };
-        let mut mc = ModuleChecker::new(&opts);
+        // At most an item's first `MAX_DIAGNOSTICS` are kept, as
+        // `Analysis` keeps them.
+        let mut mc = ModuleChecker::new(&opts).with_max_errors(crate::diagnostics::MAX_DIAGNOSTICS);
         for before in a.module.items.iter().take(k) {
             match before {
                 Item::Function(g) if g.body.is_some() => {
@@ -173,6 +175,7 @@ impl Layout {
             }
         }
         mc.take_diagnostics();
+        mc.take_unkept();
         mc.item(item);
         let mut semantic = mc.take_diagnostics();
         semantic.sort_by_key(|d| d.span.start);

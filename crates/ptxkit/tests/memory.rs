@@ -362,6 +362,42 @@ fn a_function_header_is_not_copied() {
     assert!(ratio < 13.0, "{ratio:.1}x the source");
 }
 
+/// One item with a semantic error at every element (an initializer of a
+/// million undeclared names): the checker held every diagnostic until the
+/// item was done, 157 times the source for `{q, q, …}`, the error cap
+/// applied only after. Past twice the cap it now keeps the first `max` in
+/// source order and counts the rest.
+#[test]
+fn semantic_errors_within_one_item_are_held_within_the_error_cap() {
+    let _one = ONE_AT_A_TIME.lock();
+    let module = |n: usize| {
+        let mut s =
+            format!(".version 8.0\n.target sm_90\n.address_size 64\n.global .u64 t[{n}] = {{");
+        for i in 0..n {
+            s.push_str(&format!("{}q{i}", if i == 0 { "" } else { "," }));
+        }
+        s.push_str("};\n");
+        s.into_bytes()
+    };
+    let src = module(200_000);
+    let opts = ptxkit::check::CheckOptions::default();
+    let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
+    drop(run());
+    let (_, peak, c) = measure(run);
+    assert_eq!((c.diagnostics.len(), c.errors), (100, 200_000));
+    let all = ptxkit::check::check_source(&src, &opts);
+    assert_eq!(all.len(), 200_000);
+    assert_eq!(
+        all[..100],
+        c.diagnostics[..],
+        "not the first 100 in source order"
+    );
+    drop(all);
+    let ratio = peak as f64 / src.len() as f64;
+    eprintln!("check peak: {peak} bytes, {ratio:.1}x the source");
+    assert!(ratio < 6.0, "the check held {ratio:.1}x the source");
+}
+
 /// Declaration-heavy modules: the module scope (names, what a call needs
 /// of each function, where each name was defined) and a body's labels are
 /// dense lists behind tables of 32-bit indices (`syntax::name_map`), not

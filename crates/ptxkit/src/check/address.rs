@@ -92,7 +92,7 @@ impl Checker<'_> {
         if spaces() == SpaceSet::default().with(StateSpace::Local) {
             return;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandKind,
                 addr.span(),
@@ -154,7 +154,7 @@ impl Checker<'_> {
         if !takes(role, Kinds::NOSREG) {
             return;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandKind,
                 sp,
@@ -272,7 +272,7 @@ impl Checker<'_> {
             ),
             _ => return,
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(Code::OperandKind, sp, why)
                 .with_note("a body `.param` carries a call's arguments and results: write the arguments before the `call`, read the results after it"),
         );
@@ -285,7 +285,7 @@ impl Checker<'_> {
         if catalog().flags(i.form).has(Flags::CALL) {
             return;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandKind,
                 sp,

@@ -306,7 +306,7 @@ impl Checker<'_> {
                 self.define_label(t.label, t.span, LabelSort::CallTargets, w);
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::UndeclaredCallee,
                             *sp,
                             format!("`{n}` in `.calltargets` is not a declared function"),
@@ -447,7 +447,7 @@ impl Checker<'_> {
     /// later label of that name would make the use correct.
     fn report(&mut self, n: Name, d: Diagnostic, found: Found, w: &mut BodyWalk) {
         if found.settled {
-            self.diags.push(d);
+            self.emit(d);
         } else {
             let depth = w.stack.len();
             w.held.hold(Settle::DropIfLabel, n, depth, || d);
@@ -550,7 +550,7 @@ impl Checker<'_> {
             if k < 32 && handled & (1 << k) != 0 {
                 // Checked for names by the operand check; not for constants.
                 if let Some(d) = super::const_div::in_operand(o) {
-                    self.diags.push(d);
+                    self.emit(d);
                 }
                 continue;
             }
@@ -570,7 +570,7 @@ impl Checker<'_> {
                 // Most such labels come further on: the message is made
                 // only if the use stands.
                 if found.settled {
-                    self.diags.push(undefined_label(*n, *sp));
+                    self.emit(undefined_label(*n, *sp));
                 } else {
                     let depth = w.stack.len();
                     w.held
@@ -617,7 +617,7 @@ impl Checker<'_> {
                     format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
                 )
                 .with_label(f.name_span, format!("`{name}` is declared here"));
-                self.diags.push(d);
+                self.emit(d);
                 return;
             }
             // Direct call: check counts. `call (r), f, (a)` has lists [rets, args];
@@ -654,7 +654,7 @@ impl Checker<'_> {
                     format!("call to `{name}` passes {}", problems.join(" and ")),
                 )
                 .with_label(f.name_span, format!("`{name}` is declared here"));
-                self.diags.push(d);
+                self.emit(d);
             }
             return;
         }
@@ -672,7 +672,7 @@ impl Checker<'_> {
                 format!("the indirect call through `{name}` names no prototype"),
             )
             .with_note("after the arguments, name a `.callprototype` or `.calltargets` label: `call (r), %rd1, (a), proto;`");
-            self.diags.push(d);
+            self.emit(d);
             return;
         }
         if found.decl.is_none() {
@@ -685,7 +685,7 @@ impl Checker<'_> {
     fn operand_names(&mut self, o: &Operand, w: &mut BodyWalk, ms: &ModuleScope) {
         o.for_each_name(&mut |n, sp| self.name_use(n, sp, w, ms));
         if let Some(d) = super::const_div::in_operand(o) {
-            self.diags.push(d);
+            self.emit(d);
         }
     }
 

@@ -66,7 +66,7 @@ impl Checker<'_> {
             return true;
         }
         if !on_target {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::OperandKind,
                     span,
@@ -87,7 +87,7 @@ impl Checker<'_> {
             Lit::Single => "`0f` (.f32)",
             Lit::Double | Lit::Bad => "double-precision",
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandKind,
                 span,

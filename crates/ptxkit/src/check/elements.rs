@@ -45,7 +45,7 @@ impl Checker<'_> {
         // ptxas 13.5: "Array indexing on non-array", for a scalar or
         // vector variable of any state space, a parameter too (`kp[0]`).
         if !decl.array {
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::OperandKind,
                 *sp,
                 format!("`{n}` is not an array: only a variable declared with dimensions takes an index"),
@@ -59,7 +59,7 @@ impl Checker<'_> {
             return self.value(i, spec, ty, base, Some(f), Names { w, ms });
         }
         if !spec.kinds.has(Kinds::ELEM) {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::OperandShape,
                     *span,

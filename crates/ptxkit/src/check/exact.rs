@@ -150,7 +150,7 @@ impl super::Checker<'_> {
             ("its elements are float constants", span)
         };
         let t = ty.map_or(String::new(), |t| format!(" {t}"));
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 at,

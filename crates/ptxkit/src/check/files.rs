@@ -14,7 +14,7 @@ impl Checker<'_> {
     pub(super) fn file_rules(&mut self, f: &FileDirective) {
         let v = f.index.value;
         if v > u64::from(u32::MAX) && i64::try_from(v).is_ok() {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::DirectiveValue,
                     f.index.span,
@@ -35,7 +35,7 @@ impl Checker<'_> {
                 )
                 .with_label(*first.get(), "first declared here")
                 .with_note("ptxas: Duplicate file index");
-                self.diags.push(d);
+                self.emit(d);
             }
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(f.index.span);

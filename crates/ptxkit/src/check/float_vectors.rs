@@ -46,7 +46,7 @@ impl super::Checker<'_> {
         if !all_float {
             return true;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 span,

@@ -127,7 +127,7 @@ impl Checker<'_> {
                 ),
             ),
         };
-        self.diags.push(d.with_note(format!("rule: {}", rule())));
+        self.emit(d.with_note(format!("rule: {}", rule())));
         true
     }
 }

@@ -52,7 +52,7 @@ impl Checker<'_> {
         } else {
             return true;
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 e.span(),
@@ -93,7 +93,7 @@ impl Checker<'_> {
         if !spec.typed_on_target(self.env.sm.map(|s| s.num)) {
             return true;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 e.span(),
@@ -137,7 +137,7 @@ impl Checker<'_> {
             Some(r) => format!("a lone {r} register"),
             None => "a lone value that is not a register".to_string(),
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 e.span(),

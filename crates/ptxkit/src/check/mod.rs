@@ -75,7 +75,42 @@ pub(crate) struct Checker<'o> {
     hold_cap: usize,
     /// Errors found past that cap: counted, not kept.
     uncounted: u64,
+    /// Past that cap, diagnostics that no broken declaration could have
+    /// caused, counted and dropped (errors, warnings): see
+    /// [`Checker::emit`].
+    unkept: [usize; 2],
     opts: &'o CheckOptions,
+}
+
+impl Checker<'_> {
+    /// Record diagnostic `d`. With an error cap, past twice the cap the
+    /// diagnostics not yet taken are put in source order and all but the
+    /// first `hold_cap` counted and dropped: one item with an error per
+    /// element (a million-element initializer of undeclared names) is not
+    /// held whole before the caller's cap applies.
+    pub(crate) fn emit(&mut self, d: Diagnostic) {
+        self.diags.push(d);
+        if self.hold_cap != 0 && self.diags.len() >= self.hold_cap.saturating_mul(2) {
+            self.compact();
+        }
+    }
+
+    #[cold]
+    fn compact(&mut self) {
+        self.diags.sort_by_key(|d| d.span.start);
+        for d in self.diags.drain(self.hold_cap..) {
+            let [errors, warnings] = &mut self.unkept;
+            if !d.is_error() {
+                *warnings = warnings.saturating_add(1);
+            } else if d.code.may_cascade() {
+                // Of the family a broken declaration causes: the caller
+                // counts them only when nothing was broken.
+                self.uncounted = self.uncounted.saturating_add(1);
+            } else {
+                *errors = errors.saturating_add(1);
+            }
+        }
+    }
 }
 
 /// Check a parsed module; diagnostics in source order.
@@ -230,6 +265,9 @@ fn stream_check(
                 !d.code.may_cascade()
                     || (d.span.start < poison && !(end && d.code == Code::UndefinedLabel))
             });
+            let (unkept_errors, unkept_warnings) = c.take_unkept();
+            sink.add_unkept_errors(unkept_errors);
+            sink.add_unkept_warnings(unkept_warnings);
             // Errors past the cap, counted only, are of the "not declared"
             // family: not counted after a broken declaration.
             let uncounted = c.take_uncounted_errors();
@@ -253,6 +291,9 @@ fn stream_check(
         c.end();
         let clean = module_poison == u32::MAX;
         c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
+        let (unkept_errors, unkept_warnings) = c.take_unkept();
+        sink.add_unkept_errors(unkept_errors);
+        sink.add_unkept_warnings(unkept_warnings);
         let uncounted = c.take_uncounted_errors();
         if clean {
             sink.add_unkept_errors(uncounted);
@@ -291,6 +332,7 @@ impl<'o> ModuleChecker<'o> {
                 memo: None,
                 hold_cap: 0,
                 uncounted: 0,
+                unkept: [0; 2],
                 header: Default::default(),
                 files: Default::default(),
                 opts,
@@ -316,6 +358,14 @@ impl<'o> ModuleChecker<'o> {
     /// (counted, never made into diagnostics) since the last call.
     pub fn take_uncounted_errors(&mut self) -> usize {
         usize::try_from(std::mem::take(&mut self.c.uncounted)).unwrap_or(usize::MAX)
+    }
+
+    /// The errors and warnings dropped past the cap of
+    /// [`ModuleChecker::with_max_errors`] since the last call, other than
+    /// those of [`ModuleChecker::take_uncounted_errors`].
+    pub fn take_unkept(&mut self) -> (usize, usize) {
+        let [e, w] = std::mem::take(&mut self.c.unkept);
+        (e, w)
     }
 
     /// Check the next module-scope item.

@@ -73,7 +73,7 @@ impl Checker<'_> {
         else {
             return;
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::ModifierRule,
                 i.opcode_span,

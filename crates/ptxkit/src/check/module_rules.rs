@@ -97,7 +97,7 @@ impl Checker<'_> {
                 ".noreturn" | ".abi_preserve" | ".abi_preserve_control" | ".language"
             );
             if !f.is_kernel() && !func_ok {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Directive,
                     d.span,
                     format!("`{name}` applies to kernels (`.entry`), not to `.func`"),
@@ -112,7 +112,7 @@ impl Checker<'_> {
             && f.directive(".reqntid").is_none()
         {
             if let Some(d) = f.directive(".minnctapersm") {
-                self.diags.push(Diagnostic::warning(
+                self.emit(Diagnostic::warning(
                     Code::Directive,
                     d.span,
                     "`.minnctapersm` has no effect without `.maxntid` or `.reqntid`",
@@ -123,7 +123,7 @@ impl Checker<'_> {
             .directive(".maxnreg")
             .filter(|d| d.args.first().is_some_and(|a| a.value > 255))
         {
-            self.diags.push(Diagnostic::warning(
+            self.emit(Diagnostic::warning(
                 Code::Directive,
                 d.span,
                 "`.maxnreg` above 255 is ignored",
@@ -140,14 +140,14 @@ impl Checker<'_> {
             let name = d.name.as_str();
             for (_, v, sm) in md.directive_since.iter().filter(|(n, _, _)| n == name) {
                 if let Some(have) = self.env.ptx.filter(|have| have < v) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::Directive,
                         d.span,
                         format!("`{name}` requires PTX ISA .version {v} or later (the module declares {have})"),
                     ));
                 }
                 if let Some(have) = self.env.sm.filter(|have| have.num < *sm) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::Directive,
                         d.span,
                         format!("`{name}` requires .target sm_{sm} or higher, not {have}"),
@@ -165,7 +165,7 @@ impl Checker<'_> {
                 .map(String::as_str)
                 .collect();
             if !missing.is_empty() {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::Directive,
                         function_end(f),
@@ -224,7 +224,7 @@ impl Checker<'_> {
             if let (Some(removed), Some(have)) = (rule.removed, self.env.ptx) {
                 if have >= removed {
                     ok = false;
-                    self.diags.push(
+                    self.emit(
                         Diagnostic::error(
                             Code::DirectiveValue,
                             blame_at(i, rule.blame),
@@ -238,7 +238,7 @@ impl Checker<'_> {
             // "Constant overflow" on its own line, then taken modulo 2³²
             // (`.maxntid 4294967296` is also a zero).
             for a in d.args.iter().filter(|a| a.value > u64::from(u32::MAX)) {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::DirectiveValue,
                         a.span,
@@ -249,7 +249,7 @@ impl Checker<'_> {
             }
             if !rule.zero_ok && d.args.iter().any(|a| a.value & u64::from(u32::MAX) == 0) {
                 ok = false;
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::DirectiveValue,
                         blame_at(i, rule.blame),
@@ -290,7 +290,7 @@ impl Checker<'_> {
                     d = d.with_label(x.span, format!("`{n}` is here"));
                 }
             }
-            self.diags.push(d.with_note("give one of them"));
+            self.emit(d.with_note("give one of them"));
         }
     }
 
@@ -308,7 +308,7 @@ impl Checker<'_> {
                         let diag = Diagnostic::error(Code::Linkage, d.name_span, format!("`{}` is declared `.extern` but defined here without external linkage", d.name))
                             .with_label(*first, "declared `.extern` here")
                             .with_note("define it `.visible` (or `.weak`/`.common`)");
-                        self.diags.push(diag);
+                        self.emit(diag);
                     }
                 }
                 Some(_) => {}
@@ -319,7 +319,7 @@ impl Checker<'_> {
     /// `.address_size`: 64-bit only, and from PTX ISA 2.3.
     pub(super) fn address_size_rules(&mut self, a: &AddressSize) {
         if a.bits.value == 32 {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::AddressSize,
                     a.span,
@@ -330,7 +330,7 @@ impl Checker<'_> {
         }
         if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
-                self.diags.push(Diagnostic::error(Code::TargetVersion, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
+                self.emit(Diagnostic::error(Code::TargetVersion, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
             }
         }
     }
@@ -399,7 +399,7 @@ impl Checker<'_> {
             });
         if !known {
             let cur = md.current().map(|c| c.to_string()).unwrap_or_default();
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::UnknownVersion,
                     v.span,
@@ -422,7 +422,7 @@ impl Checker<'_> {
         let arch_like = |w: &str| w.starts_with("sm_") || w.starts_with("compute_");
         if let Some((first, span)) = t.items.first() {
             if !arch_like(first.as_str()) {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::UnknownTarget,
                         *span,
@@ -438,14 +438,14 @@ impl Checker<'_> {
             let w = word.as_str();
             if arch_like(w) {
                 match md.min_ptx_for(w) {
-                    None => self.diags.push(Diagnostic::error(
+                    None => self.emit(Diagnostic::error(
                         Code::UnknownTarget,
                         *span,
                         format!("unsupported `.target {w}`"),
                     )),
                     Some(need) => {
                         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
-                            self.diags.push(Diagnostic::error(
+                            self.emit(Diagnostic::error(
                                 Code::TargetVersion,
                                 *span,
                                 format!("`.target {w}` requires PTX ISA .version {need} or later (the module declares {have})"),
@@ -456,14 +456,14 @@ impl Checker<'_> {
                 continue;
             }
             match md.option(w) {
-                None => self.diags.push(Diagnostic::error(
+                None => self.emit(Diagnostic::error(
                     Code::UnknownTarget,
                     *span,
                     format!("unsupported `.target` option `{w}`"),
                 )),
                 Some(Some(g)) => match group {
                     Some((og, other)) if og == g && other != w => {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::TargetOption,
                             *span,
                             format!("`.target` option `{w}` conflicts with `{other}`"),
@@ -477,7 +477,7 @@ impl Checker<'_> {
             let below = md.options_below.iter().find(|(o, _)| o == w);
             if let (Some((_, limit)), Some(sm)) = (below, self.env.sm) {
                 if sm.num >= *limit {
-                    self.diags.push(
+                    self.emit(
                         Diagnostic::error(
                             Code::TargetOption,
                             *span,
@@ -536,7 +536,7 @@ impl Checker<'_> {
             if let Some((at, label)) = earlier {
                 d = d.with_label(at, format!("{label} is here"));
             }
-            self.diags.push(d);
+            self.emit(d);
         }
         if what == ".address_size" && !self.header.address_size {
             self.header.address_size = true;
@@ -548,7 +548,7 @@ impl Checker<'_> {
     pub(super) fn align_rule(&mut self, align: Option<&crate::syntax::IntLit>) {
         let Some(a) = align else { return };
         if !a.value.is_power_of_two() || a.value > data().align_max {
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::Align,
                 a.span,
                 format!("`.align {}`: alignment must be a power of two", a.value),
@@ -581,7 +581,7 @@ impl Checker<'_> {
             if let Some(first) = earlier {
                 d = d.with_label(first, "declared `.extern` here");
             }
-            self.diags.push(d);
+            self.emit(d);
         }
     }
 
@@ -592,7 +592,7 @@ impl Checker<'_> {
             return;
         };
         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::DeclVersion,
                 span,
                 format!("`{word}` requires PTX ISA .version {need} or later (the module declares {have})"),
@@ -600,7 +600,7 @@ impl Checker<'_> {
         }
         if let (Some(have), Some(num)) = (self.env.sm, sm) {
             if have.num < num {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::DeclVersion,
                     span,
                     format!(
@@ -650,7 +650,7 @@ impl Checker<'_> {
             };
             let zero_size = d.dims.first().is_some_and(zero);
             if zero_size && !extern_ {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::Incomplete,
                         d.name_span,
@@ -659,7 +659,7 @@ impl Checker<'_> {
                     .with_note("only `.extern` variables may have an incomplete type"),
                 );
             } else if d.dims.iter().skip(1).any(|x| x.is_none() || zero(x)) {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Incomplete,
                     d.name_span,
                     format!(
@@ -669,7 +669,7 @@ impl Checker<'_> {
                 ));
             }
             if no_size && no_init && !extern_ {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::Incomplete,
                         d.name_span,
@@ -684,14 +684,14 @@ impl Checker<'_> {
                     StateSpace::Shared | StateSpace::Local | StateSpace::Reg | StateSpace::Param
                 )
             {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Initializer,
                     d.name_span,
                     format!("variables in {} cannot have an initial value", v.space),
                 ));
             } else if let Some(init) = &d.init {
                 if extern_ {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::Initializer,
                         d.name_span,
                         format!(
@@ -733,7 +733,7 @@ impl Checker<'_> {
                 .saturating_add(size);
         }
         if bytes > MAX_KERNEL_PARAM_BYTES {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(Code::ParamSpace, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
                     .with_label(f.name_span, "parameters declared here")
                     .with_note("pass large data through global memory instead"),
@@ -741,7 +741,7 @@ impl Checker<'_> {
         }
         for p in f.params() {
             if p.dims.first().is_some_and(Option::is_none) {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Incomplete,
                     p.name_span,
                     format!("kernel parameter `{}` cannot be an unsized array", p.name),
@@ -872,7 +872,7 @@ impl Checker<'_> {
         let md = data();
         let ty = v.ty.as_str();
         if md.init_none.iter().any(|t| t == ty) {
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::InitKind,
                 init.span(),
                 format!("no initial value is allowed for a `{ty}` variable"),
@@ -895,7 +895,7 @@ impl Checker<'_> {
             },
         };
         if let Some(diag) = self.init_shape(v, init, shape) {
-            self.diags.push(diag);
+            self.emit(diag);
         }
     }
 

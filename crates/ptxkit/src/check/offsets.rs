@@ -119,7 +119,7 @@ impl Checker<'_> {
         if !operand_kinds::lit(off).is_some_and(|k| k != operand_kinds::Lit::Int) {
             return false;
         }
-        self.diags.push(
+        self.emit(
             crate::diag::Diagnostic::error(
                 crate::diag::Code::ImmediateType,
                 off.span(),
@@ -158,11 +158,11 @@ impl Checker<'_> {
         match found.decl {
             Some(Decl {
                 kind: Kind::Func, ..
-            }) => self.diags.push(diag("function")),
+            }) => self.emit(diag("function")),
             Some(Decl {
                 kind: Kind::Label(_),
                 ..
-            }) => self.diags.push(diag("label")),
+            }) => self.emit(diag("label")),
             // A body `.param`'s address is taken by no instruction.
             Some(Decl {
                 kind: Kind::Var,

@@ -372,7 +372,7 @@ impl Checker<'_> {
                 let want = int_literal(lit);
                 let have = crate::syntax::consteval::eval_int(e);
                 if let (Some(want), Some(have)) = (want, have.filter(|h| Some(*h) != want)) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::ImmediateValue,
                         e.span(),
                         format!(
@@ -455,7 +455,7 @@ impl Checker<'_> {
         // errors); a label defined further on neither ("Predicate
         // expression expected").
         if g.pred.is_sink() || g.pred.is_warp_size() {
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::OperandType,
                 span,
                 format!(
@@ -545,7 +545,7 @@ impl Checker<'_> {
             (Shape::Pair { .. }, Operand::Expr(Expr::Binary(b)))
                 if b.op == crate::syntax::BinOp::BitOr =>
             {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::OperandShape,
                         b.span,
@@ -649,7 +649,7 @@ impl Checker<'_> {
                     && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
             {
                 if top {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandShape,
                         *span,
                         format!(
@@ -662,7 +662,7 @@ impl Checker<'_> {
                     return false;
                 }
                 if !matches!(items.len(), 2 | 4) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandShape,
                         *span,
                         format!(
@@ -687,7 +687,7 @@ impl Checker<'_> {
                 let writes =
                     |t: &OperandTpl| catalog().role(t.spec).is_some_and(|r| r.dir.writes());
                 if inner.iter().all(writes) && items.iter().all(is_sink) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::Sink,
                         *span,
                         format!(
@@ -756,7 +756,7 @@ impl Checker<'_> {
                                 _ => false,
                             })
                         {
-                            self.diags.push(Diagnostic::error(
+                            self.emit(Diagnostic::error(
                                 Code::OperandType,
                                 e.span(),
                                 format!(
@@ -803,7 +803,7 @@ impl Checker<'_> {
                     roles.len() >= 3
                 } =>
             {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::OperandShape,
                     *span,
                     format!(
@@ -821,7 +821,7 @@ impl Checker<'_> {
                 if !matches!(items.len(), 1 | 2 | 4)
                     && catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
             {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::OperandShape,
                     *span,
                     format!(
@@ -845,7 +845,7 @@ impl Checker<'_> {
                     if !top && matches!(e, Expr::Field(_)) {
                         return false;
                     }
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandShape,
                         span,
                         format!(
@@ -1003,7 +1003,7 @@ impl Checker<'_> {
                                             .flags(i.form)
                                             .has(crate::isa::Flags::TEXTURE)))) => {}
                     Some(0) => {
-                        self.diags.push(
+                        self.emit(
                             Diagnostic::error(
                                 Code::OperandShape,
                                 *span,
@@ -1024,7 +1024,7 @@ impl Checker<'_> {
                         && !catalog().flags(i.form).has(crate::isa::Flags::MATRIX)
                         && !catalog().flags(i.form).has(crate::isa::Flags::TEXTURE) =>
                     {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::OperandShape,
                             *span,
                             format!(
@@ -1050,7 +1050,7 @@ impl Checker<'_> {
                                 && (!spec.lax_min || items.len() >= n)
                                 && super::handles::unified_sampler(i, self.env.opts)) =>
                     {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::OperandShape,
                             *span,
                             format!(
@@ -1067,7 +1067,7 @@ impl Checker<'_> {
                     None if spec.kinds.has(Kinds::SIZED_LIST)
                         && !matches!(items.len(), 1 | 2 | 4 | 8) =>
                     {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::OperandShape,
                             *span,
                             format!(
@@ -1087,7 +1087,7 @@ impl Checker<'_> {
                     None if matches!(spec.arity, Arity::Any | Arity::Table(_))
                         && !matches!(items.len(), 1 | 2 | 4) =>
                     {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::OperandShape,
                             *span,
                             format!(
@@ -1119,7 +1119,7 @@ impl Checker<'_> {
                         // is of elements, not a packing.
                         let lanes = i.mods.iter().any(|m| catalog().mod_lanes(m.id).is_some());
                         if share.is_none() && !lanes {
-                            self.diags.push(Diagnostic::error(
+                            self.emit(Diagnostic::error(
                                 Code::OperandShape,
                                 *span,
                                 format!(
@@ -1157,7 +1157,7 @@ impl Checker<'_> {
                         _ => false,
                     })
                 {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandType,
                         *span,
                         format!(
@@ -1173,7 +1173,7 @@ impl Checker<'_> {
                 // elements' type ("Unable to infer type of vector
                 // elements").
                 if spec.dir.writes() && !items.is_empty() && items.iter().all(is_sink) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::Sink,
                         *span,
                         format!(
@@ -1202,7 +1202,7 @@ impl Checker<'_> {
                             |x| matches!(x, Operand::Expr(e) if constant(e) == Some(Lit::Int)),
                         ))
                 {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandKind,
                         *span,
                         format!(
@@ -1378,7 +1378,7 @@ impl Checker<'_> {
                             })
                     };
                     if scalar && !lone_coordinate() {
-                        self.diags.push(Diagnostic::error(
+                        self.emit(Diagnostic::error(
                             Code::OperandShape,
                             e.span(),
                             format!(
@@ -1444,7 +1444,7 @@ impl Checker<'_> {
             ))
         };
         if exact && constant(base).is_some() {
-            return self.diags.push(not_register("a constant".to_string()));
+            return self.emit(not_register("a constant".to_string()));
         }
         let Expr::Name(n, sp) = base else { return };
         let f = w.lookup(ms, *n);
@@ -1746,7 +1746,7 @@ impl Checker<'_> {
                 if let Some(t) = ty.filter(|t| t.bits() != 0 && !texture) {
                     let other_width = !r.components.is_empty() && r.listed_width(t.bits());
                     if r.ty.bits() != t.bits() && !other_width {
-                        return self.diags.push(
+                        return self.emit(
                             Diagnostic::error(
                                 Code::OperandType,
                                 span,
@@ -1772,7 +1772,7 @@ impl Checker<'_> {
                 // of any type but not wider than its elements (`{%clock64,
                 // %r2}`: "Incompatible elements of vector expression").
                 if let Some(t) = ty.filter(|t| t.bits() < r.ty.bits() && texture) {
-                    self.diags.push(Diagnostic::error(
+                    self.emit(Diagnostic::error(
                         Code::OperandType,
                         span,
                         format!(
@@ -1853,7 +1853,7 @@ impl Checker<'_> {
                     .join(", ")
             )
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::SpecialRegister,
                 span,
@@ -1909,7 +1909,7 @@ impl Checker<'_> {
         }
         if e.is_sink() {
             if !spec.kinds.has(Kinds::SINK) && spec.dir.writes() {
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Sink,
                     e.span(),
                     format!(
@@ -2115,7 +2115,7 @@ impl Checker<'_> {
         {
             // `1|%p2` is no pair but an expression: nothing can be
             // written to one.
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::OperandKind,
                 e.span(),
                 format!(
@@ -2239,7 +2239,7 @@ impl Checker<'_> {
         } else {
             return true;
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::OperandType,
                 span,
@@ -2288,7 +2288,7 @@ impl Checker<'_> {
             ),
             _ => return,
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(Code::OperandKind, span, why)
                 .with_note("the sign of `a*b` is what counts: `-a, -b` is the product itself, and `-a, -b, -c` negates `c` alone"),
         );
@@ -2328,7 +2328,7 @@ impl Checker<'_> {
         let lanes = match selector_lanes(field) {
             Some(lanes) if ty.bits() == 32 || ty == ScalarType::Pred => lanes,
             _ => {
-                self.diags.push(
+                self.emit(
                     Diagnostic::error(
                         Code::OperandKind,
                         fe.span,
@@ -2341,7 +2341,7 @@ impl Checker<'_> {
         };
         let op = super::inst_name(i);
         if !lanes {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::OperandKind,
                     fe.span,
@@ -2399,7 +2399,7 @@ impl Checker<'_> {
             )
             .with_note(format!("it takes {}", set.join(" ")))
         };
-        self.diags.push(d);
+        self.emit(d);
         true
     }
 
@@ -2586,7 +2586,7 @@ impl Checker<'_> {
             && !r.components.is_empty()
             && role_arity(i, spec).is_some_and(|n| n != 4)
         {
-            return self.diags.push(
+            return self.emit(
                 Diagnostic::error(
                     Code::SpecialRegister,
                     span,
@@ -2605,7 +2605,7 @@ impl Checker<'_> {
             return self.gate_special(r, span);
         }
         if !spec.kinds.has(Kinds::SREG) || spec.dir.writes() {
-            return self.diags.push(
+            return self.emit(
                 Diagnostic::error(
                     Code::OperandType,
                     span,
@@ -2623,7 +2623,7 @@ impl Checker<'_> {
                 .filter(|t| t.is_float())
         });
         if let Some(f) = float {
-            return self.diags.push(
+            return self.emit(
                 Diagnostic::error(
                     Code::OperandType,
                     span,
@@ -2636,7 +2636,7 @@ impl Checker<'_> {
             return self.gate_special(r, span);
         };
         if !sreg_fits(r, ty, spec.wider) {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::OperandType,
                     span,
@@ -2718,7 +2718,7 @@ impl Checker<'_> {
         };
         if let Some(set) = listed.filter(|set| !set.contains(&v)) {
             let want: Vec<String> = set.iter().map(i64::to_string).collect();
-            self.diags.push(Diagnostic::error(
+            self.emit(Diagnostic::error(
                 Code::ImmediateValue,
                 e.span(),
                 format!(
@@ -2742,7 +2742,7 @@ impl Checker<'_> {
         if spec.multiple > 1 {
             want.push(format!("a multiple of {}", spec.multiple));
         }
-        self.diags.push(Diagnostic::error(
+        self.emit(Diagnostic::error(
             Code::ImmediateValue,
             e.span(),
             format!(

@@ -90,7 +90,7 @@ impl Checker<'_> {
                 {
                     return;
                 }
-                self.diags.push(Diagnostic::error(
+                self.emit(Diagnostic::error(
                     Code::Sink,
                     span,
                     "the sink `_` cannot be a source operand",

@@ -319,7 +319,7 @@ impl Checker<'_> {
         }
         if let Some(why) = funcs.get(&f.name).and_then(|prev| this.differs(prev)) {
             let first = funcs.get(&f.name).map_or(f.name_span, |p| p.name_span);
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::Duplicate,
                     f.name_span,
@@ -379,7 +379,7 @@ impl Checker<'_> {
         };
         left.sort_by_key(|(_, s)| s.start);
         for (n, span) in left {
-            self.diags.push(
+            self.emit(
                 Diagnostic::error(
                     Code::Unresolved,
                     span,
@@ -405,7 +405,7 @@ impl Checker<'_> {
         let say = |l: Option<Linkage>| {
             l.map_or("no linkage".to_string(), |l| format!("`{}`", l.as_str()))
         };
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::Linkage,
                 f.name_span,
@@ -428,7 +428,7 @@ impl Checker<'_> {
             format!("`{name}` is declared twice in the same scope"),
         )
         .with_label(first, format!("`{name}` was first declared here"));
-        self.diags.push(d);
+        self.emit(d);
     }
 
     /// Resolve the names used in the initializers of a module-scope variable.
@@ -449,7 +449,7 @@ impl Checker<'_> {
         if b.op != BinOp::Add || !ms.scope.find(*n).is_some_and(|d| d.kind == Kind::Func) {
             return;
         }
-        self.diags.push(
+        self.emit(
             Diagnostic::error(
                 Code::InitKind,
                 *sp,
@@ -477,11 +477,11 @@ impl Checker<'_> {
             Initializer::Expr(e) => {
                 e.for_each_name(&mut |n, sp| {
                     if ms.scope.find(n).is_none() && !is_predefined(n.as_str()) {
-                        self.diags.push(undeclared(n, sp));
+                        self.emit(undeclared(n, sp));
                     }
                 });
                 if let Some(d) = super::const_div::in_expr(e) {
-                    self.diags.push(d);
+                    self.emit(d);
                 }
                 self.function_offset(e, ms);
             }
