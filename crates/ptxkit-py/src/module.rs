@@ -204,13 +204,17 @@ impl Module {
     /// ``target`` (``"sm_80"``) checks against another target than the
     /// module's ``.target``; ``syntax_only`` skips the semantic checks.
     /// Diagnostics in source order; an empty list means the module is
-    /// valid. The GIL is released while checking.
-    #[pyo3(signature = (target = None, syntax_only = false))]
+    /// valid. ``max_errors`` (above 0) gives what ``ptx check --max-errors
+    /// N`` reports: the first that many in source order, no more of them
+    /// held while checking (a module with an error at every token). The GIL
+    /// is released while checking.
+    #[pyo3(signature = (target = None, syntax_only = false, max_errors = 0))]
     fn check(
         &self,
         py: Python<'_>,
         target: Option<String>,
         syntax_only: bool,
+        max_errors: usize,
     ) -> PyResult<Vec<Diagnostic>> {
         crate::errors::guard(|| {
             if let Some(t) = &target {
@@ -218,6 +222,19 @@ impl Module {
             }
             let doc = Arc::clone(&self.doc);
             let ds = py.detach(move || {
+                if max_errors > 0 {
+                    let src = &doc.text.bytes;
+                    let found = if syntax_only {
+                        ptxkit::check::syntax_check_bounded(src, max_errors)
+                    } else {
+                        let opts = CheckOptions {
+                            target,
+                            ..CheckOptions::default()
+                        };
+                        ptxkit::check::check_source_bounded(src, &opts, max_errors, |_| {})
+                    };
+                    return found.diagnostics;
+                }
                 let mut ds = doc.parsed.diagnostics.clone();
                 if !syntax_only && !doc.parsed.has_errors() {
                     let opts = CheckOptions {

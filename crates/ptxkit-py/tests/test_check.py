@@ -89,3 +89,20 @@ def test_corpus_diagnostics_have_positions_and_frames(corpus):
             assert str(d).startswith(f"{p}:{d.line}:{d.col}: {d.severity}: ")
             seen += 1
     assert seen > 0
+
+
+def test_max_errors_keeps_the_first_in_source_order():
+    # Two errors an element: a million-element version held them all.
+    items = ",".join("'a'" for _ in range(20_000))
+    text = ".version 8.0\n.target sm_90\n.address_size 64\n.global .u8 s[20000] = {%s};\n" % items
+    m = ptxkit.parse(text)
+    first = m.check(max_errors=50)
+    assert len(first) == 50
+    assert [d.col for d in first] == sorted(d.col for d in first)
+    everything = m.check()
+    assert len(everything) == 40_000
+    assert [(d.line, d.col, d.code) for d in first] == [
+        (d.line, d.col, d.code) for d in everything[:50]
+    ]
+    # A valid module: nothing either way.
+    assert ptxkit.parse_file(EXAMPLES / "calls.ptx").check(max_errors=1) == []

@@ -318,8 +318,10 @@ class Module:
     def has_errors(self) -> bool: ...
     @property
     def source(self) -> str: ...
-    def check(self, target: Optional[str] = None, syntax_only: bool = False) -> List[Diagnostic]:
-        """``ptx check``: ``[]`` when ptxas would accept the module."""
+    def check(self, target: Optional[str] = None, syntax_only: bool = False,
+              max_errors: int = 0) -> List[Diagnostic]:
+        """``ptx check``: ``[]`` when ptxas would accept the module.
+        ``max_errors`` > 0: only the first that many (``--max-errors``)."""
     def format(self, lossless: bool = False) -> str:
         """``ptx fmt``."""
     def to_json(self, indent: Optional[int] = None) -> str:
