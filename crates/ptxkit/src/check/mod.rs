@@ -231,7 +231,7 @@ fn stream_check(
     // and in the function being read.
     let mut module_poison = u32::MAX;
     let mut body_poison = u32::MAX;
-    while let Some((piece, diags)) = stream.next() {
+    while let Some((mut piece, diags)) = stream.next() {
         let (unkept_errors, unkept_warnings) = stream.take_unkept();
         sink.add_unkept_errors(unkept_errors);
         sink.add_unkept_warnings(unkept_warnings);
@@ -252,10 +252,16 @@ fn stream_check(
         }
         sink.extend(diags);
         let function_end = matches!(piece, Piece::FunctionEnd(_));
-        let mut piece = Some(piece);
         if let Some(c) = checker.as_deref_mut() {
             if !broken || structural {
-                piece = piece.and_then(|p| c.take_piece(p));
+                if matches!(piece, Piece::FunctionStart(_)) {
+                    // The header is handed over, not copied; what is left
+                    // in its place recycles as nothing. (Other pieces are
+                    // lent: moving each statement in and out costs.)
+                    let _ = c.take_piece(std::mem::replace(&mut piece, Piece::BlockStart(0)));
+                } else {
+                    c.piece(&piece);
+                }
             }
             let poison = module_poison.min(body_poison);
             // The end of a body reports what it resolves late (labels
@@ -278,9 +284,7 @@ fn stream_check(
         if function_end {
             body_poison = u32::MAX;
         }
-        if let Some(piece) = piece {
-            stream.recycle(piece);
-        }
+        stream.recycle(piece);
         done(stream.consumed());
     }
     let (unkept_errors, unkept_warnings) = stream.take_unkept();

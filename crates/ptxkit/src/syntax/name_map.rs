@@ -21,6 +21,8 @@ use super::Name;
 const CHUNK_BITS: u32 = 12;
 /// Entries a chunk holds once full.
 const CHUNK: usize = 1 << CHUNK_BITS;
+/// Entries the first chunk has room for from the start.
+const FIRST: usize = 16;
 /// The offset bits of an insertion number.
 const OFFSET: u32 = (1 << CHUNK_BITS) - 1;
 
@@ -149,7 +151,11 @@ impl<V> NameMap<V> {
                 // A full chunk is never grown: the next has room for a
                 // whole chunk from the start (the first grows as a `Vec`).
                 let mut c = if self.chunks.is_empty() {
-                    Vec::new()
+                    // Room for the handful of names most scopes have (a
+                    // body's parameters and labels), index included, so
+                    // they are not grown one doubling at a time.
+                    self.index.reserve(FIRST, |_| 0);
+                    Vec::with_capacity(FIRST)
                 } else {
                     Vec::with_capacity(CHUNK)
                 };
