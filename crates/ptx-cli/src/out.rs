@@ -300,6 +300,20 @@ pub fn load(path: &Path) -> Result<Loaded, String> {
     Ok(parse_input(input, true))
 }
 
+/// After a parse's diagnostics: the line saying how many were not kept, if
+/// any.
+pub fn report_omitted(name: &str, parsed: &ptxkit::Parsed) {
+    let more = parsed
+        .omitted_errors
+        .saturating_add(parsed.omitted_warnings);
+    if more > 0 {
+        eprintln!(
+            "ptx: {name}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
+            crate::report::thousands(more)
+        );
+    }
+}
+
 /// Parse an input; print its diagnostics when `report`.
 pub fn parse_input(input: Input, report: bool) -> Loaded {
     // Identical to `parse`, on several threads for big modules.
@@ -316,16 +330,7 @@ pub fn parse_input(input: Input, report: bool) -> Loaded {
                 render_styled(d, &input.name, &input.bytes, &lines, color)
             );
         }
-        let more = parsed
-            .omitted_errors
-            .saturating_add(parsed.omitted_warnings);
-        if more > 0 {
-            eprintln!(
-                "ptx: {}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
-                input.name,
-                crate::report::thousands(more)
-            );
-        }
+        report_omitted(&input.name, &parsed);
     }
     Loaded {
         input,

@@ -108,16 +108,7 @@ fn one(a: &Args, path: &Path) -> Result<Outcome, String> {
         for d in &parsed.diagnostics {
             eprint!("{}", render(d, &inp.name, &inp.bytes, &index));
         }
-        let more = parsed
-            .omitted_errors
-            .saturating_add(parsed.omitted_warnings);
-        if more > 0 {
-            eprintln!(
-                "ptx: {}: ... and {} more diagnostics not shown (`ptx check --max-errors 0` shows all)",
-                inp.name,
-                crate::report::thousands(more)
-            );
-        }
+        crate::out::report_omitted(&inp.name, &parsed);
         return Ok(Outcome::Failed);
     }
     let out = if a.lossless {

@@ -5,7 +5,7 @@
 //! A hash map of `(Name, V)` slots keeps between an eighth and a half of
 //! its slots empty, and while it grows the old table and the new one, twice
 //! as large, are both alive: a 32-byte entry costs 38 to 110 bytes. Here
-//! the entries sit in insertion order in chunks of [`CHUNK`] that never
+//! the entries sit in insertion order in chunks of 4,096 that never
 //! move once full, found through a hash table of 32-bit indices (5 bytes a
 //! slot): about 32 bytes an entry plus 6 to 17 for the index. A small map
 //! is a single chunk that grows like a `Vec`.
