@@ -55,11 +55,16 @@ pub struct Doc {
 /// statement on the way down through nested blocks.
 pub type Path = Box<[u32]>;
 
+/// The syntax diagnostics a parse keeps (the first in source order; the
+/// others are counted, `Module.omitted_diagnostics`): text with an error
+/// at every token (2,000,000 of them in 4 MB) held them all, 1 GB.
+pub const MAX_PARSE_DIAGNOSTICS: usize = 10_000;
+
 impl Doc {
     /// Parse `bytes` (several threads for a large module; the tree is the
     /// same as a one-thread parse).
     pub fn parse(name: String, bytes: Vec<u8>) -> Doc {
-        let parsed = ptxkit::parse_parallel(&bytes);
+        let parsed = ptxkit::parse_parallel_bounded(&bytes, MAX_PARSE_DIAGNOSTICS);
         Doc {
             text: Arc::new(Text::new(name, bytes)),
             parsed,

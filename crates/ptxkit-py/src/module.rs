@@ -174,8 +174,8 @@ impl Module {
         })
     }
 
-    /// The syntax errors and warnings found while parsing (``check()``
-    /// adds the semantic ones).
+    /// The syntax errors and warnings found while parsing, the first
+    /// 10,000 in source order (``check()`` adds the semantic ones).
     #[getter]
     fn diagnostics(&self) -> PyResult<Vec<Diagnostic>> {
         crate::errors::guard(|| {
@@ -183,6 +183,17 @@ impl Module {
                 &self.doc.text,
                 self.doc.parsed.diagnostics.clone(),
             ))
+        })
+    }
+
+    /// How many syntax diagnostics were found past the first 10,000 and
+    /// not kept in ``diagnostics`` (``check(max_errors=…)`` reads the text
+    /// again and counts none of them).
+    #[getter]
+    fn omitted_diagnostics(&self) -> PyResult<usize> {
+        crate::errors::guard(|| {
+            let p = &self.doc.parsed;
+            Ok(p.omitted_errors.saturating_add(p.omitted_warnings))
         })
     }
 

@@ -100,9 +100,23 @@ def test_max_errors_keeps_the_first_in_source_order():
     assert len(first) == 50
     assert [d.col for d in first] == sorted(d.col for d in first)
     everything = m.check()
-    assert len(everything) == 40_000
+    # The parse keeps the first 10,000 syntax diagnostics.
+    assert (len(everything), m.omitted_diagnostics) == (10_000, 30_000)
     assert [(d.line, d.col, d.code) for d in first] == [
         (d.line, d.col, d.code) for d in everything[:50]
     ]
     # A valid module: nothing either way.
     assert ptxkit.parse_file(EXAMPLES / "calls.ptx").check(max_errors=1) == []
+
+
+def test_parse_keeps_the_first_syntax_diagnostics_and_counts_the_rest():
+    # Two errors an element; 2,000,000 of them were all kept (1 GB).
+    items = ",".join("'a'" for _ in range(30_000))
+    text = ".version 8.0\n.target sm_90\n.address_size 64\n.global .u8 s[30000] = {%s};\n" % items
+    m = ptxkit.parse(text)
+    ds = m.diagnostics
+    assert (len(ds), m.omitted_diagnostics) == (10_000, 50_000)
+    assert m.has_errors
+    assert [d.col for d in ds] == sorted(d.col for d in ds)
+    assert ds[0].col == text.splitlines()[3].index("'") + 1
+    assert ptxkit.parse_file(EXAMPLES / "calls.ptx").omitted_diagnostics == 0

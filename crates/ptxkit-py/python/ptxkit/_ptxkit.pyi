@@ -313,7 +313,10 @@ class Module:
     def globals(self) -> List[Global]: ...
     @property
     def diagnostics(self) -> List[Diagnostic]:
-        """Syntax diagnostics found while parsing."""
+        """Syntax diagnostics found while parsing (the first 10,000)."""
+    @property
+    def omitted_diagnostics(self) -> int:
+        """Syntax diagnostics found past the first 10,000, not kept."""
     @property
     def has_errors(self) -> bool: ...
     @property
