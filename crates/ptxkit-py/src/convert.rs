@@ -7,10 +7,27 @@ use serde::Serialize;
 use serde_json::Value;
 
 /// `v` as Python objects.
+///
+/// Python's cyclic garbage collector is paused while they are made: each
+/// collection it starts walks every container made so far, and a module's
+/// tree is millions of dicts and lists (`Module.to_dict()` of 50,000
+/// functions: 13.9 s with it running, 3.2 s paused). Nothing made here
+/// can be garbage before it is returned; the collector is started again
+/// whatever happens (the GIL is held throughout, so no other thread runs
+/// Python code meanwhile).
 pub fn to_py<T: Serialize + ?Sized>(py: Python<'_>, v: &T) -> PyResult<Py<PyAny>> {
     let value = serde_json::to_value(v)
         .map_err(|e| pyo3::exceptions::PyValueError::new_err(e.to_string()))?;
-    value_to_py(py, &value)
+    let gc = py.import("gc")?;
+    let was_enabled: bool = gc.call_method0("isenabled")?.extract()?;
+    if was_enabled {
+        gc.call_method0("disable")?;
+    }
+    let made = value_to_py(py, &value);
+    if was_enabled {
+        gc.call_method0("enable")?;
+    }
+    made
 }
 
 /// A JSON value as Python objects.

@@ -11,6 +11,7 @@ import textwrap
 import pytest
 
 import ptxkit
+from conftest import EXAMPLES
 
 HEADER = ".version 8.0\n.target sm_90\n.address_size 64\n"
 
@@ -98,3 +99,18 @@ def test_did_you_mean_costs_the_length_of_the_word():
     with pytest.raises(ptxkit.Error, match="no instruction named"):
         ptxkit.explain("a" * 10_000_000)
     assert time.perf_counter() - t < 10
+
+
+def test_to_dict_leaves_the_garbage_collector_as_it_was():
+    import gc
+
+    m = ptxkit.parse_file(EXAMPLES / "calls.ptx")
+    assert gc.isenabled()
+    assert m.to_dict()["items"]
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        m.to_dict()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
