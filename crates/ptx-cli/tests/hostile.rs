@@ -1491,7 +1491,7 @@ fn lsp_linear_in_a_long_line() {
 
 /// `n` device functions and a kernel calling each once.
 fn kernel_calling_each(n: usize) -> Vec<u8> {
-    let mut s = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+    let mut s = HEADER.to_string();
     for i in 0..n {
         s.push_str(&format!(".func f{i}()\n{{\n\tret;\n}}\n"));
     }

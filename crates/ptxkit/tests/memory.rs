@@ -26,6 +26,24 @@ static A: Counting = Counting;
 /// input, say) counts in a measurement.
 static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
 
+/// The first lines of a module.
+const HEADER: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
+
+/// `n` items made by `item`, comma-separated.
+fn listed(n: usize, item: impl Fn(usize) -> String) -> String {
+    (0..n).map(item).collect::<Vec<_>>().join(",")
+}
+
+/// The heap's peak and the outcome of the streamed check of `src` with an
+/// error cap of 100 (after a warm-up run: the catalog, interned names).
+fn streamed_check_peak(src: &[u8]) -> (usize, ptxkit::diag::Collected) {
+    let opts = ptxkit::check::CheckOptions::default();
+    let run = || ptxkit::check::check_source_bounded(src, &opts, 100, |_| {});
+    drop(run());
+    let (_, peak, c) = measure(run);
+    (peak, c)
+}
+
 #[test]
 fn tree_and_check_memory_per_source_byte() {
     let _one = ONE_AT_A_TIME.lock();
@@ -256,13 +274,8 @@ fn undeclared_registers_are_held_within_the_error_cap() {
 fn diagnostics_within_one_item_are_held_within_the_error_cap() {
     let _one = ONE_AT_A_TIME.lock();
     let module = |n: usize| {
-        let mut s =
-            format!(".version 8.0\n.target sm_90\n.address_size 64\n.global .u8 s[{n}] = {{");
-        for i in 0..n {
-            s.push_str(if i == 0 { "'a'" } else { ",'a'" });
-        }
-        s.push_str("};\n");
-        s.into_bytes()
+        let items = listed(n, |_| "'a'".into());
+        format!("{HEADER}.global .u8 s[{n}] = {{{items}}};\n").into_bytes()
     };
     let (small, large) = (module(20_000), module(200_000));
     let opts = ptxkit::check::CheckOptions::default();
@@ -316,18 +329,9 @@ fn diagnostics_within_one_item_are_held_within_the_error_cap() {
 fn initializer_items_are_allocated_once() {
     let _one = ONE_AT_A_TIME.lock();
     let n = 200_000;
-    let mut s = format!(
-        ".version 8.0\n.target sm_90\n.address_size 64\n.global .u32 x;\n.global .u64 t[{n}] = {{"
-    );
-    for i in 0..n {
-        s.push_str(if i == 0 { "x" } else { ", x" });
-    }
-    s.push_str("};\n");
-    let src = s.into_bytes();
-    let opts = ptxkit::check::CheckOptions::default();
-    let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
-    drop(run());
-    let (_, peak, c) = measure(run);
+    let items = listed(n, |_| " x".into());
+    let src = format!("{HEADER}.global .u32 x;\n.global .u64 t[{n}] = {{{items}}};\n");
+    let (peak, c) = streamed_check_peak(src.as_bytes());
     assert!(c.diagnostics.is_empty(), "{:?}", c.diagnostics.first());
     let per_item = peak as f64 / n as f64;
     eprintln!("check peak: {peak} bytes, {per_item:.1} an item");
@@ -341,20 +345,9 @@ fn initializer_items_are_allocated_once() {
 #[test]
 fn a_function_header_is_not_copied() {
     let _one = ONE_AT_A_TIME.lock();
-    let n = 25_000;
-    let mut s = String::from(".version 8.0\n.target sm_90\n.address_size 64\n.entry k(");
-    for i in 0..n {
-        s.push_str(&format!(
-            "{}.param .u32 p{i}",
-            if i == 0 { "" } else { "," }
-        ));
-    }
-    s.push_str(")\n{\nret;\n}\n");
-    let src = s.into_bytes();
-    let opts = ptxkit::check::CheckOptions::default();
-    let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
-    drop(run());
-    let (_, peak, c) = measure(run);
+    let params = listed(25_000, |i| format!(".param .u32 p{i}"));
+    let src = format!("{HEADER}.entry k({params})\n{{\nret;\n}}\n");
+    let (peak, c) = streamed_check_peak(src.as_bytes());
     // Too many bytes of parameters for a kernel: one error.
     assert_eq!(c.errors, 1);
     let ratio = peak as f64 / src.len() as f64;
@@ -370,22 +363,12 @@ fn a_function_header_is_not_copied() {
 #[test]
 fn semantic_errors_within_one_item_are_held_within_the_error_cap() {
     let _one = ONE_AT_A_TIME.lock();
-    let module = |n: usize| {
-        let mut s =
-            format!(".version 8.0\n.target sm_90\n.address_size 64\n.global .u64 t[{n}] = {{");
-        for i in 0..n {
-            s.push_str(&format!("{}q{i}", if i == 0 { "" } else { "," }));
-        }
-        s.push_str("};\n");
-        s.into_bytes()
-    };
-    let src = module(200_000);
-    let opts = ptxkit::check::CheckOptions::default();
-    let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
-    drop(run());
-    let (_, peak, c) = measure(run);
+    let n = 200_000;
+    let items = listed(n, |i| format!("q{i}"));
+    let src = format!("{HEADER}.global .u64 t[{n}] = {{{items}}};\n").into_bytes();
+    let (peak, c) = streamed_check_peak(&src);
     assert_eq!((c.diagnostics.len(), c.errors), (100, 200_000));
-    let all = ptxkit::check::check_source(&src, &opts);
+    let all = ptxkit::check::check_source(&src, &ptxkit::check::CheckOptions::default());
     assert_eq!(all.len(), 200_000);
     assert_eq!(
         all[..100],
@@ -407,7 +390,7 @@ fn semantic_errors_within_one_item_are_held_within_the_error_cap() {
 #[test]
 fn declarations_are_held_compactly() {
     let _one = ONE_AT_A_TIME.lock();
-    let head = ".version 8.0\n.target sm_90\n.address_size 64\n";
+    let head = HEADER;
     let n = 200_000;
     let globals: String = (0..n).map(|i| format!(".global .u32 g{i};\n")).collect();
     let functions: String = (0..n / 4)
@@ -423,12 +406,8 @@ fn declarations_are_held_compactly() {
             6.5,
         ),
     ];
-    let opts = ptxkit::check::CheckOptions::default();
     for (what, src, budget) in cases {
-        let src = src.into_bytes();
-        let run = || ptxkit::check::check_source_bounded(&src, &opts, 100, |_| {});
-        drop(run());
-        let (_, peak, c) = measure(run);
+        let (peak, c) = streamed_check_peak(src.as_bytes());
         assert_eq!(c.errors, 0, "{what}: {:?}", c.diagnostics.first());
         let ratio = peak as f64 / src.len() as f64;
         eprintln!("{what}: check peak {peak} bytes, {ratio:.2}x the source");
