@@ -175,7 +175,6 @@ impl Layout {
             }
         }
         mc.take_diagnostics();
-        mc.take_unkept();
         mc.item(item);
         let mut semantic = mc.take_diagnostics();
         semantic.sort_by_key(|d| d.span.start);

@@ -20,13 +20,9 @@
 //! in the body (which was quadratic: 60,000 names held, then 50,000 blocks,
 //! ran for minutes).
 
-use std::hash::BuildHasher;
-
-use hashbrown::HashTable;
-use rustc_hash::FxBuildHasher;
-
 use crate::diag::Diagnostic;
 use crate::source::Span;
+use crate::syntax::name_map::NameMap;
 use crate::syntax::Name;
 
 /// Kept diagnostics, in all, per unit of the error cap.
@@ -67,77 +63,43 @@ pub(super) type Kept = (Name, Pending, usize);
 
 /// Uses counted past the kept ones, by name: how many of each [`Settle`]
 /// (indexed by it). One table serves both, so a name used where either
-/// settling applies costs one entry, not two; and the entries are one
-/// dense list (24 bytes each) found through a table of 32-bit indices
-/// (5 bytes a slot), not a map of 25-byte slots of which up to half are
+/// settling applies costs one entry, not two; and the entries are a
+/// [`NameMap`] (24 bytes each, found through a table of 32-bit indices of
+/// 5 bytes a slot), not a map of 25-byte slots of which up to half are
 /// empty: 2,000,000 distinct names held cost about 72 MB, not 210.
 #[derive(Default)]
 struct Counts {
     /// Each name counted, once, in the order first counted.
-    entries: Vec<(Name, [u32; 2])>,
-    /// Indices into `entries`, by the name's hash.
-    index: HashTable<u32>,
-}
-
-fn hash_of(n: Name) -> u64 {
-    FxBuildHasher.hash_one(n)
+    map: NameMap<[u32; 2]>,
 }
 
 impl Counts {
     /// Names in the table (settled ones included, with no uses left).
     fn len(&self) -> usize {
-        self.entries.len()
+        self.map.len()
     }
 
     fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.map.is_empty()
     }
 
     /// Add `c` to the counts of `n`.
     fn add(&mut self, n: Name, c: [u32; 2]) {
-        let hash = hash_of(n);
-        let entries = &mut self.entries;
-        let at = |i: u32| usize::try_from(i).ok().and_then(|i| entries.get(i));
-        let found = self.index.find(hash, |&i| at(i).is_some_and(|e| e.0 == n));
-        if let Some(e) = found
-            .copied()
-            .and_then(|i| usize::try_from(i).ok())
-            .and_then(|i| entries.get_mut(i))
-        {
-            e.1 = [e.1[0].saturating_add(c[0]), e.1[1].saturating_add(c[1])];
-            return;
+        // (`None` past 2^32 names: each takes a byte or more of an input
+        // under 4 GiB.)
+        if let Some(e) = self.map.get_or_insert(n, [0, 0]) {
+            *e = [e[0].saturating_add(c[0]), e[1].saturating_add(c[1])];
         }
-        // Fewer than 2^32 names: each takes a byte or more of an input
-        // under 4 GiB.
-        let Ok(i) = u32::try_from(entries.len()) else {
-            return;
-        };
-        entries.push((n, c));
-        let entries = &self.entries;
-        self.index.insert_unique(hash, i, |&i| {
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| entries.get(i))
-                .map_or(0, |e| hash_of(e.0))
-        });
     }
 
     /// The counts of `n`, taken out (the name stays, with none).
     fn take(&mut self, n: Name) -> Option<[u32; 2]> {
-        let entries = &mut self.entries;
-        let i = *self.index.find(hash_of(n), |&i| {
-            usize::try_from(i)
-                .ok()
-                .and_then(|i| entries.get(i))
-                .is_some_and(|e| e.0 == n)
-        })?;
-        let e = entries.get_mut(usize::try_from(i).ok()?)?;
-        Some(std::mem::take(&mut e.1))
+        self.map.get_mut(&n).map(std::mem::take)
     }
 
     /// Each name and its counts.
     fn into_entries(self) -> impl Iterator<Item = (Name, [u32; 2])> {
-        self.entries.into_iter().filter(|e| e.1 != [0, 0])
+        self.map.into_entries().filter(|e| e.1 != [0, 0])
     }
 }
 

@@ -232,10 +232,9 @@ fn stream_check(
     let mut module_poison = u32::MAX;
     let mut body_poison = u32::MAX;
     while let Some((mut piece, diags)) = stream.next() {
-        let (unkept_errors, unkept_warnings) = stream.take_unkept();
-        sink.add_unkept_errors(unkept_errors);
-        sink.add_unkept_warnings(unkept_warnings);
-        let broken = unkept_errors > 0 || diags.iter().any(Diagnostic::is_error);
+        let unkept = stream.take_unkept();
+        sink.add_unkept(unkept);
+        let broken = unkept.0 > 0 || diags.iter().any(Diagnostic::is_error);
         let structural = matches!(
             piece,
             Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_)
@@ -271,9 +270,7 @@ fn stream_check(
                 !d.code.may_cascade()
                     || (d.span.start < poison && !(end && d.code == Code::UndefinedLabel))
             });
-            let (unkept_errors, unkept_warnings) = c.take_unkept();
-            sink.add_unkept_errors(unkept_errors);
-            sink.add_unkept_warnings(unkept_warnings);
+            sink.add_unkept(c.take_unkept());
             // Errors past the cap, counted only, are of the "not declared"
             // family: not counted after a broken declaration.
             let uncounted = c.take_uncounted_errors();
@@ -287,17 +284,13 @@ fn stream_check(
         stream.recycle(piece);
         done(stream.consumed());
     }
-    let (unkept_errors, unkept_warnings) = stream.take_unkept();
-    sink.add_unkept_errors(unkept_errors);
-    sink.add_unkept_warnings(unkept_warnings);
+    sink.add_unkept(stream.take_unkept());
     sink.extend(stream.finish());
     if let Some(c) = checker {
         c.end();
         let clean = module_poison == u32::MAX;
         c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
-        let (unkept_errors, unkept_warnings) = c.take_unkept();
-        sink.add_unkept_errors(unkept_errors);
-        sink.add_unkept_warnings(unkept_warnings);
+        sink.add_unkept(c.take_unkept());
         let uncounted = c.take_uncounted_errors();
         if clean {
             sink.add_unkept_errors(uncounted);

@@ -131,10 +131,11 @@ impl Bounded {
         self.errors = self.errors.saturating_add(n);
     }
 
-    /// Count `n` warnings found but never kept (see
+    /// Count `errors` and `warnings` found but never kept (see
     /// [`Bounded::add_unkept_errors`]).
-    pub fn add_unkept_warnings(&mut self, n: usize) {
-        self.warnings = self.warnings.saturating_add(n);
+    pub fn add_unkept(&mut self, (errors, warnings): (usize, usize)) {
+        self.errors = self.errors.saturating_add(errors);
+        self.warnings = self.warnings.saturating_add(warnings);
     }
 
     /// The number of diagnostics pushed so far.

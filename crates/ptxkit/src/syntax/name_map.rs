@@ -138,6 +138,22 @@ impl<V> NameMap<V> {
         true
     }
 
+    /// The value of `n`, to change, after giving it `v` if the map did not
+    /// hold it (`None` only past 2^32 names, when `n` cannot be added).
+    pub fn get_or_insert(&mut self, n: Name, v: V) -> Option<&mut V> {
+        let hash = hash_of(&n);
+        let i = match self.find(&n, hash) {
+            Some(i) => i,
+            None => {
+                let i = u32::try_from(self.index.len()).ok()?;
+                self.push(n, v, hash);
+                i
+            }
+        };
+        let (c, k) = place(i);
+        self.chunks.get_mut(c)?.get_mut(k).map(|e| &mut e.1)
+    }
+
     /// Append the new name `n`.
     fn push(&mut self, n: Name, v: V, hash: u64) {
         // Fewer than 2^32 names: each is a byte or more of an input under
@@ -174,6 +190,11 @@ impl<V> NameMap<V> {
         self.chunks.iter().flatten().map(|(n, v)| (n, v))
     }
 
+    /// The names and values, in insertion order, taken out.
+    pub fn into_entries(self) -> impl Iterator<Item = (Name, V)> {
+        self.chunks.into_iter().flatten()
+    }
+
     /// The names, in insertion order.
     pub fn keys(&self) -> impl Iterator<Item = &Name> {
         self.iter().map(|(n, _)| n)
@@ -201,6 +222,8 @@ mod tests {
         assert!(!m.insert_new(Name::new("x6"), 600));
         assert_eq!(m.get(&Name::new("x6")), Some(&6));
         assert!(m.insert_new(Name::new("y"), 1));
+        *m.get_or_insert(Name::new("x7"), 0).unwrap() += 1;
+        assert_eq!(m.get(&Name::new("x7")), Some(&8));
         *m.get_mut(&Name::new("y")).unwrap() += 1;
         assert_eq!(
             m.get_key_value(&Name::new("y")),
@@ -211,6 +234,10 @@ mod tests {
         let order: Vec<usize> = m.iter().map(|(_, v)| *v).take(7).collect();
         assert_eq!(order, [0, 1, 2, 3, 4, 500, 6]);
         assert_eq!(m.keys().last(), Some(&Name::new("y")));
+        *m.get_or_insert(Name::new("z"), 40).unwrap() += 2;
+        assert_eq!(m.len(), n + 2);
+        let last = m.clone().into_entries().last();
+        assert_eq!(last, Some((Name::new("z"), 42)));
         // Only the last chunk is not full.
         assert!(m.chunks[..m.chunks.len() - 1]
             .iter()

@@ -79,11 +79,19 @@ impl Parsed {
     }
 }
 
-/// Count `d` among the errors (`[0]`) or warnings (`[1]`) not kept.
-fn count_unkept(counts: &mut [usize; 2], d: &Diagnostic) {
-    let [errors, warnings] = counts;
-    let n = if d.is_error() { errors } else { warnings };
-    *n = n.saturating_add(1);
+/// Put `diags` in source order and keep the first `max` (all with
+/// `max == 0`), counting the others among the errors (`unkept[0]`) or
+/// warnings (`unkept[1]`) not kept.
+fn keep_first(diags: &mut Vec<Diagnostic>, max: usize, unkept: &mut [usize; 2]) {
+    diags.sort_by_key(|d| d.span.start);
+    if max == 0 || diags.len() <= max {
+        return;
+    }
+    for d in diags.drain(max..) {
+        let [errors, warnings] = &mut *unkept;
+        let n = if d.is_error() { errors } else { warnings };
+        *n = n.saturating_add(1);
+    }
 }
 
 /// Parse `src` into a module.
@@ -103,13 +111,8 @@ pub fn parse_bounded(src: &[u8], max: usize) -> Parsed {
     p.diag_cap = max;
     let module = p.module();
     let mut diagnostics = std::mem::take(&mut p.diags);
-    diagnostics.sort_by_key(|d| d.span.start);
     let mut unkept = p.unkept;
-    if max != 0 && diagnostics.len() > max {
-        for d in diagnostics.drain(max..) {
-            count_unkept(&mut unkept, &d);
-        }
-    }
+    keep_first(&mut diagnostics, max, &mut unkept);
     let [omitted_errors, omitted_warnings] = unkept;
     Parsed {
         module,
@@ -259,10 +262,7 @@ impl<'s> Parser<'s> {
     pub(crate) fn report(&mut self, d: Diagnostic) {
         self.diags.push(d);
         if self.diag_cap != 0 && self.diags.len() >= self.diag_cap.saturating_mul(2) {
-            self.diags.sort_by_key(|d| d.span.start);
-            for d in self.diags.drain(self.diag_cap..) {
-                count_unkept(&mut self.unkept, &d);
-            }
+            keep_first(&mut self.diags, self.diag_cap, &mut self.unkept);
         }
     }
 

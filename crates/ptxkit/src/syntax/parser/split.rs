@@ -147,12 +147,7 @@ pub(crate) fn joined(
         *w = w.saturating_add(pw);
     }
     header.check(src.len() as u32, &mut diagnostics);
-    diagnostics.sort_by_key(|d| d.span.start);
-    if max != 0 && diagnostics.len() > max {
-        for d in diagnostics.drain(max..) {
-            super::count_unkept(&mut omitted, &d);
-        }
-    }
+    super::keep_first(&mut diagnostics, max, &mut omitted);
     Some((items, diagnostics, omitted))
 }
 
