@@ -1521,3 +1521,46 @@ fn functions_and_callgraph_linear_in_callees() {
         );
     }
 }
+
+/// A module of `n` device functions named by `name(i)`, under a kernel.
+fn functions_named(n: usize, name: impl Fn(usize) -> String) -> Vec<u8> {
+    let mut s = HEADER.to_string();
+    for i in 0..n {
+        s.push_str(&format!(".func {}()\n{{\n\tret;\n}}\n", name(i)));
+    }
+    s.push_str(".visible .entry k()\n{\n\tret;\n}\n");
+    s.into_bytes()
+}
+
+/// Mangled names on which the demangler backtracks (a conversion
+/// operator's template parameter with template arguments, sixteen levels
+/// deep: 60 ms each) cost about what plain names of the same length do:
+/// 300 of them took 18 s in `ptx functions`.
+#[test]
+fn demangling_is_bounded_per_name() {
+    const N: usize = 300;
+    let slow = |i: usize| {
+        let id = format!("A{i}");
+        let (open, close) = ("T_I".repeat(16), "E".repeat(16));
+        format!("_ZN{}{id}cvT_I{open}i{close}EEv", id.len())
+    };
+    let plain = |i: usize| {
+        let id = format!("{:a<1$}", format!("f{i}"), slow(i).len() - 7);
+        format!("_Z{}{id}v", id.len())
+    };
+    let args = [os("functions"), os("-")];
+    let base = limited(&args, &functions_named(N, plain));
+    let hostile = limited(&args, &functions_named(N, slow));
+    assert_eq!(hostile.code, Some(0), "{}", head(&hostile.stderr));
+    eprintln!(
+        "{N} plain names {:.2} s, {N} backtracking names {:.2} s",
+        base.time.as_secs_f64(),
+        hostile.time.as_secs_f64()
+    );
+    assert!(
+        hostile.time <= base.time * 3 + Duration::from_millis(1500),
+        "demangling is slow: {:?} against {:?}",
+        hostile.time,
+        base.time
+    );
+}

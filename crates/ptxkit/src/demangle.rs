@@ -3,11 +3,16 @@
 //! through the `cpp_demangle` crate (Itanium C++ ABI, which CUDA follows).
 //!
 //! Bounded whatever the input: names longer than [`MAX_MANGLED`] bytes are
-//! not demangled, the demangler's recursion is limited, and a demangling
+//! not demangled, the demangler's recursion is limited, a demangling
 //! that would grow past [`MAX_DEMANGLED`] bytes is abandoned (substitutions
-//! can make the output exponential in the input).
+//! can make the output exponential in the input), and each thread has a
+//! budget of demangling time that grows with the names it asks for (the
+//! parser backtracks, so a crafted name can take exponential time below
+//! the recursion limit).
 
+use std::cell::Cell;
 use std::fmt;
+use std::time::{Duration, Instant};
 
 use cpp_demangle::{DemangleOptions, DemangleWrite, ParseOptions, Symbol};
 
@@ -29,8 +34,41 @@ pub const MAX_DEMANGLED: usize = 64 * 1024;
 /// 64), and the slowest of the fuzzer's 4,856 saved names takes 5 ms.
 const RECURSION: u32 = 72;
 
+/// The recursion limit for a name that holds `cv` anywhere, so may name a
+/// conversion operator. Inside one, a template parameter followed by
+/// template arguments (`T_I…`) is parsed twice, once to look ahead, so the
+/// work doubles with each level of such nesting: `_ZN1AcvT_I` with sixteen
+/// levels of `T_I` took 60 ms at 72, and each level more doubles it. At 40
+/// that nesting stops at about eight levels (well under a millisecond); the
+/// conversion operators of the corpus need 10.
+const RECURSION_CONVERSION: u32 = 40;
+
+/// What one thread may spend demangling, as a budget of time that each
+/// name asked for adds to: [`START_CREDIT`] at first, [`CREDIT_PER_NAME`]
+/// more with each name, never more than [`MAX_CREDIT`] in hand. A name
+/// asked for while the budget is spent is not demangled. Real names take
+/// microseconds, so this never binds on them; it bounds the total time of
+/// a run (a constant plus a cost linear in the names) whatever shape of
+/// name makes the demangler's backtracking slow.
+const START_CREDIT: Duration = Duration::from_secs(1);
+/// See [`START_CREDIT`].
+const CREDIT_PER_NAME: Duration = Duration::from_millis(2);
+/// See [`START_CREDIT`].
+const MAX_CREDIT: Duration = Duration::from_secs(2);
+
+thread_local! {
+    /// This thread's demangling budget, in nanoseconds (spent when ≤ 0).
+    static CREDIT: Cell<i64> = const { Cell::new(nanos(START_CREDIT)) };
+}
+
+const fn nanos(d: Duration) -> i64 {
+    d.as_nanos() as i64
+}
+
 /// The readable form of `name` if it is a mangled C++ name (`_Z…`), else
-/// `None` (plain names, malformed or over-long ones).
+/// `None` (plain names, malformed or over-long ones, and any name asked
+/// for once this thread has spent its demangling budget on names that
+/// took far longer than real ones do).
 ///
 /// ```
 /// assert_eq!(
@@ -43,10 +81,29 @@ pub fn demangle(name: &str) -> Option<String> {
     if !name.starts_with("_Z") || name.len() > MAX_MANGLED {
         return None;
     }
-    let parse = ParseOptions::default().recursion_limit(RECURSION);
+    let credit = CREDIT.get().saturating_add(nanos(CREDIT_PER_NAME));
+    let credit = credit.min(nanos(MAX_CREDIT));
+    if credit <= 0 {
+        CREDIT.set(credit);
+        return None;
+    }
+    let start = Instant::now();
+    let out = demangle_unbudgeted(name);
+    let spent = i64::try_from(start.elapsed().as_nanos()).unwrap_or(i64::MAX);
+    CREDIT.set(credit.saturating_sub(spent));
+    out
+}
+
+fn demangle_unbudgeted(name: &str) -> Option<String> {
+    let depth = if name.as_bytes().windows(2).any(|w| w == b"cv") {
+        RECURSION_CONVERSION
+    } else {
+        RECURSION
+    };
+    let parse = ParseOptions::default().recursion_limit(depth);
     let sym = Symbol::new_with_options(name.as_bytes(), &parse).ok()?;
     let mut out = Capped(String::new());
-    let opts = DemangleOptions::default().recursion_limit(RECURSION);
+    let opts = DemangleOptions::default().recursion_limit(depth);
     sym.structured_demangle(&mut out, &opts).ok()?;
     (!out.0.is_empty() && out.0 != name).then_some(out.0)
 }
@@ -137,6 +194,47 @@ mod tests {
                 "{name}: {took:?}"
             );
         }
+    }
+
+    /// A conversion operator's template parameter with template arguments
+    /// is parsed twice at each level: at the general limit sixteen levels
+    /// took 60 ms (and each level more doubled it); such names get the lower
+    /// limit, real conversion operators still demangle.
+    #[test]
+    fn conversion_operators_are_bounded() {
+        assert_eq!(
+            demangle("_ZNK6__halfcvfEv").as_deref(),
+            Some("__half::operator float() const")
+        );
+        assert_eq!(
+            demangle("_ZN1AcvT_IiEEv").as_deref(),
+            Some("A::operator int<int>()")
+        );
+        for k in [8, 12, 16, 20] {
+            let name = format!("_ZN1AcvT_I{}i{}EEv", "T_I".repeat(k), "E".repeat(k));
+            let t = std::time::Instant::now();
+            let _ = demangle_unbudgeted(&name);
+            let took = t.elapsed();
+            assert!(took < std::time::Duration::from_millis(20), "{k}: {took:?}");
+        }
+    }
+
+    /// Once a thread has spent its budget, names are left mangled, and the
+    /// budget comes back as names are asked for.
+    #[test]
+    fn a_spent_budget_stops_demangling() {
+        CREDIT.set(-nanos(CREDIT_PER_NAME) * 2);
+        assert_eq!(demangle("_Z3absf"), None);
+        assert_eq!(demangle("_Z3absf"), None);
+        // A name that is not mangled costs nothing and adds nothing.
+        assert_eq!(demangle("absf"), None);
+        assert!(CREDIT.get() <= 0);
+        // The third name brings the budget above zero again.
+        assert_eq!(demangle("_Z3absf").as_deref(), Some("abs(float)"));
+        CREDIT.set(nanos(MAX_CREDIT) - 1);
+        let _ = demangle("_Z3absf");
+        assert!(CREDIT.get() <= nanos(MAX_CREDIT));
+        CREDIT.set(nanos(START_CREDIT));
     }
 
     #[test]
