@@ -8,6 +8,12 @@
 //! after it) and is fed to the checker by its header alone. Anything else
 //! (a header, a declaration, a directive, an item added or removed) has
 //! everything from that item on checked again.
+//!
+//! A document over [`LARGE_ABOVE`] bytes (or the `largeAbove` setting) is
+//! not held as a tree: it is checked as `ptx check` checks a file, streamed,
+//! keeping only the diagnostics the editor is sent, so the server holds its
+//! text and little more whatever its size. Its other features (outline,
+//! hover, navigation, formatting) answer nothing for it.
 
 use std::cell::OnceCell;
 
@@ -37,7 +43,15 @@ pub struct Analysis {
     /// How much of the check was reused.
     pub reuse: Reuse,
     index: OnceCell<Index>,
+    /// The size of the text when it was too large to hold as a tree (the
+    /// module is then empty and every diagnostic is in `loose`).
+    large: Option<usize>,
 }
+
+/// Documents larger than this many bytes are checked streamed, without
+/// holding their tree (which takes 10–25 times the text): diagnostics only.
+/// VS Code does not send documents over 50 MB to a language server at all.
+pub const LARGE_ABOVE: usize = 32 << 20;
 
 /// What an analysis reused from the one before.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -154,6 +168,21 @@ impl Analysis {
         prev: Option<&Analysis>,
         parallel: bool,
     ) -> Analysis {
+        Analysis::sized(text, target, prev, parallel, LARGE_ABOVE)
+    }
+
+    /// [`Analysis::with`], for a text over `large_above` bytes only the
+    /// streamed check's diagnostics (see [`LARGE_ABOVE`]).
+    pub fn sized(
+        text: String,
+        target: Option<String>,
+        prev: Option<&Analysis>,
+        parallel: bool,
+        large_above: usize,
+    ) -> Analysis {
+        if text.len() > large_above {
+            return Analysis::diagnostics_only(&text, target);
+        }
         // Only the diagnostics the editor is sent are kept: a text with an
         // error at every token (a pasted binary) does not hold one each.
         let max = crate::diagnostics::MAX_DIAGNOSTICS;
@@ -170,11 +199,41 @@ impl Analysis {
             target,
             reuse: Reuse::default(),
             index: OnceCell::new(),
+            large: None,
             text,
         };
-        let prev = prev.filter(|p| p.target == a.target);
+        let prev = prev.filter(|p| p.target == a.target && p.large.is_none());
         a.check(prev);
         a
+    }
+
+    /// A large text's analysis: no tree, no text (the document holds it),
+    /// the first [`crate::diagnostics::MAX_DIAGNOSTICS`] of `ptx check`,
+    /// streamed.
+    pub fn diagnostics_only(text: &str, target: Option<String>) -> Analysis {
+        let opts = CheckOptions {
+            target: target.clone(),
+            ..CheckOptions::default()
+        };
+        let max = crate::diagnostics::MAX_DIAGNOSTICS;
+        let checked = ptxkit::check::check_source_bounded(text.as_bytes(), &opts, max, |_| {});
+        Analysis {
+            module: ptxkit::parse_bounded(b"", 0).module,
+            syntax: Vec::new(),
+            semantic: Vec::new(),
+            loose: checked.diagnostics,
+            target,
+            reuse: Reuse::default(),
+            index: OnceCell::new(),
+            large: Some(text.len()),
+            text: String::new(),
+        }
+    }
+
+    /// The text's size when it was over the limit for a tree (and only its
+    /// diagnostics were kept).
+    pub fn large(&self) -> Option<usize> {
+        self.large
     }
 
     fn check(&mut self, prev: Option<&Analysis>) {
@@ -429,5 +488,28 @@ mod tests {
             .diagnostics()
             .iter()
             .any(|d| d.code > ptxkit::diag::Code::BadOperands));
+    }
+
+    /// Past the size limit: no tree, no copy of the text, and the
+    /// diagnostics `ptx check` gives (here a duplicate declaration and an
+    /// undeclared name, syntax errors and all).
+    #[test]
+    fn a_large_text_keeps_its_diagnostics_only() {
+        let mut src = String::from(".version 8.0\n.target sm_90\n.address_size 64\n");
+        for i in 0..1000 {
+            src.push_str(&format!(".global .u32 g{i};\n"));
+        }
+        src.push_str(".global .u32 g7;\n.global .u64 p = q;\n");
+        let full = Analysis::new(src.clone(), None, None);
+        let large = Analysis::sized(src.clone(), None, None, true, 1024);
+        assert_eq!(full.large(), None);
+        assert_eq!(large.large(), Some(src.len()));
+        assert!(large.module.items.is_empty());
+        assert!(large.text.is_empty());
+        assert_eq!(codes(&large), codes(&full));
+        assert_eq!(codes(&large).len(), 2);
+        // An analysis of a large text is not reused for the next.
+        let next = Analysis::sized(src.clone(), None, Some(&large), true, usize::MAX);
+        assert_eq!(codes(&next), codes(&full));
     }
 }

@@ -282,12 +282,21 @@ impl Document {
         encoding: Encoding,
         target: Option<String>,
     ) -> Document {
-        Document::open(uri, version, text, encoding, target, Lang::Ptx)
+        Document::open(
+            uri,
+            version,
+            text,
+            encoding,
+            target,
+            Lang::Ptx,
+            crate::analysis::LARGE_ABOVE,
+        )
     }
 
     /// A document of language `lang` opened with `text`: a PTX module is
     /// analysed, a C++ source has its `asm` statements checked, another
-    /// language is kept as text only.
+    /// language is kept as text only. A PTX text over `large_above` bytes
+    /// has its diagnostics only ([`crate::analysis::LARGE_ABOVE`]).
     pub fn open(
         uri: Uri,
         version: i32,
@@ -295,10 +304,14 @@ impl Document {
         encoding: Encoding,
         target: Option<String>,
         lang: Lang,
+        large_above: usize,
     ) -> Document {
         let lines = LineMap::new(&text, encoding);
         let target_c = target.clone();
         let (analysis, asm) = match lang {
+            Lang::Ptx if text.len() > large_above => {
+                (Analysis::diagnostics_only(&text, target), Vec::new())
+            }
             Lang::Ptx => (Analysis::new(text.clone(), target, None), Vec::new()),
             Lang::Cpp => (
                 Analysis::new(String::new(), None, None),

@@ -10,6 +10,12 @@ use crate::document::Document;
 /// they end).
 pub fn format(doc: &Document) -> Result<Vec<TextEdit>, String> {
     let a = &doc.analysis;
+    if let Some(size) = a.large() {
+        return Err(format!(
+            "the document ({size} bytes) is over the size analysed in full (`largeAbove`); \
+             format it with `ptx fmt`"
+        ));
+    }
     if a.syntax.iter().any(ptxkit::Diagnostic::is_error) {
         return Err("the document has syntax errors; fix them before formatting".into());
     }

@@ -34,6 +34,10 @@ pub struct Config {
     /// function body by checking that function alone, and parse the whole
     /// module again in the background (`incrementalAbove`).
     pub incremental_above: usize,
+    /// PTX documents larger than this many bytes are not held as a tree:
+    /// they get their diagnostics only, from a streamed check
+    /// (`largeAbove`; [`crate::analysis::LARGE_ABOVE`]).
+    pub large_above: usize,
 }
 
 impl Default for Config {
@@ -41,6 +45,7 @@ impl Default for Config {
         Config {
             target: None,
             incremental_above: 256 * 1024,
+            large_above: crate::analysis::LARGE_ABOVE,
         }
     }
 }
@@ -61,6 +66,12 @@ impl Config {
                 .get("incrementalAbove")
                 .and_then(Value::as_u64)
                 .map_or(Config::default().incremental_above, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
+            large_above: v
+                .get("largeAbove")
+                .and_then(Value::as_u64)
+                .map_or(Config::default().large_above, |n| {
                     usize::try_from(n).unwrap_or(usize::MAX)
                 }),
         }
@@ -196,6 +207,7 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
     let mut config = defaults;
     if let Some(c) = init.initialization_options.as_ref().map(Config::from_json) {
         config.incremental_above = c.incremental_above;
+        config.large_above = c.large_above;
         if c.target.is_some() {
             config.target = c.target;
         }
@@ -300,6 +312,17 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
     }
 }
 
+/// The analysis of `doc`'s current text: reusing what holds of its last
+/// one when `reuse`, diagnostics only past `large_above` (without copying
+/// the text).
+fn analyse(doc: &Document, target: Option<String>, large_above: usize, reuse: bool) -> Analysis {
+    if doc.text.len() > large_above {
+        return Analysis::diagnostics_only(&doc.text, target);
+    }
+    let prev = reuse.then_some(&doc.analysis);
+    Analysis::new(doc.text.clone(), target, prev)
+}
+
 /// The most messages taken off the queue ahead of the one being handled.
 const MAX_BACKLOG: usize = 1024;
 
@@ -362,16 +385,20 @@ impl State {
                 doc.layout
                     .edit(&doc.analysis, &old, &doc.text, target.as_deref())
             });
+            let was_large = doc.analysis.large().is_some();
             if quick {
                 self.spawn_refresh(&key);
             } else {
-                let a = Analysis::new(doc.text.clone(), target.clone(), Some(&doc.analysis));
+                let a = analyse(doc, target.clone(), self.config.large_above, true);
                 let v = doc.version;
                 doc.install(v, a);
             }
             if let Some(doc) = self.docs.get(&key) {
                 let n = Self::publish(doc);
                 self.outbox.push(n);
+                if !was_large {
+                    self.outbox.extend(self.large_notice(doc));
+                }
             }
         }
     }
@@ -393,11 +420,12 @@ impl State {
             return;
         }
         doc.refreshing = Some(doc.version);
+        let large_above = self.config.large_above;
         let (text, version, key) = (doc.text.clone(), doc.version, key.to_string());
         let tx = self.refresh_tx.clone();
         std::thread::spawn(move || {
             // One thread: the other core answers the next keystroke.
-            let a = Analysis::with(text, target, None, false);
+            let a = Analysis::sized(text, target, None, false, large_above);
             let _ = tx.send((key, version, a));
         });
     }
@@ -442,7 +470,7 @@ impl State {
                 if doc.recheck_asm(target.as_deref()) {
                     continue;
                 }
-                let a = Analysis::new(doc.text.clone(), target, Some(&doc.analysis));
+                let a = analyse(doc, target, self.config.large_above, true);
                 let v = doc.version;
                 doc.install(v, a);
             }
@@ -456,6 +484,27 @@ impl State {
                 format!("{} is not open", uri.as_str()),
             )
         })
+    }
+
+    /// The message shown once a PTX document is too large to hold as a
+    /// tree (none for others).
+    fn large_notice(&self, doc: &Document) -> Option<Notification> {
+        let size = doc.analysis.large()?;
+        let mb = |n: usize| n as f64 / (1 << 20) as f64;
+        let params = lsp_types::ShowMessageParams {
+            typ: lsp_types::MessageType::INFO,
+            message: format!(
+                "ptx: {} is {:.1} MiB, over the {:.1} MiB up to which a document is \
+                 analysed in full (the `largeAbove` setting): it gets diagnostics only",
+                doc.uri.as_str(),
+                mb(size),
+                mb(self.config.large_above)
+            ),
+        };
+        Some(Notification::new(
+            n::ShowMessage::METHOD.to_string(),
+            params,
+        ))
     }
 
     fn publish(doc: &Document) -> Notification {
@@ -483,10 +532,12 @@ impl State {
                     self.encoding,
                     self.config.target.clone(),
                     lang,
+                    self.config.large_above,
                 );
-                let out = Self::publish(&doc);
+                let mut out = vec![Self::publish(&doc)];
+                out.extend(self.large_notice(&doc));
                 self.docs.insert(d.uri.as_str().to_string(), doc);
-                vec![out]
+                out
             }
             n::DidChangeTextDocument::METHOD => {
                 let Ok(p) = parse::<lsp_types::DidChangeTextDocumentParams>(not.params) else {
@@ -494,13 +545,15 @@ impl State {
                 };
                 let encoding = self.encoding;
                 let limit = self.config.incremental_above;
+                let large = self.config.large_above;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(doc) = self.docs.get_mut(&key) else {
                     return Vec::new();
                 };
                 if !self.pending.iter().any(|(k, _)| *k == key) {
                     let ptx = doc.lang == Lang::Ptx;
-                    let old = (ptx && doc.text.len() > limit).then(|| doc.text.clone());
+                    let len = doc.text.len();
+                    let old = (ptx && len > limit && len <= large).then(|| doc.text.clone());
                     self.pending.push((key, old));
                 }
                 doc.apply(p.content_changes, encoding);
@@ -533,11 +586,12 @@ impl State {
                 }
                 self.config = config;
                 let target = self.config.target.clone();
+                let large_above = self.config.large_above;
                 for doc in self.docs.values_mut() {
                     if doc.recheck_asm(target.as_deref()) {
                         continue;
                     }
-                    let a = Analysis::new(doc.text.clone(), target.clone(), None);
+                    let a = analyse(doc, target.clone(), large_above, false);
                     let v = doc.version;
                     doc.install(v, a);
                 }
