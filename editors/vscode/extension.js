@@ -1,6 +1,7 @@
 // The VS Code side of `ptx lsp`: start the server for .ptx files and for
 // CUDA C++ (`cuda-cpp`, where it checks the `asm` strings beside the C++
-// extension's own server) and pass it the `ptx.target` setting.
+// extension's own server) and pass it the `ptx.target` and `ptx.largeAbove`
+// settings.
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 
@@ -16,7 +17,10 @@ function activate(context) {
       { language: "cuda-cpp" },
       { language: "cpp", pattern: "**/*.{h,hpp,inl}" },
     ],
-    initializationOptions: { target: config.get("target") || "" },
+    initializationOptions: {
+      target: config.get("target") || "",
+      largeAbove: config.get("largeAbove"),
+    },
     synchronize: { configurationSection: "ptx" },
   };
   client = new LanguageClient("ptx", "PTX (ptxkit)", serverOptions, clientOptions);
