@@ -678,7 +678,7 @@ fn real_projects() {
                             .clone()
                             .or_else(|| c.guard.checked_for.last().cloned())
                             .unwrap_or_else(|| "sm_90a".into());
-                        let stmt = c.rejected.as_ref().unwrap_or(&c.statement);
+                        let stmt = c.rejected.as_deref().unwrap_or(&c.statement);
                         let lc = index.line_col(c.statement.keyword.start);
                         let first = diagnostics
                             .iter()

@@ -31,7 +31,7 @@ pub struct AsmOperand {
     /// The expression's value when it is a string literal (for `"C"`),
     /// after macros are expanded.
     #[serde(skip)]
-    pub expr_string: Option<Decoded>,
+    pub expr_string: Option<Box<Decoded>>,
     /// The expression's integer value (for `"n"`) when it is known: a
     /// literal, or made of macros and `constexpr` constants.
     pub value: Option<i128>,
@@ -752,7 +752,7 @@ impl Reader<'_, '_> {
             expr: text(inner),
             expr_span: self.span_of(inner),
             expr_string: if is_c {
-                self.literals(inner, k, used)
+                self.literals(inner, k, used).map(Box::new)
             } else {
                 None
             },

@@ -49,7 +49,7 @@ pub fn kind_of(op: &AsmOperand, operands: &[&AsmOperand]) -> OperandKind {
         Some(b'f') => OperandKind::Register(".f32"),
         Some(b'd') => OperandKind::Register(".f64"),
         Some(b'n') => OperandKind::Immediate(op.value.or_else(|| integer(&op.expr))),
-        Some(b'C') => OperandKind::Text(op.expr_string.clone()),
+        Some(b'C') => OperandKind::Text(op.expr_string.as_deref().cloned()),
         Some(c) if c.is_ascii_digit() => {
             match letters.parse::<usize>().ok().and_then(|n| operands.get(n)) {
                 // A tie to itself or a chain of ties is not followed further.

@@ -94,7 +94,11 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
     };
     let mut out = FileCheck::default();
     let mut shared = Shared::default();
-    for f in find_all(src, &pp_opts, Arc::clone(&passes)) {
+    let found = find_all(src, &pp_opts, Arc::clone(&passes));
+    // Room for them all at once: a statement's result is over 600 bytes, and
+    // a list grown by doubling held up to twice that while it moved.
+    out.checked.reserve_exact(found.len());
+    for f in found {
         let dev = device(f.mask);
         let guard = Guard {
             conditions: f.guard.conditions.clone(),
@@ -233,7 +237,7 @@ fn check_found(
                     }
                     None => {
                         invalid = Some((closest, diagnostics));
-                        rejected = Some(v.statement.clone());
+                        rejected = Some(Box::new(v.statement.clone()));
                     }
                 }
             }

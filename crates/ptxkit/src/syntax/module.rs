@@ -447,12 +447,3 @@ mod tests {
         assert_eq!(crate::parse(canon.as_bytes()).module, m);
     }
 }
-#[cfg(test)]
-mod tmp_sizes {
-    #[test]
-    fn sizes() {
-        use crate::syntax::*;
-        eprintln!("Item {} Function {} VarDecl {} Declarator {} Section {} Directive {} Loc {} File {} Target {} Pragma {} Alias {} IntermediateSource {}",
-            size_of::<Item>(), size_of::<Function>(), size_of::<VarDecl>(), size_of::<decl::Declarator>(), size_of::<Section>(), size_of::<Directive>(), size_of::<Loc>(), size_of::<FileDirective>(), size_of::<Target>(), size_of::<Pragma>(), size_of::<Alias>(), size_of::<IntermediateSource>());
-    }
-}
