@@ -1,7 +1,7 @@
 // The VS Code side of `ptx lsp`: start the server for .ptx files and for
 // CUDA C++ (`cuda-cpp`, where it checks the `asm` strings beside the C++
-// extension's own server) and pass it the `ptx.target` and `ptx.largeAbove`
-// settings.
+// extension's own server) and pass it the `ptx.target`, `ptx.largeAbove` and
+// `ptx.largeTotal` settings.
 const vscode = require("vscode");
 const { LanguageClient } = require("vscode-languageclient/node");
 
@@ -20,6 +20,7 @@ function activate(context) {
     initializationOptions: {
       target: config.get("target") || "",
       largeAbove: config.get("largeAbove"),
+      largeTotal: config.get("largeTotal"),
     },
     synchronize: { configurationSection: "ptx" },
   };

@@ -38,6 +38,10 @@ pub struct Config {
     /// they get their diagnostics only, from a streamed check
     /// (`largeAbove`; [`crate::analysis::LARGE_ABOVE`]).
     pub large_above: usize,
+    /// At most this many bytes of PTX text are held as trees across the
+    /// open documents: past it, a document opened or edited gets
+    /// diagnostics only, as one over `large_above` does (`largeTotal`).
+    pub large_total: usize,
 }
 
 impl Default for Config {
@@ -46,6 +50,7 @@ impl Default for Config {
             target: None,
             incremental_above: 256 * 1024,
             large_above: crate::analysis::LARGE_ABOVE,
+            large_total: 2 * crate::analysis::LARGE_ABOVE,
         }
     }
 }
@@ -72,6 +77,12 @@ impl Config {
                 .get("largeAbove")
                 .and_then(Value::as_u64)
                 .map_or(Config::default().large_above, |n| {
+                    usize::try_from(n).unwrap_or(usize::MAX)
+                }),
+            large_total: v
+                .get("largeTotal")
+                .and_then(Value::as_u64)
+                .map_or(Config::default().large_total, |n| {
                     usize::try_from(n).unwrap_or(usize::MAX)
                 }),
         }
@@ -186,6 +197,9 @@ pub struct State {
     tokens: HashMap<String, (String, Vec<lsp_types::SemanticToken>)>,
     /// The next semantic tokens result id.
     next_result: u64,
+    /// The bytes of text the open documents hold as trees (the sum of
+    /// their analyses' texts), against `config.large_total`.
+    full_bytes: usize,
 }
 
 /// Run the protocol on `conn`: initialization, then messages until
@@ -208,6 +222,7 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
     if let Some(c) = init.initialization_options.as_ref().map(Config::from_json) {
         config.incremental_above = c.incremental_above;
         config.large_above = c.large_above;
+        config.large_total = c.large_total;
         if c.target.is_some() {
             config.target = c.target;
         }
@@ -229,6 +244,7 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         cancelled: Vec::new(),
         tokens: HashMap::new(),
         next_result: 0,
+        full_bytes: 0,
     };
     // Messages taken off the queue early (to see the cancellations behind
     // a request), handled before the queue's next.
@@ -373,6 +389,7 @@ impl State {
     pub fn settle(&mut self) {
         let target = self.config.target.clone();
         for (key, old) in std::mem::take(&mut self.pending) {
+            let limit = self.limit_for(&key);
             let Some(doc) = self.docs.get_mut(&key) else {
                 continue;
             };
@@ -389,9 +406,9 @@ impl State {
             if quick {
                 self.spawn_refresh(&key);
             } else {
-                let a = analyse(doc, target.clone(), self.config.large_above, true);
+                let a = analyse(doc, target.clone(), limit, true);
                 let v = doc.version;
-                doc.install(v, a);
+                self.install(&key, v, a);
             }
             if let Some(doc) = self.docs.get(&key) {
                 let n = Self::publish(doc);
@@ -413,6 +430,7 @@ impl State {
     /// Make the whole analysis of `key`'s current text in the background.
     fn spawn_refresh(&mut self, key: &str) {
         let target = self.config.target.clone();
+        let large_above = self.limit_for(key);
         let Some(doc) = self.docs.get_mut(key) else {
             return;
         };
@@ -420,7 +438,6 @@ impl State {
             return;
         }
         doc.refreshing = Some(doc.version);
-        let large_above = self.config.large_above;
         let (text, version, key) = (doc.text.clone(), doc.version, key.to_string());
         let tx = self.refresh_tx.clone();
         std::thread::spawn(move || {
@@ -438,12 +455,14 @@ impl State {
         };
         doc.refreshing = None;
         let before = crate::diagnostics::of(doc);
-        if doc.install(version, a) {
-            if crate::diagnostics::of(doc) != before {
-                let n = Self::publish(doc);
-                self.outbox.push(n);
+        if self.install(&key, version, a) {
+            if let Some(doc) = self.docs.get(&key) {
+                if crate::diagnostics::of(doc) != before {
+                    let n = Self::publish(doc);
+                    self.outbox.push(n);
+                }
             }
-        } else if !doc.fresh() {
+        } else if self.docs.get(&key).is_some_and(|d| !d.fresh()) {
             self.spawn_refresh(&key);
         }
     }
@@ -466,13 +485,14 @@ impl State {
                 continue;
             }
             let target = self.config.target.clone();
+            let limit = self.limit_for(key);
             if let Some(doc) = self.docs.get_mut(key) {
                 if doc.recheck_asm(target.as_deref()) {
                     continue;
                 }
-                let a = analyse(doc, target, self.config.large_above, true);
+                let a = analyse(doc, target, limit, true);
                 let v = doc.version;
-                doc.install(v, a);
+                self.install(key, v, a);
             }
         }
     }
@@ -486,6 +506,29 @@ impl State {
         })
     }
 
+    /// The size up to which `key`'s text is analysed in full: `largeAbove`,
+    /// or less when the other open documents' trees leave less of
+    /// `largeTotal`.
+    fn limit_for(&self, key: &str) -> usize {
+        let own = self.docs.get(key).map_or(0, |d| d.analysis.text.len());
+        let others = self.full_bytes.saturating_sub(own);
+        let left = self.config.large_total.saturating_sub(others);
+        self.config.large_above.min(left)
+    }
+
+    /// [`Document::install`] for `key`, keeping the count of bytes held as
+    /// trees.
+    fn install(&mut self, key: &str, version: i32, a: Analysis) -> bool {
+        let Some(doc) = self.docs.get_mut(key) else {
+            return false;
+        };
+        let before = doc.analysis.text.len();
+        let installed = doc.install(version, a);
+        let after = doc.analysis.text.len();
+        self.full_bytes = self.full_bytes.saturating_sub(before).saturating_add(after);
+        installed
+    }
+
     /// The message shown once a PTX document is too large to hold as a
     /// tree (none for others).
     fn large_notice(&self, doc: &Document) -> Option<Notification> {
@@ -494,11 +537,13 @@ impl State {
         let params = lsp_types::ShowMessageParams {
             typ: lsp_types::MessageType::INFO,
             message: format!(
-                "ptx: {} is {:.1} MiB, over the {:.1} MiB up to which a document is \
-                 analysed in full (the `largeAbove` setting): it gets diagnostics only",
+                "ptx: {} ({:.1} MiB) gets diagnostics only: a document is analysed in full \
+                 up to {:.1} MiB (the `largeAbove` setting), and the open documents \
+                 together up to {:.1} MiB (`largeTotal`)",
                 doc.uri.as_str(),
                 mb(size),
-                mb(self.config.large_above)
+                mb(self.config.large_above),
+                mb(self.config.large_total)
             ),
         };
         Some(Notification::new(
@@ -525,6 +570,8 @@ impl State {
                 };
                 let d = p.text_document;
                 let lang = Lang::of(d.uri.as_str(), &d.language_id);
+                let key = d.uri.as_str().to_string();
+                let limit = self.limit_for(&key);
                 let doc = Document::open(
                     d.uri.clone(),
                     d.version,
@@ -532,11 +579,14 @@ impl State {
                     self.encoding,
                     self.config.target.clone(),
                     lang,
-                    self.config.large_above,
+                    limit,
                 );
                 let mut out = vec![Self::publish(&doc)];
                 out.extend(self.large_notice(&doc));
-                self.docs.insert(d.uri.as_str().to_string(), doc);
+                self.full_bytes = self.full_bytes.saturating_add(doc.analysis.text.len());
+                if let Some(old) = self.docs.insert(key, doc) {
+                    self.full_bytes = self.full_bytes.saturating_sub(old.analysis.text.len());
+                }
                 out
             }
             n::DidChangeTextDocument::METHOD => {
@@ -564,7 +614,9 @@ impl State {
                 let Ok(p) = parse::<lsp_types::DidCloseTextDocumentParams>(not.params) else {
                     return Vec::new();
                 };
-                self.docs.remove(p.text_document.uri.as_str());
+                if let Some(old) = self.docs.remove(p.text_document.uri.as_str()) {
+                    self.full_bytes = self.full_bytes.saturating_sub(old.analysis.text.len());
+                }
                 self.tokens.remove(p.text_document.uri.as_str());
                 let params = PublishDiagnosticsParams {
                     uri: p.text_document.uri,
@@ -586,14 +638,28 @@ impl State {
                 }
                 self.config = config;
                 let target = self.config.target.clone();
-                let large_above = self.config.large_above;
-                for doc in self.docs.values_mut() {
+                // Every tree is made again under the new limits, each
+                // counted against the total as it is made.
+                let keys: Vec<String> = self.docs.keys().cloned().collect();
+                for key in &keys {
+                    if let Some(doc) = self.docs.get_mut(key) {
+                        let held = doc.analysis.text.len();
+                        self.full_bytes = self.full_bytes.saturating_sub(held);
+                        doc.analysis = Analysis::new(String::new(), None, None);
+                        doc.layout = crate::incremental::Layout::of(&doc.analysis);
+                    }
+                }
+                for key in &keys {
+                    let limit = self.limit_for(key);
+                    let Some(doc) = self.docs.get_mut(key) else {
+                        continue;
+                    };
                     if doc.recheck_asm(target.as_deref()) {
                         continue;
                     }
-                    let a = analyse(doc, target.clone(), large_above, false);
+                    let a = analyse(doc, target.clone(), limit, false);
                     let v = doc.version;
-                    doc.install(v, a);
+                    self.install(key, v, a);
                 }
                 self.docs.values().map(Self::publish).collect()
             }
