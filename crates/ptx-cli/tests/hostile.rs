@@ -1682,13 +1682,13 @@ fn lsp_holds_a_large_document_compactly() {
     // milliseconds: linear, and well under the tree's.
     let text_kb = i64::try_from(text.len() / 1024).expect("size");
     assert!(
-        large.rss_kb <= 8 * text_kb + 64 * 1024,
+        large.rss_kb <= 10 * text_kb + 64 * 1024,
         "{} KiB for a {} KiB document",
         large.rss_kb,
         text_kb
     );
     assert!(
-        large.rss_kb * 2 < full.rss_kb,
+        large.rss_kb * 3 < full.rss_kb * 2,
         "{} against {}",
         large.rss_kb,
         full.rss_kb
