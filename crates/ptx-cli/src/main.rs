@@ -3,6 +3,7 @@
 
 mod cmd;
 mod input;
+mod ordered;
 mod out;
 mod report;
 mod validate;

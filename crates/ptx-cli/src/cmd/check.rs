@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use ptxkit::LineIndex;
-use rayon::prelude::*;
 
 use crate::input;
 use crate::report::{self, FileReport, Printer};
@@ -32,20 +31,17 @@ pub struct Args {
 pub fn run(a: Args) -> Result<u8, String> {
     let files = input::expand(&a.paths)?;
     // Files are checked in parallel (all cores); reports come out in the
-    // order the files were named.
-    // One file stays on this thread: no pool to start.
-    let reports: Vec<Result<FileReport, String>> = if files.len() == 1 {
-        files.iter().map(|f| check_one(f, &a)).collect()
-    } else {
-        files.par_iter().map(|f| check_one(f, &a)).collect()
-    };
+    // order the files were named, each as soon as those before it are out
+    // (one file stays on this thread).
     let mut printer = Printer::new(&a.report);
-    for r in reports {
-        match r {
+    crate::ordered::map_in_order(
+        &files,
+        |f| check_one(f, &a),
+        |r| match r {
             Err(e) => printer.io_error(&e),
             Ok(r) => printer.file(r),
-        }
-    }
+        },
+    );
     Ok(printer.finish(None))
 }
 

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 use ptxkit::diag::{Bounded, JsonDiagnostic};
 use ptxkit::inline_asm::{self, Verdict};
 use ptxkit::LineIndex;
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::input;
@@ -126,39 +125,41 @@ pub fn run(a: Args) -> Result<u8, String> {
         a.targets.clone()
     };
     let files = input::expand_with(&a.paths, &EXTENSIONS)?;
-    let reports: Vec<Result<Report, String>> = files
-        .par_iter()
-        .map(|f| check_one(f, &a, &targets))
-        .collect();
     let o = &a.report;
     let mut total = Tally::default();
     let mut printer = Printer::new(o);
     let mut statements = Vec::new();
     let mut diagnostics = Vec::new();
-    for r in reports {
-        let r = match r {
-            Ok(r) => r,
-            Err(e) => {
-                printer.io_error(&e);
-                continue;
+    // Checked on all cores, each file's report given out as soon as those
+    // before it are (`crate::ordered`), not all held to the end.
+    crate::ordered::map_in_order(
+        &files,
+        |f| check_one(f, &a, &targets),
+        |r| {
+            let r = match r {
+                Ok(r) => r,
+                Err(e) => {
+                    printer.io_error(&e);
+                    return;
+                }
+            };
+            total.statements = total.statements.saturating_add(r.tally.statements);
+            total.valid = total.valid.saturating_add(r.tally.valid);
+            total.invalid = total.invalid.saturating_add(r.tally.invalid);
+            total.skipped = total.skipped.saturating_add(r.tally.skipped);
+            total.not_compiled = total.not_compiled.saturating_add(r.tally.not_compiled);
+            if o.format() == report::Format::Text && !o.quiet {
+                crate::out::print(&r.list);
             }
-        };
-        total.statements = total.statements.saturating_add(r.tally.statements);
-        total.valid = total.valid.saturating_add(r.tally.valid);
-        total.invalid = total.invalid.saturating_add(r.tally.invalid);
-        total.skipped = total.skipped.saturating_add(r.tally.skipped);
-        total.not_compiled = total.not_compiled.saturating_add(r.tally.not_compiled);
-        if o.format() == report::Format::Text && !o.quiet {
-            crate::out::print(&r.list);
-        }
-        for s in r.json {
-            if let Some(ds) = s.get("diagnostics").and_then(|d| d.as_array()) {
-                diagnostics.extend(ds.iter().cloned());
+            for s in r.json {
+                if let Some(ds) = s.get("diagnostics").and_then(|d| d.as_array()) {
+                    diagnostics.extend(ds.iter().cloned());
+                }
+                statements.push(s);
             }
-            statements.push(s);
-        }
-        printer.file(r.file);
-    }
+            printer.file(r.file);
+        },
+    );
     if a.verbose && !o.quiet && o.format() == report::Format::Text {
         crate::out::print(&format!(
             "{} in {}: {} valid, {} invalid, {} skipped (template not literal), {} not compiled for a selected target; {}\n",
