@@ -134,8 +134,11 @@ pub struct Variant {
 pub struct Found {
     /// The statement as the first of its passes reads it.
     pub statement: AsmStatement,
-    /// Each distinct reading and its passes (device passes only; empty
-    /// when no device pass compiles it).
+    /// The device passes that read it as `statement` (its first reading);
+    /// `None` when no device pass compiles it.
+    pub first_mask: Option<Mask>,
+    /// The other distinct readings and their device passes (most
+    /// statements have none: the first is `statement` itself, not a copy).
     pub variants: Vec<Variant>,
     /// The passes that may compile it (bit 0: the host pass).
     pub mask: Mask,
@@ -153,6 +156,22 @@ pub struct Found {
     /// statement's own spans point into the macro's body, which every
     /// invocation shares.
     pub invoked_at: Option<crate::source::Span>,
+}
+
+impl Found {
+    /// Each distinct reading with the device passes that read it so, the
+    /// first being `statement`.
+    pub fn readings(&self) -> impl Iterator<Item = (&AsmStatement, Mask)> {
+        let first = self.first_mask.map(|m| (&self.statement, m));
+        first
+            .into_iter()
+            .chain(self.variants.iter().map(|v| (&v.statement, v.mask)))
+    }
+
+    /// How many readings [`Found::readings`] gives.
+    pub fn reading_count(&self) -> usize {
+        usize::from(self.first_mask.is_some()).saturating_add(self.variants.len())
+    }
 }
 
 /// Every `asm` statement of a C++ source with its variants and guard.
@@ -258,10 +277,8 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
                 });
                 let statement = too_long(&sp, t, last, volatile, goto);
                 out.push(Found {
-                    variants: vec![Variant {
-                        statement: statement.clone(),
-                        mask: super::pp::device(mask),
-                    }],
+                    first_mask: Some(super::pp::device(mask)),
+                    variants: Vec::new(),
                     statement,
                     mask,
                     guard,
@@ -280,7 +297,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
             pp: &pp,
             in_macro: t.in_define,
         };
-        let variants = variants(&body, mask)
+        let mut variants = variants(&body, mask)
             .into_iter()
             .map(|(toks, m)| {
                 let k = each(m).next().unwrap_or(0);
@@ -290,20 +307,22 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
                 }
             })
             .collect::<Vec<_>>();
-        let statement = match variants.first() {
-            Some(v) => v.statement.clone(),
-            None => {
-                let toks: Vec<PTok> = body
-                    .iter()
-                    .filter(|(_, m)| *m & mask != 0 || *m == Mask::MAX)
-                    .map(|(p, _)| p.clone())
-                    .collect();
-                let k = each(mask).next().unwrap_or(0);
-                reader.read(&kw, &close, &toks, volatile, goto, k, &mut expanded)
-            }
+        let (statement, first_mask) = if variants.is_empty() {
+            let toks: Vec<PTok> = body
+                .iter()
+                .filter(|(_, m)| *m & mask != 0 || *m == Mask::MAX)
+                .map(|(p, _)| p.clone())
+                .collect();
+            let k = each(mask).next().unwrap_or(0);
+            let s = reader.read(&kw, &close, &toks, volatile, goto, k, &mut expanded);
+            (s, None)
+        } else {
+            let first = variants.remove(0);
+            (first.statement, Some(first.mask))
         };
         out.push(Found {
             statement,
+            first_mask,
             variants,
             mask,
             guard,
@@ -339,10 +358,8 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         out.insert(
             place,
             Found {
-                variants: vec![Variant {
-                    statement: statement.clone(),
-                    mask: super::pp::device(all),
-                }],
+                first_mask: Some(super::pp::device(all)),
+                variants: Vec::new(),
                 statement,
                 mask: all,
                 guard: pp.guard(0),
@@ -499,10 +516,8 @@ fn invocation(
         let mut used = expanded.clone();
         let statement = reader.read(kw, &close, body, volatile, goto, k, &mut used);
         out.push(Found {
-            variants: vec![Variant {
-                statement: statement.clone(),
-                mask: super::pp::device(mask),
-            }],
+            first_mask: Some(super::pp::device(mask)),
+            variants: Vec::new(),
             statement,
             mask,
             guard: guard.clone(),

@@ -182,12 +182,12 @@ fn check_found(
     let mut invalid: Option<(Option<String>, Vec<Diagnostic>)> = None;
     let mut rejected = None;
     let mut skipped = None;
-    for v in &f.variants {
-        let targets = targets_in(passes, v.mask & sel_mask, selected);
+    for (k, (statement, mask)) in f.readings().enumerate() {
+        let targets = targets_in(passes, mask & sel_mask, selected);
         if targets.is_empty() {
             continue;
         }
-        match judge(&v.statement, &targets) {
+        match judge(statement, &targets) {
             Verdict::Valid { targets } => {
                 for t in targets.iter() {
                     if !valid.contains(t) {
@@ -200,10 +200,10 @@ fn check_found(
                 mut diagnostics,
             } => {
                 // Restricted by a guard: does a target it excludes accept it?
-                let outside = all_dev & !v.mask;
-                if outside != 0 && v.mask != all_dev {
+                let outside = all_dev & !mask;
+                if outside != 0 && mask != all_dev {
                     let others = passes.targets_of(outside);
-                    if let Verdict::Valid { targets: ok } = judge(&v.statement, &others) {
+                    if let Verdict::Valid { targets: ok } = judge(statement, &others) {
                         let why = if guard.conditions.is_empty() {
                             "its `#if` branches".to_string()
                         } else {
@@ -217,7 +217,7 @@ fn check_found(
                         let note = format!(
                             "valid only for {}; this branch is compiled for {} ({why})",
                             passes.describe(passes.of(&ok)),
-                            passes.describe(v.mask & sel_mask),
+                            passes.describe(mask & sel_mask),
                         );
                         for d in diagnostics.iter_mut().filter(|d| d.is_error()) {
                             *d = d.clone().with_note(note.clone());
@@ -237,7 +237,8 @@ fn check_found(
                     }
                     None => {
                         invalid = Some((closest, diagnostics));
-                        rejected = Some(Box::new(v.statement.clone()));
+                        // The first reading is `statement` itself.
+                        rejected = (k > 0).then(|| Box::new(statement.clone()));
                     }
                 }
             }
@@ -289,7 +290,7 @@ fn check_found(
         ));
     }
     Checked {
-        variants: f.variants.len(),
+        variants: f.reading_count(),
         statement: f.statement,
         verdict,
         guard,

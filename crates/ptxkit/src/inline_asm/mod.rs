@@ -94,8 +94,9 @@ pub struct Checked {
     /// What was assumed (an `"n"` operand whose value is not known…).
     pub notes: Vec<String>,
     /// For an invalid statement, the reading whose diagnostics are
-    /// reported (differs from `statement` when its `#if` branches do;
-    /// boxed, as it is rare and a statement is 176 bytes).
+    /// reported when it is not `statement` (its `#if` branches differ);
+    /// `None` when it is (boxed, as it is rare and a statement is 176
+    /// bytes).
     pub rejected: Option<Box<AsmStatement>>,
 }
 
