@@ -5,7 +5,7 @@
 //! for 14.5 MB of input.
 
 use std::collections::BTreeMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{mpsc, Condvar, Mutex};
 
 /// How many results may be finished ahead of the first one not yet handed
@@ -28,6 +28,9 @@ where
         return;
     }
     let next = AtomicUsize::new(0);
+    // Set when a worker panics, so that the others stop waiting for a
+    // result that will not come (the panic then reaches the caller).
+    let stop = AtomicBool::new(false);
     // The index of the first result not yet handed to `sink`.
     let done = Mutex::new(0usize);
     let moved = Condvar::new();
@@ -35,20 +38,23 @@ where
     std::thread::scope(|scope| {
         for _ in 0..threads {
             let tx = tx.clone();
-            let (f, next, done, moved) = (&f, &next, &done, &moved);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else {
-                    return;
-                };
-                // Wait while the results before it are too far behind.
-                let mut d = done.lock().unwrap_or_else(|e| e.into_inner());
-                while i >= d.saturating_add(WINDOW) {
-                    d = moved.wait(d).unwrap_or_else(|e| e.into_inner());
-                }
-                drop(d);
-                if tx.send((i, f(item))).is_err() {
-                    return;
+            let (f, next, done, moved, stop) = (&f, &next, &done, &moved, &stop);
+            scope.spawn(move || {
+                let _wake = WakeOnPanic { stop, done, moved };
+                loop {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    let Some(item) = items.get(i) else {
+                        return;
+                    };
+                    // Wait while the results before it are too far behind.
+                    let mut d = done.lock().unwrap_or_else(|e| e.into_inner());
+                    while i >= d.saturating_add(WINDOW) && !stop.load(Ordering::Relaxed) {
+                        d = moved.wait(d).unwrap_or_else(|e| e.into_inner());
+                    }
+                    drop(d);
+                    if stop.load(Ordering::Relaxed) || tx.send((i, f(item))).is_err() {
+                        return;
+                    }
                 }
             });
         }
@@ -65,6 +71,23 @@ where
             }
         }
     });
+}
+
+/// Wakes the waiting workers when its worker unwinds from a panic.
+struct WakeOnPanic<'a> {
+    stop: &'a AtomicBool,
+    done: &'a Mutex<usize>,
+    moved: &'a Condvar,
+}
+
+impl Drop for WakeOnPanic<'_> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.stop.store(true, Ordering::Relaxed);
+            let _d = self.done.lock().unwrap_or_else(|e| e.into_inner());
+            self.moved.notify_all();
+        }
+    }
 }
 
 #[cfg(test)]
@@ -105,6 +128,24 @@ mod tests {
             "{} finished ahead",
             most.load(Ordering::SeqCst)
         );
+    }
+
+    /// A panic in the work reaches the caller instead of leaving the other
+    /// workers waiting for its result.
+    #[test]
+    fn a_panic_is_not_a_hang() {
+        let items: Vec<usize> = (0..1_000).collect();
+        let r = std::panic::catch_unwind(|| {
+            map_in_order(
+                &items,
+                |&i| {
+                    assert!(i != 3, "item 3");
+                    i
+                },
+                |_| std::thread::sleep(std::time::Duration::from_micros(10)),
+            );
+        });
+        assert!(r.is_err());
     }
 
     #[test]
