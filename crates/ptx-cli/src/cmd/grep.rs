@@ -3,7 +3,6 @@
 use std::path::PathBuf;
 
 use ptxkit::analysis::grep::{grep_module, Hit, Pattern};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::input;
@@ -50,9 +49,15 @@ pub fn run(a: Args) -> Result<u8, String> {
         return Err(format!("bad pattern: {why}"));
     }
     let files = input::expand(&a.paths)?;
-    let results: Vec<Result<FileHits, String>> = files
-        .par_iter()
-        .map(|p| {
+    let mut found = Vec::new();
+    let mut io_error = false;
+    let mut any = false;
+    let on = out::color();
+    // Files searched on all cores; each file's lines printed, in the files'
+    // order, as soon as those before it are (not the whole output held).
+    crate::ordered::map_in_order(
+        &files,
+        |p| {
             let inp = input::read_source(p)?;
             let parsed = ptxkit::parse_bounded(&inp.bytes, 1);
             let lines = ptxkit::LineIndex::new(&inp.bytes);
@@ -60,44 +65,26 @@ pub fn run(a: Args) -> Result<u8, String> {
                 hits: grep_module(&parsed.module, &lines, &pat),
                 file: inp.name,
             })
-        })
-        .collect();
-    let mut found = Vec::new();
-    let mut io_error = false;
-    for r in results {
-        match r {
-            Ok(h) => found.push(h),
+        },
+        |r: Result<FileHits, String>| match r {
             Err(e) => {
                 eprintln!("ptx: {e}");
                 io_error = true;
             }
-        }
-    }
-    let any = found.iter().any(|f| !f.hits.is_empty());
-    if a.json {
-        found.retain(|f| !f.hits.is_empty());
-        out::json(&found);
-    } else {
-        let on = out::color();
-        let mut s = String::new();
-        for f in &found {
-            if a.count {
-                if !f.hits.is_empty() {
-                    s.push_str(&format!("{}: {}\n", f.file, f.hits.len()));
+            Ok(f) => {
+                any |= !f.hits.is_empty();
+                if a.json {
+                    if !f.hits.is_empty() {
+                        found.push(f);
+                    }
+                } else {
+                    out::print(&lines_of(&f, a.count, on));
                 }
-                continue;
             }
-            for h in &f.hits {
-                s.push_str(&format!(
-                    "{}:{}: {}  {}\n",
-                    f.file,
-                    h.line,
-                    h.instruction.replace('\t', " "),
-                    out::paint(&format!("[{}]", out::name(&h.function)), style::DIM, on)
-                ));
-            }
-        }
-        out::print(&s);
+        },
+    );
+    if a.json {
+        out::json(&found);
     }
     // grep(1) convention: 0 found, 1 none, 2 trouble.
     Ok(if io_error {
@@ -107,4 +94,25 @@ pub fn run(a: Args) -> Result<u8, String> {
     } else {
         1
     })
+}
+
+/// The text lines of one file's matches (or its count, with `--count`).
+fn lines_of(f: &FileHits, count: bool, on: bool) -> String {
+    let mut s = String::new();
+    if count {
+        if !f.hits.is_empty() {
+            s.push_str(&format!("{}: {}\n", f.file, f.hits.len()));
+        }
+        return s;
+    }
+    for h in &f.hits {
+        s.push_str(&format!(
+            "{}:{}: {}  {}\n",
+            f.file,
+            h.line,
+            h.instruction.replace('\t', " "),
+            out::paint(&format!("[{}]", out::name(&h.function)), style::DIM, on)
+        ));
+    }
+    s
 }
