@@ -43,7 +43,14 @@ pub(crate) fn parse_bytes(py: Python<'_>, name: String, bytes: Vec<u8>) -> Modul
 /// Text given as `str` or `bytes`.
 fn text_bytes(text: &Bound<'_, PyAny>) -> PyResult<Vec<u8>> {
     if let Ok(s) = text.cast::<PyString>() {
-        return Ok(s.to_cow()?.as_bytes().to_vec());
+        // A lone surrogate (`"\ud800"`) cannot be UTF-8: `ptxkit.Error`
+        // (still a `ValueError`, as Python's own `UnicodeEncodeError` is).
+        let s = s.to_cow().map_err(|e| {
+            errors::error(format!(
+                "the text is not valid Unicode ({e}); pass bytes, or a str without lone surrogates"
+            ))
+        })?;
+        return Ok(s.as_bytes().to_vec());
     }
     if let Ok(b) = text.cast::<PyBytes>() {
         return Ok(b.as_bytes().to_vec());

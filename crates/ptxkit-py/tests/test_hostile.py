@@ -31,6 +31,16 @@ def test_a_path_that_is_not_text_is_an_error():
         ptxkit.check_asm_file("\ud800")
 
 
+def test_text_that_is_not_unicode_is_an_error():
+    # A lone surrogate cannot be UTF-8: it raised UnicodeEncodeError, which
+    # `except ptxkit.Error` did not catch.
+    for f in (ptxkit.parse, ptxkit.check_asm):
+        with pytest.raises(ptxkit.Error, match="not valid Unicode"):
+            f(HEADER + "// \ud800\n")
+        with pytest.raises(ValueError):
+            f("\udfff")
+
+
 def zstd_bomb(blocks, claimed):
     """A fatbin of one zstd entry of RLE blocks (128 KiB for 4 bytes)."""
     frame = struct.pack("<I", 0xFD2FB528) + bytes([0, 7 << 3])
