@@ -1018,9 +1018,15 @@ fn messages(out: &[u8]) -> Vec<serde_json::Value> {
 }
 
 fn initialize() -> Vec<u8> {
+    initialize_with(serde_json::Value::Null)
+}
+
+/// [`initialize`] with these `initializationOptions` (none when null).
+fn initialize_with(options: serde_json::Value) -> Vec<u8> {
     let mut s = rpc(
         serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"processId": null, "rootUri": null, "capabilities": {}}}),
+        "params": {"processId": null, "rootUri": null, "capabilities": {},
+            "initializationOptions": options}}),
     );
     s.extend(rpc(
         serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
@@ -1589,14 +1595,7 @@ fn lsp_holds_a_large_document_compactly() {
     // Line n + 3 (0-based): a second declaration of g7.
     text.push_str(".global .u32 g7;\n");
     let open = |options: serde_json::Value| {
-        let mut input = rpc(
-            serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-            "params": {"processId": null, "rootUri": null, "capabilities": {},
-                "initializationOptions": options}}),
-        );
-        input.extend(rpc(
-            serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-        ));
+        let mut input = initialize_with(options);
         input.extend(rpc(
             serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
             "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1,
@@ -1719,14 +1718,7 @@ fn lsp_holds_trees_within_a_total() {
     };
     let text = module(30_000);
     assert!(text.len() > 512 * 1024 && text.len() < 1024 * 1024);
-    let mut input = rpc(
-        serde_json::json!({"jsonrpc": "2.0", "id": 0, "method": "initialize",
-        "params": {"processId": null, "rootUri": null, "capabilities": {},
-            "initializationOptions": {"largeTotal": 1 << 20}}}),
-    );
-    input.extend(rpc(
-        serde_json::json!({"jsonrpc": "2.0", "method": "initialized", "params": {}}),
-    ));
+    let mut input = initialize_with(serde_json::json!({"largeTotal": 1 << 20}));
     let uri = |k: usize| format!("file:///tmp/total{k}.ptx");
     let hover = |id: i64, k: usize| {
         rpc(

@@ -207,6 +207,21 @@ impl Analysis {
         a
     }
 
+    /// The analysis of a text the caller keeps (a document's): over
+    /// `large_above` bytes its diagnostics only, without a copy of the
+    /// text; else [`Analysis::new`] of a copy, reusing what holds of `prev`.
+    pub fn of_text(
+        text: &str,
+        target: Option<String>,
+        prev: Option<&Analysis>,
+        large_above: usize,
+    ) -> Analysis {
+        if text.len() > large_above {
+            return Analysis::diagnostics_only(text, target);
+        }
+        Analysis::new(text.to_owned(), target, prev)
+    }
+
     /// A large text's analysis: no tree, no text (the document holds it),
     /// the first [`crate::diagnostics::MAX_DIAGNOSTICS`] of `ptx check`,
     /// streamed.
@@ -218,7 +233,7 @@ impl Analysis {
         let max = crate::diagnostics::MAX_DIAGNOSTICS;
         let checked = ptxkit::check::check_source_bounded(text.as_bytes(), &opts, max, |_| {});
         Analysis {
-            module: ptxkit::parse_bounded(b"", 0).module,
+            module: Module::default(),
             syntax: Vec::new(),
             semantic: Vec::new(),
             loose: checked.diagnostics,

@@ -309,10 +309,10 @@ impl Document {
         let lines = LineMap::new(&text, encoding);
         let target_c = target.clone();
         let (analysis, asm) = match lang {
-            Lang::Ptx if text.len() > large_above => {
-                (Analysis::diagnostics_only(&text, target), Vec::new())
-            }
-            Lang::Ptx => (Analysis::new(text.clone(), target, None), Vec::new()),
+            Lang::Ptx => (
+                Analysis::of_text(&text, target, None, large_above),
+                Vec::new(),
+            ),
             Lang::Cpp => (
                 Analysis::new(String::new(), None, None),
                 crate::cpp::check(&text, target.as_deref()),

@@ -60,6 +60,7 @@ impl Config {
     /// empty or missing target means each file's own.
     pub fn from_json(v: &Value) -> Config {
         let v = v.get("ptx").unwrap_or(v);
+        let defaults = Config::default();
         Config {
             target: v
                 .get("target")
@@ -67,26 +68,19 @@ impl Config {
                 .map(str::trim)
                 .filter(|s| !s.is_empty())
                 .map(String::from),
-            incremental_above: v
-                .get("incrementalAbove")
-                .and_then(Value::as_u64)
-                .map_or(Config::default().incremental_above, |n| {
-                    usize::try_from(n).unwrap_or(usize::MAX)
-                }),
-            large_above: v
-                .get("largeAbove")
-                .and_then(Value::as_u64)
-                .map_or(Config::default().large_above, |n| {
-                    usize::try_from(n).unwrap_or(usize::MAX)
-                }),
-            large_total: v
-                .get("largeTotal")
-                .and_then(Value::as_u64)
-                .map_or(Config::default().large_total, |n| {
-                    usize::try_from(n).unwrap_or(usize::MAX)
-                }),
+            incremental_above: bytes(v, "incrementalAbove", defaults.incremental_above),
+            large_above: bytes(v, "largeAbove", defaults.large_above),
+            large_total: bytes(v, "largeTotal", defaults.large_total),
         }
     }
+}
+
+/// The byte count `v[key]`, or `default` when it is missing or not a
+/// non-negative integer.
+fn bytes(v: &Value, key: &str, default: usize) -> usize {
+    v.get(key)
+        .and_then(Value::as_u64)
+        .map_or(default, |n| usize::try_from(n).unwrap_or(usize::MAX))
 }
 
 type BoxError = Box<dyn Error + Send + Sync>;
@@ -328,17 +322,6 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
     }
 }
 
-/// The analysis of `doc`'s current text: reusing what holds of its last
-/// one when `reuse`, diagnostics only past `large_above` (without copying
-/// the text).
-fn analyse(doc: &Document, target: Option<String>, large_above: usize, reuse: bool) -> Analysis {
-    if doc.text.len() > large_above {
-        return Analysis::diagnostics_only(&doc.text, target);
-    }
-    let prev = reuse.then_some(&doc.analysis);
-    Analysis::new(doc.text.clone(), target, prev)
-}
-
 /// The most messages taken off the queue ahead of the one being handled.
 const MAX_BACKLOG: usize = 1024;
 
@@ -406,7 +389,7 @@ impl State {
             if quick {
                 self.spawn_refresh(&key);
             } else {
-                let a = analyse(doc, target.clone(), limit, true);
+                let a = Analysis::of_text(&doc.text, target.clone(), Some(&doc.analysis), limit);
                 let v = doc.version;
                 self.install(&key, v, a);
             }
@@ -490,7 +473,7 @@ impl State {
                 if doc.recheck_asm(target.as_deref()) {
                     continue;
                 }
-                let a = analyse(doc, target, limit, true);
+                let a = Analysis::of_text(&doc.text, target, Some(&doc.analysis), limit);
                 let v = doc.version;
                 self.install(key, v, a);
             }
@@ -595,15 +578,15 @@ impl State {
                 };
                 let encoding = self.encoding;
                 let limit = self.config.incremental_above;
-                let large = self.config.large_above;
                 let key = p.text_document.uri.as_str().to_string();
                 let Some(doc) = self.docs.get_mut(&key) else {
                     return Vec::new();
                 };
                 if !self.pending.iter().any(|(k, _)| *k == key) {
-                    let ptx = doc.lang == Lang::Ptx;
-                    let len = doc.text.len();
-                    let old = (ptx && len > limit && len <= large).then(|| doc.text.clone());
+                    // The quick path edits a tree: none for a document
+                    // checked without one.
+                    let tree = doc.lang == Lang::Ptx && doc.analysis.large().is_none();
+                    let old = (tree && doc.text.len() > limit).then(|| doc.text.clone());
                     self.pending.push((key, old));
                 }
                 doc.apply(p.content_changes, encoding);
@@ -657,7 +640,7 @@ impl State {
                     if doc.recheck_asm(target.as_deref()) {
                         continue;
                     }
-                    let a = analyse(doc, target.clone(), limit, false);
+                    let a = Analysis::of_text(&doc.text, target.clone(), None, limit);
                     let v = doc.version;
                     self.install(key, v, a);
                 }
