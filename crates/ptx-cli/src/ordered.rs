@@ -28,8 +28,9 @@ where
         return;
     }
     let next = AtomicUsize::new(0);
-    // Set when a worker panics, so that the others stop waiting for a
-    // result that will not come (the panic then reaches the caller).
+    // Set when a worker or `sink` panics, so that the workers stop waiting
+    // for a result that will not come or a window that will not move (the
+    // panic then reaches the caller).
     let stop = AtomicBool::new(false);
     // The index of the first result not yet handed to `sink`.
     let done = Mutex::new(0usize);
@@ -59,6 +60,11 @@ where
             });
         }
         drop(tx);
+        let _wake = WakeOnPanic {
+            stop: &stop,
+            done: &done,
+            moved: &moved,
+        };
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
         let mut first = 0usize;
         for (i, r) in rx {
@@ -73,7 +79,8 @@ where
     });
 }
 
-/// Wakes the waiting workers when its worker unwinds from a panic.
+/// Wakes the waiting workers when its thread (a worker, or the one handing
+/// results to `sink`) unwinds from a panic.
 struct WakeOnPanic<'a> {
     stop: &'a AtomicBool,
     done: &'a Mutex<usize>,
@@ -144,6 +151,16 @@ mod tests {
                 },
                 |_| std::thread::sleep(std::time::Duration::from_micros(10)),
             );
+        });
+        assert!(r.is_err());
+    }
+
+    /// The same when `sink` panics while workers wait for the window.
+    #[test]
+    fn a_panic_in_the_sink_is_not_a_hang() {
+        let items: Vec<usize> = (0..1_000).collect();
+        let r = std::panic::catch_unwind(|| {
+            map_in_order(&items, |&i| i, |i| assert!(i != 3, "result 3"));
         });
         assert!(r.is_err());
     }
