@@ -8,6 +8,8 @@ use ptxkit::binary::compat::{self as verdicts, Target};
 use ptxkit::binary::{self, rules, scan};
 use pyo3::prelude::*;
 
+use crate::text::Str;
+
 use crate::binary::read_input;
 use crate::module::value_error;
 
@@ -31,7 +33,7 @@ struct Row<'a> {
 pub fn resource_usage(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    arch: Option<&str>,
+    arch: Option<Str>,
 ) -> PyResult<Py<PyAny>> {
     crate::errors::guard(|| {
         let input = read_input(source)?;
@@ -41,7 +43,10 @@ pub fn resource_usage(
             let bin = binary::read(&bytes).map_err(|e| format!("{name}: {e}"))?;
             let mut rows = Vec::new();
             for eu in binary::usage_of(&bytes, &bin) {
-                if arch.is_some_and(|a| !eu.arch_name.eq_ignore_ascii_case(a)) {
+                if arch
+                    .as_deref()
+                    .is_some_and(|a| !eu.arch_name.eq_ignore_ascii_case(a))
+                {
                     continue;
                 }
                 let u = eu
@@ -85,8 +90,8 @@ struct Found {
 pub fn compat(
     py: Python<'_>,
     paths: Vec<PathBuf>,
-    gpus: Option<Vec<String>>,
-    driver: Option<&str>,
+    gpus: Option<Vec<Str>>,
+    driver: Option<Str>,
 ) -> PyResult<Py<PyAny>> {
     crate::errors::guard(|| {
         let gpus: Vec<u32> = match gpus {
@@ -101,7 +106,7 @@ pub fn compat(
         let driver = match driver {
             None => None,
             Some(d) => Some(
-                verdicts::parse_driver(d)
+                verdicts::parse_driver(&d)
                     .ok_or_else(|| value_error(format!("`{d}` is not a CUDA or driver version")))?,
             ),
         };

@@ -4,6 +4,8 @@
 use ptxkit::analysis::callgraph::CallGraph as Cg;
 use ptxkit::analysis::flow::FlowReport;
 use pyo3::prelude::*;
+
+use crate::text::Str;
 use pyo3::types::{PyDict, PyList};
 
 use crate::convert::to_py;
@@ -261,9 +263,9 @@ impl CallGraph {
 
     /// Names of the functions ``name`` reaches through calls (itself
     /// excluded unless recursive).
-    fn reachable(&self, name: &str) -> PyResult<Vec<String>> {
+    fn reachable(&self, name: Str) -> PyResult<Vec<String>> {
         crate::errors::guard(|| {
-            let k = self.g.node(name).ok_or_else(|| {
+            let k = self.g.node(&name).ok_or_else(|| {
                 pyo3::exceptions::PyValueError::new_err(format!("no function `{name}`"))
             })?;
             Ok(self

@@ -7,6 +7,8 @@ use ptxkit::syntax::Expr;
 use pyo3::exceptions::PyRuntimeError;
 use pyo3::prelude::*;
 
+use crate::text::Str;
+
 use crate::doc::{Doc, Path};
 
 /// One instruction of a function body. Made when a list of instructions
@@ -107,8 +109,8 @@ impl Instruction {
 
     /// The modifier that fills the form's group ``group`` (``"type"``,
     /// ``"ss"``, ``"scope"``, …), or ``None``.
-    fn group(&self, group: &str) -> PyResult<Option<&'static str>> {
-        crate::errors::guard(|| Ok(self.get()?.group(group).map(|m| m.as_str())))
+    fn group(&self, group: Str) -> PyResult<Option<&'static str>> {
+        crate::errors::guard(|| Ok(self.get()?.group(&group).map(|m| m.as_str())))
     }
 
     /// The guard as written (``"@%p1"``, ``"@!%p2"``), or ``None``.
@@ -143,12 +145,12 @@ impl Instruction {
 
     /// The operand bound to the catalog role ``role`` (``"d"``, ``"a"``,
     /// ``"cache-policy"``…), or ``None``.
-    fn operand(&self, role: &str) -> PyResult<Option<Operand>> {
+    fn operand(&self, role: Str) -> PyResult<Option<Operand>> {
         crate::errors::guard(|| {
             Ok(self
                 .operands()?
                 .into_iter()
-                .find(|o| o.role.as_deref() == Some(role)))
+                .find(|o| o.role.as_deref() == Some(&*role)))
         })
     }
 

@@ -18,6 +18,7 @@ mod function;
 mod graphs;
 mod instruction;
 mod module;
+mod text;
 
 use std::sync::Arc;
 
@@ -25,6 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyString};
 
 use crate::module::{value_error, Module};
+use crate::text::Str;
 
 /// The allocator of the `ptx` binary, for the parser's many small nodes
 /// (Rust allocations only; Python's objects keep Python's allocator).
@@ -88,10 +90,10 @@ fn parse(
 fn parse_file(
     py: Python<'_>,
     path: &Bound<'_, PyAny>,
-    arch: Option<&str>,
+    arch: Option<Str>,
     entry: Option<usize>,
 ) -> PyResult<Module> {
-    errors::guard(|| parse_file_at(py, &errors::fs_path(path)?, arch, entry))
+    errors::guard(|| parse_file_at(py, &errors::fs_path(path)?, text::opt(&arch), entry))
 }
 
 fn parse_file_at(
@@ -130,18 +132,18 @@ fn parse_file_at(
 /// modifiers (``"mma"``, ``"ld.global.v4"``). ``ValueError`` when the
 /// catalog has no such instruction.
 #[pyfunction]
-fn explain(query: &str) -> PyResult<String> {
+fn explain(query: Str) -> PyResult<String> {
     crate::errors::guard(|| {
-        let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
+        let e = ptxkit::analysis::explain::explain(&query).map_err(value_error)?;
         Ok(ptxkit::analysis::explain_text::plain(&e))
     })
 }
 
 /// The data of :func:`explain` as a dict (``ptx explain --json``).
 #[pyfunction]
-fn explain_dict(py: Python<'_>, query: &str) -> PyResult<Py<PyAny>> {
+fn explain_dict(py: Python<'_>, query: Str) -> PyResult<Py<PyAny>> {
     crate::errors::guard(|| {
-        let e = ptxkit::analysis::explain::explain(query).map_err(value_error)?;
+        let e = ptxkit::analysis::explain::explain(&query).map_err(value_error)?;
         convert::to_py(py, &e)
     })
 }
@@ -165,10 +167,10 @@ fn targets() -> PyResult<Vec<String>> {
 fn check_asm(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    targets: Option<Vec<String>>,
+    targets: Option<Vec<Str>>,
     path: Option<&Bound<'_, PyAny>>,
     include_dirs: Option<Vec<std::path::PathBuf>>,
-    defines: Option<std::collections::BTreeMap<String, String>>,
+    defines: Option<std::collections::BTreeMap<Str, Str>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
         let bytes = text_bytes(source)?;
@@ -179,10 +181,14 @@ fn check_asm(
             name,
             bytes,
             asm::Setup {
-                targets: targets.unwrap_or_default(),
+                targets: text::strings(targets),
                 path: file,
                 include_dirs: include_dirs.unwrap_or_default(),
-                defines: defines.unwrap_or_default().into_iter().collect(),
+                defines: defines
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(k, v)| (k.0, v.0))
+                    .collect(),
             },
         )
     })
@@ -194,9 +200,9 @@ fn check_asm(
 fn check_asm_file(
     py: Python<'_>,
     path: &Bound<'_, PyAny>,
-    targets: Option<Vec<String>>,
+    targets: Option<Vec<Str>>,
     include_dirs: Option<Vec<std::path::PathBuf>>,
-    defines: Option<std::collections::BTreeMap<String, String>>,
+    defines: Option<std::collections::BTreeMap<Str, Str>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
         let path = errors::fs_path(path)?;
@@ -206,10 +212,14 @@ fn check_asm_file(
             path.display().to_string(),
             bytes,
             asm::Setup {
-                targets: targets.unwrap_or_default(),
+                targets: text::strings(targets),
                 path: Some(path),
                 include_dirs: include_dirs.unwrap_or_default(),
-                defines: defines.unwrap_or_default().into_iter().collect(),
+                defines: defines
+                    .unwrap_or_default()
+                    .into_iter()
+                    .map(|(k, v)| (k.0, v.0))
+                    .collect(),
             },
         )
     })
@@ -224,12 +234,12 @@ fn check_asm_file(
 fn extract(
     py: Python<'_>,
     source: &Bound<'_, PyAny>,
-    arch: Option<&str>,
+    arch: Option<Str>,
     entry: Option<usize>,
 ) -> PyResult<Vec<binary::FatbinEntry>> {
     errors::guard(|| {
         let input = binary::read_input(source)?;
-        binary::select(py, input, arch, entry, false)
+        binary::select(py, input, text::opt(&arch), entry, false)
     })
 }
 

@@ -7,6 +7,8 @@ use ptxkit::analysis::stats::{module_stats, StatsKey};
 use ptxkit::check::CheckOptions;
 use ptxkit::syntax::Item;
 use pyo3::prelude::*;
+
+use crate::text::Str;
 use pyo3::types::PyDict;
 
 use crate::convert::to_py;
@@ -141,8 +143,8 @@ impl Module {
 
     /// The function named ``name``: an exact match, else the only one
     /// whose name contains ``name``. Raises ``ValueError`` otherwise.
-    fn function(&self, name: &str) -> PyResult<Function> {
-        crate::errors::guard(|| Ok(Function::new(&self.doc, self.function_named(name)?)))
+    fn function(&self, name: Str) -> PyResult<Function> {
+        crate::errors::guard(|| Ok(Function::new(&self.doc, self.function_named(&name)?)))
     }
 
     /// Module-scope variables, one dict per declared name: ``name``,
@@ -223,11 +225,12 @@ impl Module {
     fn check(
         &self,
         py: Python<'_>,
-        target: Option<String>,
+        target: Option<Str>,
         syntax_only: bool,
         max_errors: usize,
     ) -> PyResult<Vec<Diagnostic>> {
         crate::errors::guard(|| {
+            let target = target.map(String::from);
             if let Some(t) = &target {
                 known_target(t)?;
             }
@@ -335,9 +338,9 @@ impl Module {
 
     /// The control-flow graph of function ``name`` (exact, or a part of
     /// the name that matches only one function).
-    fn cfg(&self, name: &str) -> PyResult<Cfg> {
+    fn cfg(&self, name: Str) -> PyResult<Cfg> {
         crate::errors::guard(|| {
-            let k = self.function_named(name)?;
+            let k = self.function_named(&name)?;
             let f = self
                 .doc
                 .function(k)
@@ -365,7 +368,7 @@ impl Module {
     /// (``ptx resources --json``): a dict for function ``name``, or a list
     /// of dicts for every function with a body when ``name`` is ``None``.
     #[pyo3(signature = (name = None))]
-    fn resources(&self, py: Python<'_>, name: Option<&str>) -> PyResult<Py<PyAny>> {
+    fn resources(&self, py: Python<'_>, name: Option<Str>) -> PyResult<Py<PyAny>> {
         crate::errors::guard(|| {
             let doc = Arc::clone(&self.doc);
             match name {
@@ -380,7 +383,7 @@ impl Module {
                     to_py(py, &rs)
                 }
                 Some(n) => {
-                    let k = self.function_named(n)?;
+                    let k = self.function_named(&n)?;
                     let exact = self
                         .doc
                         .function(k)
@@ -407,10 +410,13 @@ impl Module {
     /// ``"family"`` (``"data"``, ``"wgmma"``…) or ``"modifier"`` (the
     /// full mnemonic). A dict ``{key: count}``, most frequent first; with
     /// ``per_function=True``, ``{function: {key: count}}``.
-    #[pyo3(signature = (by = "opcode", per_function = false))]
-    fn stats(&self, py: Python<'_>, by: &str, per_function: bool) -> PyResult<Py<PyAny>> {
+    #[pyo3(
+        signature = (by = Str("opcode".to_string()), per_function = false),
+        text_signature = "(self, by='opcode', per_function=False)"
+    )]
+    fn stats(&self, py: Python<'_>, by: Str, per_function: bool) -> PyResult<Py<PyAny>> {
         crate::errors::guard(|| {
-            let key = match by {
+            let key = match &*by {
                 "opcode" => StatsKey::Opcode,
                 "family" => StatsKey::Family,
                 "modifier" | "mnemonic" => StatsKey::Modifier,
@@ -444,9 +450,9 @@ impl Module {
     /// modifiers separated by dots; ``*`` matches any run of modifiers,
     /// ``$`` at the end forbids trailing ones (``"atom.*.cas"``,
     /// ``"ld.global$"``). Raises ``ValueError`` for a malformed pattern.
-    fn grep(&self, pattern: &str) -> PyResult<Vec<Instruction>> {
+    fn grep(&self, pattern: Str) -> PyResult<Vec<Instruction>> {
         crate::errors::guard(|| {
-            let p = ptxkit::analysis::grep::Pattern::parse(pattern).map_err(value_error)?;
+            let p = ptxkit::analysis::grep::Pattern::parse(&pattern).map_err(value_error)?;
             let mut out = Vec::new();
             for (k, item) in self.doc.parsed.module.items.iter().enumerate() {
                 let Item::Function(f) = item else { continue };

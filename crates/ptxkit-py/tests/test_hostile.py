@@ -41,6 +41,40 @@ def test_text_that_is_not_unicode_is_an_error():
             f("\udfff")
 
 
+def test_names_that_are_not_unicode_are_errors():
+    # A str argument with a lone surrogate raised pyo3's UnicodeEncodeError
+    # before the function ran; every text argument now raises ptxkit.Error.
+    bad = "\ud800"
+    m = ptxkit.parse(EXAMPLES.joinpath("vector_add.ptx").read_text())
+    inst = m.functions[0].instructions[0]
+    calls = [
+        lambda: m.function(bad),
+        lambda: m.cfg(bad),
+        lambda: m.resources(bad),
+        lambda: m.stats(bad),
+        lambda: m.grep(bad),
+        lambda: m.check(target=bad),
+        lambda: m.callgraph().reachable(bad),
+        lambda: inst.group(bad),
+        lambda: inst.operand(bad),
+        lambda: ptxkit.explain(bad),
+        lambda: ptxkit.explain_dict(bad),
+        lambda: ptxkit.check_asm("", targets=[bad]),
+        lambda: ptxkit.check_asm("", defines={bad: "1"}),
+        lambda: ptxkit.check_asm("", defines={"A": bad}),
+        lambda: ptxkit.extract(b"", arch=bad),
+        lambda: ptxkit.resource_usage(b"", arch=bad),
+        lambda: ptxkit.compat([], gpus=[bad]),
+        lambda: ptxkit.compat([], driver=bad),
+    ]
+    for call in calls:
+        with pytest.raises(ptxkit.Error, match="not valid Unicode"):
+            call()
+    # Not a str at all is still a TypeError.
+    with pytest.raises(TypeError):
+        m.function(3)
+
+
 def zstd_bomb(blocks, claimed):
     """A fatbin of one zstd entry of RLE blocks (128 KiB for 4 bytes)."""
     frame = struct.pack("<I", 0xFD2FB528) + bytes([0, 7 << 3])
