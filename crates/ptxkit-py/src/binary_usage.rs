@@ -2,13 +2,12 @@
 //! CUDA binary's cubins uses, and which GPUs and drivers a binary runs on
 //! (`ptx resources BIN` and `ptx compat`).
 
-use std::path::PathBuf;
 
 use ptxkit::binary::compat::{self as verdicts, Target};
 use ptxkit::binary::{self, rules, scan};
 use pyo3::prelude::*;
 
-use crate::text::Str;
+use crate::text::{FsPath, Str};
 
 use crate::binary::read_input;
 use crate::module::value_error;
@@ -89,7 +88,7 @@ struct Found {
 #[pyo3(signature = (paths, gpus = None, driver = None))]
 pub fn compat(
     py: Python<'_>,
-    paths: Vec<PathBuf>,
+    paths: Vec<FsPath>,
     gpus: Option<Vec<Str>>,
     driver: Option<Str>,
 ) -> PyResult<Py<PyAny>> {
@@ -111,6 +110,7 @@ pub fn compat(
             ),
         };
         let targets: Vec<Target> = gpus.iter().map(|&gpu| Target { gpu, driver }).collect();
+        let paths = crate::text::paths(paths);
         let found = py.detach(move || -> Result<Vec<Found>, String> {
             let cands = scan::candidates(&paths);
             if let Some(e) = cands.errors.first() {

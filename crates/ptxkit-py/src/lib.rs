@@ -169,7 +169,7 @@ fn check_asm(
     source: &Bound<'_, PyAny>,
     targets: Option<Vec<Str>>,
     path: Option<&Bound<'_, PyAny>>,
-    include_dirs: Option<Vec<std::path::PathBuf>>,
+    include_dirs: Option<Vec<text::FsPath>>,
     defines: Option<std::collections::BTreeMap<Str, Str>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
@@ -183,7 +183,7 @@ fn check_asm(
             asm::Setup {
                 targets: text::strings(targets),
                 path: file,
-                include_dirs: include_dirs.unwrap_or_default(),
+                include_dirs: text::paths(include_dirs.unwrap_or_default()),
                 defines: defines
                     .unwrap_or_default()
                     .into_iter()
@@ -201,7 +201,7 @@ fn check_asm_file(
     py: Python<'_>,
     path: &Bound<'_, PyAny>,
     targets: Option<Vec<Str>>,
-    include_dirs: Option<Vec<std::path::PathBuf>>,
+    include_dirs: Option<Vec<text::FsPath>>,
     defines: Option<std::collections::BTreeMap<Str, Str>>,
 ) -> PyResult<Vec<asm::AsmStatement>> {
     errors::guard(|| {
@@ -214,7 +214,7 @@ fn check_asm_file(
             asm::Setup {
                 targets: text::strings(targets),
                 path: Some(path),
-                include_dirs: include_dirs.unwrap_or_default(),
+                include_dirs: text::paths(include_dirs.unwrap_or_default()),
                 defines: defines
                     .unwrap_or_default()
                     .into_iter()

@@ -291,7 +291,8 @@ impl Module {
     ///
     /// Raises ``ptxkit.Error`` rather than build text larger than
     /// ``MAX_JSON_BYTES`` (512 MiB; the JSON of a tree is about 15 to 30
-    /// times the size of its source).
+    /// times the size of its source), or for an ``indent`` above 1,024
+    /// (``MAX_INDENT``).
     fn to_json(&self, indent: Option<usize>) -> PyResult<String> {
         crate::errors::guard(|| {
             let m = &self.doc.parsed.module;
@@ -301,6 +302,11 @@ impl Module {
             };
             let r = match indent {
                 None => serde_json::to_writer(&mut out, m),
+                Some(n) if n > MAX_INDENT => {
+                    return Err(crate::errors::error(format!(
+                        "indent {n} is more than {MAX_INDENT}"
+                    )))
+                }
                 Some(n) => {
                     let pad = " ".repeat(n);
                     let fmt = serde_json::ser::PrettyFormatter::with_indent(pad.as_bytes());
@@ -515,6 +521,10 @@ impl Module {
 
 /// The most text `Module.to_json` builds (512 MiB).
 pub const MAX_JSON_BYTES: usize = 512 << 20;
+
+/// The widest indent `Module.to_json` takes: each level repeats it, so a
+/// huge one would make the text's size unbounded before the first key.
+pub const MAX_INDENT: usize = 1024;
 
 /// A writer that refuses to grow past `limit` bytes.
 struct Capped {

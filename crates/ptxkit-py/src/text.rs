@@ -67,3 +67,21 @@ impl std::fmt::Display for Str {
         f.write_str(&self.0)
     }
 }
+
+/// A path argument (`str`, `bytes` or `os.PathLike`) inside a list, as
+/// [`crate::errors::fs_path`] converts one: a `str` with a lone surrogate
+/// raises `ptxkit.Error` (pyo3's own `PathBuf` conversion panics on it).
+pub struct FsPath(pub std::path::PathBuf);
+
+impl<'a, 'py> FromPyObject<'a, 'py> for FsPath {
+    type Error = PyErr;
+
+    fn extract(obj: Borrowed<'a, 'py, PyAny>) -> PyResult<Self> {
+        crate::errors::fs_path(&obj).map(FsPath)
+    }
+}
+
+/// Plain paths of a list of [`FsPath`] arguments.
+pub fn paths(v: Vec<FsPath>) -> Vec<std::path::PathBuf> {
+    v.into_iter().map(|p| p.0).collect()
+}

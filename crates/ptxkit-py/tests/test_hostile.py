@@ -75,6 +75,25 @@ def test_names_that_are_not_unicode_are_errors():
         m.function(3)
 
 
+def test_paths_in_lists_that_are_not_text_are_errors():
+    # pyo3's PathBuf conversion panicked (PanicException) on a lone
+    # surrogate inside a list of paths.
+    with pytest.raises(ptxkit.Error):
+        ptxkit.compat(["\ud800"])
+    with pytest.raises(ptxkit.Error):
+        ptxkit.check_asm("", include_dirs=["\ud800"])
+
+
+def test_a_huge_indent_is_an_error():
+    # " " * indent was built before any bound: 2**32 - 1 aborted the
+    # interpreter on its allocation, 2**63 raised InternalError.
+    m = ptxkit.parse(HEADER)
+    assert m.to_json(indent=1024).startswith("{")
+    for n in (1025, 2**32 - 1, 2**63):
+        with pytest.raises(ptxkit.Error, match="indent"):
+            m.to_json(indent=n)
+
+
 def zstd_bomb(blocks, claimed):
     """A fatbin of one zstd entry of RLE blocks (128 KiB for 4 bytes)."""
     frame = struct.pack("<I", 0xFD2FB528) + bytes([0, 7 << 3])

@@ -403,7 +403,14 @@ pub fn explain(query: &str) -> Result<Explanation, String> {
     let q = query.trim().trim_start_matches('.');
     let words: Vec<&str> = q.split('.').collect();
     let sections = cat.sections();
-    for k in (1..=words.len()).rev() {
+    // An instruction's name is at most this many words: longer prefixes
+    // of the query need no lookup (a query of many modifiers stays linear).
+    let longest = sections
+        .iter()
+        .map(|s| s.name.split('.').count())
+        .max()
+        .unwrap_or(1);
+    for k in (1..=words.len().min(longest)).rev() {
         let name = words.get(..k).unwrap_or_default().join(".");
         if !sections.iter().any(|s| *s.name == *name) {
             continue;
