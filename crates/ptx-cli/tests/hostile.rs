@@ -959,6 +959,86 @@ fn decompression_bomb_is_entry_too_large() {
     let _ = std::fs::remove_dir_all(&out);
 }
 
+/// A wheel of `members`: (name, bytes, deflated).
+fn wheel(members: &[(String, Vec<u8>, bool)]) -> Vec<u8> {
+    use std::io::Write;
+    use zip::write::SimpleFileOptions;
+    let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    for (name, bytes, deflated) in members {
+        let method = if *deflated {
+            zip::CompressionMethod::Deflated
+        } else {
+            zip::CompressionMethod::Stored
+        };
+        let opts = SimpleFileOptions::default()
+            .compression_method(method)
+            .large_file(bytes.len() > u32::MAX as usize / 2);
+        w.start_file(name.as_str(), opts).expect("member");
+        w.write_all(bytes).expect("member bytes");
+    }
+    w.finish().expect("wheel").into_inner()
+}
+
+/// `ptx compat` on a wheel of many small members: each member read the
+/// wheel's whole central directory again (8,000 members: 10.7 s, 16,000:
+/// over 60).
+#[test]
+fn compat_linear_in_wheel_members() {
+    let run = |n: usize| {
+        let members: Vec<_> = (0..n)
+            .map(|i| (format!("pkg/f{i}"), vec![0x7f, b'E', b'L', b'F', 2], false))
+            .collect();
+        let p = temp(&format!("many-{n}-0.1-py3-none-any.whl"), &wheel(&members));
+        limited(&[os("compat"), p.as_os_str()], b"")
+    };
+    let (small, big) = (run(1_000), run(10_000));
+    assert!(big.code.is_some(), "{}", head(&big.stderr));
+    linear("compat of a wheel of many members", &small, &big);
+}
+
+/// A wheel member that says it inflates to 4 GiB: its size was reserved
+/// before reading (an abort under the address-space limit), and a member
+/// that does inflate far (a deflate bomb: 1 GiB from a 1 MB wheel) was
+/// held whole in memory. Now a large member goes to a temporary file.
+#[test]
+fn compat_of_wheel_members_in_bounded_memory() {
+    // Stored, then its sizes patched to claim 4 GiB - 1.
+    let mut lying = wheel(&[("pkg/lib.so".into(), elf_zeros(64), false)]);
+    let claim = u32::MAX.to_le_bytes();
+    for (sig, at) in [(b"PK\x03\x04", 22), (b"PK\x01\x02", 24)] {
+        let k = lying.windows(4).position(|w| w == sig).expect("zip header");
+        lying[k + at..k + at + 4].copy_from_slice(&claim);
+    }
+    let p = temp("lying-0.1-py3-none-any.whl", &lying);
+    let r = limited(&[os("compat"), p.as_os_str()], b"");
+    assert!(
+        matches!(r.code, Some(0..=2)),
+        "{:?} {}",
+        r.code,
+        head(&r.stderr)
+    );
+    assert!(r.rss_kb < 128 * 1024, "{} KiB", r.rss_kb);
+    // 192 MiB of an ELF's magic and zeros, deflated to about 190 KB.
+    let bomb = wheel(&[("pkg/lib.so".into(), elf_zeros(192 << 20), true)]);
+    let p = temp("bomb-0.1-py3-none-any.whl", &bomb);
+    let r = limited(&[os("compat"), p.as_os_str()], b"");
+    assert!(
+        matches!(r.code, Some(0..=2)),
+        "{:?} {}",
+        r.code,
+        head(&r.stderr)
+    );
+    assert!(r.rss_kb < 128 * 1024, "held {} KiB", r.rss_kb);
+    let _ = std::fs::remove_file(&p);
+}
+
+/// `n` bytes: an ELF's magic, then zeros.
+fn elf_zeros(n: usize) -> Vec<u8> {
+    let mut v = vec![0u8; n];
+    v[..4].copy_from_slice(b"\x7fELF");
+    v
+}
+
 /// A directory that links to itself: the walk does not follow it.
 #[test]
 fn symlink_loop_in_a_directory_walk() {

@@ -1,17 +1,21 @@
 //! Finding CUDA binaries where users keep them: files, directories
 //! (site-packages, conda environments), and wheels (`.whl`, read in
-//! place: each member is inflated in memory, one at a time per thread,
-//! nothing is unpacked to disk).
+//! place, one member at a time per thread).
 //!
 //! [`candidates`] lists what may be a binary (by name); [`scan`] reads
 //! each on all cores (files are memory-mapped, so only the pages a reader
 //! touches are read) and hands the bytes of those that are CUDA binaries
-//! to a function. Memory in use is bounded by the largest single wheel
-//! member per thread, not by the sum: a wheel is read through its file,
-//! one member at a time per thread.
+//! to a function. A wheel's central directory is read once, when it is
+//! listed; each member is then read through a cursor of its own on the
+//! shared file. A member of up to [`IN_MEMORY_MAX`] bytes is inflated in
+//! memory; a larger one into an unlinked temporary file that is then
+//! memory-mapped like a file, so that memory stays bounded whatever a
+//! member inflates to (deflate can inflate a thousandfold: a 1 MB wheel
+//! may hold a 1 GiB member). Members above [`MAX_MEMBER`] are refused.
 
-use std::io::Read;
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// A file (or wheel member) that may be a CUDA binary.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,7 +43,55 @@ pub struct Candidates {
     pub items: Vec<Candidate>,
     /// Paths that could not be read, and why.
     pub errors: Vec<String>,
-    wheels: Vec<PathBuf>,
+    /// Each wheel's archive, its central directory read once (cloning one
+    /// shares it and gives a cursor of its own).
+    wheels: Vec<zip::ZipArchive<At>>,
+}
+
+/// A reading cursor on a file shared between threads: each clone reads
+/// at its own position (`pread`), so the members of one wheel can be
+/// inflated on all cores from one open file.
+#[derive(Clone, Debug)]
+struct At {
+    file: Arc<std::fs::File>,
+    pos: u64,
+    len: u64,
+}
+
+impl At {
+    fn new(file: std::fs::File) -> std::io::Result<At> {
+        let len = file.metadata()?.len();
+        Ok(At {
+            file: Arc::new(file),
+            pos: 0,
+            len,
+        })
+    }
+}
+
+impl Read for At {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(&*self.file, buf, self.pos)?;
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(&*self.file, buf, self.pos)?;
+        self.pos = self.pos.saturating_add(n as u64);
+        Ok(n)
+    }
+}
+
+impl Seek for At {
+    fn seek(&mut self, to: SeekFrom) -> std::io::Result<u64> {
+        let pos = match to {
+            SeekFrom::Start(p) => Some(p),
+            SeekFrom::End(d) => self.len.checked_add_signed(d),
+            SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        self.pos = pos.ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, "seek before the start")
+        })?;
+        Ok(self.pos)
+    }
 }
 
 /// File names that may hold GPU code: shared libraries, executables
@@ -160,6 +212,7 @@ fn add_file(path: &Path, size: u64, given: &str, named: bool, c: &mut Candidates
 fn add_wheel(path: &Path, c: &mut Candidates) {
     let shown = path.display().to_string();
     let archive = std::fs::File::open(path)
+        .and_then(At::new)
         .map_err(|e| e.to_string())
         .and_then(|f| zip::ZipArchive::new(f).map_err(|e| e.to_string()));
     let mut archive = match archive {
@@ -170,7 +223,6 @@ fn add_wheel(path: &Path, c: &mut Candidates) {
         }
     };
     let wheel = c.wheels.len();
-    c.wheels.push(path.to_path_buf());
     let package = wheel_package(path);
     for index in 0..archive.len() {
         let Ok(m) = archive.by_index_raw(index) else {
@@ -193,6 +245,7 @@ fn add_wheel(path: &Path, c: &mut Candidates) {
             source: Source::Member { wheel, index },
         });
     }
+    c.wheels.push(archive);
 }
 
 /// The bytes of a candidate: a memory map of a file, or a wheel member
@@ -212,9 +265,13 @@ impl std::ops::Deref for Bytes {
     }
 }
 
-/// The largest wheel member inflated (the largest file `read` would
-/// take).
-const MAX_MEMBER: u64 = 1 << 34;
+/// The largest wheel member inflated (4 GiB: the largest shared library
+/// of the CUDA wheels on PyPI is well under 2 GiB).
+pub const MAX_MEMBER: u64 = 1 << 32;
+
+/// The largest wheel member inflated in memory; a larger one is inflated
+/// into a temporary file (see the module's documentation).
+pub const IN_MEMORY_MAX: u64 = 64 << 20;
 
 /// Whether the first bytes of a candidate say it is a CUDA binary.
 fn looks_binary(head: &[u8]) -> bool {
@@ -247,20 +304,43 @@ fn open_member<R: std::io::Read + std::io::Seek>(
     index: usize,
 ) -> Result<Option<Bytes>, String> {
     let mut m = archive.by_index(index).map_err(|e| e.to_string())?;
-    if m.size() > MAX_MEMBER {
+    let size = m.size();
+    if size > MAX_MEMBER {
         return Err(format!(
-            "{} bytes: above the {MAX_MEMBER}-byte limit",
-            m.size()
+            "entry too large: {size} bytes inflated, above the {MAX_MEMBER}-byte limit"
         ));
     }
     let mut head = [0u8; 4];
-    if m.read_exact(&mut head).is_err() || !looks_binary(&head) {
+    if let Err(e) = m.read_exact(&mut head) {
+        // Shorter than a magic number: not a binary; otherwise corrupt.
+        return match e.kind() {
+            std::io::ErrorKind::UnexpectedEof if size < 4 => Ok(None),
+            _ => Err(e.to_string()),
+        };
+    }
+    if !looks_binary(&head) {
         return Ok(None);
     }
-    let mut v = Vec::with_capacity(usize::try_from(m.size()).unwrap_or(0));
-    v.extend_from_slice(&head);
-    m.read_to_end(&mut v).map_err(|e| e.to_string())?;
-    Ok(Some(Bytes::Owned(v)))
+    // Never more than the member says it holds (nor past the limit), so
+    // that a size that lies cannot make the reading unbounded.
+    let mut rest = m.take(size.saturating_sub(4));
+    let bytes = if size <= IN_MEMORY_MAX {
+        // At most IN_MEMORY_MAX, so the cast cannot truncate.
+        let mut v = Vec::with_capacity(size as usize);
+        v.extend_from_slice(&head);
+        rest.read_to_end(&mut v).map_err(|e| e.to_string())?;
+        Bytes::Owned(v)
+    } else {
+        let mut f = tempfile::tempfile().map_err(|e| format!("temporary file: {e}"))?;
+        f.write_all(&head)
+            .map_err(|e| format!("temporary file: {e}"))?;
+        std::io::copy(&mut rest, &mut f).map_err(|e| e.to_string())?;
+        // SAFETY: the file is this process's own, unlinked at creation:
+        // nothing else can change it while the map lives.
+        let map = unsafe { memmap2::Mmap::map(&f) }.map_err(|e| format!("temporary file: {e}"))?;
+        Bytes::Mapped(map)
+    };
+    Ok(Some(bytes))
 }
 
 /// One candidate read: the function's result, or why it could not be
@@ -286,16 +366,10 @@ pub fn scan<T: Send>(
     let one = |cand: &Candidate| -> Option<Scanned<T>> {
         let bytes = match &cand.source {
             Source::File(p) => open_file(p),
-            // Each task opens the wheel anew: reads go through the file
-            // (no mapping of the whole archive), and the central directory
-            // is read once per member taken.
+            // A clone of the wheel's archive: its central directory
+            // shared, a cursor of its own on the file.
             Source::Member { wheel, index } => match c.wheels.get(*wheel) {
-                Some(w) => std::fs::File::open(w)
-                    .map_err(|e| e.to_string())
-                    .and_then(|f| {
-                        zip::ZipArchive::new(std::io::BufReader::new(f)).map_err(|e| e.to_string())
-                    })
-                    .and_then(|mut a| open_member(&mut a, *index)),
+                Some(w) => open_member(&mut w.clone(), *index),
                 None => Err("unreadable wheel".into()),
             },
         };
