@@ -61,7 +61,11 @@ pub fn render(g: &CallGraph, on: bool) -> String {
         } else {
             anstyle::Style::new()
         };
-        let lines: Vec<String> = e.lines.iter().map(|l| l.to_string()).collect();
+        let mut lines: Vec<String> = e.lines.iter().map(|l| l.to_string()).collect();
+        // An indirect edge lists its first calls' lines only.
+        if e.calls > e.lines.len() {
+            lines.push("…".into());
+        }
         t.styled_row(vec![
             (name(e.from).to_string(), style::NAME),
             (name(e.to).to_string(), style::NAME),

@@ -63,7 +63,8 @@ pub struct CgEdge {
     pub via: Option<String>,
     /// Number of call instructions.
     pub calls: usize,
-    /// Source line of each call.
+    /// Source line of each call; for an indirect edge, of its first
+    /// [`MAX_INDIRECT_LINES`] calls (`calls` counts them all).
     pub lines: Vec<u32>,
     /// Whether the edge lies on a cycle (caller and callee are in the same
     /// strongly connected component).
@@ -163,6 +164,21 @@ fn sizes(ps: Option<&[Param]>) -> Vec<u64> {
         .iter()
         .map(|p| param_summary(p).bytes)
         .collect()
+}
+
+/// The most call lines an indirect edge lists. Each indirect call may
+/// reach every function whose address is taken: a body of N calls through
+/// one prototype matching N functions has N edges, and listing every line
+/// on each would be N² lines.
+pub const MAX_INDIRECT_LINES: usize = 256;
+
+/// The indirect calls of one caller through one list, table or prototype
+/// (`via`): the edges they make (made together at the first such call,
+/// contiguous in the edge list), how many calls, and their first lines.
+struct IndirectGroup {
+    edges: std::ops::Range<usize>,
+    calls: usize,
+    lines: Vec<u32>,
 }
 
 #[derive(Default)]
@@ -274,13 +290,21 @@ impl CallGraph {
                 n.address_taken = true;
             }
         }
-        let sig = |i: usize| {
-            funcs
-                .get(i)
-                .copied()
-                .flatten()
-                .map(|f| (sizes(f.rets.as_deref()), sizes(f.params.as_deref())))
-        };
+        // The address-taken functions by signature (return and parameter
+        // sizes), each list in index order: what a call through a
+        // prototype of that signature may reach.
+        let mut by_sig: FxHashMap<(Vec<u64>, Vec<u64>), Vec<usize>> = FxHashMap::default();
+        let mut taken_sorted: Vec<usize> = taken.iter().copied().collect();
+        taken_sorted.sort_unstable();
+        for &t in &taken_sorted {
+            if let Some(f) = funcs.get(t).copied().flatten() {
+                by_sig
+                    .entry((sizes(f.rets.as_deref()), sizes(f.params.as_deref())))
+                    .or_default()
+                    .push(t);
+            }
+        }
+        let mut groups: FxHashMap<(usize, Name), IndirectGroup> = FxHashMap::default();
         let mut edge_index: FxHashMap<(usize, usize, CallKind, Option<String>), usize> =
             FxHashMap::default();
         let mut edges: Vec<CgEdge> = Vec::new();
@@ -288,7 +312,9 @@ impl CallGraph {
         for (from, s) in scopes.iter().enumerate() {
             for call in &s.calls {
                 let line = lines.line_col(call.span.start).line;
-                let mut add = |to: usize, kind: CallKind, via: Option<String>| {
+                let first = edges.len();
+                // The index of the edge the call is counted on.
+                let mut add = |to: usize, kind: CallKind, via: Option<String>| -> usize {
                     let key = (from, to, kind, via.clone());
                     let e = match edge_index.get(&key) {
                         Some(&e) => e,
@@ -306,10 +332,11 @@ impl CallGraph {
                             edges.len().saturating_sub(1)
                         }
                     };
-                    if let Some(e) = edges.get_mut(e) {
-                        e.calls = e.calls.saturating_add(1);
-                        e.lines.push(line);
+                    if let Some(edge) = edges.get_mut(e) {
+                        edge.calls = edge.calls.saturating_add(1);
+                        edge.lines.push(line);
                     }
+                    e
                 };
                 let roles = call.roles();
                 // The operand of the role that takes this kind: a function
@@ -323,7 +350,9 @@ impl CallGraph {
                 };
                 if let Some(f) = taking(Kinds::FUNC) {
                     match index.get(&f) {
-                        Some(&to) => add(to, CallKind::Direct, None),
+                        Some(&to) => {
+                            add(to, CallKind::Direct, None);
+                        }
                         None => unresolved.push(UnresolvedCall {
                             from,
                             via: Some(f.to_string()),
@@ -333,6 +362,15 @@ impl CallGraph {
                     continue;
                 }
                 let list = taking(Kinds::PROTO);
+                // A later call of the same caller through the same name
+                // reaches the same functions: counted on its group.
+                if let Some(g) = list.and_then(|l| groups.get_mut(&(from, l))) {
+                    g.calls = g.calls.saturating_add(1);
+                    if g.lines.len() < MAX_INDIRECT_LINES {
+                        g.lines.push(line);
+                    }
+                    continue;
+                }
                 let via = list.map(|n| n.to_string());
                 let targets: Vec<usize> = match list {
                     Some(l) if s.targets.contains_key(&l) => s
@@ -346,13 +384,7 @@ impl CallGraph {
                     Some(l) => match s.protos.get(&l) {
                         Some(p) => {
                             let want = (sizes(p.rets.as_deref()), sizes(p.params.as_deref()));
-                            let mut c: Vec<usize> = taken
-                                .iter()
-                                .copied()
-                                .filter(|&t| sig(t).as_ref() == Some(&want))
-                                .collect();
-                            c.sort_unstable();
-                            c
+                            by_sig.get(&want).cloned().unwrap_or_default()
                         }
                         None => Vec::new(),
                     },
@@ -364,10 +396,30 @@ impl CallGraph {
                         via: via.clone(),
                         line,
                     });
+                    continue;
                 }
+                let mut end = first;
                 for t in targets {
-                    add(t, CallKind::Indirect, via.clone());
+                    end = end.max(add(t, CallKind::Indirect, via.clone()).saturating_add(1));
                 }
+                if let Some(l) = list {
+                    groups.insert(
+                        (from, l),
+                        IndirectGroup {
+                            edges: first..end,
+                            calls: 0,
+                            lines: Vec::new(),
+                        },
+                    );
+                }
+            }
+        }
+        // The later calls of each group, on each of its edges.
+        for g in groups.values() {
+            for e in edges.get_mut(g.edges.clone()).unwrap_or_default() {
+                e.calls = e.calls.saturating_add(g.calls);
+                let room = MAX_INDIRECT_LINES.saturating_sub(e.lines.len());
+                e.lines.extend(g.lines.iter().take(room).copied());
             }
         }
         // Edges are grouped by caller: scopes are walked in node order.
