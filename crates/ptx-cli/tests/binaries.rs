@@ -49,6 +49,48 @@ fn scratch(tag: &str) -> PathBuf {
     d
 }
 
+/// Inputs whose stems are the same (`a/libk.so.12`, `b/libk.so.12`,
+/// `a/libk.so.11`) each get files of their own: all three wrote
+/// `libk.so.1.sm_80.ptx`, in parallel, and only the last survived.
+#[test]
+fn extract_keeps_inputs_of_one_stem_apart() {
+    let dir = scratch("same-stem");
+    let src = std::fs::read(fixture("saxpy.default.fatbin")).expect("fixture");
+    let mut inputs = Vec::new();
+    for (sub, name) in [
+        ("a", "libk.so.12"),
+        ("b", "libk.so.12"),
+        ("a", "libk.so.11"),
+    ] {
+        std::fs::create_dir_all(dir.join(sub)).expect("mkdir");
+        let p = dir.join(sub).join(name);
+        std::fs::write(&p, &src).expect("input");
+        inputs.push(p.display().to_string());
+    }
+    let out_dir = dir.join("out").display().to_string();
+    let mut args = vec!["extract", "-o", &out_dir, "--arch", "sm_90a"];
+    args.extend(inputs.iter().map(String::as_str));
+    let out = ptx(&args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut written: Vec<String> = std::fs::read_dir(dir.join("out"))
+        .expect("out")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    assert_eq!(
+        written,
+        [
+            "libk.so-2.2.sm_90a.ptx",
+            "libk.so-3.2.sm_90a.ptx",
+            "libk.so.2.sm_90a.ptx"
+        ]
+    );
+    // Each line of the report names a different file.
+    let s = text(&out.stdout);
+    assert_eq!(s.lines().count(), 3, "{s}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn list_and_extract_fixtures() {
     let out = ptx(&["extract", "--list", &fixture("saxpy.speed.fatbin")]);

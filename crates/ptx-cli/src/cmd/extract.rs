@@ -71,6 +71,8 @@ struct Written {
 pub fn run(a: Args) -> Result<u8, String> {
     let mut listed = Vec::new();
     let mut written = Vec::new();
+    // The files this run writes, to keep two inputs from writing one.
+    let mut used: std::collections::HashSet<std::path::PathBuf> = Default::default();
     let mut status = 0u8;
     for f in &a.files {
         let opened = input::open_binary(f)?;
@@ -107,6 +109,21 @@ pub fn run(a: Args) -> Result<u8, String> {
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "stdin".into());
+        // Inputs with the same stem (`a/libk.so.12`, `b/libk.so.12`,
+        // `a/libk.so.11`) would write the same files: a later one takes
+        // the first free `stem-K`.
+        let name_of = |stem: &str, n: &bin_input::Numbered| {
+            a.output
+                .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()))
+        };
+        let mut stem = stem;
+        let base = stem.clone();
+        let mut k = 1usize;
+        while picked.iter().any(|n| used.contains(&name_of(&stem, n))) {
+            k = k.saturating_add(1);
+            stem = format!("{base}-{k}");
+        }
+        used.extend(picked.iter().map(|n| name_of(&stem, n)));
         if let Err(e) = binary::check_total(picked.iter().map(|n| n.entry)) {
             eprintln!("ptx: {}: {e}", opened.name);
             status = 2;
@@ -118,9 +135,7 @@ pub fn run(a: Args) -> Result<u8, String> {
         let results: Vec<Result<Written, String>> = picked
             .par_iter()
             .map(|n| {
-                let path =
-                    a.output
-                        .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()));
+                let path = name_of(&stem, n);
                 let size = write_entry(bytes, n.entry, &path)
                     .map_err(|e| format!("{}: {e}", opened.name))?;
                 Ok(Written {
