@@ -1233,6 +1233,64 @@ fn lsp_coalesces_a_burst_of_edits() {
         .any(|m| m["id"] == 9 && m.get("result").is_some()));
 }
 
+/// One `didChange` of `n / 100` edits, one every 100 lines, on a document
+/// of `n` lines that are not all ASCII, then a hover: each edit indexed
+/// the whole text's lines again (1,000 edits on 12.7 MB: over 120 s).
+fn lsp_many_edits(n: usize) -> Limited {
+    let uri = "file:///tmp/edits.ptx";
+    let mut body = String::new();
+    for i in 0..n {
+        body.push_str(&format!("\tadd.s32 %r1, %r2, {i}; // é\n"));
+    }
+    let text = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .b32 %r<3>;\n{body}\tret;\n}}\n");
+    let changes: Vec<serde_json::Value> = (0..n / 100)
+        .map(|k| {
+            let line = 7 + 100 * k;
+            serde_json::json!({"range": {"start": {"line": line, "character": 1},
+                "end": {"line": line, "character": 1}}, "text": " "})
+        })
+        .collect();
+    let mut input = initialize();
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didOpen",
+        "params": {"textDocument": {"uri": uri, "languageId": "ptx", "version": 1, "text": text}}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "method": "textDocument/didChange",
+        "params": {"textDocument": {"uri": uri, "version": 2}, "contentChanges": changes}}),
+    ));
+    input.extend(rpc(
+        serde_json::json!({"jsonrpc": "2.0", "id": 9, "method": "textDocument/hover",
+        "params": {"textDocument": {"uri": uri}, "position": {"line": 7, "character": 3}}}),
+    ));
+    input.extend(shutdown(10));
+    let r = limited(&[os("lsp")], &input);
+    assert_eq!(r.code, Some(0), "{}", head(&r.stderr));
+    assert!(messages(&r.stdout)
+        .iter()
+        .any(|m| m["id"] == 9 && m.get("result").is_some()));
+    r
+}
+
+/// Edits follow the line index in the lines they touch (and a shift of
+/// the starts after them), not a new pass over the document.
+#[test]
+fn lsp_edits_linear_in_the_document() {
+    let (small, big) = (lsp_many_edits(20_000), lsp_many_edits(200_000));
+    eprintln!(
+        "edits: small {:.2} s, large {:.2} s",
+        small.time.as_secs_f64(),
+        big.time.as_secs_f64()
+    );
+    assert!(big.time < GROWTH_TIMEOUT, "timed out");
+    assert!(
+        big.time <= small.time * 30 + Duration::from_millis(1500),
+        "{:?} -> {:?}",
+        small.time,
+        big.time
+    );
+}
+
 /// A kernel of `n` forward branches, each to the next of `n` labels.
 fn forward_branches(n: usize) -> Vec<u8> {
     let mut s = format!("{HEADER}.visible .entry k()\n{{\n\t.reg .pred %p<2>;\n");

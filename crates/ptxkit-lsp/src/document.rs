@@ -38,65 +38,142 @@ impl Default for Columns {
 }
 
 /// Line starts of a text, for converting offsets to positions and back.
+/// It follows an edit in the lines the edit touches and a shift of the
+/// starts after it ([`LineMap::edit`]), not a new pass over the text.
 #[derive(Clone, Debug)]
 pub struct LineMap {
     starts: Vec<u32>,
     encoding: Encoding,
-    /// For the lines that are not all ASCII, when columns count UTF-16
-    /// units: (byte offset, column) about every [`STRIDE`] bytes from the
-    /// line's start, so that a column is counted from the nearest one
-    /// (a long line is not walked from its start for every position).
-    wide: rustc_hash::FxHashMap<u32, Vec<(u32, u32)>>,
+    /// When columns count UTF-16 units: the lines longer than [`STRIDE`]
+    /// bytes, by line number, with (byte offset, column) checkpoints about
+    /// every [`STRIDE`] bytes from the line's start (none for a line that
+    /// is all ASCII), so that a column on a long line is counted from the
+    /// nearest one. A shorter line is looked at whole when asked.
+    long: Vec<(u32, Vec<(u32, u32)>)>,
 }
 
-/// Bytes between two checkpoints of a line's columns.
+/// Bytes between two checkpoints of a line's columns; lines longer than
+/// this have checkpoints.
 const STRIDE: usize = 1024;
+
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+/// The checkpoints of the line `text[start..end]`, if it is long: empty
+/// when it is all ASCII.
+fn checkpoints(text: &str, start: usize, end: usize) -> Option<Vec<(u32, u32)>> {
+    if end.saturating_sub(start) <= STRIDE {
+        return None;
+    }
+    let seg = text.get(start..end).unwrap_or("");
+    if seg.is_ascii() {
+        return Some(Vec::new());
+    }
+    let mut marks = vec![(to_u32(start), 0u32)];
+    let (mut next, mut col) = (STRIDE, 0u32);
+    for (i, ch) in seg.char_indices() {
+        if i >= next {
+            marks.push((to_u32(start + i), col));
+            next = i + STRIDE;
+        }
+        col = col.saturating_add(ch.len_utf16() as u32);
+    }
+    Some(marks)
+}
 
 impl LineMap {
     /// Index the lines of `text`.
     pub fn new(text: &str, encoding: Encoding) -> LineMap {
         let mut starts = vec![0u32];
-        starts
-            .extend(memchr_iter(text.as_bytes()).map(|i| u32::try_from(i + 1).unwrap_or(u32::MAX)));
+        starts.extend(memchr_iter(text.as_bytes()).map(|i| to_u32(i + 1)));
         let mut m = LineMap {
             starts,
             encoding,
-            wide: Default::default(),
+            long: Vec::new(),
         };
-        if encoding == Encoding::Utf16 && !text.is_ascii() {
-            for line in 0..m.starts.len() {
-                let (start, end) = m.line(text, line);
-                let Some(seg) = text.get(start..end).filter(|t| !t.is_ascii()) else {
-                    continue;
-                };
-                let mut marks = vec![(u32::try_from(start).unwrap_or(u32::MAX), 0u32)];
-                let (mut next, mut col) = (STRIDE, 0u32);
-                for (i, ch) in seg.char_indices() {
-                    if i >= next {
-                        marks.push((u32::try_from(start + i).unwrap_or(u32::MAX), col));
-                        next = i + STRIDE;
-                    }
-                    col = col.saturating_add(ch.len_utf16() as u32);
-                }
-                m.wide
-                    .insert(u32::try_from(line).unwrap_or(u32::MAX), marks);
-            }
-        }
+        m.long = m.checkpoints_of(text, 0, m.starts.len());
         m
     }
 
-    /// The checkpoint at or before byte `off` of `line`, when the line is
-    /// not all ASCII: (byte offset, column).
-    fn mark_before(&self, line: usize, off: usize) -> Option<(usize, u32)> {
-        let marks = self.wide.get(&u32::try_from(line).ok()?)?;
+    /// The checkpoints of lines `from..to` that are long (UTF-16 only).
+    fn checkpoints_of(&self, text: &str, from: usize, to: usize) -> Vec<(u32, Vec<(u32, u32)>)> {
+        if self.encoding != Encoding::Utf16 {
+            return Vec::new();
+        }
+        (from..to)
+            .filter_map(|line| {
+                let (start, end) = self.line(text, line);
+                checkpoints(text, start, end).map(|c| (to_u32(line), c))
+            })
+            .collect()
+    }
+
+    /// Follow an edit: `removed` bytes at `at` were replaced by
+    /// `inserted` bytes; `text` is the text after it. The starts of the
+    /// lines after the edit are shifted, those inside it replaced, and the
+    /// checkpoints of the lines it touched made again: no pass over the
+    /// rest of the text.
+    pub fn edit(&mut self, text: &str, at: usize, removed: usize, inserted: usize) {
+        let end = at.saturating_add(removed);
+        // Starts up to `at` stay; those inside the removed bytes go.
+        let i0 = self.starts.partition_point(|&s| s as usize <= at).max(1);
+        let i1 = self.starts.partition_point(|&s| s as usize <= end).max(i0);
+        let new_bytes = text
+            .as_bytes()
+            .get(at..at.saturating_add(inserted))
+            .unwrap_or_default();
+        let new: Vec<u32> = memchr_iter(new_bytes).map(|i| to_u32(at + i + 1)).collect();
+        let added = new.len();
+        self.starts.splice(i0..i1, new);
+        for s in self.starts.iter_mut().skip(i0 + added) {
+            *s = to_u32(
+                (*s as usize)
+                    .saturating_sub(removed)
+                    .saturating_add(inserted),
+            );
+        }
+        if self.encoding != Encoding::Utf16 {
+            return;
+        }
+        // Lines i0 - 1 ..= i1 - 1 were touched; they are now
+        // i0 - 1 ..= i0 - 1 + added.
+        let first = to_u32(i0 - 1);
+        let (old_last, new_last) = (to_u32(i1 - 1), to_u32(i0 - 1 + added));
+        let a = self.long.partition_point(|(l, _)| *l < first);
+        let b = self.long.partition_point(|(l, _)| *l <= old_last);
+        for (line, marks) in self.long.iter_mut().skip(b) {
+            *line = (*line - old_last) + new_last;
+            for (byte, _) in marks {
+                *byte = to_u32(
+                    (*byte as usize)
+                        .saturating_sub(removed)
+                        .saturating_add(inserted),
+                );
+            }
+        }
+        let fresh = self.checkpoints_of(text, i0 - 1, i0 + added);
+        self.long.splice(a..b, fresh);
+    }
+
+    /// The checkpoints of `line`, when it is long and columns count UTF-16
+    /// units (empty: the line is all ASCII).
+    fn marks(&self, line: usize) -> Option<&[(u32, u32)]> {
+        let line = u32::try_from(line).ok()?;
+        let i = self.long.binary_search_by_key(&line, |(l, _)| *l).ok()?;
+        self.long.get(i).map(|(_, m)| m.as_slice())
+    }
+
+    /// The checkpoint at or before byte `off` of a long `line` that is not
+    /// all ASCII: (byte offset, column).
+    fn mark_before(marks: &[(u32, u32)], off: usize) -> Option<(usize, u32)> {
         let i = marks.partition_point(|&(b, _)| b as usize <= off);
         marks.get(i.checked_sub(1)?).map(|&(b, c)| (b as usize, c))
     }
 
-    /// The checkpoint at or before column `col` of `line`, when the line
-    /// is not all ASCII: (byte offset, column).
-    fn mark_before_col(&self, line: usize, col: usize) -> Option<(usize, u32)> {
-        let marks = self.wide.get(&u32::try_from(line).ok()?)?;
+    /// The checkpoint at or before column `col` of a long line that is not
+    /// all ASCII: (byte offset, column).
+    fn mark_before_col(marks: &[(u32, u32)], col: usize) -> Option<(usize, u32)> {
         let i = marks.partition_point(|&(_, c)| c as usize <= col);
         marks.get(i.checked_sub(1)?).map(|&(b, c)| (b as usize, c))
     }
@@ -126,11 +203,18 @@ impl LineMap {
                 }
                 c
             }
-            Encoding::Utf16 if !self.wide.contains_key(&pos.line) => col.min(line.len()),
             Encoding::Utf16 => {
+                let marks = self.marks(pos.line as usize);
+                let ascii = match marks {
+                    Some(m) => m.is_empty(),
+                    None => line.is_ascii(),
+                };
+                if ascii {
+                    return to_u32(start + col.min(line.len()));
+                }
                 // From the nearest checkpoint (or the line's start).
-                let (from, mut units) = self
-                    .mark_before_col(pos.line as usize, col)
+                let (from, mut units) = marks
+                    .and_then(|m| Self::mark_before_col(m, col))
                     .map_or((0, 0), |(b, c)| (b.saturating_sub(start), c as usize));
                 let mut at = line.len();
                 for (i, ch) in line.get(from..).unwrap_or("").char_indices() {
@@ -158,16 +242,24 @@ impl LineMap {
         while end > start && !text.is_char_boundary(end) {
             end -= 1;
         }
-        // A line that is not all ASCII is counted from its nearest
-        // checkpoint; the others (no checkpoints) by their bytes.
-        let mark = match self.encoding {
-            Encoding::Utf16 => self.mark_before(line, end),
+        // A long line that is not all ASCII is counted from its nearest
+        // checkpoint, a short one from its start; ASCII by the bytes.
+        let from = match self.encoding {
+            Encoding::Utf16 => match self.marks(line) {
+                Some(m) => Self::mark_before(m, end),
+                None => Some((start, 0)),
+            },
             Encoding::Utf8 => None,
         };
-        let character = match mark {
+        let character = match from {
             Some((from, base)) => {
                 let seg = text.get(from..end).unwrap_or("");
-                (base as usize).saturating_add(seg.encode_utf16().count())
+                let units = if seg.is_ascii() {
+                    seg.len()
+                } else {
+                    seg.encode_utf16().count()
+                };
+                (base as usize).saturating_add(units)
             }
             None => end.saturating_sub(start),
         };
@@ -382,11 +474,14 @@ impl Document {
                     let (a, b) = (s.start as usize, s.end as usize);
                     if self.text.is_char_boundary(a) && self.text.is_char_boundary(b) {
                         self.text.replace_range(a..b, &ch.text);
+                        self.lines.edit(&self.text, a, b - a, ch.text.len());
                     }
                 }
-                None => self.text = ch.text,
+                None => {
+                    self.text = ch.text;
+                    self.lines = LineMap::new(&self.text, encoding);
+                }
             }
-            self.lines = LineMap::new(&self.text, encoding);
         }
     }
 
@@ -425,6 +520,63 @@ mod tests {
         // Past the end of a line clamps to its end.
         assert_eq!(m.offset(text, Position::new(0, 99)), 2);
         assert_eq!(m.offset(text, Position::new(99, 0)), text.len() as u32);
+    }
+
+    /// Random edits (line breaks, every UTF-16 width, lines longer than
+    /// a checkpoint stride) followed by `LineMap::edit` give the map a new
+    /// index of the edited text would, in both encodings.
+    #[test]
+    fn an_edited_map_is_the_map_of_the_edited_text() {
+        let pieces = [
+            "a",
+            "\n",
+            "é",
+            "𝄞",
+            "中",
+            "bc\n",
+            &"x".repeat(700),
+            &"é".repeat(400),
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let mut with_long_lines = 0;
+        for enc in [Encoding::Utf16, Encoding::Utf8] {
+            let mut text = String::new();
+            let mut map = LineMap::new(&text, enc);
+            for _ in 0..2_000 {
+                let at = {
+                    let mut k = next(text.len() + 1);
+                    while !text.is_char_boundary(k) {
+                        k -= 1;
+                    }
+                    k
+                };
+                let mut end = (at + next(1_500)).min(text.len());
+                while !text.is_char_boundary(end) {
+                    end -= 1;
+                }
+                let inserted: String = (0..next(4)).map(|_| pieces[next(pieces.len())]).collect();
+                text.replace_range(at..end, &inserted);
+                map.edit(&text, at, end - at, inserted.len());
+                let fresh = LineMap::new(&text, enc);
+                assert_eq!(format!("{map:?}"), format!("{fresh:?}"), "{enc:?}");
+                with_long_lines += usize::from(fresh.long.iter().any(|(_, m)| !m.is_empty()));
+            }
+            // And they answer alike.
+            let fresh = LineMap::new(&text, enc);
+            for (off, _) in text.char_indices().step_by(7) {
+                let p = map.position(&text, off as u32);
+                assert_eq!(p, fresh.position(&text, off as u32));
+                assert_eq!(map.offset(&text, p), off as u32);
+            }
+        }
+        // The edits went through long lines that are not all ASCII.
+        assert!(with_long_lines > 200, "{with_long_lines}");
     }
 
     /// Long lines with characters of every UTF-16 width: positions and
