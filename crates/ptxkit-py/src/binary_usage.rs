@@ -2,7 +2,6 @@
 //! CUDA binary's cubins uses, and which GPUs and drivers a binary runs on
 //! (`ptx resources BIN` and `ptx compat`).
 
-
 use ptxkit::binary::compat::{self as verdicts, Target};
 use ptxkit::binary::{self, rules, scan};
 use pyo3::prelude::*;
