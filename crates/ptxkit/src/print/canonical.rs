@@ -762,7 +762,13 @@ impl<'s> Printer<'s> {
             }
             Expr::Binary(b) => {
                 self.expr(&b.lhs);
-                self.out.push_str(b.op.as_str());
+                // `7 % 2` written `7%2` would read as `7` and the register
+                // `%2`: the remainder keeps its spaces.
+                if b.op == crate::syntax::BinOp::Rem {
+                    self.out.push_str(" % ");
+                } else {
+                    self.out.push_str(b.op.as_str());
+                }
                 self.expr(&b.rhs);
             }
             Expr::Cond(c) => {
