@@ -195,6 +195,43 @@ fn fmt_write_rewrites_in_place() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// `--write` on a symbolic link formats its target and keeps the link;
+/// a link or FIFO planted where the old fixed temporary name
+/// (`FILE.ptxfmt.tmp`) was is not written through (a link there made
+/// `--write` overwrite the file it named; a FIFO hung it).
+#[test]
+#[cfg(unix)]
+fn fmt_write_follows_links_and_ignores_planted_names() {
+    let d = scratch("write-links");
+    let real = d.join("real.ptx");
+    let link = d.join("link.ptx");
+    let victim = d.join("victim.txt");
+    std::fs::write(&real, COMMENTED).unwrap_or_default();
+    std::fs::write(&victim, "keep me").unwrap_or_default();
+    std::os::unix::fs::symlink(&real, &link).unwrap_or_default();
+    std::os::unix::fs::symlink(&victim, d.join("real.ptx.ptxfmt.tmp")).unwrap_or_default();
+    std::os::unix::fs::symlink(&victim, d.join("link.ptx.ptxfmt.tmp")).unwrap_or_default();
+    let w = ptx(&["fmt", "--write", &path_str(&link)]);
+    assert_eq!(
+        w.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&w.stderr)
+    );
+    assert!(std::fs::symlink_metadata(&link)
+        .map(|m| m.file_type().is_symlink())
+        .unwrap_or(false));
+    assert_eq!(
+        std::fs::read_to_string(&real).unwrap_or_default(),
+        CANONICAL
+    );
+    assert_eq!(
+        std::fs::read_to_string(&victim).unwrap_or_default(),
+        "keep me"
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 fn shared_ptxas() -> Option<PathBuf> {
     let shared = match std::env::var("PTXKIT_SHARED") {
         Ok(p) => PathBuf::from(p),

@@ -160,22 +160,29 @@ fn first_difference(name: &str, old: &[u8], new: &[u8]) -> String {
     }
 }
 
-/// Replace `path`'s contents with `bytes` through a file beside it, so that
-/// an interrupted write leaves the original.
+/// Replace `path`'s contents with `bytes` through a new file beside it,
+/// renamed over it, so that an interrupted write leaves the original. A
+/// symbolic link is followed (its target is formatted, the link stays),
+/// only a regular file is written, and the new file is created under a
+/// fresh name that nothing else can have put there (a fixed name beside
+/// the file could be a link or a FIFO planted in its place).
 fn write_in_place(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    let mut tmp = path.as_os_str().to_owned();
-    tmp.push(".ptxfmt.tmp");
-    let tmp = PathBuf::from(tmp);
-    let res = std::fs::write(&tmp, bytes)
-        .and_then(|()| {
-            if let Ok(meta) = std::fs::metadata(path) {
-                let _ = std::fs::set_permissions(&tmp, meta.permissions());
-            }
-            std::fs::rename(&tmp, path)
-        })
-        .map_err(|e| format!("{}: {e}", path.display()));
-    if res.is_err() {
-        let _ = std::fs::remove_file(&tmp);
+    use std::io::Write;
+    let err = |e: std::io::Error| format!("{}: {e}", path.display());
+    let target = std::fs::canonicalize(path).map_err(err)?;
+    let meta = std::fs::metadata(&target).map_err(err)?;
+    if !meta.is_file() {
+        return Err(format!("{}: not a regular file", path.display()));
     }
-    res
+    let dir = target.parent().unwrap_or_else(|| Path::new("."));
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".ptxfmt.")
+        .tempfile_in(dir)
+        .map_err(err)?;
+    tmp.write_all(bytes).map_err(err)?;
+    tmp.as_file().sync_all().map_err(err)?;
+    let _ = tmp.as_file().set_permissions(meta.permissions());
+    // On error the temporary file is removed when dropped.
+    tmp.persist(&target).map_err(|e| err(e.error))?;
+    Ok(())
 }
