@@ -1032,6 +1032,28 @@ fn compat_of_wheel_members_in_bounded_memory() {
     let _ = std::fs::remove_file(&p);
 }
 
+/// `check-asm` of a file that includes a header larger than all headers
+/// may be (256 MiB): it was read whole before its size was looked at (a
+/// 2 GB sparse header: 2.1 GB and 17 s), then dropped.
+#[test]
+fn check_asm_does_not_read_an_oversized_header() {
+    let d = dir().join("big-header");
+    let _ = std::fs::create_dir_all(&d);
+    let h = d.join("huge.h");
+    let f = std::fs::File::create(&h).expect("header");
+    f.set_len(300 << 20).expect("sparse header");
+    let cu = d.join("k.cu");
+    std::fs::write(
+        &cu,
+        "#include \"huge.h\"\n__global__ void k() { asm volatile(\"membar.gl;\"); }\n",
+    )
+    .expect("source");
+    let r = limited(&[os("check-asm"), cu.as_os_str()], b"");
+    assert!(matches!(r.code, Some(0..=1)), "{}", head(&r.stderr));
+    assert!(r.rss_kb < 128 * 1024, "held {} KiB", r.rss_kb);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 /// `n` bytes: an ELF's magic, then zeros.
 fn elf_zeros(n: usize) -> Vec<u8> {
     let mut v = vec![0u8; n];

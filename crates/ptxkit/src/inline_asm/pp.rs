@@ -510,12 +510,28 @@ impl<'a> Pp<'a> {
             return;
         }
         self.state.included.push(path.clone());
-        let Ok(bytes) = std::fs::read(&path) else {
+        // The room left for headers, known before reading: a header past
+        // it is not read at all (a 2 GB header was read whole, then
+        // dropped), and a file growing meanwhile is read no further.
+        let room = MAX_HEADER_BYTES
+            .saturating_sub(self.state.header_bytes)
+            .min(crate::MAX_FILE_SIZE);
+        let fits = std::fs::metadata(&path)
+            .is_ok_and(|m| usize::try_from(m.len()).is_ok_and(|n| n <= room));
+        if !fits {
             return;
-        };
-        if bytes.len() > crate::MAX_FILE_SIZE
-            || self.state.header_bytes.saturating_add(bytes.len()) > MAX_HEADER_BYTES
-        {
+        }
+        let mut bytes = Vec::new();
+        let read = std::fs::File::open(&path).and_then(|f| {
+            std::io::Read::read_to_end(
+                &mut std::io::Read::take(
+                    f,
+                    u64::try_from(room).unwrap_or(u64::MAX).saturating_add(1),
+                ),
+                &mut bytes,
+            )
+        });
+        if read.is_err() || bytes.len() > room {
             return;
         }
         self.state.header_bytes = self.state.header_bytes.saturating_add(bytes.len());
