@@ -456,17 +456,38 @@ pub fn expand(paths: &[PathBuf]) -> Result<Vec<Source>, String> {
 /// The files below `dir` whose extension is one of `exts`. Symbolic links
 /// to directories are not followed (as `find` and ripgrep do by default),
 /// so a link loop cannot make the walk endless; links to files are read.
+/// `dir` itself must be readable; a directory or entry below it that is
+/// not (no permission, a path too long for the system) is reported on
+/// stderr and skipped, and the walk goes on (one such directory stopped
+/// the whole command before, its files' reports never made). The walk
+/// keeps its own stack, so deep nesting does not deepen the call stack.
 fn walk(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) -> std::io::Result<()> {
-    for e in std::fs::read_dir(dir)? {
-        let e = e?;
-        let ty = e.file_type()?;
-        let p = e.path();
-        if ty.is_dir() {
-            walk(&p, exts, out)?;
-        } else if (ty.is_file() || (ty.is_symlink() && p.is_file()))
-            && p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
-        {
-            out.push(p);
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let entries = match std::fs::read_dir(&d) {
+            Ok(rd) => rd,
+            Err(e) if d == dir => return Err(e),
+            Err(e) => {
+                eprintln!("ptx: {}: {e} (skipped)", d.display());
+                continue;
+            }
+        };
+        for e in entries {
+            let (e, ty) = match e.and_then(|e| e.file_type().map(|t| (e, t))) {
+                Ok(x) => x,
+                Err(err) => {
+                    eprintln!("ptx: {}: {err} (skipped)", d.display());
+                    continue;
+                }
+            };
+            let p = e.path();
+            if ty.is_dir() {
+                stack.push(p);
+            } else if (ty.is_file() || (ty.is_symlink() && p.is_file()))
+                && p.extension().is_some_and(|x| exts.iter().any(|e| x == *e))
+            {
+                out.push(p);
+            }
         }
     }
     Ok(())

@@ -1054,6 +1054,50 @@ fn check_asm_does_not_read_an_oversized_header() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// A directory nested deeper than the system's longest path (4,096
+/// bytes) beside a file with an error: the walk stopped at the first
+/// directory it could not read ("File name too long"), so `ptx check DIR`
+/// reported that alone and never the file's error. Now the deep one is
+/// reported as skipped and the file is checked.
+#[test]
+fn a_walk_goes_on_past_an_unreadable_directory() {
+    use std::ffi::CString;
+    let d = dir().join("deep-walk");
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).expect("dir");
+    std::fs::write(
+        d.join("bad.ptx"),
+        format!("{HEADER}.visible .entry k() {{ frobnicate; }}\n"),
+    )
+    .expect("bad.ptx");
+    let name = CString::new("d").expect("name");
+    let top = CString::new(d.as_os_str().as_encoded_bytes()).expect("path");
+    // SAFETY: plain calls on descriptors this test opens and closes.
+    unsafe {
+        let mut fd = libc::open(top.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+        assert!(fd >= 0);
+        for _ in 0..2_100 {
+            assert_eq!(libc::mkdirat(fd, name.as_ptr(), 0o755), 0);
+            let next = libc::openat(fd, name.as_ptr(), libc::O_DIRECTORY | libc::O_RDONLY);
+            libc::close(fd);
+            assert!(next >= 0);
+            fd = next;
+        }
+        libc::close(fd);
+    }
+    let r = limited(&[os("check"), d.as_os_str()], b"");
+    assert_eq!(r.code, Some(1), "{}", head(&r.stderr));
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        out.contains("frobnicate") || r.stderr.contains("frobnicate"),
+        "{out}\n{}",
+        head(&r.stderr)
+    );
+    assert!(r.stderr.contains("skipped"), "{}", head(&r.stderr));
+    // `rm -r` would hit the same limit: remove from the bottom up.
+    let _ = std::process::Command::new("rm").arg("-rf").arg(&d).status();
+}
+
 /// `n` bytes: an ELF's magic, then zeros.
 fn elf_zeros(n: usize) -> Vec<u8> {
     let mut v = vec![0u8; n];
