@@ -20,6 +20,12 @@ use crate::diag::{Code, Diagnostic};
 /// (docs/limits.md; the unit test `guess_search_is_bounded`).
 const GUESSES: [i128; 9] = [1, 0, 2, 8, 16, 32, 64, 128, 256];
 
+/// The most unknown operands searched each on its own; later ones keep the
+/// first guess. Each search judges the whole statement on every target,
+/// so a statement of 400 unknown operands took 20 s; C++ compilers allow
+/// 30 operands to an `asm` statement in all.
+pub const MAX_SEARCHED_OPERANDS: usize = 16;
+
 // How many fragments were judged on this thread: the guess search's bound
 // is tested by counting (`tests::guess_search_is_bounded`).
 #[cfg(test)]
@@ -185,7 +191,7 @@ pub fn judge(stmt: &AsmStatement, targets: &[String]) -> Verdict {
                 .find(|(o, _)| *o == k)
                 .map_or(GUESSES[0], |&(_, v)| v)
         };
-        for &k in &ops {
+        for &k in ops.iter().take(MAX_SEARCHED_OPERANDS) {
             for &c in &GUESSES {
                 let mut trial = chosen.clone();
                 trial.push((k, c));
@@ -323,6 +329,14 @@ mod tests {
             assert_eq!(status, "invalid", "{src}");
             assert_eq!(n, GUESSES.len() * (1 + ops) + 1, "{ops} operands: {src}");
         }
+        // Past MAX_SEARCHED_OPERANDS unknown operands, the later ones are
+        // not searched: 9 + 9 * 16 + 1 judgements for 40.
+        let body: String = (0..40).map(|k| format!("mov.u32 %{k}, 1; ")).collect();
+        let args: Vec<String> = (0..40).map(|k| format!("\"n\"(N{k})")).collect();
+        let src = format!("void f() {{ asm(\"{body}\" :: {}); }}", args.join(", "));
+        let (n, status) = judgements(&src);
+        assert_eq!(status, "invalid");
+        assert_eq!(n, GUESSES.len() * (1 + MAX_SEARCHED_OPERANDS) + 1);
         // A value that fits is found by the first judgements.
         let (n, status) =
             judgements(r#"void f() { asm("add.u32 %0, %0, %1;" : "+r"(x) : "n"(N)); }"#);
