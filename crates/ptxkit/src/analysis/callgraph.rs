@@ -173,10 +173,11 @@ fn sizes(ps: Option<&[Param]>) -> Vec<u64> {
 pub const MAX_INDIRECT_LINES: usize = 256;
 
 /// The indirect calls of one caller through one list, table or prototype
-/// (`via`): the edges they make (made together at the first such call,
-/// contiguous in the edge list), how many calls, and their first lines.
+/// (`via`): the edge of each target the first such call counted on, with
+/// how many times the target is listed (each call counts it that often),
+/// how many later calls, and their first lines.
 struct IndirectGroup {
-    edges: std::ops::Range<usize>,
+    edges: Vec<(usize, usize)>,
     calls: usize,
     lines: Vec<u32>,
 }
@@ -312,7 +313,6 @@ impl CallGraph {
         for (from, s) in scopes.iter().enumerate() {
             for call in &s.calls {
                 let line = lines.line_col(call.span.start).line;
-                let first = edges.len();
                 // The index of the edge the call is counted on.
                 let mut add = |to: usize, kind: CallKind, via: Option<String>| -> usize {
                     let key = (from, to, kind, via.clone());
@@ -398,15 +398,23 @@ impl CallGraph {
                     });
                     continue;
                 }
-                let mut end = first;
+                // Each edge once, in the order first met, with how often
+                // its target is listed.
+                let mut counted: Vec<(usize, usize)> = Vec::new();
+                let mut at: FxHashMap<usize, usize> = FxHashMap::default();
                 for t in targets {
-                    end = end.max(add(t, CallKind::Indirect, via.clone()).saturating_add(1));
+                    let e = add(t, CallKind::Indirect, via.clone());
+                    let k = *at.entry(e).or_insert(counted.len());
+                    match counted.get_mut(k) {
+                        Some((_, times)) => *times = times.saturating_add(1),
+                        None => counted.push((e, 1)),
+                    }
                 }
                 if let Some(l) = list {
                     groups.insert(
                         (from, l),
                         IndirectGroup {
-                            edges: first..end,
+                            edges: counted,
                             calls: 0,
                             lines: Vec::new(),
                         },
@@ -416,10 +424,12 @@ impl CallGraph {
         }
         // The later calls of each group, on each of its edges.
         for g in groups.values() {
-            for e in edges.get_mut(g.edges.clone()).unwrap_or_default() {
-                e.calls = e.calls.saturating_add(g.calls);
+            for &(k, times) in &g.edges {
+                let Some(e) = edges.get_mut(k) else { continue };
+                e.calls = e.calls.saturating_add(g.calls.saturating_mul(times));
                 let room = MAX_INDIRECT_LINES.saturating_sub(e.lines.len());
-                e.lines.extend(g.lines.iter().take(room).copied());
+                let each = g.lines.iter().flat_map(|&l| std::iter::repeat_n(l, times));
+                e.lines.extend(each.take(room));
             }
         }
         // Edges are grouped by caller: scopes are walked in node order.
@@ -572,6 +582,31 @@ fn components(n: usize, edges: &[CgEdge]) -> (Vec<usize>, Vec<usize>) {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    /// A caller's later calls through one list count on its targets' edges
+    /// as the first did: a target listed twice, twice a call; every call's
+    /// line listed.
+    #[test]
+    fn repeated_indirect_calls_count_like_the_first() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+            .func f()\n{\n\tret;\n}\n\
+            .func g()\n{\n\tret;\n}\n\
+            .visible .entry k()\n{\n\t.reg .b64 %rd<2>;\n\tmov.u64 %rd1, f;\n\
+            tl: .calltargets f, g, f;\n\
+            \tcall %rd1, tl;\n\tcall %rd1, tl;\n\tcall %rd1, tl;\n\tret;\n}\n";
+        let parsed = crate::parse(src.as_bytes());
+        assert!(parsed.diagnostics.is_empty(), "{:?}", parsed.diagnostics);
+        let g = CallGraph::build(&parsed.module, &LineIndex::new(src.as_bytes()));
+        let by_callee = |name: &str| {
+            g.edges
+                .iter()
+                .find(|e| g.nodes[e.to].name == name)
+                .map(|e| (e.calls, e.lines.clone()))
+                .unwrap()
+        };
+        assert_eq!(by_callee("f"), (6, vec![17, 17, 18, 18, 19, 19]));
+        assert_eq!(by_callee("g"), (3, vec![17, 18, 19]));
+    }
 
     #[test]
     fn direct_indirect_and_recursive_calls() {
