@@ -73,6 +73,8 @@ pub fn run(a: Args) -> Result<u8, String> {
     let mut written = Vec::new();
     // The files this run writes, to keep two inputs from writing one.
     let mut used: std::collections::HashSet<std::path::PathBuf> = Default::default();
+    // By stem: the last `-K` suffix taken.
+    let mut suffix: std::collections::HashMap<String, usize> = Default::default();
     let mut status = 0u8;
     for f in &a.files {
         let opened = input::open_binary(f)?;
@@ -105,22 +107,22 @@ pub fn run(a: Args) -> Result<u8, String> {
             continue;
         }
         std::fs::create_dir_all(&a.output).map_err(|e| format!("{}: {e}", a.output.display()))?;
-        let stem = Path::new(f)
+        let base = Path::new(f)
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_else(|| "stdin".into());
         // Inputs with the same stem (`a/libk.so.12`, `b/libk.so.12`,
         // `a/libk.so.11`) would write the same files: a later one takes
-        // the first free `stem-K`.
+        // the first free `stem-K`, counting on from where the last input
+        // of that stem stopped (not from 1 again for each).
         let name_of = |stem: &str, n: &bin_input::Numbered| {
             a.output
                 .join(format!("{stem}.{}.{}.ptx", n.number, n.entry.arch_name()))
         };
-        let mut stem = stem;
-        let base = stem.clone();
-        let mut k = 1usize;
+        let k = suffix.entry(base.clone()).or_insert(1usize);
+        let mut stem = base.clone();
         while picked.iter().any(|n| used.contains(&name_of(&stem, n))) {
-            k = k.saturating_add(1);
+            *k = k.saturating_add(1);
             stem = format!("{base}-{k}");
         }
         used.extend(picked.iter().map(|n| name_of(&stem, n)));
