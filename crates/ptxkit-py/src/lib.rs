@@ -180,18 +180,29 @@ fn check_asm(
             py,
             name,
             bytes,
-            asm::Setup {
-                targets: text::strings(targets),
-                path: file,
-                include_dirs: text::paths(include_dirs.unwrap_or_default()),
-                defines: defines
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(k, v)| (k.0, v.0))
-                    .collect(),
-            },
+            asm_setup(targets, file, include_dirs, defines),
         )
     })
+}
+
+/// The optional `targets`, `include_dirs` and `defines` arguments of
+/// :func:`check_asm` and :func:`check_asm_file` as the checker takes them.
+fn asm_setup(
+    targets: Option<Vec<Str>>,
+    path: Option<std::path::PathBuf>,
+    include_dirs: Option<Vec<text::FsPath>>,
+    defines: Option<std::collections::BTreeMap<Str, Str>>,
+) -> asm::Setup {
+    asm::Setup {
+        targets: text::strings(targets),
+        path,
+        include_dirs: text::paths(include_dirs.unwrap_or_default()),
+        defines: defines
+            .unwrap_or_default()
+            .into_iter()
+            .map(|(k, v)| (k.0, v.0))
+            .collect(),
+    }
 }
 
 /// :func:`check_asm` on a file (``.cu``, ``.cuh``, ``.h``, ``.cpp``…).
@@ -211,16 +222,7 @@ fn check_asm_file(
             py,
             path.display().to_string(),
             bytes,
-            asm::Setup {
-                targets: text::strings(targets),
-                path: Some(path),
-                include_dirs: text::paths(include_dirs.unwrap_or_default()),
-                defines: defines
-                    .unwrap_or_default()
-                    .into_iter()
-                    .map(|(k, v)| (k.0, v.0))
-                    .collect(),
-            },
+            asm_setup(targets, Some(path), include_dirs, defines),
         )
     })
 }
