@@ -6,6 +6,7 @@ mod input;
 mod ordered;
 mod out;
 mod report;
+mod spool;
 mod validate;
 
 use std::process::ExitCode;

@@ -10,7 +10,9 @@ mod sarif_uri;
 
 use std::io::{IsTerminal, Write};
 
-use ptxkit::diag::{render_styled, Collected, JsonDiagnostic};
+use crate::spool::{json_element, Spool};
+
+use ptxkit::diag::{render_styled, Code, JsonDiagnostic, Sorted};
 use ptxkit::{Diagnostic, LineIndex};
 
 /// The default of `--max-errors`.
@@ -100,53 +102,81 @@ impl Located {
     }
 }
 
-/// What checking one file gives the printer, built on a worker thread.
+/// What checking one file gives the printer, built on a worker thread:
+/// its report already written out in the chosen format, in a [`Spool`]
+/// (in memory while small, in a temporary file past that), so a file of
+/// millions of errors is never held as a report.
 #[derive(Default)]
 pub struct FileReport {
     /// The file's display name.
     pub name: String,
-    /// Rendered frames (text format).
-    pub text: String,
-    /// The diagnostics as JSON values (JSON format).
-    pub json: Vec<serde_json::Value>,
-    /// The diagnostics with positions (SARIF and GitHub formats).
-    pub located: Vec<Located>,
+    /// The report: text frames (for stderr), JSON array elements, GitHub
+    /// commands or SARIF results (for stdout), as [`Printer::file`]
+    /// expects them.
+    out: Spool,
+    /// The codes of the SARIF results, sorted, one each.
+    codes: Vec<Code>,
     /// Errors and warnings found (shown or not).
     pub errors: usize,
     /// Warnings found.
     pub warnings: usize,
     /// Errors and warnings found but not shown.
     pub omitted: (usize, usize),
+    /// Why some diagnostics could not be read back, if so.
+    lost: Option<String>,
 }
 
 impl FileReport {
-    /// The report of `collected`, found in `bytes` of file `name`, in the
-    /// chosen format (nothing kept when quiet); `index` gives the line
-    /// index of `bytes` when one is needed.
+    /// The report of `found`, in `bytes` of file `name`, in the chosen
+    /// format (nothing kept when quiet); `index` gives the line index of
+    /// `bytes` when one is needed. The diagnostics are written out one at
+    /// a time as they are read.
     pub fn new(
         name: &str,
         bytes: &[u8],
         index: impl FnOnce() -> LineIndex,
-        collected: &Collected,
+        mut found: Sorted,
         o: &Options,
     ) -> FileReport {
         let mut r = FileReport {
             name: name.to_string(),
-            errors: collected.errors,
-            warnings: collected.warnings,
-            omitted: (collected.omitted_errors(), collected.omitted_warnings()),
+            errors: found.errors,
+            warnings: found.warnings,
+            omitted: (found.omitted_errors(), found.omitted_warnings()),
             ..FileReport::default()
         };
-        if o.quiet || collected.diagnostics.is_empty() {
+        if o.quiet || found.is_empty() {
             return r;
         }
         let index = index();
-        r.add(&collected.diagnostics, bytes, &index, o);
+        r.add(&mut found, bytes, &index, o);
+        if let Some(e) = found.failed() {
+            r.lost = Some(e.to_string());
+        }
         r
     }
 
-    /// Add diagnostics of this file, found in `bytes` (with `index`).
-    pub fn add(&mut self, ds: &[Diagnostic], bytes: &[u8], index: &LineIndex, o: &Options) {
+    /// The counts of `found` alone, its diagnostics reported by the caller
+    /// (`check-asm`'s JSON document) rather than by the printer.
+    pub fn counted(name: &str, found: &Sorted) -> FileReport {
+        FileReport {
+            name: name.to_string(),
+            errors: found.errors,
+            warnings: found.warnings,
+            omitted: (found.omitted_errors(), found.omitted_warnings()),
+            ..FileReport::default()
+        }
+    }
+
+    /// Write out the diagnostics of this file, found in `bytes` (with
+    /// `index`).
+    pub fn add(
+        &mut self,
+        ds: &mut dyn Iterator<Item = Diagnostic>,
+        bytes: &[u8],
+        index: &LineIndex,
+        o: &Options,
+    ) {
         if o.quiet {
             return;
         }
@@ -154,31 +184,59 @@ impl FileReport {
             Format::Text => {
                 let color = stderr_color();
                 for d in ds {
-                    self.text
-                        .push_str(&render_styled(d, &self.name, bytes, index, color));
+                    self.out
+                        .push(render_styled(&d, &self.name, bytes, index, color).as_bytes());
                 }
             }
-            Format::Json => self.json.extend(ds.iter().map(|d| {
-                serde_json::to_value(JsonDiagnostic::new(&self.name, d, index)).unwrap_or_default()
-            })),
-            Format::Sarif | Format::Github => self
-                .located
-                .extend(ds.iter().map(|d| Located::new(&self.name, d, index))),
+            Format::Json => {
+                for d in ds {
+                    json_element(
+                        &mut self.out,
+                        &JsonDiagnostic::new(&self.name, &d, index),
+                        0,
+                    );
+                }
+            }
+            Format::Github => {
+                for d in ds {
+                    let l = Located::new(&self.name, &d, index);
+                    self.out.push(github::command(&l).as_bytes());
+                    self.out.push(b"\n");
+                }
+            }
+            Format::Sarif => {
+                let base = sarif_uri::Base::current();
+                for d in ds {
+                    if let Err(at) = self.codes.binary_search(&d.code) {
+                        self.codes.insert(at, d.code);
+                    }
+                    let l = Located::new(&self.name, &d, index);
+                    sarif::result_element(&mut self.out, &l, &base);
+                }
+            }
         }
     }
 }
 
 /// Prints file reports as they come (in the order files were named) and
-/// the totals at the end.
+/// the totals at the end: text and GitHub commands at once, JSON elements
+/// at once inside one array, SARIF results into a spool until the log's
+/// envelope (which lists the files and the rules first) can be written.
 pub struct Printer<'o> {
     opts: &'o Options,
     files: usize,
     errors: usize,
     warnings: usize,
     io_errors: usize,
-    json: Vec<serde_json::Value>,
-    located: Vec<Located>,
+    /// JSON elements printed so far.
+    json_elements: usize,
+    /// Whether the caller prints the JSON document itself (`check-asm`).
+    own_json: bool,
+    /// SARIF: the results so far, the files that have results or none,
+    /// and the codes of the results (sorted, one each).
+    results: Spool,
     artifacts: Vec<String>,
+    codes: Vec<Code>,
 }
 
 impl<'o> Printer<'o> {
@@ -190,9 +248,20 @@ impl<'o> Printer<'o> {
             errors: 0,
             warnings: 0,
             io_errors: 0,
-            json: Vec::new(),
-            located: Vec::new(),
+            json_elements: 0,
+            own_json: false,
+            results: Spool::new(),
             artifacts: Vec::new(),
+            codes: Vec::new(),
+        }
+    }
+
+    /// A printer whose caller writes the JSON document itself (the
+    /// printer then writes only the notes on stderr for that format).
+    pub fn with_own_json(opts: &'o Options) -> Printer<'o> {
+        Printer {
+            own_json: true,
+            ..Printer::new(opts)
         }
     }
 
@@ -210,56 +279,80 @@ impl<'o> Printer<'o> {
         if self.opts.quiet {
             return;
         }
+        let FileReport {
+            name,
+            out,
+            codes,
+            omitted: (oe, ow),
+            lost,
+            ..
+        } = r;
+        let failed = match self.opts.format() {
+            Format::Text => out.copy_to(0, &mut std::io::stderr().lock(), None),
+            Format::Github => out.copy_to(0, &mut std::io::stdout().lock(), None),
+            Format::Json if self.own_json => Ok(()),
+            Format::Json => {
+                let mut w = std::io::stdout().lock();
+                let mut skip = 0;
+                if self.json_elements == 0 && !out.is_empty() {
+                    // The array opens before the first element, which has
+                    // no comma before it.
+                    let _ = w.write_all(b"[");
+                    skip = 1;
+                }
+                if !out.is_empty() {
+                    self.json_elements = self.json_elements.saturating_add(1);
+                }
+                out.copy_to(skip, &mut w, None)
+            }
+            Format::Sarif => {
+                let artifact = self.artifacts.len();
+                self.artifacts.push(name.clone());
+                for c in codes {
+                    if let Err(at) = self.codes.binary_search(&c) {
+                        self.codes.insert(at, c);
+                    }
+                }
+                let mut line = |l: &[u8], w: &mut dyn Write| sarif::set_artifact(l, artifact, w);
+                out.copy_to(0, &mut self.results, Some(&mut line))
+            }
+        };
         let mut err = std::io::stderr().lock();
-        let _ = err.write_all(r.text.as_bytes());
-        let (oe, ow) = r.omitted;
+        if let Some(e) = lost.or_else(|| failed.err().map(|e| e.to_string())) {
+            let _ = writeln!(err, "ptx: {name}: some diagnostics not shown: {e}");
+        }
         if oe > 0 || ow > 0 {
             let _ = writeln!(
                 err,
                 "ptx: {}: ... and {} not shown (--max-errors {}; 0 shows all)",
-                r.name,
+                name,
                 more(oe, ow),
                 self.opts.max_errors
             );
         }
-        drop(err);
-        match self.opts.format() {
-            Format::Text => {}
-            Format::Json => self.json.extend(r.json),
-            Format::Github => {
-                let mut out = std::io::stdout().lock();
-                for l in &r.located {
-                    let _ = writeln!(out, "{}", github::command(l));
-                }
-            }
-            Format::Sarif => {
-                self.artifacts.push(r.name);
-                self.located.extend(r.located);
-            }
-        }
     }
 
-    /// Print the JSON document (`json`, or the diagnostics as one array),
-    /// the SARIF log, and the summary line; the exit status.
-    pub fn finish(self, json: Option<serde_json::Value>) -> u8 {
+    /// End the JSON array of diagnostics (`[]` when there were none), the
+    /// SARIF log, or the summary line; the exit status.
+    pub fn finish(self) -> u8 {
         let o = self.opts;
         if !o.quiet {
             match o.format() {
-                // Written as they are serialized, not made into one string
-                // first (hundreds of MB for a million errors).
+                Format::Json if self.own_json => {}
                 Format::Json => {
-                    let v = json.unwrap_or(serde_json::Value::Array(self.json));
-                    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
-                    let _ = serde_json::to_writer_pretty(&mut out, &v)
-                        .map_err(std::io::Error::other)
-                        .and_then(|()| writeln!(out))
-                        .and_then(|()| out.flush());
+                    let mut out = std::io::stdout().lock();
+                    let _ = out.write_all(if self.json_elements == 0 {
+                        b"[]\n"
+                    } else {
+                        b"\n]\n"
+                    });
+                    let _ = out.flush();
                 }
                 Format::Sarif => {
-                    let log = sarif::Log::new(&self.located, &self.artifacts);
+                    let log = sarif::Log::new(self.codes, &self.artifacts);
                     let mut out = std::io::BufWriter::new(std::io::stdout().lock());
                     let _ = log
-                        .write_pretty(&mut out)
+                        .write_pretty(self.results, &mut out)
                         .and_then(|()| writeln!(out))
                         .and_then(|()| out.flush());
                 }

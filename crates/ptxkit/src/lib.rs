@@ -164,6 +164,7 @@ pub mod binary;
 pub mod check;
 pub mod demangle;
 pub mod diag;
+mod file_at;
 pub mod inline_asm;
 pub mod isa;
 pub mod json;

@@ -42,7 +42,7 @@ pub fn run(a: Args) -> Result<u8, String> {
             Ok(r) => printer.file(r),
         },
     );
-    Ok(printer.finish(None))
+    Ok(printer.finish())
 }
 
 fn check_one(f: &input::Source, a: &Args) -> Result<FileReport, String> {
@@ -50,8 +50,8 @@ fn check_one(f: &input::Source, a: &Args) -> Result<FileReport, String> {
     let max = a.report.max_errors;
     let collected = if a.syntax_only {
         // Only the diagnostics are needed: the streaming check never holds
-        // more than one top-level item (per thread) of the tree.
-        ptxkit::check::syntax_check_bounded(&inp.bytes, max)
+        // more than one statement of the tree.
+        ptxkit::check::syntax_check_sorted(&inp.bytes, max)
     } else {
         // Parsed and checked one top-level item at a time.
         let opts = ptxkit::check::CheckOptions {
@@ -60,7 +60,7 @@ fn check_one(f: &input::Source, a: &Args) -> Result<FileReport, String> {
         };
         // Pages of the file behind the piece just checked (an item or one
         // statement of a body) go back to the system as the check moves on.
-        ptxkit::check::check_source_bounded(&inp.bytes, &opts, max, |done| {
+        ptxkit::check::check_source_sorted(&inp.bytes, &opts, max, |done| {
             inp.bytes.release_before(done)
         })
     };
@@ -68,7 +68,7 @@ fn check_one(f: &input::Source, a: &Args) -> Result<FileReport, String> {
         &inp.name,
         &inp.bytes,
         || index_releasing(&inp.bytes),
-        &collected,
+        collected,
         &a.report,
     ))
 }

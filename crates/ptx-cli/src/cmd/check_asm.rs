@@ -10,6 +10,7 @@ use serde::Serialize;
 
 use crate::input;
 use crate::report::{self, FileReport, Printer};
+use crate::spool::{json_element, Spool};
 
 /// The extensions searched in directories.
 const EXTENSIONS: [&str; 6] = ["cu", "cuh", "h", "hpp", "cpp", "inl"];
@@ -105,8 +106,10 @@ struct Report {
     file: FileReport,
     /// The `-v` listing.
     list: String,
-    /// The statements as JSON.
-    json: Vec<serde_json::Value>,
+    /// The statements as JSON array elements ([`json_element`]).
+    statements: Spool,
+    /// Their diagnostics as JSON array elements.
+    diagnostics: Spool,
 }
 
 #[inline(never)]
@@ -127,9 +130,11 @@ pub fn run(a: Args) -> Result<u8, String> {
     let files = input::expand_with(&a.paths, &EXTENSIONS)?;
     let o = &a.report;
     let mut total = Tally::default();
-    let mut printer = Printer::new(o);
-    let mut statements = Vec::new();
-    let mut diagnostics = Vec::new();
+    let mut printer = Printer::with_own_json(o);
+    // The JSON document's two lists, written out as each file's turn
+    // comes (in a temporary file past a size), printed at the end.
+    let mut statements = Spool::new();
+    let mut diagnostics = Spool::new();
     // Checked on all cores, each file's report given out as soon as those
     // before it are (`crate::ordered`), not all held to the end.
     crate::ordered::map_in_order(
@@ -151,12 +156,8 @@ pub fn run(a: Args) -> Result<u8, String> {
             if o.format() == report::Format::Text && !o.quiet {
                 crate::out::print(&r.list);
             }
-            for s in r.json {
-                if let Some(ds) = s.get("diagnostics").and_then(|d| d.as_array()) {
-                    diagnostics.extend(ds.iter().cloned());
-                }
-                statements.push(s);
-            }
+            append(&mut statements, r.statements);
+            append(&mut diagnostics, r.diagnostics);
             printer.file(r.file);
         },
     );
@@ -172,13 +173,44 @@ pub fn run(a: Args) -> Result<u8, String> {
             crate::out::count(targets.len() as u64, "target")
         ));
     }
-    let v = serde_json::json!({ "statements": statements, "diagnostics": diagnostics });
-    let status = printer.finish(Some(v));
+    if o.format() == report::Format::Json && !o.quiet {
+        print_json(statements, diagnostics);
+    }
+    let status = printer.finish();
     Ok(if status == 2 {
         2
     } else {
         u8::from(total.invalid > 0)
     })
+}
+
+/// Append the elements of `more` to `list`, the first of all without its
+/// comma.
+fn append(list: &mut Spool, more: Spool) {
+    let skip = u64::from(list.is_empty());
+    if let Err(e) = more.copy_to(skip, list, None) {
+        eprintln!("ptx: JSON output incomplete: {e}");
+    }
+}
+
+/// Print the JSON document, `{"diagnostics": [...], "statements": [...]}`
+/// as `serde_json::to_writer_pretty` prints it.
+fn print_json(statements: Spool, diagnostics: Spool) {
+    use std::io::Write;
+    let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+    let list = |name: &str, items: Spool, out: &mut dyn Write| {
+        let any = !items.is_empty();
+        write!(out, "  \"{name}\": [")?;
+        items.copy_to(0, out, None)?;
+        out.write_all(if any { b"\n  ]" } else { b"]" })
+    };
+    let _ = out
+        .write_all(b"{\n")
+        .and_then(|()| list("diagnostics", diagnostics, &mut out))
+        .and_then(|()| out.write_all(b",\n"))
+        .and_then(|()| list("statements", statements, &mut out))
+        .and_then(|()| out.write_all(b"\n}\n"))
+        .and_then(|()| out.flush());
 }
 
 fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report, String> {
@@ -219,7 +251,8 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
     let mut tally = Tally::default();
     let mut all = Bounded::new(o.max_errors);
     let mut lines: Vec<(u32, String)> = Vec::new();
-    let mut json = Vec::new();
+    let mut statements = Spool::new();
+    let mut diagnostics = Spool::new();
     for n in &fc.not_compiled {
         tally.statements = tally.statements.saturating_add(1);
         tally.not_compiled = tally.not_compiled.saturating_add(1);
@@ -246,7 +279,7 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
                 reason: &n.reason,
                 guard: &n.guard,
             };
-            json.push(serde_json::to_value(&s).unwrap_or_default());
+            json_element(&mut statements, &s, 1);
         }
     }
     for c in &checked {
@@ -293,6 +326,13 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
             lines.push((c.statement.keyword.start, list));
         }
         if json_out {
+            let ds: Vec<JsonDiagnostic> = diags
+                .iter()
+                .map(|d| JsonDiagnostic::new(&inp.name, d, &index))
+                .collect();
+            for d in &ds {
+                json_element(&mut diagnostics, d, 1);
+            }
             let s = JsonStatement {
                 file: &inp.name,
                 line: lc.line,
@@ -304,24 +344,26 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
                 expanded: &c.expanded,
                 variants: c.variants,
                 notes: &c.notes,
-                diagnostics: diags
-                    .iter()
-                    .map(|d| JsonDiagnostic::new(&inp.name, d, &index))
-                    .collect(),
+                diagnostics: ds,
             };
-            json.push(serde_json::to_value(&s).unwrap_or_default());
+            json_element(&mut statements, &s, 1);
         }
         all.extend(diags);
     }
     lines.sort_by_key(|(at, _)| *at);
     let list: String = lines.into_iter().map(|(_, l)| l).collect();
-    let collected = all.finish();
-    let file = FileReport::new(&inp.name, &inp.bytes, || index, &collected, o);
+    let found = all.into_sorted();
+    let file = if json_out {
+        FileReport::counted(&inp.name, &found)
+    } else {
+        FileReport::new(&inp.name, &inp.bytes, || index, found, o)
+    };
     Ok(Report {
         tally,
         file,
         list,
-        json,
+        statements,
+        diagnostics,
     })
 }
 

@@ -13,7 +13,11 @@ use serde_sarif::sarif::{
 use ptxkit::diag::Code;
 use ptxkit::Severity;
 
+use std::io::Write;
+
+use super::sarif_uri::Base;
 use super::Located;
+use crate::spool::{json_element_as_is, Spool};
 
 /// The SARIF level of a severity: the level of the same name
 /// ([`Severity::as_str`]; SARIF's `error`, `warning`, `note`).
@@ -41,92 +45,141 @@ fn rule(c: Code) -> ReportingDescriptor {
     r
 }
 
-/// The SARIF log of these diagnostics, from these files (in the order
-/// checked), built one result at a time as it is written: the whole log
-/// of 800,000 errors held about 5 KB of structures per result, and its
-/// text as one string, and ran out of memory at 4 GiB.
+/// The SARIF log of a run: its files (in the order checked) and the codes
+/// of its results (the rules), around results written out before, one at
+/// a time ([`result_element`]): the whole log of 800,000 errors held
+/// about 5 KB of structures per result, and its text as one string, and
+/// ran out of memory at 4 GiB.
 pub struct Log<'a> {
-    located: &'a [Located],
     files: &'a [String],
     /// The codes of the diagnostics, sorted, one each (the rules).
     codes: Vec<Code>,
     /// File URIs relative to the directory `ptx` ran in (`%SRCROOT%`).
-    base: super::sarif_uri::Base,
+    base: Base,
+}
+
+/// A result's `ruleIndex` as [`result_element`] writes it: the code's
+/// place in [`Code::ALL`], made the place among the log's rules when the
+/// log is written ([`Log::write_pretty`]).
+fn code_number(c: Code) -> Option<i64> {
+    Code::ALL
+        .iter()
+        .position(|&x| x == c)
+        .and_then(|i| i64::try_from(i).ok())
+}
+
+/// A location of `file` at `start`..`end` (its `index` in the artifacts
+/// given), with a message.
+fn location(
+    base: &Base,
+    file: &str,
+    index: Option<i64>,
+    start: (u32, u32),
+    end: (u32, u32),
+    message: Option<&str>,
+) -> Location {
+    let mut at = base.locate(file);
+    at.index = index;
+    let mut l = Location::builder()
+        .physical_location(
+            PhysicalLocation::builder()
+                .artifact_location(at)
+                .region(
+                    Region::builder()
+                        .start_line(i64::from(start.0))
+                        .start_column(i64::from(start.1))
+                        .end_line(i64::from(end.0))
+                        .end_column(i64::from(
+                            end.1.max(start.1.saturating_add(u32::from(end == start))),
+                        ))
+                        .build(),
+                )
+                .build(),
+        )
+        .build();
+    l.message = message.map(|m| Message::builder().text(m).build());
+    l
+}
+
+/// The result of one diagnostic, its file at `index` among the artifacts
+/// and its rule at `rule`.
+fn result(base: &Base, l: &Located, index: Option<i64>, rule: Option<i64>) -> SarifResult {
+    let d = &l.diagnostic;
+    let text = d.message_with_notes();
+    let related: Vec<Location> = d
+        .labels
+        .iter()
+        .zip(&l.labels)
+        .map(|(label, &(s, e))| location(base, &l.file, index, s, e, Some(&label.message)))
+        .collect();
+    let mut r = SarifResult::builder()
+        .rule_id(d.code.as_str())
+        .message(Message::builder().text(text).build())
+        .level(level(d.severity))
+        .locations(vec![location(base, &l.file, index, l.start, l.end, None)])
+        .build();
+    r.rule_index = rule;
+    if !related.is_empty() {
+        r.related_locations = Some(related);
+    }
+    r
+}
+
+/// The key of an artifact's index and of a rule's index, as the lines of
+/// a pretty-printed result hold them (a line of its own each: JSON strings
+/// escape their line breaks, so no message text starts such a line).
+const INDEX_KEY: &[u8] = b"\"index\": ";
+const RULE_KEY: &[u8] = b"\"ruleIndex\": ";
+
+/// Append the result of `l` to `out` as an element of the log's results
+/// (`runs[0].results`, at depth 3), for [`Printer`](super::Printer) to
+/// pass on: its artifact index is 0 until [`set_artifact`] sets it, and
+/// its rule index is its code's number until [`Log::write_pretty`] makes
+/// it the rule's place.
+pub fn result_element(out: &mut Spool, l: &Located, base: &Base) {
+    let r = result(base, l, Some(0), code_number(l.diagnostic.code));
+    json_element_as_is(out, &r, 3);
+}
+
+/// Replace the number after `key` on `line`, if the line is that key's,
+/// with `to(number)`; write the line.
+fn rewrite(
+    line: &[u8],
+    key: &[u8],
+    to: impl FnOnce(usize) -> Option<usize>,
+    w: &mut dyn Write,
+) -> std::io::Result<()> {
+    let body = line.trim_ascii_start();
+    let indent = line.len().saturating_sub(body.len());
+    if let Some(rest) = body.strip_prefix(key) {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        let n = std::str::from_utf8(rest.get(..digits).unwrap_or_default())
+            .ok()
+            .and_then(|t| t.parse::<usize>().ok());
+        if let Some(new) = n.and_then(to) {
+            w.write_all(line.get(..indent).unwrap_or_default())?;
+            w.write_all(key)?;
+            write!(w, "{new}")?;
+            return w.write_all(rest.get(digits..).unwrap_or_default());
+        }
+    }
+    w.write_all(line)
+}
+
+/// Write a line of results of the file at `artifact` among the log's
+/// artifacts: its artifact indexes set to it.
+pub fn set_artifact(line: &[u8], artifact: usize, w: &mut dyn Write) -> std::io::Result<()> {
+    rewrite(line, INDEX_KEY, |_| Some(artifact), w)
 }
 
 impl<'a> Log<'a> {
-    /// The log of `located`, from `files`.
-    pub fn new(located: &'a [Located], files: &'a [String]) -> Log<'a> {
-        let mut codes: Vec<Code> = located.iter().map(|l| l.diagnostic.code).collect();
-        codes.sort_unstable();
-        codes.dedup();
+    /// The log of results of `codes` (sorted, one each), from `files`.
+    pub fn new(codes: Vec<Code>, files: &'a [String]) -> Log<'a> {
         Log {
-            located,
             files,
             codes,
-            base: super::sarif_uri::Base::current(),
+            base: Base::current(),
         }
-    }
-
-    fn location(
-        &self,
-        file: &str,
-        start: (u32, u32),
-        end: (u32, u32),
-        message: Option<&str>,
-    ) -> Location {
-        let mut at = self.base.locate(file);
-        at.index = self
-            .files
-            .iter()
-            .position(|x| x == file)
-            .and_then(|i| i64::try_from(i).ok());
-        let mut l = Location::builder()
-            .physical_location(
-                PhysicalLocation::builder()
-                    .artifact_location(at)
-                    .region(
-                        Region::builder()
-                            .start_line(i64::from(start.0))
-                            .start_column(i64::from(start.1))
-                            .end_line(i64::from(end.0))
-                            .end_column(i64::from(
-                                end.1.max(start.1.saturating_add(u32::from(end == start))),
-                            ))
-                            .build(),
-                    )
-                    .build(),
-            )
-            .build();
-        l.message = message.map(|m| Message::builder().text(m).build());
-        l
-    }
-
-    /// The result of one diagnostic.
-    fn result(&self, l: &Located) -> SarifResult {
-        let d = &l.diagnostic;
-        let text = d.message_with_notes();
-        let related: Vec<Location> = d
-            .labels
-            .iter()
-            .zip(&l.labels)
-            .map(|(label, &(s, e))| self.location(&l.file, s, e, Some(&label.message)))
-            .collect();
-        let mut r = SarifResult::builder()
-            .rule_id(d.code.as_str())
-            .message(Message::builder().text(text).build())
-            .level(level(d.severity))
-            .locations(vec![self.location(&l.file, l.start, l.end, None)])
-            .build();
-        r.rule_index = self
-            .codes
-            .binary_search(&d.code)
-            .ok()
-            .and_then(|i| i64::try_from(i).ok());
-        if !related.is_empty() {
-            r.related_locations = Some(related);
-        }
-        r
     }
 
     /// The log with `results` as its run's results.
@@ -155,38 +208,58 @@ impl<'a> Log<'a> {
             .build()
     }
 
-    /// The whole log, held (for small logs and tests).
-    pub fn build(&self) -> Sarif {
-        self.with_results(self.located.iter().map(|l| self.result(l)).collect())
+    /// The whole log of `located`, held (for tests).
+    #[cfg(test)]
+    fn build(&self, located: &[Located]) -> Sarif {
+        let results = located
+            .iter()
+            .map(|l| {
+                let index = self.files.iter().position(|f| *f == l.file);
+                let rule = self.codes.binary_search(&l.diagnostic.code).ok();
+                result(
+                    &self.base,
+                    l,
+                    index.and_then(|i| i64::try_from(i).ok()),
+                    rule.and_then(|i| i64::try_from(i).ok()),
+                )
+            })
+            .collect();
+        self.with_results(results)
     }
 
-    /// Write the log as `serde_json::to_writer_pretty` writes
-    /// [`Log::build`], byte for byte, holding one result at a time: the
-    /// envelope is written with no results, and the results are spliced
-    /// into its empty list, each indented to the list's depth.
-    pub fn write_pretty(&self, w: &mut impl std::io::Write) -> std::io::Result<()> {
+    /// Write the log as `serde_json::to_writer_pretty` writes it whole,
+    /// with `results` (made by [`result_element`] and [`set_artifact`])
+    /// read back a line at a time as its run's results: the envelope is
+    /// written with no results, and the results are spliced into its
+    /// empty list.
+    pub fn write_pretty(&self, results: Spool, w: &mut impl Write) -> std::io::Result<()> {
         let head = serde_json::to_string_pretty(&self.with_results(Vec::new()))
             .map_err(std::io::Error::other)?;
         // `runs[0].results` is the one empty list of results, at depth 3.
         const EMPTY: &str = "\"results\": []";
         let Some(at) = head.find(EMPTY) else {
-            return serde_json::to_writer_pretty(w, &self.build()).map_err(std::io::Error::other);
+            return Err(std::io::Error::other("no results in the SARIF envelope"));
         };
         let (before, after) = head.split_at(at);
         let after = after.get(EMPTY.len()..).unwrap_or_default();
         w.write_all(before.as_bytes())?;
         w.write_all(b"\"results\": [")?;
-        for (i, l) in self.located.iter().enumerate() {
-            let one =
-                serde_json::to_string_pretty(&self.result(l)).map_err(std::io::Error::other)?;
-            w.write_all(if i == 0 {
-                b"\n        "
-            } else {
-                b",\n        "
-            })?;
-            w.write_all(one.replace('\n', "\n        ").as_bytes())?;
-        }
-        if !self.located.is_empty() {
+        let any = !results.is_empty();
+        let codes = &self.codes;
+        let mut line = |l: &[u8], w: &mut dyn Write| {
+            rewrite(
+                l,
+                RULE_KEY,
+                |n| {
+                    let c = *Code::ALL.get(n)?;
+                    codes.binary_search(&c).ok()
+                },
+                w,
+            )
+        };
+        // The first result has no comma before it.
+        results.copy_to(1, w, Some(&mut line))?;
+        if any {
             w.write_all(b"\n      ")?;
         }
         w.write_all(b"]")?;
@@ -208,28 +281,43 @@ mod tests {
     }
 
     /// The log written a result at a time is the log built whole, byte
-    /// for byte: no results, one, several with related locations.
+    /// for byte: no results, one, several with related locations, from
+    /// two files.
     #[test]
     fn streamed_log_is_the_built_log() {
-        let src = b".version 8.0\n.target sm_90\n.address_size 64\n.global .u32 a;\n.global .u32 a;\nbogus;\n";
+        let src = b".version 8.0\n.target sm_90\n.address_size 64\n.global .u32 a;\n.global .u32 a;\nbogus;\n.entry k() { add.s32 %r1, %r2, 3; }\n";
         let parsed = ptxkit::parse(src);
         let mut ds = parsed.diagnostics.clone();
         ds.extend(ptxkit::check::check(
             &parsed.module,
             &ptxkit::check::CheckOptions::default(),
         ));
-        assert!(ds.len() >= 2, "{ds:?}");
+        assert!(ds.len() >= 3, "{ds:?}");
+        assert!(ds.iter().any(|d| !d.labels.is_empty()), "{ds:?}");
         let index = ptxkit::LineIndex::new(src);
-        let located: Vec<Located> = ds
-            .iter()
-            .map(|d| Located::new("a.ptx", d, &index))
-            .collect();
-        let files = vec!["a.ptx".to_string()];
-        for n in [0, 1, located.len()] {
-            let log = Log::new(&located[..n], &files);
+        let files = vec!["a.ptx".to_string(), "b.ptx".to_string()];
+        for n in [0, 1, ds.len()] {
+            // The first `n` in a.ptx, the same again in b.ptx.
+            let located: Vec<Located> = files
+                .iter()
+                .flat_map(|f| ds[..n].iter().map(|d| Located::new(f, d, &index)))
+                .collect();
+            let mut codes: Vec<Code> = located.iter().map(|l| l.diagnostic.code).collect();
+            codes.sort_unstable();
+            codes.dedup();
+            let log = Log::new(codes, &files);
+            let mut results = Spool::new();
+            for (i, f) in files.iter().enumerate() {
+                let mut one = Spool::new();
+                for l in located.iter().filter(|l| l.file == *f) {
+                    result_element(&mut one, l, &log.base);
+                }
+                let mut set = |l: &[u8], w: &mut dyn Write| set_artifact(l, i, w);
+                one.copy_to(0, &mut results, Some(&mut set)).unwrap();
+            }
             let mut out = Vec::new();
-            log.write_pretty(&mut out).unwrap();
-            let whole = serde_json::to_string_pretty(&log.build()).unwrap();
+            log.write_pretty(results, &mut out).unwrap();
+            let whole = serde_json::to_string_pretty(&log.build(&located)).unwrap();
             assert_eq!(String::from_utf8(out).unwrap(), whole, "{n} results");
         }
     }

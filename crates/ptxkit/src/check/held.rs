@@ -42,8 +42,9 @@ pub(super) enum Settle {
 /// most such labels come: building its message (a `String`) at the branch
 /// was work thrown away on nearly every forward branch.
 pub(super) enum Pending {
-    /// Built when held.
-    Built(Diagnostic),
+    /// Built when held (boxed: a kept use is then 48 bytes, not 112, and
+    /// most held uses are branches to labels further on, built later).
+    Built(Box<Diagnostic>),
     /// Built from the name and this span if it stands.
     Later(Span, fn(Name, Span) -> Diagnostic),
 }
@@ -52,7 +53,7 @@ impl Pending {
     /// The diagnostic about `n`.
     fn build(self, n: Name) -> Diagnostic {
         match self {
-            Pending::Built(d) => d,
+            Pending::Built(d) => *d,
             Pending::Later(span, make) => make(n, span),
         }
     }
@@ -153,7 +154,7 @@ impl Held {
         depth: usize,
         make: impl FnOnce() -> Diagnostic,
     ) {
-        self.hold_pending(settle, n, depth, || Pending::Built(make()));
+        self.hold_pending(settle, n, depth, || Pending::Built(Box::new(make())));
     }
 
     /// [`Held::hold`], the diagnostic built by `make` from `n` and `span`
@@ -342,6 +343,13 @@ mod tests {
 
     fn d() -> Diagnostic {
         Diagnostic::error(crate::diag::Code::Undeclared, Span::new(0, 1), "x")
+    }
+
+    /// A kept use stays small: with no error cap every use of an unknown
+    /// name is kept until its block ends.
+    #[test]
+    fn a_kept_use_is_small() {
+        assert!(std::mem::size_of::<Kept>() <= 48);
     }
 
     #[test]

@@ -37,7 +37,7 @@ mod rules;
 mod symbols;
 pub mod target;
 
-use crate::diag::{Bounded, Code, Collected, Diagnostic};
+use crate::diag::{Bounded, Code, Collected, Diagnostic, Sorted};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
 use symbols::ModuleScope;
@@ -179,7 +179,35 @@ pub fn check_source_bounded(
     done: impl FnMut(usize),
 ) -> Collected {
     let mut checker = ModuleChecker::new(opts).with_max_errors(max);
-    stream_check(src, Some(&mut checker), max, done)
+    stream_check(src, Some(&mut checker), max, done).finish()
+}
+
+/// [`check_source_bounded`], giving the diagnostics one at a time in
+/// source order rather than in one list. With `max == 0` (all of them),
+/// past a few tens of thousands they are sorted in runs into a temporary
+/// file and merged back as they are read, so a check of millions of errors
+/// does not hold them all (`ptx check --max-errors 0`).
+///
+/// ```
+/// let src = b".version 8.0\n.target sm_90\n.entry k() { a; b; c; d; }\n";
+/// let sorted = ptxkit::check::check_source_sorted(src, &Default::default(), 0, |_| {});
+/// assert_eq!(sorted.errors, 4);
+/// assert_eq!(sorted.count(), 4);
+/// ```
+pub fn check_source_sorted(
+    src: &[u8],
+    opts: &CheckOptions,
+    max: usize,
+    done: impl FnMut(usize),
+) -> Sorted {
+    let mut checker = ModuleChecker::new(opts).with_max_errors(max);
+    stream_check(src, Some(&mut checker), max, done).into_sorted()
+}
+
+/// [`syntax_check_bounded`], giving the diagnostics one at a time in source
+/// order (see [`check_source_sorted`]).
+pub fn syntax_check_sorted(src: &[u8], max: usize) -> Sorted {
+    stream_check(src, None, max, |_| {}).into_sorted()
 }
 
 /// The syntax errors of `src` ([`crate::syntax_check`]), keeping only the
@@ -196,7 +224,7 @@ pub fn syntax_check_bounded(src: &[u8], max: usize) -> Collected {
             diagnostics,
         };
     }
-    stream_check(src, None, max, |_| {})
+    stream_check(src, None, max, |_| {}).finish()
 }
 
 /// Whether a statement that did not parse may have been meant to declare
@@ -222,7 +250,7 @@ fn stream_check(
     mut checker: Option<&mut ModuleChecker<'_>>,
     max: usize,
     mut done: impl FnMut(usize),
-) -> Collected {
+) -> Bounded {
     use crate::syntax::Stmt;
     use crate::Piece;
     let mut stream = crate::PieceStream::new(src).with_max_diagnostics(max);
@@ -296,7 +324,7 @@ fn stream_check(
             sink.add_unkept_errors(uncounted);
         }
     }
-    sink.finish()
+    sink
 }
 
 /// The checker fed one module-scope item at a time, in source order, the

@@ -5,6 +5,7 @@
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 
+use super::spill::{Runs, Sorted, RUN};
 use super::Diagnostic;
 
 /// Collects diagnostics, keeping the `max` first in source order (all of
@@ -22,13 +23,21 @@ use super::Diagnostic;
 /// assert_eq!(kept, [10, 20]);
 /// assert_eq!((c.errors, c.omitted()), (4, 2));
 /// ```
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Bounded {
     max: usize,
     /// With a limit: the kept diagnostics, the last in source order on top.
     heap: BinaryHeap<Entry>,
-    /// Without a limit: every diagnostic, in arrival order.
+    /// Without a limit: the diagnostics not yet written out, in arrival
+    /// order.
     all: Vec<Diagnostic>,
+    /// Without a limit: the runs written out, each of [`RUN`] diagnostics
+    /// sorted, once more than that many were found.
+    spill: Option<Runs>,
+    /// Set once writing a run failed: nothing more is written out.
+    unspillable: bool,
+    /// Without a limit: the errors and warnings pushed (kept).
+    pushed: (usize, usize),
     /// Arrival count, to keep the order of diagnostics at one offset.
     seq: u64,
     errors: usize,
@@ -111,7 +120,15 @@ impl Bounded {
             self.warnings = self.warnings.saturating_add(1);
         }
         if self.max == 0 {
+            if d.is_error() {
+                self.pushed.0 = self.pushed.0.saturating_add(1);
+            } else {
+                self.pushed.1 = self.pushed.1.saturating_add(1);
+            }
             self.all.push(d);
+            if self.all.len() >= RUN && !self.unspillable {
+                self.spill_run();
+            }
             return;
         }
         let e = Entry(d.span.start, self.seq, d);
@@ -143,23 +160,59 @@ impl Bounded {
         self.errors.saturating_add(self.warnings)
     }
 
-    /// The kept diagnostics in source order, with the counts.
-    pub fn finish(self) -> Collected {
-        let diagnostics = if self.max == 0 {
-            let mut all = self.all;
-            all.sort_by_key(|d| d.span.start);
-            all
+    /// Without a limit, past [`RUN`] diagnostics held: sort them and write
+    /// them out as a run (they stay held if no file can be written).
+    fn spill_run(&mut self) {
+        if self.spill.is_none() {
+            self.spill = Runs::new();
+        }
+        let Some(runs) = self.spill.as_mut() else {
+            self.unspillable = true;
+            return;
+        };
+        // Stable: diagnostics at one offset keep their arrival order.
+        self.all.sort_by_key(|d| d.span.start);
+        if runs.write(&self.all).is_ok() {
+            self.all.clear();
         } else {
-            self.heap
+            // The failed run is not counted as one (the runs before it are
+            // still merged); from here on everything stays in memory.
+            self.unspillable = true;
+        }
+    }
+
+    /// The kept diagnostics in source order, with the counts, all in
+    /// memory (see [`Bounded::into_sorted`] to read them one at a time).
+    pub fn finish(self) -> Collected {
+        let (errors, warnings) = (self.errors, self.warnings);
+        let sorted = self.into_sorted();
+        Collected {
+            diagnostics: sorted.collect(),
+            errors,
+            warnings,
+        }
+    }
+
+    /// The kept diagnostics in source order, one at a time: without a
+    /// limit, those written out are read back from their runs, so a check
+    /// of millions of errors never holds more than a run of them.
+    pub fn into_sorted(mut self) -> Sorted {
+        let (errors, warnings) = (self.errors, self.warnings);
+        if self.max != 0 {
+            let kept = self
+                .heap
                 .into_sorted_vec()
                 .into_iter()
                 .map(|e| e.2)
-                .collect()
-        };
-        Collected {
-            diagnostics,
-            errors: self.errors,
-            warnings: self.warnings,
+                .collect();
+            return Sorted::from_sorted(kept, errors, warnings);
+        }
+        self.all.sort_by_key(|d| d.span.start);
+        match self.spill.take() {
+            Some(runs) if runs.count() > 0 => {
+                Sorted::merged(runs, self.all, self.pushed, errors, warnings)
+            }
+            _ => Sorted::from_sorted(self.all, errors, warnings),
         }
     }
 }
@@ -200,6 +253,43 @@ mod tests {
         assert_eq!(kept, [(0, "5"), (1, "1"), (1, "3")]);
         assert_eq!((c.errors, c.warnings, c.omitted()), (3, 3, 3));
         assert_eq!((c.omitted_errors(), c.omitted_warnings()), (3, 0));
+    }
+
+    /// Past a run of diagnostics, the unlimited collector writes sorted
+    /// runs out and merges them back: the same order (by position, then
+    /// as found) as sorting them all in memory, across runs and ties.
+    #[test]
+    fn spilled_runs_merge_back_in_order() {
+        let n = 3 * super::RUN + 123;
+        let mut b = Bounded::new(0);
+        let mut all = Vec::new();
+        let mut x = 12345u64;
+        for i in 0..n {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Few distinct offsets: many ties, within and across runs.
+            let at = ((x >> 33) % 5000) as u32;
+            let d = if i % 7 == 0 {
+                Diagnostic::warning(Code::NotLiteral, Span::new(at, at + 1), format!("{i}"))
+                    .with_note("n")
+            } else {
+                Diagnostic::error(Code::Syntax, Span::at(at), format!("{i}"))
+                    .with_label(Span::at(1), "l")
+            };
+            all.push(d.clone());
+            b.push(d);
+        }
+        assert!(b.spill.as_ref().is_some_and(|r| r.count() == 3));
+        all.sort_by_key(|d| d.span.start);
+        let sorted = b.into_sorted();
+        assert_eq!(
+            (sorted.errors + sorted.warnings, sorted.omitted_errors()),
+            (n, 0)
+        );
+        let got: Vec<Diagnostic> = sorted.collect();
+        assert_eq!(got.len(), n);
+        assert!(got == all, "merged order differs from the sorted order");
     }
 
     #[test]

@@ -15,9 +15,11 @@ mod bounded;
 mod code;
 mod excerpt;
 mod render;
+mod spill;
 
 pub use bounded::{Bounded, Collected};
 pub use code::{Code, UnknownCode};
+pub use spill::Sorted;
 
 /// How serious.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
