@@ -31,7 +31,7 @@ use similar::DiffTag;
 use super::diff_align::align;
 
 use super::regs::RegTable;
-use super::resources::{resources, Resources};
+use super::resources::{resources_of, Resources};
 use super::stats::StatsKey;
 use crate::print::canonical::canonical_stmt;
 use crate::print::instruction_text;
@@ -169,15 +169,11 @@ pub fn diff_modules(a: Side<'_>, b: Side<'_>) -> ModuleDiff {
     let fb = defined(b.module);
     let by_name_a: FxHashMap<Name, &Function> = fa.iter().map(|f| (f.name, *f)).collect();
     let by_name_b: FxHashMap<Name, &Function> = fb.iter().map(|f| (f.name, *f)).collect();
-    let ra: FxHashMap<String, Resources> = resources(a.module, &la, None)
-        .into_iter()
-        .map(|r| (r.name.clone(), r))
-        .collect();
-    let rb: FxHashMap<String, Resources> = resources(b.module, &lb, None)
-        .into_iter()
-        .map(|r| (r.name.clone(), r))
-        .collect();
-    let mut changed = Vec::new();
+    // The pairs that differ, found first: the resources (a whole-module
+    // analysis) are worked out only if there are any, and reported only
+    // for them (a module diffed against itself held the resources of
+    // every function of both).
+    let mut pairs = Vec::new();
     let mut unchanged = 0usize;
     for f in &fb {
         let Some(g) = by_name_a.get(&f.name) else {
@@ -185,8 +181,25 @@ pub fn diff_modules(a: Side<'_>, b: Side<'_>) -> ModuleDiff {
         };
         if *g == *f {
             unchanged = unchanged.saturating_add(1);
-            continue;
+        } else {
+            pairs.push((*g, *f));
         }
+    }
+    let (ra, rb) = if pairs.is_empty() {
+        (FxHashMap::default(), FxHashMap::default())
+    } else {
+        let names: FxHashSet<Name> = pairs.iter().map(|(_, f)| f.name).collect();
+        let wanted = |n: &str| names.contains(&Name::new(n));
+        let by_name = |rs: Vec<Resources>| -> FxHashMap<String, Resources> {
+            rs.into_iter().map(|r| (r.name.clone(), r)).collect()
+        };
+        (
+            by_name(resources_of(a.module, &la, wanted)),
+            by_name(resources_of(b.module, &lb, wanted)),
+        )
+    };
+    let mut changed = Vec::with_capacity(pairs.len());
+    for (g, f) in pairs {
         let name = f.name.to_string();
         changed.push(function_diff(
             (g, a.src, &la),

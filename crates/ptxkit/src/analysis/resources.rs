@@ -193,6 +193,17 @@ fn is_shared(s: StateSpace) -> bool {
 
 /// The resources of every function with a body (or only `name`).
 pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resources> {
+    resources_of(m, lines, |n| name.is_none_or(|x| x == n))
+}
+
+/// The resources of the functions with a body whose names `wanted`
+/// accepts (the module's facts are worked out whole, the reports only for
+/// those: `ptx diff` needs the changed functions').
+pub fn resources_of(
+    m: &Module,
+    lines: &LineIndex,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<Resources> {
     let cg = CallGraph::build(m, lines);
     let mut globals: FxHashMap<Name, Global> = FxHashMap::default();
     for v in m.globals() {
@@ -274,7 +285,7 @@ pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resou
     let (trees, tree_of) = call_trees(&cg, &facts);
     let mut out = Vec::new();
     for f in m.functions() {
-        if f.body.is_none() || name.is_some_and(|n| n != f.name.as_str()) {
+        if f.body.is_none() || !wanted(f.name.as_str()) {
             continue;
         }
         let Some(node) = cg.node(f.name.as_str()) else {
