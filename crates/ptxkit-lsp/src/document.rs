@@ -96,6 +96,11 @@ impl LineMap {
         m
     }
 
+    /// How columns are counted.
+    pub fn encoding(&self) -> Encoding {
+        self.encoding
+    }
+
     /// The checkpoints of lines `from..to` that are long (UTF-16 only).
     fn checkpoints_of(&self, text: &str, from: usize, to: usize) -> Vec<(u32, Vec<(u32, u32)>)> {
         if self.encoding != Encoding::Utf16 {
@@ -467,6 +472,15 @@ impl Document {
     /// Apply the changes of a `didChange` notification, in order. A change
     /// without a range replaces the whole text.
     pub fn apply(&mut self, changes: Vec<TextDocumentContentChangeEvent>, encoding: Encoding) {
+        if changes.len() >= crate::batch::MIN_BATCH {
+            // Many edits in document order: one copy and one new index,
+            // not a move of the text after each edit.
+            if let Some(text) = crate::batch::apply_in_one_pass(&self.text, &self.lines, &changes) {
+                self.text = text;
+                self.lines = LineMap::new(&self.text, self.lines.encoding());
+                return;
+            }
+        }
         for ch in changes {
             match ch.range {
                 Some(r) => {

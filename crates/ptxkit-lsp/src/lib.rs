@@ -28,6 +28,7 @@
 pub mod analysis;
 pub mod asm_completion;
 pub mod asm_hover;
+pub mod batch;
 pub mod completion;
 pub mod cpp;
 pub mod diagnostics;
