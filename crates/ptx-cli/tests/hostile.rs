@@ -1256,6 +1256,58 @@ fn reports_of_every_error_in_bounded_memory() {
     }
 }
 
+/// One kernel of `n` lines that use three registers never declared: each
+/// use may be a label defined further on, so it waits for the body's end.
+fn many_unknown_names(n: usize) -> Vec<u8> {
+    let mut s = format!("{HEADER}.visible .entry k() {{\n");
+    for _ in 0..n {
+        s.push_str("add.s32 %r1,%r2,%r3;\n");
+    }
+    s.push_str("}\n");
+    s.into_bytes()
+}
+
+/// `ptx check --max-errors 0` where every error waits for the body's end:
+/// the 600,000 uses were held as built diagnostics, about 850 bytes each
+/// (0.55 GB). Past 65,536 of them the oldest are written to disk and read
+/// back as the body ends.
+#[test]
+fn held_uses_of_every_error_in_bounded_memory() {
+    let small = temp("unknown-small.ptx", &many_unknown_names(20_000));
+    let big = temp("unknown-big.ptx", &many_unknown_names(200_000));
+    for format in ["text", "json"] {
+        let run = |p: &Path| {
+            limited_with(
+                &[
+                    os("check"),
+                    os("--format"),
+                    os(format),
+                    os("--max-errors"),
+                    os("0"),
+                    p.as_os_str(),
+                ],
+                b"",
+                false,
+            )
+        };
+        let (s, b) = (run(&small), run(&big));
+        assert_eq!(b.code, Some(1), "{format}: {}", head(&b.stderr));
+        if format == "text" {
+            assert!(b.stderr.contains("600,000 errors"), "{}", head(&b.stderr));
+        }
+        linear(
+            &format!("unknown names, --format {format} --max-errors 0"),
+            &s,
+            &b,
+        );
+        assert!(
+            b.rss_kb < 120 * 1024,
+            "{format}: peak RSS {} MB for a 4.2 MB input",
+            b.rss_kb / 1024
+        );
+    }
+}
+
 #[test]
 fn answers_that_were_silently_wrong() {
     let operands = vec!["\"r\"(a)"; 40_000].join(",");

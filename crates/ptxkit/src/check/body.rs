@@ -180,6 +180,7 @@ impl Checker<'_> {
             self.body_stmt(s, &mut w, ms);
         }
         self.body_end(w);
+        self.flush_settling();
     }
 
     /// Start the body of `f`: its parameters are in scope, and the body's
@@ -289,14 +290,32 @@ impl Checker<'_> {
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
         self.memo = Some((w.memo, w.generation));
+        self.flush_settling();
+        if w.held.has_cold() {
+            // Uses written out to disk (no cap, very many): settled as the
+            // caller reads the diagnostics, not all made at once.
+            let labels = w.labels;
+            let is_label = move |n: Name| labels.iter().any(|s| s.get(n).is_some());
+            self.settling = Some(super::held::Settling::new(w.held, Box::new(is_label)));
+            return;
+        }
         let labels = &w.labels;
         let is_label = |n: Name| labels.iter().any(|s| s.get(n).is_some());
         let n = w.held.finish(is_label, &mut self.diags);
         self.uncounted = self.uncounted.saturating_add(n);
     }
 
+    /// The diagnostics of a body's end still to be settled
+    /// ([`Checker::body_end`]), made now.
+    pub(super) fn flush_settling(&mut self) {
+        if let Some(s) = self.settling.take() {
+            self.diags.extend(s);
+        }
+    }
+
     /// The next statement of the body (a nested block whole).
     pub(super) fn body_stmt(&mut self, s: &Stmt, w: &mut BodyWalk, ms: &ModuleScope) {
+        w.held.settle_point();
         match s {
             Stmt::Label(n, sp) => self.define_label(*n, *sp, LabelSort::Plain, w),
             Stmt::CallPrototype(c) => {

@@ -20,6 +20,7 @@
 //! in the body (which was quadratic: 60,000 names held, then 50,000 blocks,
 //! ran for minutes).
 
+use super::held_cold::{Chunk, ColdUse, Store, HOT};
 use crate::diag::Diagnostic;
 use crate::source::Span;
 use crate::syntax::name_map::NameMap;
@@ -119,6 +120,14 @@ pub(super) struct Held {
     counted: Vec<Counts>,
     /// Every use held past the kept ones (counted or lost), ever.
     past: u64,
+    /// With no cap: for each [`Settle`], the uses written out, older than
+    /// every use in `kept` ([`super::held_cold`]).
+    cold: [Vec<Chunk>; 2],
+    /// Where they are written; `None` until needed.
+    store: Option<Store>,
+    /// Set when no store could be made or written: everything stays in
+    /// memory from then on.
+    no_store: bool,
 }
 
 /// How much is held ([`Held::mark`]): the kept diagnostics of each
@@ -141,7 +150,114 @@ impl Held {
             tail: Vec::new(),
             counted: Vec::new(),
             past: 0,
+            cold: [Vec::new(), Vec::new()],
+            store: None,
+            no_store: false,
         }
+    }
+
+    /// Between statements (no [`Held::mark`] outstanding): with no cap,
+    /// write the oldest uses of a list out once it holds twice [`HOT`].
+    #[inline]
+    pub(super) fn settle_point(&mut self) {
+        if self.cap == 0 && !self.no_store && self.kept.iter().any(|k| k.len() >= 2 * HOT) {
+            self.spill();
+        }
+    }
+
+    #[cold]
+    fn spill(&mut self) {
+        for s in 0..2 {
+            let Some(kept) = self.kept.get_mut(s) else {
+                continue;
+            };
+            if kept.len() < 2 * HOT {
+                continue;
+            }
+            if self.store.is_none() {
+                self.store = Store::new();
+            }
+            let Some(store) = self.store.as_mut() else {
+                self.no_store = true;
+                return;
+            };
+            let out: Vec<ColdUse> = kept
+                .drain(..HOT)
+                .map(|(n, p, depth)| (n, p.build(n), depth))
+                .collect();
+            match store.write(out.iter().map(|(n, d, depth)| (*n, d.clone(), *depth))) {
+                Ok(chunk) => {
+                    if let Some(cold) = self.cold.get_mut(s) {
+                        cold.push(chunk);
+                    }
+                }
+                Err(_) => {
+                    // Put them back, built, and keep everything in memory.
+                    let back = out
+                        .into_iter()
+                        .map(|(n, d, depth)| (n, Pending::Built(Box::new(d)), depth));
+                    kept.splice(0..0, back);
+                    self.no_store = true;
+                    return;
+                }
+            }
+        }
+    }
+
+    /// Whether uses were written out (the body's end then settles them as
+    /// they are read: [`Settling`]).
+    pub(super) fn has_cold(&self) -> bool {
+        self.cold.iter().any(|c| !c.is_empty())
+    }
+
+    /// The uses of list `s` written out and held in a block at `depth` or
+    /// deeper, settled as that block closes: those its labels settle go
+    /// (into `out` if they stand), the rest wait at `outer`. Returns the
+    /// uses that could not be read back (counted only).
+    #[cold]
+    fn block_end_cold(
+        &mut self,
+        s: usize,
+        depth: usize,
+        outer: usize,
+        is_label: &impl Fn(Name) -> bool,
+        out: &mut Vec<Diagnostic>,
+    ) -> u64 {
+        let keep_if_label = s == Settle::KeepIfLabel as usize;
+        let (Some(cold), Some(store)) = (self.cold.get_mut(s), self.store.as_mut()) else {
+            return 0;
+        };
+        let Some(first) = cold.iter().position(|c| c.depths.1 >= depth) else {
+            return 0;
+        };
+        let mut lost = 0u64;
+        for c in cold.split_off(first) {
+            let Ok(uses) = store.read(c) else {
+                lost = lost.saturating_add(c.count as u64);
+                continue;
+            };
+            let mut rest = Vec::with_capacity(uses.len());
+            for (n, d, at) in uses {
+                if at < depth {
+                    rest.push((n, d, at));
+                } else if is_label(n) {
+                    if keep_if_label {
+                        out.push(d);
+                    }
+                } else {
+                    rest.push((n, d, outer));
+                }
+            }
+            if rest.is_empty() {
+                continue;
+            }
+            let n = rest.len() as u64;
+            match store.write(rest.into_iter()) {
+                Ok(chunk) => cold.push(chunk),
+                Err(_) => lost = lost.saturating_add(n),
+            }
+        }
+        lost
     }
 
     /// Hold a diagnostic about `n`, used at block depth `depth`, settled
@@ -244,13 +360,16 @@ impl Held {
     ) -> u64 {
         let mut counted = 0u64;
         let deep = self.counted.len() > depth;
-        if self.kept.iter().all(Vec::is_empty) && !deep {
+        if self.kept.iter().all(Vec::is_empty) && !deep && !self.has_cold() {
             return counted;
         }
         let outer = depth.saturating_sub(1);
         let mut tail = std::mem::take(&mut self.tail);
-        for (s, kept) in self.kept.iter_mut().enumerate() {
+        for s in 0..self.kept.len() {
             let keep_if_label = s == Settle::KeepIfLabel as usize;
+            let Some(kept) = self.kept.get(s) else {
+                continue;
+            };
             // Depths never decrease along a kept list (a use is held at
             // the depth of its block, and a closing block lowers its own
             // to the enclosing depth), so the uses of this block are its
@@ -261,6 +380,15 @@ impl Held {
                 .iter()
                 .rposition(|&(_, _, at)| at < depth)
                 .map_or(0, |i| i.saturating_add(1));
+            if start == 0 && self.cold.get(s).is_some_and(|c| !c.is_empty()) {
+                // The uses written out come first: settle those of this
+                // block before the ones in memory.
+                let lost = self.block_end_cold(s, depth, outer, &is_label, out);
+                counted = counted.saturating_add(lost);
+            }
+            let Some(kept) = self.kept.get_mut(s) else {
+                continue;
+            };
             tail.extend(kept.drain(start..));
             for (n, d, _) in tail.drain(..) {
                 if is_label(n) {
@@ -304,6 +432,10 @@ impl Held {
     /// that stand, counted only.
     #[inline]
     pub(super) fn finish(self, is_label: impl Fn(Name) -> bool, out: &mut Vec<Diagnostic>) -> u64 {
+        if self.has_cold() {
+            out.extend(Settling::new(self, Box::new(is_label)));
+            return 0;
+        }
         if self.kept.iter().all(Vec::is_empty) && self.counted.is_empty() {
             return 0;
         }
@@ -326,6 +458,79 @@ impl Held {
     }
 }
 
+/// The end of a body some of whose held uses were written out (so with no
+/// cap, hence nothing counted): the diagnostics that stand, read back and
+/// settled one at a time, the lists in order, each from its oldest use
+/// (what [`Held::finish`] gives, without holding them all at once).
+pub(super) struct Settling<'l> {
+    held: Held,
+    is_label: Box<dyn Fn(Name) -> bool + 'l>,
+    /// The list being read and its next chunk.
+    list: usize,
+    chunk: usize,
+    /// The uses of the chunk read last.
+    uses: std::vec::IntoIter<ColdUse>,
+    /// The list's uses in memory, once its chunks are read.
+    hot: Option<std::vec::IntoIter<Kept>>,
+}
+
+impl<'l> Settling<'l> {
+    /// Settle what `held` holds, a name being a label if `is_label`.
+    pub(super) fn new(held: Held, is_label: Box<dyn Fn(Name) -> bool + 'l>) -> Settling<'l> {
+        Settling {
+            held,
+            is_label,
+            list: 0,
+            chunk: 0,
+            uses: Vec::new().into_iter(),
+            hot: None,
+        }
+    }
+}
+
+impl Iterator for Settling<'_> {
+    type Item = Diagnostic;
+
+    fn next(&mut self) -> Option<Diagnostic> {
+        loop {
+            let keep_if_label = self.list == Settle::KeepIfLabel as usize;
+            if let Some((n, d, _)) = self.uses.next() {
+                if keep_if_label == (self.is_label)(n) {
+                    return Some(d);
+                }
+                continue;
+            }
+            if let Some(hot) = &mut self.hot {
+                match hot.next() {
+                    Some((n, p, _)) => {
+                        if keep_if_label == (self.is_label)(n) {
+                            return Some(p.build(n));
+                        }
+                    }
+                    None => {
+                        self.hot = None;
+                        self.list = self.list.saturating_add(1);
+                        self.chunk = 0;
+                    }
+                }
+                continue;
+            }
+            let cold = self.held.cold.get(self.list)?;
+            if let Some(&c) = cold.get(self.chunk) {
+                self.chunk = self.chunk.saturating_add(1);
+                // A chunk that cannot be read back (a failing disk) is
+                // lost: its diagnostics are not given.
+                if let Some(uses) = self.held.store.as_ref().and_then(|st| st.read(c).ok()) {
+                    self.uses = uses.into_iter();
+                }
+                continue;
+            }
+            let kept = self.held.kept.get_mut(self.list)?;
+            self.hot = Some(std::mem::take(kept).into_iter());
+        }
+    }
+}
+
 /// The counts of `a` and `b` added by name: the smaller table is read into
 /// the larger, so a name moving out through many blocks costs little.
 fn merge(a: Counts, b: Counts) -> Counts {
@@ -343,6 +548,66 @@ mod tests {
 
     fn d() -> Diagnostic {
         Diagnostic::error(crate::diag::Code::Undeclared, Span::new(0, 1), "x")
+    }
+
+    /// With no cap, uses written out to disk settle as the ones held in
+    /// memory do: the same diagnostics in the same order, through nested
+    /// blocks that close over written-out uses, both settlings, and the
+    /// lazy end of the body.
+    #[test]
+    fn written_out_uses_settle_as_held_ones() {
+        let run = |spill: bool| {
+            let mut h = Held::new(0);
+            h.no_store = !spill;
+            let mut out = Vec::new();
+            let mut x = 7u64;
+            let mut depth = 1usize;
+            let names: Vec<Name> = (0..50).map(|i| Name::new(&format!("n{i}"))).collect();
+            let is_label = |n: Name| n.as_str().ends_with('3') || n.as_str().ends_with('7');
+            for i in 0..200_000u32 {
+                x = x
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                let n = names[((x >> 33) % 50) as usize];
+                let settle = if (x >> 20).is_multiple_of(2) {
+                    Settle::KeepIfLabel
+                } else {
+                    Settle::DropIfLabel
+                };
+                let make = move || {
+                    Diagnostic::error(crate::diag::Code::Undeclared, Span::at(i), "x")
+                        .with_note("held")
+                };
+                if (x >> 40).is_multiple_of(3) {
+                    h.hold_later(settle, n, depth, Span::at(i), |n, sp| {
+                        Diagnostic::error(crate::diag::Code::UndefinedLabel, sp, n.as_str())
+                    });
+                } else {
+                    h.hold(settle, n, depth, make);
+                }
+                h.settle_point();
+                // Blocks that close over many more uses than stay in
+                // memory, nested, and one still open at the end.
+                match i {
+                    10_000 | 20_000 | 160_000 => depth += 1,
+                    120_000 | 150_000 => {
+                        let labels = names.iter().copied().filter(|&n| is_label(n));
+                        assert_eq!(h.block_end(depth, labels, is_label, &mut out), 0);
+                        depth -= 1;
+                    }
+                    _ => {}
+                }
+            }
+            assert_eq!(spill, h.has_cold());
+            let before = out.len();
+            assert_eq!(h.finish(is_label, &mut out), 0);
+            (before, out)
+        };
+        let (a_mid, a) = run(true);
+        let (b_mid, b) = run(false);
+        assert!(a_mid > 0 && a.len() > a_mid, "{a_mid} {}", a.len());
+        assert_eq!((a_mid, a.len()), (b_mid, b.len()));
+        assert!(a == b, "written-out uses settle differently");
     }
 
     /// A kept use stays small: with no error cap every use of an unknown

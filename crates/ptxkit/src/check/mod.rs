@@ -23,6 +23,7 @@ mod float_vectors;
 mod gating;
 mod handles;
 mod held;
+mod held_cold;
 mod inst_ctx;
 mod lowered;
 pub(crate) mod mod_rules;
@@ -75,6 +76,9 @@ pub(crate) struct Checker<'o> {
     hold_cap: usize,
     /// Errors found past that cap: counted, not kept.
     uncounted: u64,
+    /// The end of the last body, when its held uses were written out: its
+    /// diagnostics, made as they are taken ([`held::Settling`]).
+    settling: Option<held::Settling<'static>>,
     /// Past that cap, diagnostics that no broken declaration could have
     /// caused, counted and dropped (errors, warnings): see
     /// [`Checker::emit`].
@@ -357,6 +361,7 @@ impl<'o> ModuleChecker<'o> {
                 memo: None,
                 hold_cap: 0,
                 uncounted: 0,
+                settling: None,
                 unkept: [0; 2],
                 header: Default::default(),
                 files: Default::default(),
@@ -519,17 +524,26 @@ impl<'o> ModuleChecker<'o> {
     /// The diagnostics found so far, taken out (in the order found), so a
     /// caller can tell which items they came from.
     pub fn take_diagnostics(&mut self) -> Vec<Diagnostic> {
+        self.c.flush_settling();
         std::mem::take(&mut self.c.diags)
     }
 
     /// Move the diagnostics found so far into `sink`, those that `keep`.
     fn drain_into(&mut self, sink: &mut Bounded, keep: impl Fn(&Diagnostic) -> bool) {
-        if self.c.diags.is_empty() {
+        if self.c.diags.is_empty() && self.c.settling.is_none() {
             return;
         }
         for d in self.c.diags.drain(..) {
             if keep(&d) {
                 sink.push(d);
+            }
+        }
+        // A body's end settled as it is read (no cap, uses on disk).
+        if let Some(settling) = self.c.settling.take() {
+            for d in settling {
+                if keep(&d) {
+                    sink.push(d);
+                }
             }
         }
     }
@@ -545,6 +559,7 @@ impl<'o> ModuleChecker<'o> {
     /// The diagnostics, in source order, after [`ModuleChecker::end`].
     pub fn finish(mut self) -> Vec<Diagnostic> {
         self.end();
+        self.c.flush_settling();
         let mut diags = self.c.diags;
         diags.sort_by_key(|d| d.span.start);
         diags

@@ -20,6 +20,7 @@ mod spill;
 pub use bounded::{Bounded, Collected};
 pub use code::{Code, UnknownCode};
 pub use spill::Sorted;
+pub(crate) use spill::{decode, encode};
 
 /// How serious.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]

@@ -302,7 +302,7 @@ fn put_span(out: &mut Vec<u8>, s: Span) {
 }
 
 /// Append the encoding of `d` to `out`.
-fn encode(d: &Diagnostic, out: &mut Vec<u8>) {
+pub(crate) fn encode(d: &Diagnostic, out: &mut Vec<u8>) {
     out.push(u8::from(d.severity == Severity::Error));
     let code = Code::ALL.iter().position(|&c| c == d.code).unwrap_or(0);
     out.extend_from_slice(&u16::try_from(code).unwrap_or(0).to_le_bytes());
@@ -351,7 +351,7 @@ fn get_str(r: &mut impl Read) -> io::Result<String> {
 }
 
 /// Read one diagnostic written by [`encode`].
-fn decode(r: &mut impl Read) -> io::Result<Diagnostic> {
+pub(crate) fn decode(r: &mut impl Read) -> io::Result<Diagnostic> {
     let [sev] = get::<1>(r)?;
     let code = u16::from_le_bytes(get::<2>(r)?);
     let code = *Code::ALL
