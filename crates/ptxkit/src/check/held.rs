@@ -128,6 +128,9 @@ pub(super) struct Held {
     /// Set when no store could be made or written: everything stays in
     /// memory from then on.
     no_store: bool,
+    /// Set when a list reached twice [`HOT`] with no cap: the next
+    /// [`Held::settle_point`] writes its oldest uses out.
+    spill_due: bool,
 }
 
 /// How much is held ([`Held::mark`]): the kept diagnostics of each
@@ -153,6 +156,7 @@ impl Held {
             cold: [Vec::new(), Vec::new()],
             store: None,
             no_store: false,
+            spill_due: false,
         }
     }
 
@@ -160,13 +164,14 @@ impl Held {
     /// write the oldest uses of a list out once it holds twice [`HOT`].
     #[inline]
     pub(super) fn settle_point(&mut self) {
-        if self.cap == 0 && !self.no_store && self.kept.iter().any(|k| k.len() >= 2 * HOT) {
+        if self.spill_due {
             self.spill();
         }
     }
 
     #[cold]
     fn spill(&mut self) {
+        self.spill_due = false;
         for s in 0..2 {
             let Some(kept) = self.kept.get_mut(s) else {
                 continue;
@@ -300,7 +305,14 @@ impl Held {
             return;
         };
         debug_assert!(kept.last().is_none_or(|&(_, _, at)| at <= depth));
-        if self.cap == 0 || kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
+        if self.cap == 0 {
+            kept.push((n, make(), depth));
+            if kept.len() >= 2 * HOT && !self.no_store {
+                self.spill_due = true;
+            }
+            return;
+        }
+        if kept.len() < self.cap.saturating_mul(KEPT_PER_CAP) {
             kept.push((n, make(), depth));
             return;
         }
