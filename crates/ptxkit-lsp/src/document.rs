@@ -449,9 +449,10 @@ impl Document {
                 let asm = crate::cpp::check_again(&mut self.asm_checker, &self.text, target);
                 let old = std::mem::replace(&mut self.asm, asm);
                 // Thousands of statements take milliseconds to free: not
-                // on the thread that answers the next keystroke.
+                // on the thread that answers the next keystroke (but here
+                // when no thread can be made).
                 if old.len() > 1 << 12 {
-                    std::thread::spawn(move || drop(old));
+                    let _ = std::thread::Builder::new().spawn(move || drop(old));
                 }
                 self.asm_targets = crate::cpp::selected(target);
             }
