@@ -1,14 +1,16 @@
 //! CUDA C++ documents: which open documents are C++ (served beside a C++
 //! server such as clangd), their `asm` statements checked with
-//! [`ptxkit::inline_asm::check_source`], and the way from a position in
-//! the C++ text to a byte of a template string and back.
+//! [`ptxkit::inline_asm::check_source`] (after an edit, with
+//! [`ptxkit::inline_asm::Incremental`]: only the statements the edit
+//! changed are judged again), and the way from a position in the C++ text
+//! to a byte of a template string and back.
 //!
 //! The library already reports each diagnostic at its C++ position (the
 //! fragment maps PTX positions back through the literal's escapes and the
 //! `%0` operands); this module only chooses the targets and finds the
 //! template under the cursor for hover and completion.
 
-use ptxkit::inline_asm::{self, Checked, Template};
+use ptxkit::inline_asm::{self, Checked, Incremental, Template};
 
 /// What language an open document is, for the features it gets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -60,11 +62,33 @@ impl Lang {
 /// or against every target the catalog knows (as `ptx check-asm` does
 /// without `--target`: a statement is valid if some target accepts it).
 pub fn check(text: &str, target: Option<&str>) -> Vec<Checked> {
-    let targets: Vec<String> = target
+    inline_asm::check_source(text.as_bytes(), &targets(target))
+}
+
+/// The targets given to the library for the configured `target`: it
+/// alone when the catalog knows it, else none (every known target).
+fn targets(target: Option<&str>) -> Vec<String> {
+    target
         .filter(|t| inline_asm::known_target(t))
         .map(|t| vec![t.to_string()])
-        .unwrap_or_default();
-    inline_asm::check_source(text.as_bytes(), &targets)
+        .unwrap_or_default()
+}
+
+/// [`check`] after an edit: the same results, but only the statements
+/// whose text, macros or conditions changed since `last`'s previous check
+/// are judged (`last` is replaced by a new checker when the target
+/// changed, or when there was none).
+pub fn check_again(
+    last: &mut Option<Incremental>,
+    text: &str,
+    target: Option<&str>,
+) -> Vec<Checked> {
+    let targets = targets(target);
+    let inc = match last {
+        Some(inc) if inc.targets() == targets.as_slice() => inc,
+        _ => last.insert(Incremental::new(&targets)),
+    };
+    inc.check(text.as_bytes())
 }
 
 /// How many targets a statement was tried against (for the note of its

@@ -174,7 +174,7 @@ fn flatten(
                     None => {
                         if let Some(c) = env.constants {
                             // An operand's expression: a constant or nothing.
-                            match c.get(&t.text) {
+                            match c.get(t.text.as_slice()) {
                                 Some(Some(v)) => out.push(Item::Num(*v)),
                                 _ => match t.text.as_slice() {
                                     b"true" => out.push(Item::Num(1)),

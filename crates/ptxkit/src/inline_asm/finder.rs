@@ -238,7 +238,10 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         }
         // The tokens up to the matching `)`, each with the passes that
         // read it.
-        let mut body: Vec<(PTok, Mask)> = Vec::new();
+        // (Two lists: a statement read by every pass alike, nearly all
+        // of them, is read from the tokens as they are.)
+        let mut body: Vec<PTok> = Vec::new();
+        let mut masks: Vec<Mask> = Vec::new();
         let mut depth = 0usize;
         let mut close = None;
         let mut last_end = None;
@@ -260,7 +263,8 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
             }
             let space = last_end.is_none_or(|e| e < n.start);
             last_end = Some(n.end);
-            body.push((PTok::of(text, &n, true, space), inner));
+            body.push(PTok::of(text, &n, true, space));
+            masks.push(inner);
             if body.len() > MAX_STATEMENT_TOKENS {
                 break;
             }
@@ -269,7 +273,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         let guard = pp.guard(d0);
         let Some(close) = close else {
             if body.len() > MAX_STATEMENT_TOKENS {
-                let last = body.last().map_or(t, |(p, _)| Token {
+                let last = body.last().map_or(t, |p| Token {
                     kind: p.kind,
                     start: p.at,
                     end: p.at.saturating_add(p.text.len() as u32),
@@ -297,7 +301,7 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
             pp: &pp,
             in_macro: t.in_define,
         };
-        let mut variants = variants(&body, mask)
+        let mut variants = variants(&body, &masks, mask)
             .into_iter()
             .map(|(toks, m)| {
                 let k = each(m).next().unwrap_or(0);
@@ -310,7 +314,8 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
         let (statement, first_mask) = if variants.is_empty() {
             let toks: Vec<PTok> = body
                 .iter()
-                .filter(|(_, m)| *m & mask != 0 || *m == Mask::MAX)
+                .zip(&masks)
+                .filter(|(_, &m)| m & mask != 0 || m == Mask::MAX)
                 .map(|(p, _)| p.clone())
                 .collect();
             let k = each(mask).next().unwrap_or(0);
@@ -373,20 +378,24 @@ pub fn find_all(src: &[u8], opts: &PpOptions, passes: Arc<Passes>) -> Vec<Found>
     out
 }
 
-/// The distinct readings of a statement's `body` among the device passes
-/// of `mask`.
-fn variants(body: &[(PTok, Mask)], mask: Mask) -> Vec<(Vec<PTok>, Mask)> {
+/// The distinct readings of a statement's `body` (each token read by the
+/// passes of `masks`) among the device passes of `mask`.
+fn variants<'b>(
+    body: &'b [PTok],
+    masks: &[Mask],
+    mask: Mask,
+) -> Vec<(std::borrow::Cow<'b, [PTok]>, Mask)> {
     let dev = super::pp::device(mask);
     if dev == 0 {
         return Vec::new();
     }
-    if body.iter().all(|(_, m)| *m & dev == dev) {
-        return vec![(body.iter().map(|(p, _)| p.clone()).collect(), dev)];
+    if masks.iter().all(|m| *m & dev == dev) {
+        return vec![(std::borrow::Cow::Borrowed(body), dev)];
     }
     let mut groups: Vec<(Vec<bool>, Mask)> = Vec::new();
     for k in each(dev) {
         let b = super::passes::bit(k);
-        let sig: Vec<bool> = body.iter().map(|(_, m)| m & b != 0).collect();
+        let sig: Vec<bool> = masks.iter().map(|m| m & b != 0).collect();
         match groups.iter().position(|(s, _)| *s == sig) {
             Some(g) => {
                 if let Some((_, m)) = groups.get_mut(g) {
@@ -400,13 +409,13 @@ fn variants(body: &[(PTok, Mask)], mask: Mask) -> Vec<(Vec<PTok>, Mask)> {
     groups
         .into_iter()
         .map(|(sig, m)| {
-            let toks = body
+            let toks: Vec<PTok> = body
                 .iter()
                 .zip(sig)
                 .filter(|(_, s)| *s)
-                .map(|((p, _), _)| p.clone())
+                .map(|(p, _)| p.clone())
                 .collect();
-            (toks, m)
+            (std::borrow::Cow::Owned(toks), m)
         })
         .collect()
 }
@@ -574,15 +583,19 @@ struct Reader<'r, 'a> {
 
 impl Reader<'_, '_> {
     /// `toks` with macros expanded when they are not all string literals.
-    fn expand(&self, toks: &[PTok], k: usize, used: &mut Vec<String>) -> Vec<PTok> {
+    fn expand<'t>(
+        &self,
+        toks: &'t [PTok],
+        k: usize,
+        used: &mut Vec<String>,
+    ) -> std::borrow::Cow<'t, [PTok]> {
         if toks.iter().all(|t| matches!(t.kind, Kind::Str { .. })) {
-            return toks.to_vec();
+            return std::borrow::Cow::Borrowed(toks);
         }
-        self.pp
-            .state
-            .table
-            .expand(toks, k, used)
-            .unwrap_or_else(|| toks.to_vec())
+        match self.pp.state.table.expand(toks, k, used) {
+            Some(v) => std::borrow::Cow::Owned(v),
+            None => std::borrow::Cow::Borrowed(toks),
+        }
     }
 
     /// The decoded text of `toks` when they are (or expand to) string
@@ -593,7 +606,7 @@ impl Reader<'_, '_> {
         }
         let toks = self.expand(toks, k, used);
         let mut d = Decoded::default();
-        for t in &toks {
+        for t in toks.iter() {
             match t.kind {
                 Kind::Str { .. } => t.decode_into(&mut d),
                 _ => return None,

@@ -79,13 +79,7 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
     if src.len() > crate::MAX_FILE_SIZE {
         return FileCheck::default();
     }
-    let passes = Arc::new(Passes::new());
-    let selected = if opts.targets.is_empty() {
-        passes.targets.clone()
-    } else {
-        opts.targets.clone()
-    };
-    let sel_mask = passes.of(&selected);
+    let sel = Selection::new(&opts.targets);
     let pp_opts = PpOptions {
         path: opts.path.clone(),
         include_dirs: opts.include_dirs.clone(),
@@ -94,31 +88,13 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
     };
     let mut out = FileCheck::default();
     let mut shared = Shared::default();
-    let found = find_all(src, &pp_opts, Arc::clone(&passes));
+    let found = find_all(src, &pp_opts, Arc::clone(&sel.passes));
     // Room for them all at once: a statement's result is over 600 bytes, and
     // a list grown by doubling held up to twice that while it moved.
     out.checked.reserve_exact(found.len());
     for f in found {
-        let dev = device(f.mask);
-        let guard = Guard {
-            conditions: f.guard.conditions.clone(),
-            compiled_for: shared.list(passes.targets_of(dev)),
-            compiled_for_text: passes.describe(dev),
-            checked_for: shared.list(passes.targets_of(dev & sel_mask)),
-            assumed_undefined: f.guard.assumed_undefined.clone(),
-            undecidable: f.guard.undecidable.clone(),
-        };
-        if dev & sel_mask == 0 {
-            let reason = if f.mask & super::passes::HOST != 0 && dev == 0 {
-                "compiled in the host pass only: not PTX".to_string()
-            } else if dev == 0 {
-                "compiled in no NVIDIA pass (another platform, or a branch its conditions rule out): not PTX".to_string()
-            } else {
-                format!(
-                    "compiled only for {}, none of the selected targets",
-                    passes.describe(dev)
-                )
-            };
+        let guard = sel.guard(&f, &mut shared);
+        if let Some(reason) = sel.not_compiled(&f) {
             out.not_compiled.push(NotCompiled {
                 statement: f.statement,
                 guard,
@@ -126,32 +102,109 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
             });
             continue;
         }
-        out.checked.push(check_found(
-            f,
-            guard,
-            &passes,
-            sel_mask,
-            &selected,
-            &mut shared,
-        ));
+        let judged = judge_readings(&f, &guard.conditions, &sel, &mut shared);
+        out.checked.push(assemble(f, guard, judged));
     }
     out
+}
+
+/// What a source's statements are checked against: the compile passes
+/// and the selected targets.
+pub(super) struct Selection {
+    /// Every pass.
+    pub passes: Arc<Passes>,
+    /// The selected targets, in the order given.
+    pub selected: Vec<String>,
+    /// Their device passes.
+    pub sel_mask: Mask,
+}
+
+impl Selection {
+    /// The selection of `targets` (empty: every known target).
+    pub fn new(targets: &[String]) -> Selection {
+        let passes = Arc::new(Passes::new());
+        let selected = if targets.is_empty() {
+            passes.targets.clone()
+        } else {
+            targets.to_vec()
+        };
+        let sel_mask = passes.of(&selected);
+        Selection {
+            passes,
+            selected,
+            sel_mask,
+        }
+    }
+
+    /// The guard of a statement found.
+    pub fn guard(&self, f: &Found, shared: &mut Shared) -> Guard {
+        let dev = device(f.mask);
+        let (compiled_for, compiled_for_text) = shared.of_mask(&self.passes, dev);
+        let (checked_for, _) = shared.of_mask(&self.passes, dev & self.sel_mask);
+        Guard {
+            conditions: f.guard.conditions.clone(),
+            compiled_for,
+            compiled_for_text,
+            checked_for,
+            assumed_undefined: f.guard.assumed_undefined.clone(),
+            undecidable: f.guard.undecidable.clone(),
+        }
+    }
+
+    /// Whether a selected device pass compiles `f`.
+    pub fn compiles(&self, f: &Found) -> bool {
+        device(f.mask) & self.sel_mask != 0
+    }
+
+    /// Why no selected device pass compiles `f`; `None` when one does.
+    pub fn not_compiled(&self, f: &Found) -> Option<String> {
+        if self.compiles(f) {
+            return None;
+        }
+        let dev = device(f.mask);
+        Some(if f.mask & super::passes::HOST != 0 && dev == 0 {
+            "compiled in the host pass only: not PTX".to_string()
+        } else if dev == 0 {
+            "compiled in no NVIDIA pass (another platform, or a branch its conditions rule out): not PTX".to_string()
+        } else {
+            format!(
+                "compiled only for {}, none of the selected targets",
+                self.passes.describe(dev)
+            )
+        })
+    }
 }
 
 /// The lists of target names of a file's statements, each kept once: a
 /// statement holds three lists of up to every known target (about 50), so
 /// 200,000 statements held 1.5 GB of copies of the same names.
+/// The lists of a mask's targets are made once each too (with the mask
+/// written short), not once a statement.
 #[derive(Default)]
-struct Shared(FxHashMap<Vec<String>, Arc<[String]>>);
+pub(super) struct Shared {
+    lists: FxHashMap<Vec<String>, Arc<[String]>>,
+    masks: FxHashMap<Mask, (Arc<[String]>, String)>,
+}
 
 impl Shared {
     fn list(&mut self, names: Vec<String>) -> Arc<[String]> {
-        if let Some(l) = self.0.get(&names) {
+        if let Some(l) = self.lists.get(&names) {
             return Arc::clone(l);
         }
         let l: Arc<[String]> = Arc::from(names.as_slice());
-        self.0.insert(names, Arc::clone(&l));
+        self.lists.insert(names, Arc::clone(&l));
         l
+    }
+
+    /// The targets of the device passes in `m`, and `m` written short.
+    fn of_mask(&mut self, passes: &Passes, m: Mask) -> (Arc<[String]>, String) {
+        if let Some((l, text)) = self.masks.get(&m) {
+            return (Arc::clone(l), text.clone());
+        }
+        let l = self.list(passes.targets_of(m));
+        let text = passes.describe(m);
+        self.masks.insert(m, (Arc::clone(&l), text.clone()));
+        (l, text)
     }
 }
 
@@ -169,14 +222,31 @@ fn targets_in(passes: &Passes, m: Mask, selected: &[String]) -> Vec<String> {
         .collect()
 }
 
-fn check_found(
-    f: Found,
-    guard: Guard,
-    passes: &Passes,
-    sel_mask: Mask,
-    selected: &[String],
+/// What judging a statement's readings gives: the expensive part of its
+/// result, a function of its readings (each statement with the passes
+/// reading it so), of the conditions around it and of the selection only
+/// (what [`super::incremental::Incremental`] keys its results by). Its
+/// diagnostics are not yet labelled with a macro invocation.
+#[derive(Clone, Debug)]
+pub(super) struct Judged {
+    /// The verdict over every reading.
+    pub verdict: Verdict,
+    /// The reading whose diagnostics are reported, when it is not the
+    /// first.
+    pub rejected: Option<Box<AsmStatement>>,
+}
+
+/// Judge each reading of `f` against the selected targets that read it so;
+/// `conditions` are the lines of its guard (named in a note when a target
+/// they exclude would accept it). Reads nothing of `f` but its readings.
+pub(super) fn judge_readings(
+    f: &Found,
+    conditions: &[String],
+    sel: &Selection,
     shared: &mut Shared,
-) -> Checked {
+) -> Judged {
+    let passes = &*sel.passes;
+    let (sel_mask, selected) = (sel.sel_mask, sel.selected.as_slice());
     let all_dev = device(passes.all());
     let mut valid: Vec<String> = Vec::new();
     let mut invalid: Option<(Option<String>, Vec<Diagnostic>)> = None;
@@ -204,11 +274,10 @@ fn check_found(
                 if outside != 0 && mask != all_dev {
                     let others = passes.targets_of(outside);
                     if let Verdict::Valid { targets: ok } = judge(statement, &others) {
-                        let why = if guard.conditions.is_empty() {
+                        let why = if conditions.is_empty() {
                             "its `#if` branches".to_string()
                         } else {
-                            guard
-                                .conditions
+                            conditions
                                 .iter()
                                 .map(|c| format!("`{c}`"))
                                 .collect::<Vec<_>>()
@@ -270,6 +339,14 @@ fn check_found(
             }
         }
     };
+    Judged { verdict, rejected }
+}
+
+/// A statement's result from what judging its readings gave: the
+/// diagnostics labelled with the macro invocation it came from, the notes
+/// on what was assumed.
+pub(super) fn assemble(f: Found, guard: Guard, judged: Judged) -> Checked {
+    let Judged { verdict, rejected } = judged;
     let verdict = label_invocation(verdict, &f);
     let mut notes = Vec::new();
     for op in f.statement.operands() {

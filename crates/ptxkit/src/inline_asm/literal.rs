@@ -24,6 +24,9 @@ impl Decoded {
         let body = src
             .get(body_start as usize..body_end as usize)
             .unwrap_or_default();
+        // At most a byte for each of the body's.
+        self.bytes.reserve(body.len());
+        self.from.reserve(body.len());
         if raw {
             for (k, &b) in body.iter().enumerate() {
                 self.push(b, body_start.saturating_add(k as u32));

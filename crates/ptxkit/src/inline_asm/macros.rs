@@ -22,13 +22,17 @@ pub const BUDGET_BASE: u64 = 1 << 20;
 /// Tokens of expansion allowed per byte of source and header text.
 pub const BUDGET_PER_BYTE: u64 = 4;
 
+/// A token's text: most are a few bytes, kept inline (a statement's tokens
+/// are made again on every check of the source).
+pub type TokText = smallvec::SmallVec<[u8; 16]>;
+
 /// A token that may come from a macro body.
 #[derive(Clone, Debug)]
 pub struct PTok {
     /// What it is (a string's body offsets are relative to `text`).
     pub kind: Kind,
     /// Its text.
-    pub text: Vec<u8>,
+    pub text: TokText,
     /// Where it is in the checked source (spliced offset): its own place,
     /// or, for a token made elsewhere (a header, `#`, `##`), the use site.
     pub at: u32,
@@ -43,10 +47,10 @@ impl PTok {
     pub fn of(text: &[u8], t: &super::cpp_lex::Token, exact: bool, space: bool) -> PTok {
         PTok {
             kind: relative(t.kind, t.start),
-            text: text
-                .get(t.start as usize..t.end as usize)
-                .unwrap_or_default()
-                .to_vec(),
+            text: TokText::from_slice(
+                text.get(t.start as usize..t.end as usize)
+                    .unwrap_or_default(),
+            ),
             at: t.start,
             exact,
             space,
@@ -54,7 +58,7 @@ impl PTok {
     }
 
     fn is_ident(&self, w: &[u8]) -> bool {
-        self.kind == Kind::Ident && self.text == w
+        self.kind == Kind::Ident && self.text.as_slice() == w
     }
 
     /// Append a string token's decoded bytes to `d` (offsets in the
@@ -66,15 +70,15 @@ impl PTok {
             body_end,
         } = self.kind
         {
-            let mut own = Decoded::default();
-            own.append(&self.text, body_start, body_end, raw);
-            for (b, f) in own.bytes.into_iter().zip(own.from) {
-                d.bytes.push(b);
-                d.from.push(if self.exact {
-                    self.at.saturating_add(f)
+            // Decoded in place, then its offsets made the token's.
+            let from = d.from.len();
+            d.append(&self.text, body_start, body_end, raw);
+            for f in d.from.iter_mut().skip(from) {
+                *f = if self.exact {
+                    self.at.saturating_add(*f)
                 } else {
                     self.at
-                });
+                };
             }
         }
     }
@@ -190,7 +194,7 @@ impl Table {
         let Some(name) = toks.first().filter(|t| t.kind == Kind::Ident) else {
             return;
         };
-        self.seen.insert(name.text.clone());
+        self.seen.insert(name.text.to_vec());
         if mask == 0 {
             return;
         }
@@ -206,7 +210,7 @@ impl Table {
                 let mut ps = Vec::new();
                 for t in rest.get(1..close).unwrap_or_default() {
                     match t.kind {
-                        Kind::Ident => ps.push(t.text.clone()),
+                        Kind::Ident => ps.push(t.text.to_vec()),
                         Kind::Punct(b'.') => variadic = true,
                         _ => {}
                     }
@@ -216,7 +220,7 @@ impl Table {
             }
         }
         self.undef(&name.text, mask);
-        let defs = self.defs.entry(name.text.clone()).or_default();
+        let defs = self.defs.entry(name.text.to_vec()).or_default();
         if defs.len() < 64 {
             defs.push(Def {
                 mask,
@@ -296,7 +300,7 @@ impl Table {
                 return self.give_up(t.at, GaveUp::Size);
             }
             self.spend(1, t.at)?;
-            if t.kind != Kind::Ident || hide.contains(&t.text) {
+            if t.kind != Kind::Ident || hide.iter().any(|h| h.as_slice() == t.text.as_slice()) {
                 out.push(t.clone());
                 continue;
             }
@@ -320,7 +324,7 @@ impl Table {
             if !used.contains(&name) && used.len() < 64 {
                 used.push(name);
             }
-            hide.push(t.text.clone());
+            hide.push(t.text.to_vec());
             let r = self.expand_into(&body, k, hide, out, used, depth.saturating_add(1));
             hide.pop();
             r?;
@@ -446,7 +450,7 @@ fn anchor(b: &PTok, site: &PTok) -> PTok {
 fn punct(c: u8, site: &PTok) -> PTok {
     PTok {
         kind: Kind::Punct(c),
-        text: vec![c],
+        text: TokText::from_slice(&[c]),
         at: site.at,
         exact: false,
         space: false,
@@ -502,7 +506,7 @@ fn stringify(arg: &[PTok], site: &PTok) -> PTok {
             body_start: 1,
             body_end: end,
         },
-        text: s,
+        text: TokText::from_vec(s),
         at,
         exact: false,
         space: true,
@@ -524,10 +528,10 @@ pub fn retokenize(text: &[u8], at: u32, space: bool) -> Vec<PTok> {
     for t in Lexer::new(text) {
         out.push(PTok {
             kind: relative(t.kind, t.start),
-            text: text
-                .get(t.start as usize..t.end as usize)
-                .unwrap_or_default()
-                .to_vec(),
+            text: TokText::from_slice(
+                text.get(t.start as usize..t.end as usize)
+                    .unwrap_or_default(),
+            ),
             at,
             exact: false,
             space: last_end.map_or(space, |e: u32| e < t.start),

@@ -7,6 +7,8 @@
 //! is literal into a small PTX module (`fragment.rs`), checks it against the
 //! selected targets with [`crate::check::check`], and maps every
 //! diagnostic back to the line and column inside the C++ string literal.
+//! [`Incremental`] checks a source again after an edit, judging only the
+//! statements the edit changed (what the language server does).
 //! How the operands become registers and how targets are chosen is in
 //! `docs/inline-asm.md`.
 //!
@@ -34,6 +36,7 @@ mod cpp_lex;
 mod finder;
 mod fragment;
 mod guard;
+mod incremental;
 mod literal;
 mod macros;
 mod passes;
@@ -42,6 +45,7 @@ mod verdict;
 
 pub use finder::{find, AsmOperand, AsmStatement, Template};
 pub use guard::{check_file, FileCheck, Guard, NotCompiled, Options};
+pub use incremental::Incremental;
 pub use verdict::{judge, Verdict};
 
 use crate::check::target::{Sm, Suffix};
