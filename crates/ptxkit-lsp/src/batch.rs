@@ -34,6 +34,10 @@ fn extent(s: &str, enc: Encoding) -> (u32, u32) {
     )
 }
 
+fn to_u32(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
 fn key(p: Position) -> (u32, u32) {
     (p.line, p.character)
 }
@@ -96,6 +100,16 @@ pub fn apply_in_one_pass(
         if b < a || !text.is_char_boundary(a) || !text.is_char_boundary(b) {
             return None;
         }
+        // Only positions that name a place in the text exactly: one past
+        // the end of a line or of the text, or inside a character, is
+        // moved to a place there, and in the text as edited so far it may
+        // name another (an edit past the end of the text, then one still
+        // further on that the first made real).
+        if lines.position(text, to_u32(a)) != orig_start
+            || lines.position(text, to_u32(b)) != orig_end
+        {
+            return None;
+        }
         // The byte ranges must follow the order too (clamped positions
         // could break it): otherwise the edits are applied one by one.
         match edits.last() {
@@ -104,13 +118,32 @@ pub fn apply_in_one_pass(
             _ => {}
         }
         if ascending {
+            // Where the inserted text ends in the text as edited so far:
+            // from where the edit's start really is (its position from
+            // the byte it resolved to, which a column past a line's end or
+            // inside a character moves), carried forward over the last
+            // edit as `back` carried positions back, plus what it
+            // inserted. The bytes after it are the bytes after `b`.
+            let at = lines.position(text, to_u32(a));
+            let at = match new_end {
+                Some((now, was)) if at.line == was.line => Position::new(
+                    now.line,
+                    now.character
+                        .saturating_add(at.character.saturating_sub(was.character)),
+                ),
+                Some((now, was)) => Position::new(
+                    at.line.saturating_add(now.line).saturating_sub(was.line),
+                    at.character,
+                ),
+                None => at,
+            };
             let (dl, cols) = extent(&c.text, enc);
             let now = if dl == 0 {
-                Position::new(start.line, start.character.saturating_add(cols))
+                Position::new(at.line, at.character.saturating_add(cols))
             } else {
-                Position::new(start.line.saturating_add(dl), cols)
+                Position::new(at.line.saturating_add(dl), cols)
             };
-            new_end = Some((now, orig_end));
+            new_end = Some((now, lines.position(text, to_u32(b))));
         }
         edits.push((a, b, c.text.as_str()));
     }
@@ -241,6 +274,13 @@ mod tests {
         assert_eq!(apply_in_one_pass(text, &lines, &mixed), None);
         let overlap = [change(1, 1, 1, 3, "x"), change(1, 0, 1, 2, "y")];
         assert_eq!(apply_in_one_pass(text, &lines, &overlap), None);
+        // Past the end of the text: the first edit makes real a place the
+        // second names, which in the text before the batch was clamped to
+        // the end (found by the `lsp_batch` fuzz target).
+        let past = [change(5, 0, 5, 0, "\n\n\nabc"), change(2, 1, 2, 2, "Z")];
+        let empty = LineMap::new("", Encoding::Utf16);
+        assert_eq!(one_by_one("", Encoding::Utf16, &past), "\n\nZ\nabc");
+        assert_eq!(apply_in_one_pass("", &empty, &past), None);
         let whole = [TextDocumentContentChangeEvent {
             range: None,
             range_length: None,
