@@ -207,9 +207,7 @@ impl FileReport {
             Format::Sarif => {
                 let base = sarif_uri::Base::current();
                 for d in ds {
-                    if let Err(at) = self.codes.binary_search(&d.code) {
-                        self.codes.insert(at, d.code);
-                    }
+                    add_code(&mut self.codes, d.code);
                     let l = Located::new(&self.name, &d, index);
                     sarif::result_element(&mut self.out, &l, &base);
                 }
@@ -309,9 +307,7 @@ impl<'o> Printer<'o> {
                 let artifact = self.artifacts.len();
                 self.artifacts.push(name.clone());
                 for c in codes {
-                    if let Err(at) = self.codes.binary_search(&c) {
-                        self.codes.insert(at, c);
-                    }
+                    add_code(&mut self.codes, c);
                 }
                 let mut line = |l: &[u8], w: &mut dyn Write| sarif::set_artifact(l, artifact, w);
                 out.copy_to(0, &mut self.results, Some(&mut line))
@@ -377,6 +373,13 @@ impl<'o> Printer<'o> {
         } else {
             u8::from(self.errors > 0)
         }
+    }
+}
+
+/// Add `c` to `codes` (sorted, one each: the rules of a SARIF log).
+fn add_code(codes: &mut Vec<Code>, c: Code) {
+    if let Err(at) = codes.binary_search(&c) {
+        codes.insert(at, c);
     }
 }
 

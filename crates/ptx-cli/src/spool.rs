@@ -86,9 +86,9 @@ impl Spool {
         }
         let mut reader: Box<dyn BufRead> = match self.file {
             None => {
-                let start = usize::try_from(skip).unwrap_or(usize::MAX);
-                let mem = self.mem.get(start..).unwrap_or_default().to_vec();
-                Box::new(io::Cursor::new(mem))
+                let mut mem = io::Cursor::new(self.mem);
+                mem.set_position(skip);
+                Box::new(mem)
             }
             Some(w) => {
                 let mut f = w.into_inner().map_err(|e| e.into_error())?;

@@ -382,8 +382,8 @@ fn limited(args: &[&std::ffi::OsStr], stdin: &[u8]) -> Limited {
 }
 
 /// [`limited`], keeping the output only if `keep` (otherwise it is read
-/// and counted: `stdout` holds as many zero bytes as stdout had, stderr
-/// only its last 4 KB).
+/// and counted in `out_bytes`, and `stdout` and `stderr` hold only their
+/// last 4 KB).
 fn limited_with(args: &[&std::ffi::OsStr], stdin: &[u8], keep: bool) -> Limited {
     use std::io::{Read, Write};
     use std::os::unix::process::CommandExt;
@@ -1201,21 +1201,72 @@ fn symlink_loop_in_a_directory_walk() {
     assert!(r.time < Duration::from_secs(10));
 }
 
-/// Silently wrong before: a 65,537-token asm statement was skipped with
-/// exit 0; a NUL in a `.cu` file was "not PTX text"; `.b8 a[2^64-1]` was
-/// "unsized".
-/// One kernel of `n` lines of three errors each, reported where they are
-/// found (the registers are declared, of another type).
-fn many_errors(n: usize) -> Vec<u8> {
-    let mut s = format!("{HEADER}.visible .entry k() {{\n.reg .b32 %r<4>;\n");
+/// One kernel of `n` lines `line` after the declarations `decls`.
+fn one_kernel(n: usize, decls: &str, line: &str) -> Vec<u8> {
+    let mut s = format!("{HEADER}.visible .entry k() {{\n{decls}");
     for _ in 0..n {
-        s.push_str("add.f64 %r1,%r2,%r3;\n");
+        s.push_str(line);
     }
     s.push_str("}\n");
     s.into_bytes()
 }
 
-/// `ptx check --max-errors 0` in every format on 600,000 errors (4.2 MB):
+/// `ptx check --max-errors 0` on `one_kernel(n, decls, line)` at 20,000
+/// and 200,000 lines (three errors a line), in each of `formats`: time and
+/// memory linear, the large run's peak under `max_mb`, and every error
+/// reported (counted in the text summary, or over 100 MB of output).
+fn every_error_in_bounded_memory(
+    name: &str,
+    decls: &str,
+    line: &str,
+    formats: &[&str],
+    max_mb: i64,
+) {
+    let small = temp(
+        &format!("{name}-small.ptx"),
+        &one_kernel(20_000, decls, line),
+    );
+    let big = temp(
+        &format!("{name}-big.ptx"),
+        &one_kernel(200_000, decls, line),
+    );
+    for format in formats {
+        let run = |p: &Path| {
+            limited_with(
+                &[
+                    os("check"),
+                    os("--format"),
+                    os(format),
+                    os("--max-errors"),
+                    os("0"),
+                    p.as_os_str(),
+                ],
+                b"",
+                false,
+            )
+        };
+        let (s, b) = (run(&small), run(&big));
+        assert_eq!(b.code, Some(1), "{format}: {}", head(&b.stderr));
+        if *format == "text" {
+            assert!(b.stderr.contains("600,000 errors"), "{}", head(&b.stderr));
+        } else {
+            assert!(b.out_bytes > 100_000_000, "{format}: {} bytes", b.out_bytes);
+        }
+        linear(
+            &format!("{name}: check --format {format} --max-errors 0"),
+            &s,
+            &b,
+        );
+        assert!(
+            b.rss_kb < max_mb * 1024,
+            "{name}, {format}: peak RSS {} MB for a 4.2 MB input",
+            b.rss_kb / 1024
+        );
+    }
+}
+
+/// `ptx check --max-errors 0` in every format on 600,000 errors (4.2 MB)
+/// reported where they are found (registers declared, of another type):
 /// each report was built whole before it was printed, the JSON one as a
 /// `serde_json::Value` per diagnostic, and the diagnostics were all held
 /// (2.4 GB for JSON, 0.85–1 GB for the others, on 1.2 million errors).
@@ -1223,91 +1274,34 @@ fn many_errors(n: usize) -> Vec<u8> {
 /// as it is made.
 #[test]
 fn reports_of_every_error_in_bounded_memory() {
-    let small = temp("errors-small.ptx", &many_errors(20_000));
-    let big = temp("errors-big.ptx", &many_errors(200_000));
-    for format in ["json", "sarif", "text", "github"] {
-        let run = |p: &Path| {
-            limited_with(
-                &[
-                    os("check"),
-                    os("--format"),
-                    os(format),
-                    os("--max-errors"),
-                    os("0"),
-                    p.as_os_str(),
-                ],
-                b"",
-                false,
-            )
-        };
-        let (s, b) = (run(&small), run(&big));
-        assert_eq!(b.code, Some(1), "{format}: {}", head(&b.stderr));
-        if format == "text" {
-            assert!(b.stderr.contains("600,000 errors"), "{}", head(&b.stderr));
-        } else {
-            assert!(b.out_bytes > 100_000_000, "{format}: {} bytes", b.out_bytes);
-        }
-        linear(&format!("check --format {format} --max-errors 0"), &s, &b);
-        assert!(
-            b.rss_kb < 100 * 1024,
-            "{format}: peak RSS {} MB for a 4.2 MB input",
-            b.rss_kb / 1024
-        );
-    }
+    every_error_in_bounded_memory(
+        "errors",
+        ".reg .b32 %r<4>;\n",
+        "add.f64 %r1,%r2,%r3;\n",
+        &["json", "sarif", "text", "github"],
+        100,
+    );
 }
 
-/// One kernel of `n` lines that use three registers never declared: each
-/// use may be a label defined further on, so it waits for the body's end.
-fn many_unknown_names(n: usize) -> Vec<u8> {
-    let mut s = format!("{HEADER}.visible .entry k() {{\n");
-    for _ in 0..n {
-        s.push_str("add.s32 %r1,%r2,%r3;\n");
-    }
-    s.push_str("}\n");
-    s.into_bytes()
-}
-
-/// `ptx check --max-errors 0` where every error waits for the body's end:
+/// `ptx check --max-errors 0` where every error waits for the body's end
+/// (registers never declared: each use may be a label defined further on):
 /// the 600,000 uses were held as built diagnostics, about 850 bytes each
-/// (0.55 GB). Past 65,536 of them the oldest are written to disk and read
+/// (0.55 GB). Past 16,384 of them the oldest are written to disk and read
 /// back as the body ends.
 #[test]
 fn held_uses_of_every_error_in_bounded_memory() {
-    let small = temp("unknown-small.ptx", &many_unknown_names(20_000));
-    let big = temp("unknown-big.ptx", &many_unknown_names(200_000));
-    for format in ["text", "json"] {
-        let run = |p: &Path| {
-            limited_with(
-                &[
-                    os("check"),
-                    os("--format"),
-                    os(format),
-                    os("--max-errors"),
-                    os("0"),
-                    p.as_os_str(),
-                ],
-                b"",
-                false,
-            )
-        };
-        let (s, b) = (run(&small), run(&big));
-        assert_eq!(b.code, Some(1), "{format}: {}", head(&b.stderr));
-        if format == "text" {
-            assert!(b.stderr.contains("600,000 errors"), "{}", head(&b.stderr));
-        }
-        linear(
-            &format!("unknown names, --format {format} --max-errors 0"),
-            &s,
-            &b,
-        );
-        assert!(
-            b.rss_kb < 120 * 1024,
-            "{format}: peak RSS {} MB for a 4.2 MB input",
-            b.rss_kb / 1024
-        );
-    }
+    every_error_in_bounded_memory(
+        "unknown",
+        "",
+        "add.s32 %r1,%r2,%r3;\n",
+        &["text", "json"],
+        120,
+    );
 }
 
+/// Silently wrong before: a 65,537-token asm statement was skipped with
+/// exit 0; a NUL in a `.cu` file was "not PTX text"; `.b8 a[2^64-1]` was
+/// "unsized".
 #[test]
 fn answers_that_were_silently_wrong() {
     let operands = vec!["\"r\"(a)"; 40_000].join(",");

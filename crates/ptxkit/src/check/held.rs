@@ -190,7 +190,7 @@ impl Held {
                 .drain(..HOT)
                 .map(|(n, p, depth)| (n, p.build(n), depth))
                 .collect();
-            match store.write(out.iter().map(|(n, d, depth)| (*n, d.clone(), *depth))) {
+            match store.write(&out) {
                 Ok(chunk) => {
                     if let Some(cold) = self.cold.get_mut(s) {
                         cold.push(chunk);
@@ -257,7 +257,7 @@ impl Held {
                 continue;
             }
             let n = rest.len() as u64;
-            match store.write(rest.into_iter()) {
+            match store.write(&rest) {
                 Ok(chunk) => cold.push(chunk),
                 Err(_) => lost = lost.saturating_add(n),
             }

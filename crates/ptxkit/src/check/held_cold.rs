@@ -47,16 +47,16 @@ impl Store {
     }
 
     /// Write `uses` (in order, nonempty) as a chunk.
-    pub(super) fn write(&mut self, uses: impl Iterator<Item = ColdUse>) -> io::Result<Chunk> {
+    pub(super) fn write(&mut self, uses: &[ColdUse]) -> io::Result<Chunk> {
         let mut buf = Vec::new();
         let mut count = 0usize;
         let mut depths = (usize::MAX, 0);
-        for (n, d, depth) in uses {
+        for &(n, ref d, depth) in uses {
             let name = n.as_str().as_bytes();
             buf.extend_from_slice(&u32::try_from(name.len()).unwrap_or(0).to_le_bytes());
             buf.extend_from_slice(name.get(..u32::MAX as usize).unwrap_or(name));
             buf.extend_from_slice(&u64::try_from(depth).unwrap_or(0).to_le_bytes());
-            crate::diag::encode(&d, &mut buf);
+            crate::diag::encode(d, &mut buf);
             count = count.saturating_add(1);
             depths = (depths.0.min(depth), depth);
         }
