@@ -57,6 +57,7 @@ fn check_one(f: &input::Source, a: &Args) -> Result<FileReport, String> {
         let opts = ptxkit::check::CheckOptions {
             target: a.target.clone(),
             version: a.ptx_version,
+            ..Default::default()
         };
         // Pages of the file behind the piece just checked (an item or one
         // statement of a body) go back to the system as the check moves on.

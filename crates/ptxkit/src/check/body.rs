@@ -244,7 +244,7 @@ impl Checker<'_> {
         BodyWalk {
             labels: vec![Scope::default(), Scope::default()],
             stack: vec![top, Scope::default()],
-            held: Held::new(self.hold_cap),
+            held: Held::new(self.hold_cap).small(self.opts.small_spills),
             memo,
             generation,
             entry,

@@ -131,7 +131,13 @@ pub(super) struct Held {
     /// Set when a list reached twice [`HOT`] with no cap: the next
     /// [`Held::settle_point`] writes its oldest uses out.
     spill_due: bool,
+    /// How many uses go out at a time: [`HOT`], or [`SMALL_HOT`] to test
+    /// the disk on small inputs.
+    hot: usize,
 }
+
+/// [`Held::hot`] for [`crate::check::CheckOptions::small_spills`].
+const SMALL_HOT: usize = 2;
 
 /// How much is held ([`Held::mark`]): the kept diagnostics of each
 /// [`Settle`] and the uses counted past them.
@@ -157,7 +163,17 @@ impl Held {
             store: None,
             no_store: false,
             spill_due: false,
+            hot: HOT,
         }
+    }
+
+    /// With `small`, write uses out a few at a time (see
+    /// [`crate::check::CheckOptions::small_spills`]).
+    pub(super) fn small(mut self, small: bool) -> Held {
+        if small {
+            self.hot = SMALL_HOT;
+        }
+        self
     }
 
     /// Between statements (no [`Held::mark`] outstanding): with no cap,
@@ -176,7 +192,7 @@ impl Held {
             let Some(kept) = self.kept.get_mut(s) else {
                 continue;
             };
-            if kept.len() < 2 * HOT {
+            if kept.len() < 2 * self.hot {
                 continue;
             }
             if self.store.is_none() {
@@ -187,7 +203,7 @@ impl Held {
                 return;
             };
             let out: Vec<ColdUse> = kept
-                .drain(..HOT)
+                .drain(..self.hot)
                 .map(|(n, p, depth)| (n, p.build(n), depth))
                 .collect();
             match store.write(&out) {
@@ -307,7 +323,7 @@ impl Held {
         debug_assert!(kept.last().is_none_or(|&(_, _, at)| at <= depth));
         if self.cap == 0 {
             kept.push((n, make(), depth));
-            if kept.len() >= 2 * HOT && !self.no_store {
+            if kept.len() >= 2 * self.hot && !self.no_store {
                 self.spill_due = true;
             }
             return;

@@ -51,6 +51,12 @@ pub struct CheckOptions {
     pub target: Option<String>,
     /// Check against this PTX version instead of the module's `.version`.
     pub version: Option<PtxVersion>,
+    /// A test aid: with no error cap, write diagnostics and the uses of
+    /// names waiting for a label to their temporary files after a handful
+    /// of them rather than after thousands, so that tests and fuzzing take
+    /// the paths through disk on small inputs. The diagnostics are the same
+    /// either way.
+    pub small_spills: bool,
 }
 
 pub(crate) struct Checker<'o> {
@@ -247,6 +253,10 @@ fn may_declare(text: &[u8]) -> bool {
         .is_some_and(|rest| rest.trim_ascii_start().first() == Some(&b':'))
 }
 
+/// The run of diagnostics written out at a time with
+/// [`CheckOptions::small_spills`].
+const SMALL_RUN: usize = 3;
+
 /// Read `src` piece by piece; check each piece without syntax errors when
 /// a checker is given (see [`check_source`]).
 fn stream_check(
@@ -258,7 +268,11 @@ fn stream_check(
     use crate::syntax::Stmt;
     use crate::Piece;
     let mut stream = crate::PieceStream::new(src).with_max_diagnostics(max);
+    let small = checker.as_ref().is_some_and(|c| c.c.opts.small_spills);
     let mut sink = Bounded::new(max);
+    if small {
+        sink = sink.spill_every(SMALL_RUN);
+    }
     // Offsets from which cascading errors are not reported: in the module,
     // and in the function being read.
     let mut module_poison = u32::MAX;

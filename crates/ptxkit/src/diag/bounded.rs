@@ -36,6 +36,8 @@ pub struct Bounded {
     spill: Option<Runs>,
     /// Set once writing a run failed: nothing more is written out.
     unspillable: bool,
+    /// The length of a run written out (0: [`RUN`]).
+    run: usize,
     /// Without a limit: the errors and warnings pushed (kept).
     pushed: (usize, usize),
     /// Arrival count, to keep the order of diagnostics at one offset.
@@ -112,6 +114,14 @@ impl Bounded {
         }
     }
 
+    /// A test aid: without a limit, write a run out every `n` diagnostics
+    /// (at least one) rather than every 65,536, so that small inputs take
+    /// the path through disk. The diagnostics handed back are the same.
+    pub fn spill_every(mut self, n: usize) -> Bounded {
+        self.run = n.max(1);
+        self
+    }
+
     /// Add a diagnostic.
     pub fn push(&mut self, d: Diagnostic) {
         if d.is_error() {
@@ -126,7 +136,8 @@ impl Bounded {
                 self.pushed.1 = self.pushed.1.saturating_add(1);
             }
             self.all.push(d);
-            if self.all.len() >= RUN && !self.unspillable {
+            let run = if self.run == 0 { RUN } else { self.run };
+            if self.all.len() >= run && !self.unspillable {
                 self.spill_run();
             }
             return;

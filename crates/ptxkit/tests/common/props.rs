@@ -234,6 +234,39 @@ pub fn check(src: &[u8]) {
     let diags = CHECKER(src);
     diagnostics_sound(src, &diags);
     streamed_equals_whole(src, "input");
+    spills_change_nothing(src, "input");
+}
+
+/// The streaming check with no error cap gives the same diagnostics, in the
+/// same order, when it writes them and the uses waiting for a label to
+/// disk a few at a time (`CheckOptions::small_spills`) as when it holds
+/// them in memory (what it does below tens of thousands of either).
+pub fn spills_change_nothing(src: &[u8], what: &str) {
+    use ptxkit::check::{check_source, check_source_sorted, CheckOptions};
+    let held = check_source(src, &CheckOptions::default());
+    let small = CheckOptions {
+        small_spills: true,
+        ..CheckOptions::default()
+    };
+    let spilled = check_source(src, &small);
+    let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
+    assert!(
+        held.iter().map(key).eq(spilled.iter().map(key)),
+        "{what}: written to disk, the diagnostics differ from those held:\n{spilled:#?}\n{held:#?}"
+    );
+    let sorted = check_source_sorted(src, &small, 0, |_| {});
+    let errors = held.iter().filter(|d| d.is_error()).count();
+    assert_eq!(
+        (sorted.errors, sorted.warnings),
+        (errors, held.len() - errors),
+        "{what}: counts of the sorted check with small spills"
+    );
+    let mut sorted = sorted;
+    assert!(
+        (&mut sorted).map(|d| key(&d)).eq(held.iter().map(key)),
+        "{what}: the sorted check with small spills differs"
+    );
+    assert!(sorted.failed().is_none(), "{what}: a spill file failed");
 }
 
 /// The diagnostics of the streaming check (`check_source`, `ptx check`'s
