@@ -134,6 +134,8 @@ pub(super) struct Held {
     /// How many uses go out at a time: [`HOT`], or [`SMALL_HOT`] to test
     /// the disk on small inputs.
     hot: usize,
+    /// Twice that: a list this long is due to be written out.
+    spill_at: usize,
 }
 
 /// [`Held::hot`] for [`crate::check::CheckOptions::small_spills`].
@@ -164,6 +166,7 @@ impl Held {
             no_store: false,
             spill_due: false,
             hot: HOT,
+            spill_at: HOT.saturating_mul(2),
         }
     }
 
@@ -172,6 +175,7 @@ impl Held {
     pub(super) fn small(mut self, small: bool) -> Held {
         if small {
             self.hot = SMALL_HOT;
+            self.spill_at = SMALL_HOT.saturating_mul(2);
         }
         self
     }
@@ -192,7 +196,7 @@ impl Held {
             let Some(kept) = self.kept.get_mut(s) else {
                 continue;
             };
-            if kept.len() < 2 * self.hot {
+            if kept.len() < self.spill_at {
                 continue;
             }
             if self.store.is_none() {
@@ -323,7 +327,7 @@ impl Held {
         debug_assert!(kept.last().is_none_or(|&(_, _, at)| at <= depth));
         if self.cap == 0 {
             kept.push((n, make(), depth));
-            if kept.len() >= 2 * self.hot && !self.no_store {
+            if kept.len() >= self.spill_at && !self.no_store {
                 self.spill_due = true;
             }
             return;
