@@ -77,7 +77,7 @@ fn generated(seed: u64) -> String {
                     depth -= 1;
                 }
                 2 | 3 => s.push_str(&format!("L{}:\n", r.below(12))),
-                4 | 5 | 6 => s.push_str(&format!("bra L{};\n", r.below(14))),
+                4..=6 => s.push_str(&format!("bra L{};\n", r.below(14))),
                 7 => s.push_str(&format!("add.s32 %r1, %q{}, 1;\n", r.below(5))),
                 8 => s.push_str("mov.b32 %r2, %r1;\n"),
                 _ => s.push_str(&format!(".reg .b32 %q{};\n", r.below(5))),
