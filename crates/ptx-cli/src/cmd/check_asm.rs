@@ -245,111 +245,119 @@ fn check_one(f: &std::path::Path, a: &Args, targets: &[String]) -> Result<Report
             .collect(),
         undefines: a.undefine.clone(),
     };
-    let fc = inline_asm::check_file(&inp.bytes, &opts);
-    let checked = fc.checked;
     let index = LineIndex::new(&inp.bytes);
     let mut tally = Tally::default();
     let mut all = Bounded::new(o.max_errors);
     let mut lines: Vec<(u32, String)> = Vec::new();
+    // The statements compiled for no selected target come first in the
+    // JSON list, then the checked ones, each in source order.
+    let mut not_compiled = Spool::new();
     let mut statements = Spool::new();
     let mut diagnostics = Spool::new();
-    for n in &fc.not_compiled {
-        tally.statements = tally.statements.saturating_add(1);
-        tally.not_compiled = tally.not_compiled.saturating_add(1);
-        let lc = index.line_col(n.statement.keyword.start);
-        if a.verbose && !o.quiet {
-            lines.push((
-                n.statement.keyword.start,
-                format!(
-                    "{}:{}:{}: not compiled: {}{}\n",
+    // Each statement reported as it is checked: the results are not held.
+    inline_asm::check_file_each(&inp.bytes, &opts, |outcome| match outcome {
+        inline_asm::Outcome::NotCompiled(n) => {
+            tally.statements = tally.statements.saturating_add(1);
+            tally.not_compiled = tally.not_compiled.saturating_add(1);
+            let lc = index.line_col(n.statement.keyword.start);
+            if a.verbose && !o.quiet {
+                lines.push((
+                    n.statement.keyword.start,
+                    format!(
+                        "{}:{}:{}: not compiled: {}{}\n",
+                        inp.name,
+                        lc.line,
+                        lc.col,
+                        n.reason,
+                        guard_text(&n.guard)
+                    ),
+                ));
+            }
+            if json_out {
+                let s = JsonNotCompiled {
+                    file: &inp.name,
+                    line: lc.line,
+                    column: lc.col,
+                    status: "not_compiled",
+                    reason: &n.reason,
+                    guard: &n.guard,
+                };
+                json_element(&mut not_compiled, &s, 1);
+            }
+        }
+        inline_asm::Outcome::Checked(c) => {
+            tally.statements = tally.statements.saturating_add(1);
+            let lc = index.line_col(c.statement.keyword.start);
+            let status = c.verdict.status();
+            let diags = c.verdict.diagnostics(c.guard.checked_for.len());
+            let (accepted, closest): (&[String], _) = match &c.verdict {
+                Verdict::Valid { targets } => {
+                    tally.valid = tally.valid.saturating_add(1);
+                    (&targets[..], None)
+                }
+                Verdict::Invalid { closest, .. } => {
+                    tally.invalid = tally.invalid.saturating_add(1);
+                    (&[], closest.as_deref())
+                }
+                Verdict::Skipped { .. } => {
+                    tally.skipped = tally.skipped.saturating_add(1);
+                    (&[], None)
+                }
+            };
+            if o.quiet {
+                all.extend(diags);
+                return;
+            }
+            if a.verbose {
+                let mut list = format!(
+                    "{}:{}:{}: {status}{}{}{}{}\n",
                     inp.name,
                     lc.line,
                     lc.col,
-                    n.reason,
-                    guard_text(&n.guard)
-                ),
-            ));
-        }
-        if json_out {
-            let s = JsonNotCompiled {
-                file: &inp.name,
-                line: lc.line,
-                column: lc.col,
-                status: "not_compiled",
-                reason: &n.reason,
-                guard: &n.guard,
-            };
-            json_element(&mut statements, &s, 1);
-        }
-    }
-    for c in &checked {
-        tally.statements = tally.statements.saturating_add(1);
-        let lc = index.line_col(c.statement.keyword.start);
-        let status = c.verdict.status();
-        let diags = c.verdict.diagnostics(c.guard.checked_for.len());
-        let (accepted, closest): (&[String], _) = match &c.verdict {
-            Verdict::Valid { targets } => {
-                tally.valid = tally.valid.saturating_add(1);
-                (&targets[..], None)
-            }
-            Verdict::Invalid { closest, .. } => {
-                tally.invalid = tally.invalid.saturating_add(1);
-                (&[], closest.as_deref())
-            }
-            Verdict::Skipped { .. } => {
-                tally.skipped = tally.skipped.saturating_add(1);
-                (&[], None)
-            }
-        };
-        if o.quiet {
-            all.extend(diags);
-            continue;
-        }
-        if a.verbose {
-            let mut list = format!(
-                "{}:{}:{}: {status}{}{}{}{}\n",
-                inp.name,
-                lc.line,
-                lc.col,
-                if accepted.is_empty() { "" } else { ": " },
-                accepted.join(" "),
-                guard_text(&c.guard),
-                if c.expanded.is_empty() {
-                    String::new()
-                } else {
-                    format!(" [expanded: {}]", c.expanded.join(" "))
+                    if accepted.is_empty() { "" } else { ": " },
+                    accepted.join(" "),
+                    guard_text(&c.guard),
+                    if c.expanded.is_empty() {
+                        String::new()
+                    } else {
+                        format!(" [expanded: {}]", c.expanded.join(" "))
+                    }
+                );
+                for n in &c.notes {
+                    list.push_str(&format!("    note: {n}\n"));
                 }
-            );
-            for n in &c.notes {
-                list.push_str(&format!("    note: {n}\n"));
+                lines.push((c.statement.keyword.start, list));
             }
-            lines.push((c.statement.keyword.start, list));
-        }
-        if json_out {
-            let ds: Vec<JsonDiagnostic> = diags
-                .iter()
-                .map(|d| JsonDiagnostic::new(&inp.name, d, &index))
-                .collect();
-            for d in &ds {
-                json_element(&mut diagnostics, d, 1);
+            if json_out {
+                let ds: Vec<JsonDiagnostic> = diags
+                    .iter()
+                    .map(|d| JsonDiagnostic::new(&inp.name, d, &index))
+                    .collect();
+                for d in &ds {
+                    json_element(&mut diagnostics, d, 1);
+                }
+                let s = JsonStatement {
+                    file: &inp.name,
+                    line: lc.line,
+                    column: lc.col,
+                    status,
+                    targets: accepted,
+                    closest_target: closest,
+                    guard: &c.guard,
+                    expanded: &c.expanded,
+                    variants: c.variants,
+                    notes: &c.notes,
+                    diagnostics: ds,
+                };
+                json_element(&mut statements, &s, 1);
             }
-            let s = JsonStatement {
-                file: &inp.name,
-                line: lc.line,
-                column: lc.col,
-                status,
-                targets: accepted,
-                closest_target: closest,
-                guard: &c.guard,
-                expanded: &c.expanded,
-                variants: c.variants,
-                notes: &c.notes,
-                diagnostics: ds,
-            };
-            json_element(&mut statements, &s, 1);
+            all.extend(diags);
         }
-        all.extend(diags);
+    });
+    if !statements.is_empty() {
+        let _ = statements.copy_to(0, &mut not_compiled, None);
     }
+    let statements = not_compiled;
     lines.sort_by_key(|(at, _)| *at);
     let list: String = lines.into_iter().map(|(_, l)| l).collect();
     let found = all.into_sorted();

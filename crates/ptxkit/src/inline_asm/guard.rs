@@ -76,8 +76,50 @@ pub struct FileCheck {
 /// Find and check every `asm` statement of a C++ source, following its
 /// conditional compilation and its macros (see `docs/inline-asm.md`).
 pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
+    let mut out = FileCheck::default();
+    check_each(src, opts, &mut |step| match step {
+        // Room for them all at once: a statement's result is over 600
+        // bytes, and a list grown by doubling held up to twice that while
+        // it moved.
+        Step::Found(n) => out.checked.reserve_exact(n),
+        Step::Outcome(Outcome::Checked(c)) => out.checked.push(c),
+        Step::Outcome(Outcome::NotCompiled(n)) => out.not_compiled.push(n),
+    });
+    out
+}
+
+/// One statement's outcome, as [`check_file_each`] hands them over.
+#[derive(Clone, Debug)]
+pub enum Outcome {
+    /// Compiled for some selected target, and checked.
+    Checked(Checked),
+    /// Compiled for none of them (not PTX).
+    NotCompiled(NotCompiled),
+}
+
+/// [`check_file`], handing each statement's outcome to `each` as soon as
+/// it is made, in source order, rather than holding them all: a caller
+/// that reports them as they come holds the statements found and one
+/// result, not every result besides (`ptx check-asm`).
+pub fn check_file_each(src: &[u8], opts: &Options, mut each: impl FnMut(Outcome)) {
+    check_each(src, opts, &mut |step| {
+        if let Step::Outcome(o) = step {
+            each(o);
+        }
+    });
+}
+
+/// What [`check_each`] hands over: first how many statements were found,
+/// then each one's outcome.
+enum Step {
+    Found(usize),
+    Outcome(Outcome),
+}
+
+/// [`check_file_each`], with the number of statements first.
+fn check_each(src: &[u8], opts: &Options, each: &mut dyn FnMut(Step)) {
     if src.len() > crate::MAX_FILE_SIZE {
-        return FileCheck::default();
+        return;
     }
     let sel = Selection::new(&opts.targets);
     let pp_opts = PpOptions {
@@ -86,26 +128,22 @@ pub fn check_file(src: &[u8], opts: &Options) -> FileCheck {
         defines: opts.defines.clone(),
         undefines: opts.undefines.clone(),
     };
-    let mut out = FileCheck::default();
     let mut shared = Shared::default();
-    let found = find_all(src, &pp_opts, Arc::clone(&sel.passes));
-    // Room for them all at once: a statement's result is over 600 bytes, and
-    // a list grown by doubling held up to twice that while it moved.
-    out.checked.reserve_exact(found.len());
-    for f in found {
+    let all = find_all(src, &pp_opts, Arc::clone(&sel.passes));
+    each(Step::Found(all.len()));
+    for f in all {
         let guard = sel.guard(&f, &mut shared);
         if let Some(reason) = sel.not_compiled(&f) {
-            out.not_compiled.push(NotCompiled {
+            each(Step::Outcome(Outcome::NotCompiled(NotCompiled {
                 statement: f.statement,
                 guard,
                 reason,
-            });
+            })));
             continue;
         }
         let judged = judge_readings(&f, &guard.conditions, &sel, &mut shared);
-        out.checked.push(assemble(f, guard, judged));
+        each(Step::Outcome(Outcome::Checked(assemble(f, guard, judged))));
     }
-    out
 }
 
 /// What a source's statements are checked against: the compile passes

@@ -44,7 +44,7 @@ mod pp;
 mod verdict;
 
 pub use finder::{find, AsmOperand, AsmStatement, Template};
-pub use guard::{check_file, FileCheck, Guard, NotCompiled, Options};
+pub use guard::{check_file, check_file_each, FileCheck, Guard, NotCompiled, Options, Outcome};
 pub use incremental::Incremental;
 pub use verdict::{judge, Verdict};
 
