@@ -24,6 +24,7 @@ mod gating;
 mod handles;
 mod held;
 mod held_cold;
+mod init_walk;
 mod inst_ctx;
 mod lowered;
 pub(crate) mod mod_rules;
@@ -57,6 +58,11 @@ pub struct CheckOptions {
     /// the paths through disk on small inputs. The diagnostics are the same
     /// either way.
     pub small_spills: bool,
+    /// Read a module-scope initializer list longer than this many bytes in
+    /// parts, as the check goes, rather than whole (`None`:
+    /// [`crate::LONG_INIT_BYTES`]). The diagnostics are the same either
+    /// way when the module has no syntax errors.
+    pub long_initializers: Option<usize>,
 }
 
 pub(crate) struct Checker<'o> {
@@ -268,6 +274,9 @@ fn stream_check(
     use crate::syntax::Stmt;
     use crate::Piece;
     let mut stream = crate::PieceStream::new(src).with_max_diagnostics(max);
+    if let Some(n) = checker.as_ref().and_then(|c| c.c.opts.long_initializers) {
+        stream = stream.with_long_initializers(n);
+    }
     let small = checker.as_ref().is_some_and(|c| c.c.opts.small_spills);
     let mut sink = Bounded::new(max);
     if small {
@@ -283,7 +292,7 @@ fn stream_check(
         let broken = unkept.0 > 0 || diags.iter().any(Diagnostic::is_error);
         let structural = matches!(
             piece,
-            Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_)
+            Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_) | Piece::VarBroken(_)
         );
         if broken {
             let at = diags.first().map_or(0, |d| d.span.start);
@@ -291,14 +300,23 @@ fn stream_check(
                 Piece::Stmt(Stmt::Instruction(_)) => {}
                 Piece::Stmt(Stmt::Error(sp)) if !may_declare(sp.slice(src)) => {}
                 Piece::Stmt(_) => body_poison = body_poison.min(at),
-                Piece::Item(_) | Piece::FunctionStart(_) => module_poison = module_poison.min(at),
+                Piece::Item(_)
+                | Piece::FunctionStart(_)
+                | Piece::VarStart(_)
+                | Piece::InitPart(_)
+                | Piece::VarEnd(_)
+                | Piece::VarBroken(_) => module_poison = module_poison.min(at),
                 _ => {}
             }
         }
         sink.extend(diags);
         let function_end = matches!(piece, Piece::FunctionEnd(_));
         if let Some(c) = checker.as_deref_mut() {
-            if !broken || structural {
+            if broken && matches!(piece, Piece::InitPart(_) | Piece::VarEnd(_)) {
+                // A declaration read in parts is checked whole or not at
+                // all, as an item is: given up at its first broken part.
+                c.piece(&Piece::VarBroken(crate::source::Span::at(0)));
+            } else if !broken || structural {
                 if matches!(piece, Piece::FunctionStart(_)) {
                     // The header is handed over, not copied; what is left
                     // in its place recycles as nothing. (Other pieces are
@@ -356,6 +374,17 @@ pub struct ModuleChecker<'o> {
     /// The function whose body is being fed piece by piece, and the state
     /// of its check.
     body: Option<(Box<crate::syntax::Function>, body::BodyWalk)>,
+    /// The declaration whose last initializer is being fed in parts
+    /// ([`crate::Piece::VarStart`]), and the walk of that list.
+    long: Option<LongVar>,
+}
+
+/// A declaration whose last initializer comes in parts.
+struct LongVar {
+    v: Box<crate::syntax::VarDecl>,
+    walk: init_walk::InitWalk,
+    /// The outermost list's span and length, once it closed.
+    outer: Option<(crate::source::Span, u64)>,
 }
 
 impl<'o> ModuleChecker<'o> {
@@ -383,6 +412,7 @@ impl<'o> ModuleChecker<'o> {
             },
             ms: ModuleScope::default(),
             body: None,
+            long: None,
         }
     }
 
@@ -449,8 +479,10 @@ impl<'o> ModuleChecker<'o> {
             Item::AddressSize(a) => c.address_size_rules(a),
             Item::Var(v) => {
                 c.declare(item, &mut self.ms);
-                c.global_rules(v);
+                // Names first: an initializer read in parts has its names
+                // checked as it goes by, its rules at its end.
                 c.check_initializers(v, &self.ms);
+                c.global_rules(v);
             }
             Item::Function(f) => {
                 // Declared first: a function may call itself.
@@ -505,6 +537,59 @@ impl<'o> ModuleChecker<'o> {
                     c.function_rules(&f);
                 }
             }
+            Piece::VarStart(v) => {
+                // As `item` does, the names first and the rules at the end.
+                c.declare_var(v, &mut self.ms);
+                let (long, before) = v
+                    .decls
+                    .split_last()
+                    .map_or((None, &[][..]), |(l, b)| (Some(l), b));
+                c.check_initializers_of(before, &self.ms);
+                self.long = long.map(|d| LongVar {
+                    walk: init_walk::InitWalk::new(v, d),
+                    v: v.clone(),
+                    outer: None,
+                });
+            }
+            Piece::InitPart(events) => {
+                let Some(l) = &mut self.long else { return };
+                for e in events {
+                    match e {
+                        crate::InitEvent::Open(_) => l.walk.open(),
+                        crate::InitEvent::Item(i) => {
+                            l.walk.item(i);
+                            c.init_item_names(i, &self.ms);
+                        }
+                        crate::InitEvent::Close(span) => {
+                            let len = l.walk.close(*span);
+                            if l.walk.depth() == 0 {
+                                l.outer = Some((*span, len));
+                            }
+                        }
+                    }
+                }
+            }
+            Piece::VarEnd(span) => {
+                let Some(LongVar { mut v, walk, outer }) = self.long.take() else {
+                    return;
+                };
+                let (list, len) = outer.unwrap_or((*span, 0));
+                v.span = *span;
+                if let Some(d) = v.decls.last_mut() {
+                    d.span = crate::source::Span::new(d.span.start, list.end);
+                }
+                let item = Item::Var(*v);
+                c.header_order(&item);
+                if let Item::Var(v) = &item {
+                    let long = module_rules::LongInit {
+                        span: list,
+                        len,
+                        first: walk.finish(),
+                    };
+                    c.long_global_rules(v, long);
+                }
+            }
+            Piece::VarBroken(_) => self.long = None,
         }
     }
 

@@ -627,19 +627,38 @@ impl Checker<'_> {
     /// A module-scope variable: the declaration rules, and linkage against
     /// earlier `.extern` declarations.
     pub(super) fn global_rules(&mut self, v: &VarDecl) {
-        self.decl_rules(v);
+        self.decl_rules_with(v, None);
+        self.linkage_rules(v);
+    }
+
+    /// [`Checker::global_rules`] for a declaration whose last initializer
+    /// was read in parts: `long` is what its walk found.
+    pub(super) fn long_global_rules(&mut self, v: &VarDecl, long: LongInit) {
+        self.decl_rules_with(v, Some(long));
         self.linkage_rules(v);
     }
 
     /// A variable declaration, in a module or a function: a complete type
     /// (unless `.extern`), an initializer only where its space allows one.
     pub(super) fn decl_rules(&mut self, v: &VarDecl) {
+        self.decl_rules_with(v, None);
+    }
+
+    /// [`Checker::decl_rules`]; with `long`, the last declarator's
+    /// initializer was read in parts (its `init` is `None` in `v`).
+    fn decl_rules_with(&mut self, v: &VarDecl, mut long: Option<LongInit>) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());
-        for d in &v.decls {
+        let last = v.decls.len().saturating_sub(1);
+        for (i, d) in v.decls.iter().enumerate() {
+            let streamed = if i == last { long.take() } else { None };
+            let has_init = d.init.is_some() || streamed.is_some();
             let no_size = d.dims.first().is_some_and(Option::is_none);
-            let no_init = d.init.as_ref().is_none_or(|i| i.list_len() == Some(0));
+            let no_init = match &streamed {
+                Some(l) => l.len == 0,
+                None => d.init.as_ref().is_none_or(|i| i.list_len() == Some(0)),
+            };
             // A dimension of 0 makes the type incomplete too (ptxas 13.5:
             // `.global .b8 g[0];` "has incomplete type", with or without an
             // initializer); past the first, an empty or 0 dimension makes
@@ -678,7 +697,7 @@ impl Checker<'_> {
                     .with_note("only `.extern` variables may have an incomplete type"),
                 );
             }
-            if d.init.is_some()
+            if has_init
                 && matches!(
                     v.space,
                     StateSpace::Shared | StateSpace::Local | StateSpace::Reg | StateSpace::Param
@@ -689,7 +708,7 @@ impl Checker<'_> {
                     d.name_span,
                     format!("variables in {} cannot have an initial value", v.space),
                 ));
-            } else if let Some(init) = &d.init {
+            } else if has_init {
                 if extern_ {
                     self.emit(Diagnostic::error(
                         Code::Initializer,
@@ -699,7 +718,13 @@ impl Checker<'_> {
                             d.name
                         ),
                     ));
-                } else {
+                } else if let Some(l) = streamed {
+                    if self.initializer_applies(v, l.span) {
+                        if let Some(diag) = l.first {
+                            self.emit(diag);
+                        }
+                    }
+                } else if let Some(init) = &d.init {
                     self.initializer_rules(v, d, init);
                 }
             }
@@ -844,18 +869,6 @@ fn kind_of(e: &Expr) -> Kind {
     }
 }
 
-/// The shape an initializer must have at one nesting level.
-#[derive(Clone, Copy)]
-enum Shape<'a> {
-    /// An array dimension of this many elements (`None`: unsized), then
-    /// the rest.
-    Array(Option<u64>, &'a [Option<Expr>]),
-    /// A vector of this many elements.
-    Vector(u64),
-    /// One scalar.
-    Scalar,
-}
-
 impl Checker<'_> {
     /// An initializer against its variable's type (ptxas 13.5): no more
     /// elements than an array dimension holds, exactly a vector's length,
@@ -869,147 +882,85 @@ impl Checker<'_> {
         d: &crate::syntax::Declarator,
         init: &Initializer,
     ) {
-        let md = data();
-        let ty = v.ty.as_str();
-        if md.init_none.iter().any(|t| t == ty) {
-            self.emit(Diagnostic::error(
-                Code::InitKind,
-                init.span(),
-                format!("no initial value is allowed for a `{ty}` variable"),
-            ));
+        if !self.initializer_applies(v, init.span()) {
             return;
         }
-        // Texture and sampler initializers have fields.
-        if matches!(
-            v.ty,
-            ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
-        ) {
-            return;
-        }
-        let dims = d.dims.as_slice();
-        let shape = match dims.split_first() {
-            Some((first, rest)) => Shape::Array(dim_len(first.as_ref()), rest),
-            None => match v.vector {
-                Some(n) => Shape::Vector(u64::from(n)),
-                None => Shape::Scalar,
-            },
-        };
-        if let Some(diag) = self.init_shape(v, init, shape) {
+        let mut walk = super::init_walk::InitWalk::new(v, d);
+        walk.tree(init);
+        if let Some(diag) = walk.finish() {
             self.emit(diag);
         }
     }
 
-    fn init_shape<'d>(
-        &self,
-        v: &'d VarDecl,
-        init: &Initializer,
-        shape: Shape<'d>,
-    ) -> Option<Diagnostic> {
-        fn after<'a>(v: &VarDecl, rest: &'a [Option<Expr>]) -> Shape<'a> {
-            match rest.split_first() {
-                Some((first, rest)) => Shape::Array(dim_len(first.as_ref()), rest),
-                None => match v.vector {
-                    Some(n) => Shape::Vector(u64::from(n)),
-                    None => Shape::Scalar,
-                },
-            }
-        }
-        let mismatch = |span: Span, why: &str| {
-            Some(
-                Diagnostic::error(
-                    Code::InitKind,
-                    span,
-                    format!("initial value type mismatch: {why}"),
-                )
-                .with_note(format!("the variable is `{}`", v.ty)),
-            )
-        };
-        match (shape, init) {
-            (Shape::Scalar, Initializer::List { span, .. }) => {
-                mismatch(*span, "a list where one value is expected")
-            }
-            (Shape::Scalar, Initializer::Expr(e)) => self.init_value(v, e),
-            (Shape::Scalar, Initializer::Decimals(run)) => run
-                .first()
-                .and_then(|d| self.init_value(v, &Expr::Int(d.lit()))),
-            (Shape::Scalar | Shape::Vector(_) | Shape::Array(..), Initializer::Field(_)) => None,
-            (Shape::Vector(_) | Shape::Array(..), Initializer::Expr(e)) => {
-                mismatch(e.span(), "one value where a list is expected")
-            }
-            (Shape::Vector(_) | Shape::Array(..), Initializer::Decimals(run)) => {
-                let span = run.first().map_or(Span::SYNTHETIC, |d| d.span());
-                mismatch(span, "one value where a list is expected")
-            }
-            (Shape::Vector(n), Initializer::List { items, span }) => {
-                let len = init.list_len().unwrap_or(0);
-                if len != n {
-                    return Some(Diagnostic::error(
-                        Code::InitCount,
-                        *span,
-                        format!("a `.v{n}` initializer needs {n} elements, found {len}"),
-                    ));
-                }
-                items
-                    .iter()
-                    .find_map(|i| self.init_shape(v, i, Shape::Scalar))
-            }
-            (Shape::Array(n, rest), Initializer::List { items, span }) => {
-                let len = init.list_len().unwrap_or(0);
-                if let Some(n) = n.filter(|n| len > *n) {
-                    return Some(
-                        Diagnostic::error(
-                            Code::InitCount,
-                            *span,
-                            format!("{len} initializers for an array of {n} elements"),
-                        )
-                        .with_note("ptxas: Greater number of elements in array initializer"),
-                    );
-                }
-                let inner = after(v, rest);
-                items.iter().find_map(|i| self.init_shape(v, i, inner))
-            }
-        }
-    }
-
-    /// One value against the variable's element type.
-    fn init_value(&self, v: &VarDecl, e: &Expr) -> Option<Diagnostic> {
-        let int = v.ty.is_integer();
-        let float = matches!(v.ty, ScalarType::F32 | ScalarType::F64);
-        let bits = matches!(
-            v.ty,
-            ScalarType::B8 | ScalarType::B16 | ScalarType::B32 | ScalarType::B64
-        );
-        let md = data();
-        let address_ok = md.init_address.iter().any(|t| t == v.ty.as_str());
-        let never = md.init_never.iter().any(|t| t == v.ty.as_str());
-        let bad = match kind_of(e) {
-            _ if never => "this type takes no initial value of any kind",
-            Kind::Mixed => "the constant expression mixes integer and floating-point values",
-            Kind::FloatInInteger => {
-                "a floating-point value where ptxas evaluates integers only \
-                 (an address offset, `?:`, `%`, bit and logical operators)"
-            }
-            Kind::BadAddress => "an address must be `name`, `generic(name)` or `name + offset`",
-            Kind::Float if int => "a floating-point value for an integer type",
-            Kind::Int if float => "an integer value for a floating-point type",
-            Kind::Address if (int || float || bits) && !address_ok => {
-                "an address for a type that cannot hold one"
-            }
-            _ => return None,
-        };
-        Some(
-            Diagnostic::error(
+    /// Whether an initializer (at `span`) is walked against `v`'s shape:
+    /// not for a type that takes none (an error here), nor for texture and
+    /// sampler initializers, which have fields.
+    fn initializer_applies(&mut self, v: &VarDecl, span: Span) -> bool {
+        let ty = v.ty.as_str();
+        if data().init_none.iter().any(|t| t == ty) {
+            self.emit(Diagnostic::error(
                 Code::InitKind,
-                e.span(),
-                format!("initial value type mismatch: {bad}"),
-            )
-            .with_note(format!("the variable is `{}`", v.ty)),
+                span,
+                format!("no initial value is allowed for a `{ty}` variable"),
+            ));
+            return false;
+        }
+        !matches!(
+            v.ty,
+            ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
         )
     }
 }
 
+/// What the walk of an initializer read in parts found, for the rules of
+/// its declaration at its end.
+pub(super) struct LongInit {
+    /// The list's span.
+    pub(super) span: Span,
+    /// Its elements.
+    pub(super) len: u64,
+    /// The first error of its walk ([`super::init_walk::InitWalk::finish`]).
+    pub(super) first: Option<Diagnostic>,
+}
+
+/// One value against the element type `ty`.
+pub(super) fn init_value(ty: ScalarType, e: &Expr) -> Option<Diagnostic> {
+    let int = ty.is_integer();
+    let float = matches!(ty, ScalarType::F32 | ScalarType::F64);
+    let bits = matches!(
+        ty,
+        ScalarType::B8 | ScalarType::B16 | ScalarType::B32 | ScalarType::B64
+    );
+    let md = data();
+    let address_ok = md.init_address.iter().any(|t| t == ty.as_str());
+    let never = md.init_never.iter().any(|t| t == ty.as_str());
+    let bad = match kind_of(e) {
+        _ if never => "this type takes no initial value of any kind",
+        Kind::Mixed => "the constant expression mixes integer and floating-point values",
+        Kind::FloatInInteger => {
+            "a floating-point value where ptxas evaluates integers only \
+             (an address offset, `?:`, `%`, bit and logical operators)"
+        }
+        Kind::BadAddress => "an address must be `name`, `generic(name)` or `name + offset`",
+        Kind::Float if int => "a floating-point value for an integer type",
+        Kind::Int if float => "an integer value for a floating-point type",
+        Kind::Address if (int || float || bits) && !address_ok => {
+            "an address for a type that cannot hold one"
+        }
+        _ => return None,
+    };
+    Some(
+        Diagnostic::error(
+            Code::InitKind,
+            e.span(),
+            format!("initial value type mismatch: {bad}"),
+        )
+        .with_note(format!("the variable is `{}`", ty)),
+    )
+}
+
 /// An array dimension's length, if a constant.
-fn dim_len(e: Option<&Expr>) -> Option<u64> {
+pub(super) fn dim_len(e: Option<&Expr>) -> Option<u64> {
     e.and_then(crate::syntax::consteval::eval_int)
         .and_then(|n| u64::try_from(n).ok())
 }

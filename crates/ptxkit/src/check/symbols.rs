@@ -207,6 +207,48 @@ impl Ord for Unresolved {
 }
 
 impl Checker<'_> {
+    /// Enter the names a module-scope variable declaration declares.
+    pub(super) fn declare_var(&mut self, v: &VarDecl, ms: &mut ModuleScope) {
+        let ModuleScope { scope, defined, .. } = ms;
+        for d in &v.decls {
+            // Old PTX declares registers at module scope too.
+            if let Some(r) = &d.range {
+                let decl = Decl {
+                    kind: Kind::Reg,
+                    span: d.name_span,
+                    ty: reg_type(v),
+                    space: None,
+                    array: false,
+                };
+                if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
+                    let first = clash_span(c);
+                    self.duplicate(d.name, d.name_span, first);
+                }
+                continue;
+            }
+            let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
+            if !extern_ {
+                if let Some(first) = defined.insert(d.name, d.name_span) {
+                    self.duplicate(d.name, d.name_span, first);
+                }
+            }
+            // A variable's type tells a texture handle from other
+            // data; old `.tex` variables (`.tex .u32 t;`) are handles
+            // of any type, so theirs is left unknown.
+            let ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
+            scope.replace(
+                d.name,
+                Decl {
+                    kind: Kind::Var,
+                    span: d.name_span,
+                    ty,
+                    space: Some(v.space),
+                    array: !d.dims.is_empty(),
+                },
+            );
+        }
+    }
+
     /// Enter what a module-scope item declares into `ms`.
     pub(super) fn declare(&mut self, item: &Item, ms: &mut ModuleScope) {
         let ModuleScope {
@@ -216,45 +258,7 @@ impl Checker<'_> {
             prototypes,
         } = ms;
         match item {
-            Item::Var(v) => {
-                for d in &v.decls {
-                    // Old PTX declares registers at module scope too.
-                    if let Some(r) = &d.range {
-                        let decl = Decl {
-                            kind: Kind::Reg,
-                            span: d.name_span,
-                            ty: reg_type(v),
-                            space: None,
-                            array: false,
-                        };
-                        if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
-                            let first = clash_span(c);
-                            self.duplicate(d.name, d.name_span, first);
-                        }
-                        continue;
-                    }
-                    let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
-                    if !extern_ {
-                        if let Some(first) = defined.insert(d.name, d.name_span) {
-                            self.duplicate(d.name, d.name_span, first);
-                        }
-                    }
-                    // A variable's type tells a texture handle from other
-                    // data; old `.tex` variables (`.tex .u32 t;`) are handles
-                    // of any type, so theirs is left unknown.
-                    let ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
-                    scope.replace(
-                        d.name,
-                        Decl {
-                            kind: Kind::Var,
-                            span: d.name_span,
-                            ty,
-                            space: Some(v.space),
-                            array: !d.dims.is_empty(),
-                        },
-                    );
-                }
-            }
+            Item::Var(v) => self.declare_var(v, ms),
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
                 // The alias is a function declared before (not defined),
@@ -433,7 +437,16 @@ impl Checker<'_> {
 
     /// Resolve the names used in the initializers of a module-scope variable.
     pub(super) fn check_initializers(&mut self, v: &VarDecl, ms: &ModuleScope) {
-        for d in &v.decls {
+        self.check_initializers_of(&v.decls, ms);
+    }
+
+    /// [`Checker::check_initializers`] of some declarators.
+    pub(super) fn check_initializers_of(
+        &mut self,
+        decls: &[crate::syntax::Declarator],
+        ms: &ModuleScope,
+    ) {
+        for d in decls {
             if let Some(init) = &d.init {
                 self.init_names(init, ms);
             }
@@ -474,6 +487,19 @@ impl Checker<'_> {
 
     fn init_names(&mut self, init: &Initializer, ms: &ModuleScope) {
         match init {
+            Initializer::List { items, .. } => {
+                for i in items {
+                    self.init_names(i, ms);
+                }
+            }
+            leaf => self.init_item_names(leaf, ms),
+        }
+    }
+
+    /// The names of one item of an initializer (a list's items one by
+    /// one: see [`Checker::init_names`]).
+    pub(super) fn init_item_names(&mut self, init: &Initializer, ms: &ModuleScope) {
+        match init {
             Initializer::Expr(e) => {
                 e.for_each_name(&mut |n, sp| {
                     if ms.scope.find(n).is_none() && !is_predefined(n.as_str()) {
@@ -485,11 +511,7 @@ impl Checker<'_> {
                 }
                 self.function_offset(e, ms);
             }
-            Initializer::List { items, .. } => {
-                for i in items {
-                    self.init_names(i, ms);
-                }
-            }
+            Initializer::List { .. } => self.init_names(init, ms),
             // Sampler fields name enumerated values, not symbols; numbers
             // name nothing.
             Initializer::Field(_) | Initializer::Decimals(_) => {}

@@ -69,9 +69,46 @@ pub fn parse(src: &[u8]) {
 /// The pieces of a [`ptxkit::PieceStream`], put together, are the tree of
 /// `parse` (spans included), and their diagnostics are its diagnostics.
 pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
-    use ptxkit::syntax::{Block, Function, Item, Stmt};
-    use ptxkit::Piece;
-    let mut stream = ptxkit::PieceStream::new(src);
+    pieces_make_the_tree_with(src, parsed, ptxkit::LONG_INIT_BYTES);
+    // Lists of more than a few bytes read in parts.
+    pieces_make_the_tree_with(src, parsed, SHORT_LISTS);
+}
+
+/// The length over which the properties read initializer lists in parts,
+/// so that inputs of any size take that path.
+pub const SHORT_LISTS: usize = 8;
+
+/// Add `item` to a list being put together from parts: a run of decimals
+/// joins the run before it, as one run of the whole parse's list.
+fn push_part(items: &mut Vec<ptxkit::syntax::Initializer>, item: ptxkit::syntax::Initializer) {
+    use ptxkit::syntax::Initializer;
+    if let (Some(Initializer::Decimals(last)), Initializer::Decimals(more)) =
+        (items.last_mut(), &item)
+    {
+        let mut run = std::mem::take(last).into_vec();
+        run.extend(more.iter().copied());
+        *last = run.into_boxed_slice();
+        return;
+    }
+    items.push(item);
+}
+
+/// A declaration being put together from its parts: the declaration, its
+/// open lists (each with its `{` offset) and its list once closed.
+type Reading = (
+    ptxkit::syntax::VarDecl,
+    Vec<(u32, Vec<ptxkit::syntax::Initializer>)>,
+    Option<ptxkit::syntax::Initializer>,
+);
+
+/// [`pieces_make_the_tree`], reading lists longer than `long` in parts.
+fn pieces_make_the_tree_with(src: &[u8], parsed: &ptxkit::Parsed, long: usize) {
+    use ptxkit::syntax::{Block, Function, Initializer, Item, Stmt};
+    use ptxkit::{InitEvent, Piece};
+    let mut stream = ptxkit::PieceStream::new(src).with_long_initializers(long);
+    // The declaration read in parts, its open lists and its list once
+    // closed.
+    let mut var: Option<Reading> = None;
     let mut items = Vec::new();
     let mut diags = Vec::new();
     // The function being put together, and its open blocks' statements
@@ -105,6 +142,48 @@ pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
                     .1
                     .push(block);
             }
+            Piece::VarStart(v) => {
+                assert!(var.is_none(), "a declaration inside a declaration");
+                var = Some((*v, Vec::new(), None));
+            }
+            Piece::InitPart(events) => {
+                let (_, lists, done) = var.as_mut().expect("a part outside a declaration");
+                for e in events {
+                    match e {
+                        InitEvent::Open(at) => lists.push((at, Vec::new())),
+                        InitEvent::Item(i) => {
+                            assert!(!matches!(i, Initializer::List { .. }), "a list as an item");
+                            push_part(&mut lists.last_mut().expect("an item outside a list").1, i);
+                        }
+                        InitEvent::Close(span) => {
+                            let (at, items) = lists.pop().expect("a close outside a list");
+                            assert_eq!(at, span.start, "a list's span starts at its `{{`");
+                            let list = Initializer::List {
+                                items: items.into_boxed_slice(),
+                                span,
+                            };
+                            match lists.last_mut() {
+                                Some(parent) => parent.1.push(list),
+                                None => *done = Some(list),
+                            }
+                        }
+                    }
+                }
+            }
+            Piece::VarEnd(span) => {
+                let (mut v, lists, done) = var.take().expect("an end outside a declaration");
+                assert!(lists.is_empty(), "lists left open");
+                let list = done.expect("a declaration without its list");
+                let d = v.decls.last_mut().expect("a declarator");
+                d.span = ptxkit::Span::new(d.span.start, list.span().end);
+                d.init = Some(list);
+                v.span = span;
+                items.push(Item::Var(v));
+            }
+            Piece::VarBroken(span) => {
+                var.take().expect("an end outside a declaration");
+                items.push(Item::Error(span));
+            }
             Piece::FunctionEnd(span) => {
                 let (at, stmts) = open.pop().expect("function end outside a body");
                 assert!(open.is_empty(), "function ends with blocks open");
@@ -119,6 +198,7 @@ pub fn pieces_make_the_tree(src: &[u8], parsed: &ptxkit::Parsed) {
         }
     }
     assert!(function.is_none(), "a function never ended");
+    assert!(var.is_none(), "a declaration never ended");
     diags.extend(stream.finish());
     diags.sort_by_key(|d| d.span.start);
     // Spans compare equal whatever they hold: compare the printed trees.
@@ -280,6 +360,11 @@ pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
     let parsed = ptxkit::parse(src);
     pieces_make_the_tree(src, &parsed);
     let streamed = ptxkit::check::check_source(src, &opts);
+    let short = ptxkit::check::CheckOptions {
+        long_initializers: Some(SHORT_LISTS),
+        ..Default::default()
+    };
+    let in_parts = ptxkit::check::check_source(src, &short);
     // Spans compare equal whatever they hold: compare their offsets too.
     let key = |d: &Diagnostic| (d.span.start, d.span.end, format!("{d:?}"));
     if parsed.has_errors() {
@@ -290,6 +375,11 @@ pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
                 rest.any(|s| s == k),
                 "{what}: the streaming check lost the syntax diagnostic {d:#?}:\n{streamed:#?}"
             );
+            let mut rest = in_parts.iter().map(key);
+            assert!(
+                rest.any(|s| s == k),
+                "{what}: the check reading lists in parts lost the syntax diagnostic {d:#?}:\n{in_parts:#?}"
+            );
         }
         return streamed;
     }
@@ -299,6 +389,10 @@ pub fn streamed_equals_whole(src: &[u8], what: &str) -> Vec<Diagnostic> {
     assert!(
         streamed.iter().map(key).eq(whole.iter().map(key)),
         "{what}: streaming check differs from the whole-module check:\n{streamed:#?}\n{whole:#?}"
+    );
+    assert!(
+        in_parts.iter().map(key).eq(whole.iter().map(key)),
+        "{what}: the check reading lists in parts differs from the whole-module check:\n{in_parts:#?}\n{whole:#?}"
     );
     whole
 }

@@ -120,11 +120,18 @@ impl Parser<'_> {
         let mut decls = Vec::with_capacity(1);
         loop {
             decls.push(self.declarator()?);
+            if let Some(l) = &mut self.long_init {
+                // The rest comes in parts: the declaration so far.
+                l.var_start = start;
+                break;
+            }
             if !self.eat(K::Comma) {
                 break;
             }
         }
-        self.expect(K::Semi, "`;` after the declaration")?;
+        if self.long_init.is_none() {
+            self.expect(K::Semi, "`;` after the declaration")?;
+        }
         Ok(VarDecl {
             linkage: linkage.map(|l| l.0),
             space,
@@ -163,6 +170,19 @@ impl Parser<'_> {
         }
         let dims = self.dims()?;
         let init = if self.eat(K::Eq) {
+            if self.long_init_bytes != 0 && self.at(K::LBrace) && self.long_last_list() {
+                // Read in parts by the stream (`long_init`): the declarator
+                // ends here for now.
+                self.long_init = Some(Box::default());
+                return Ok(Declarator {
+                    name,
+                    name_span: t.span,
+                    range,
+                    dims,
+                    init: None,
+                    span: self.since(start),
+                });
+            }
             let hint = match dims.first() {
                 Some(Some(Expr::Int(n))) => n.value,
                 _ => 0,
@@ -259,7 +279,7 @@ impl Parser<'_> {
                     push_item(&mut items, &mut run, field);
                 } else if self.at(K::Int)
                     && self.depth < super::MAX_DEPTH
-                    && self.decimal_run(&mut run)
+                    && self.decimal_run(&mut run, usize::MAX)
                 {
                     // The long byte arrays of constant tables went by in one
                     // run (the depth test keeps the nesting limit `expr`
@@ -289,8 +309,9 @@ impl Parser<'_> {
     /// to the run. Stops after an item, before the first text it does not
     /// handle (a comma not followed by such a literal, the closing brace, a
     /// comment, other notations…), and leaves the parser there. Returns
-    /// whether it read any item (if not, nothing was consumed).
-    fn decimal_run(&mut self, run: &mut Vec<DecimalItem>) -> bool {
+    /// whether it read any item (if not, nothing was consumed). Stops too
+    /// once `run` holds `max` items.
+    pub(super) fn decimal_run(&mut self, run: &mut Vec<DecimalItem>, max: usize) -> bool {
         // A peeked token was lexed (and its errors reported) already: let
         // the tokens take their usual way.
         if self.has_peeked || super::runs_tests::runs_off() {
@@ -305,7 +326,7 @@ impl Parser<'_> {
             // `plain_item` takes no leading zero: the text is the value's
             // digits, as `DecimalItem` assumes.
             run.push(DecimalItem::new(value, at as u32));
-            if src.get(after) != Some(&b',') {
+            if src.get(after) != Some(&b',') || run.len() >= max {
                 break after;
             }
             // The next item: most tables put one space after the comma.
@@ -709,7 +730,11 @@ fn digits_from(src: &[u8], i: usize) -> Option<(u64, usize)> {
 /// Add `item` to a list being read: a plain decimal literal joins the
 /// current run of them, anything else ends the run and follows it. So a
 /// list has one shape whichever way its items were read.
-fn push_item(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>, item: Initializer) {
+pub(super) fn push_item(
+    items: &mut Vec<Initializer>,
+    run: &mut Vec<DecimalItem>,
+    item: Initializer,
+) {
     if let Initializer::Expr(Expr::Int(lit)) = &item {
         if let Some(d) = DecimalItem::from_lit(lit) {
             run.push(d);
@@ -721,7 +746,7 @@ fn push_item(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>, item: Ini
 }
 
 /// Move the current run, if any, into the list's items.
-fn end_run(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>) {
+pub(super) fn end_run(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>) {
     if !run.is_empty() {
         items.push(Initializer::Decimals(
             std::mem::take(run).into_boxed_slice(),

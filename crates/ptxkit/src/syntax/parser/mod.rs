@@ -11,11 +11,13 @@ mod grouped;
 mod inst;
 mod items;
 mod literal;
+mod long_init;
 mod pieces;
 mod runs_tests;
 mod split;
 mod stream;
 
+pub use long_init::{InitEvent, LONG_INIT_BYTES};
 pub use pieces::{Piece, PieceStream};
 pub use split::{parse_in_pieces, parse_parallel, parse_parallel_bounded, parse_range};
 pub use stream::{syntax_check, ItemStream};
@@ -209,6 +211,11 @@ pub(crate) struct Parser<'s> {
     /// next instruction's operands go into it instead of a new allocation.
     /// Always empty (no capacity) for a whole-tree parse.
     pub(crate) spare_operands: Vec<crate::syntax::Operand>,
+    /// Set by a [`PieceStream`] at module scope: an initializer list longer
+    /// than this many bytes is read in parts (0: never; see `long_init`).
+    pub(crate) long_init_bytes: usize,
+    /// The long initializer being read in parts, if any.
+    pub(crate) long_init: Option<Box<long_init::LongInit>>,
 }
 
 impl Drop for Parser<'_> {
@@ -251,6 +258,8 @@ impl<'s> Parser<'s> {
             stream_bodies: false,
             body_at: None,
             spare_operands: Vec::new(),
+            long_init_bytes: 0,
+            long_init: None,
         };
         p.tok = p.fetch();
         p
@@ -733,6 +742,11 @@ impl Header {
 
     /// See a function whose body was streamed, once its whole span is known.
     pub(crate) fn see_function(&mut self, span: Span) {
+        self.see_kind(HeadKind::Other, span);
+    }
+
+    /// See a declaration read in parts, once its whole span is known.
+    pub(crate) fn see_other(&mut self, span: Span) {
         self.see_kind(HeadKind::Other, span);
     }
 

@@ -2,11 +2,11 @@
 //! reader holds one statement of the tree at a time, whatever the size of
 //! the function (a single unrolled kernel can be tens of megabytes).
 
-use super::{Header, Parser};
+use super::{Header, InitEvent, Parser};
 use crate::diag::Diagnostic;
 use crate::lex::TokenKind as K;
 use crate::source::Span;
-use crate::syntax::{Function, Item, Stmt};
+use crate::syntax::{Function, Item, Stmt, VarDecl};
 
 /// What a [`PieceStream`] yields.
 #[derive(Clone, Debug)]
@@ -29,6 +29,20 @@ pub enum Piece {
     BlockEnd(Span),
     /// The end of the function's body, with the function's whole span.
     FunctionEnd(Span),
+    /// A module-scope variable declaration whose last initializer is a list
+    /// too long to hold whole (over [`crate::LONG_INIT_BYTES`]: a constant
+    /// table of megabytes): the declaration up to that initializer's `=`,
+    /// its declarator's `init` left `None` and its span ending at the `=`.
+    /// The list follows in [`Piece::InitPart`]s, then [`Piece::VarEnd`], or
+    /// [`Piece::VarBroken`] if it does not parse.
+    VarStart(Box<VarDecl>),
+    /// The next part of that list, in source order.
+    InitPart(Vec<InitEvent>),
+    /// The end of that declaration, with its whole span.
+    VarEnd(Span),
+    /// That declaration did not parse after all: its span up to where
+    /// reading resumed (what the whole parse makes an [`Item::Error`]).
+    VarBroken(Span),
 }
 
 /// A module read piece by piece: items, and the statements of function
@@ -53,6 +67,10 @@ pub enum Piece {
 ///             Piece::Stmt(_) => "stmt",
 ///             Piece::BlockEnd(_) => "}",
 ///             Piece::FunctionEnd(_) => "end",
+///             // Initializers of over a megabyte, in parts.
+///             Piece::VarStart(_) | Piece::InitPart(_) | Piece::VarEnd(_) | Piece::VarBroken(_) => {
+///                 "data"
+///             }
 ///         }
 ///     })
 ///     .collect();
@@ -69,6 +87,9 @@ pub struct PieceStream<'s> {
     open: Vec<u32>,
     /// Where the function whose body is being read starts.
     function_start: u32,
+    /// Initializer lists longer than this are read in parts (see
+    /// [`Piece::VarStart`]).
+    long_init_bytes: usize,
 }
 
 impl<'s> PieceStream<'s> {
@@ -83,7 +104,16 @@ impl<'s> PieceStream<'s> {
             refused,
             open: Vec::new(),
             function_start: 0,
+            long_init_bytes: super::LONG_INIT_BYTES,
         }
+    }
+
+    /// Read initializer lists longer than `bytes` in parts rather than
+    /// [`crate::LONG_INIT_BYTES`] (at least 1: a test reads small lists
+    /// in parts this way).
+    pub fn with_long_initializers(mut self, bytes: usize) -> PieceStream<'s> {
+        self.long_init_bytes = bytes.max(1);
+        self
     }
 
     /// Keep at most about `max` diagnostics per piece (the first `max` in
@@ -139,6 +169,35 @@ impl<'s> PieceStream<'s> {
         }
     }
 
+    /// The next piece of a long initializer being read, if one is.
+    fn long_init_piece(&mut self) -> Option<Piece> {
+        let p = &mut self.p;
+        let (closed, start) = p.long_init.as_ref().map(|l| (l.closed, l.var_start))?;
+        let read = if closed {
+            // The list is the declaration's last initializer.
+            p.expect(K::Semi, "`;` after the declaration").map(|_| None)
+        } else {
+            p.init_part().map(Some)
+        };
+        Some(match read {
+            Ok(Some(events)) => Piece::InitPart(events),
+            Ok(None) => {
+                p.long_init = None;
+                let span = p.since(start);
+                self.header.see_other(span);
+                Piece::VarEnd(span)
+            }
+            Err(_) => {
+                // As `Parser::next_item` gives an item up.
+                p.long_init = None;
+                p.recover_item();
+                let span = p.since(start);
+                self.header.see(&Item::Error(span));
+                Piece::VarBroken(span)
+            }
+        })
+    }
+
     /// The next piece of the body being read, as `Parser::block` would
     /// read it.
     fn body_piece(&mut self) -> Piece {
@@ -184,9 +243,14 @@ impl Iterator for PieceStream<'_> {
         if self.refused.is_some() {
             return None;
         }
-        let piece = if self.open.is_empty() {
+        let piece = if let Some(piece) = self.long_init_piece() {
+            piece
+        } else if self.open.is_empty() {
+            self.p.long_init_bytes = self.long_init_bytes;
             let item = self.p.next_item(u32::MAX)?;
             match (item, self.p.body_at.take()) {
+                // Seen by the header check at its end, whole.
+                (Item::Var(v), _) if self.p.long_init.is_some() => Piece::VarStart(Box::new(v)),
                 (Item::Function(f), Some(brace)) => {
                     // Open the body as `Parser::block` does. The depth is
                     // that of a fresh item, far below the limit.
@@ -202,6 +266,7 @@ impl Iterator for PieceStream<'_> {
                 }
             }
         } else {
+            self.p.long_init_bytes = 0;
             self.body_piece()
         };
         let mut diags = std::mem::take(&mut self.p.diags);
