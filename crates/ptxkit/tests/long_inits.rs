@@ -68,6 +68,13 @@ fn lists_read_in_parts_check_as_held_whole() {
     for case in CASES {
         let src = format!("{HEADER}{case}\n.global .u32 after = 1;\n");
         props::check(src.as_bytes());
+        // The same declaration in a body, between statements and in a
+        // nested block, with a label of the same name as a variable.
+        let src = format!(
+            "{HEADER}.visible .entry k()\n{{\n.reg .b32 %r<2>;\n{case}\nmov.b32 %r1, 1;\n\
+             {{\n{case}\n}}\na:\nret;\n}}\n"
+        );
+        props::check(src.as_bytes());
     }
 }
 

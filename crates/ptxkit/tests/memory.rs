@@ -367,6 +367,17 @@ fn long_initializers_are_checked_in_parts() {
         let expected = if what == "names" { n / 1000 + 1 } else { 1 };
         assert_eq!(c.errors, expected, "{what}: {:#?}", c.diagnostics);
     }
+    // In a function body too (23x before).
+    let src = format!(
+        "{HEADER}.visible .entry k()\n{{\n.const .s32 t[] = {{{}}};\n.reg .b32 %r<2>;\nmov.b32 %r1, %r9;\nret;\n}}\n",
+        listed(n, |_| "-1".into())
+    );
+    let (peak, c) = streamed_check_peak(src.as_bytes());
+    assert!(
+        peak < 1 << 20,
+        "in a body: the check's peak is {peak} bytes"
+    );
+    assert_eq!(c.errors, 1, "{:#?}", c.diagnostics);
 }
 
 #[test]

@@ -354,24 +354,14 @@ impl Checker<'_> {
                 }
             }
             Stmt::Var(v) => {
-                // A declaration changes the lookups of its own names.
-                let range = v.decls.iter().any(|d| d.range.is_some());
-                w.declared(v.decls.iter().map(|d| d.name), range);
-                if let Some(scope) = w.stack.last_mut() {
-                    self.declare_vars(v, scope);
-                }
+                // In the order a declaration read in parts takes: its
+                // names, its initializers' items, then its rules.
+                self.body_var_start(v, w);
                 for init in v.decls.iter().filter_map(|d| d.init.as_ref()) {
                     self.init_function_offsets(init, ms);
                 }
-                // A variable named like a label of its block (ptxas 13.5:
-                // "Duplicate definition of variable").
-                if let Some(labels) = w.labels.last() {
-                    for d in v.decls.iter().filter(|d| d.range.is_none()) {
-                        if let Some(l) = labels.get(d.name) {
-                            self.duplicate(d.name, d.name_span, l.span);
-                        }
-                    }
-                }
+                self.decl_rules(v);
+                self.body_var_end(v, w);
             }
             Stmt::Instruction(i) => {
                 // The instruction's facts, once, for every check after.
@@ -498,6 +488,29 @@ impl Checker<'_> {
         }
     }
 
+    /// What a declaration in a body does before its initializers: its
+    /// names change the lookups and enter the block's scope.
+    pub(super) fn body_var_start(&mut self, v: &VarDecl, w: &mut BodyWalk) {
+        let range = v.decls.iter().any(|d| d.range.is_some());
+        w.declared(v.decls.iter().map(|d| d.name), range);
+        if let Some(scope) = w.stack.last_mut() {
+            self.declare_vars(v, scope);
+        }
+    }
+
+    /// What a declaration in a body checks after its rules: a variable
+    /// named like a label of its block (ptxas 13.5: "Duplicate definition
+    /// of variable").
+    pub(super) fn body_var_end(&mut self, v: &VarDecl, w: &BodyWalk) {
+        if let Some(labels) = w.labels.last() {
+            for d in v.decls.iter().filter(|d| d.range.is_none()) {
+                if let Some(l) = labels.get(d.name) {
+                    self.duplicate(d.name, d.name_span, l.span);
+                }
+            }
+        }
+    }
+
     /// Declare the names of `v` in `scope`, reporting duplicates.
     fn declare_vars(&mut self, v: &VarDecl, scope: &mut Scope) {
         let kind = if v.space == StateSpace::Reg {
@@ -534,7 +547,6 @@ impl Checker<'_> {
                 self.duplicate(d.name, d.name_span, first);
             }
         }
-        self.decl_rules(v);
     }
 
     fn instruction(&mut self, cx: &InstCtx<'_>, w: &mut BodyWalk, ms: &ModuleScope) {

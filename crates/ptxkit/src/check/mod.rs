@@ -286,6 +286,8 @@ fn stream_check(
     // and in the function being read.
     let mut module_poison = u32::MAX;
     let mut body_poison = u32::MAX;
+    // Between a function's start and its end.
+    let mut in_body = false;
     while let Some((mut piece, diags)) = stream.next() {
         let unkept = stream.take_unkept();
         sink.add_unkept(unkept);
@@ -300,6 +302,14 @@ fn stream_check(
                 Piece::Stmt(Stmt::Instruction(_)) => {}
                 Piece::Stmt(Stmt::Error(sp)) if !may_declare(sp.slice(src)) => {}
                 Piece::Stmt(_) => body_poison = body_poison.min(at),
+                Piece::VarStart(_)
+                | Piece::InitPart(_)
+                | Piece::VarEnd(_)
+                | Piece::VarBroken(_)
+                    if in_body =>
+                {
+                    body_poison = body_poison.min(at)
+                }
                 Piece::Item(_)
                 | Piece::FunctionStart(_)
                 | Piece::VarStart(_)
@@ -311,6 +321,7 @@ fn stream_check(
         }
         sink.extend(diags);
         let function_end = matches!(piece, Piece::FunctionEnd(_));
+        in_body = (in_body || matches!(piece, Piece::FunctionStart(_))) && !function_end;
         if let Some(c) = checker.as_deref_mut() {
             if broken && matches!(piece, Piece::InitPart(_) | Piece::VarEnd(_)) {
                 // A declaration read in parts is checked whole or not at
@@ -538,13 +549,21 @@ impl<'o> ModuleChecker<'o> {
                 }
             }
             Piece::VarStart(v) => {
-                // As `item` does, the names first and the rules at the end.
-                c.declare_var(v, &mut self.ms);
+                // As `item` and `body_stmt` do, the names first and the
+                // rules at the end.
                 let (long, before) = v
                     .decls
                     .split_last()
                     .map_or((None, &[][..]), |(l, b)| (Some(l), b));
-                c.check_initializers_of(before, &self.ms);
+                if let Some((_, w)) = &mut self.body {
+                    c.body_var_start(v, w);
+                    for init in before.iter().filter_map(|d| d.init.as_ref()) {
+                        c.init_function_offsets(init, &self.ms);
+                    }
+                } else {
+                    c.declare_var(v, &mut self.ms);
+                    c.check_initializers_of(before, &self.ms);
+                }
                 self.long = long.map(|d| LongVar {
                     walk: init_walk::InitWalk::new(v, d),
                     v: v.clone(),
@@ -558,7 +577,11 @@ impl<'o> ModuleChecker<'o> {
                         crate::InitEvent::Open(_) => l.walk.open(),
                         crate::InitEvent::Item(i) => {
                             l.walk.item(i);
-                            c.init_item_names(i, &self.ms);
+                            if self.body.is_some() {
+                                c.init_function_offsets(i, &self.ms);
+                            } else {
+                                c.init_item_names(i, &self.ms);
+                            }
                         }
                         crate::InitEvent::Close(span) => {
                             let len = l.walk.close(*span);
@@ -578,14 +601,19 @@ impl<'o> ModuleChecker<'o> {
                 if let Some(d) = v.decls.last_mut() {
                     d.span = crate::source::Span::new(d.span.start, list.end);
                 }
+                let long = module_rules::LongInit {
+                    span: list,
+                    len,
+                    first: walk.finish(),
+                };
+                if let Some((_, w)) = &self.body {
+                    c.decl_rules_with(&v, Some(long));
+                    c.body_var_end(&v, w);
+                    return;
+                }
                 let item = Item::Var(*v);
                 c.header_order(&item);
                 if let Item::Var(v) = &item {
-                    let long = module_rules::LongInit {
-                        span: list,
-                        len,
-                        first: walk.finish(),
-                    };
                     c.long_global_rules(v, long);
                 }
             }

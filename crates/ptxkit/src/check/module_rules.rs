@@ -646,7 +646,7 @@ impl Checker<'_> {
 
     /// [`Checker::decl_rules`]; with `long`, the last declarator's
     /// initializer was read in parts (its `init` is `None` in `v`).
-    fn decl_rules_with(&mut self, v: &VarDecl, mut long: Option<LongInit>) {
+    pub(super) fn decl_rules_with(&mut self, v: &VarDecl, mut long: Option<LongInit>) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());

@@ -178,11 +178,17 @@ fn pieces_make_the_tree_with(src: &[u8], parsed: &ptxkit::Parsed, long: usize) {
                 d.span = ptxkit::Span::new(d.span.start, list.span().end);
                 d.init = Some(list);
                 v.span = span;
-                items.push(Item::Var(v));
+                match open.last_mut() {
+                    Some(block) => block.1.push(Stmt::Var(Box::new(v))),
+                    None => items.push(Item::Var(v)),
+                }
             }
             Piece::VarBroken(span) => {
                 var.take().expect("an end outside a declaration");
-                items.push(Item::Error(span));
+                match open.last_mut() {
+                    Some(block) => block.1.push(Stmt::Error(span)),
+                    None => items.push(Item::Error(span)),
+                }
             }
             Piece::FunctionEnd(span) => {
                 let (at, stmts) = open.pop().expect("function end outside a body");

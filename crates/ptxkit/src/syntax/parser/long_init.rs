@@ -1,5 +1,5 @@
 //! Long initializers read in parts: a [`super::PieceStream`] hands a
-//! module-scope variable whose initializer list runs over
+//! variable (at module scope or in a body) whose initializer list runs over
 //! [`LONG_INIT_BYTES`] to its reader a few thousand items at a time
 //! ([`crate::Piece::InitPart`]), so that a constant table of hundreds of
 //! megabytes is never held whole. The items are the ones the whole parse

@@ -29,19 +29,21 @@ pub enum Piece {
     BlockEnd(Span),
     /// The end of the function's body, with the function's whole span.
     FunctionEnd(Span),
-    /// A module-scope variable declaration whose last initializer is a list
+    /// A variable declaration whose last initializer is a list
     /// too long to hold whole (over [`crate::LONG_INIT_BYTES`]: a constant
     /// table of megabytes): the declaration up to that initializer's `=`,
     /// its declarator's `init` left `None` and its span ending at the `=`.
     /// The list follows in [`Piece::InitPart`]s, then [`Piece::VarEnd`], or
-    /// [`Piece::VarBroken`] if it does not parse.
+    /// [`Piece::VarBroken`] if it does not parse. At module scope it stands
+    /// for an [`Item::Var`], in a body for a [`Stmt::Var`].
     VarStart(Box<VarDecl>),
     /// The next part of that list, in source order.
     InitPart(Vec<InitEvent>),
     /// The end of that declaration, with its whole span.
     VarEnd(Span),
     /// That declaration did not parse after all: its span up to where
-    /// reading resumed (what the whole parse makes an [`Item::Error`]).
+    /// reading resumed (what the whole parse makes an [`Item::Error`], or
+    /// a [`Stmt::Error`] in a body).
     VarBroken(Span),
 }
 
@@ -184,8 +186,16 @@ impl<'s> PieceStream<'s> {
             Ok(None) => {
                 p.long_init = None;
                 let span = p.since(start);
-                self.header.see_other(span);
+                if self.open.is_empty() {
+                    self.header.see_other(span);
+                }
                 Piece::VarEnd(span)
+            }
+            Err(_) if !self.open.is_empty() => {
+                // As `Parser::stmt_step` gives a statement up.
+                p.long_init = None;
+                p.recover_stmt();
+                Piece::VarBroken(p.since(start))
             }
             Err(_) => {
                 // As `Parser::next_item` gives an item up.
@@ -266,8 +276,11 @@ impl Iterator for PieceStream<'_> {
                 }
             }
         } else {
-            self.p.long_init_bytes = 0;
-            self.body_piece()
+            self.p.long_init_bytes = self.long_init_bytes;
+            match self.body_piece() {
+                Piece::Stmt(Stmt::Var(v)) if self.p.long_init.is_some() => Piece::VarStart(v),
+                piece => piece,
+            }
         };
         let mut diags = std::mem::take(&mut self.p.diags);
         diags.sort_by_key(|d| d.span.start);
