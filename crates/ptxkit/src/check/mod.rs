@@ -286,8 +286,6 @@ fn stream_check(
     // and in the function being read.
     let mut module_poison = u32::MAX;
     let mut body_poison = u32::MAX;
-    // Between a function's start and its end.
-    let mut in_body = false;
     while let Some((mut piece, diags)) = stream.next() {
         let unkept = stream.take_unkept();
         sink.add_unkept(unkept);
@@ -298,6 +296,7 @@ fn stream_check(
         );
         if broken {
             let at = diags.first().map_or(0, |d| d.span.start);
+            let in_body = stream.in_body();
             match &piece {
                 Piece::Stmt(Stmt::Instruction(_)) => {}
                 Piece::Stmt(Stmt::Error(sp)) if !may_declare(sp.slice(src)) => {}
@@ -321,7 +320,6 @@ fn stream_check(
         }
         sink.extend(diags);
         let function_end = matches!(piece, Piece::FunctionEnd(_));
-        in_body = (in_body || matches!(piece, Piece::FunctionStart(_))) && !function_end;
         if let Some(c) = checker.as_deref_mut() {
             if broken && matches!(piece, Piece::InitPart(_) | Piece::VarEnd(_)) {
                 // A declaration read in parts is checked whole or not at

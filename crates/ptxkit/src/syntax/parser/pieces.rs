@@ -89,9 +89,6 @@ pub struct PieceStream<'s> {
     open: Vec<u32>,
     /// Where the function whose body is being read starts.
     function_start: u32,
-    /// Initializer lists longer than this are read in parts (see
-    /// [`Piece::VarStart`]).
-    long_init_bytes: usize,
 }
 
 impl<'s> PieceStream<'s> {
@@ -100,13 +97,13 @@ impl<'s> PieceStream<'s> {
         let refused = super::too_large(src.len());
         let mut p = Parser::new(if refused.is_some() { &[] } else { src });
         p.stream_bodies = true;
+        p.long_init_bytes = super::LONG_INIT_BYTES;
         PieceStream {
             p,
             header: Header::default(),
             refused,
             open: Vec::new(),
             function_start: 0,
-            long_init_bytes: super::LONG_INIT_BYTES,
         }
     }
 
@@ -114,7 +111,7 @@ impl<'s> PieceStream<'s> {
     /// [`crate::LONG_INIT_BYTES`] (at least 1: a test reads small lists
     /// in parts this way).
     pub fn with_long_initializers(mut self, bytes: usize) -> PieceStream<'s> {
-        self.long_init_bytes = bytes.max(1);
+        self.p.long_init_bytes = bytes.max(1);
         self
     }
 
@@ -133,6 +130,11 @@ impl<'s> PieceStream<'s> {
     pub fn take_unkept(&mut self) -> (usize, usize) {
         let [e, w] = std::mem::take(&mut self.p.unkept);
         (e, w)
+    }
+
+    /// Whether the last piece was read inside a function's body.
+    pub(crate) fn in_body(&self) -> bool {
+        !self.open.is_empty()
     }
 
     /// The offset up to which the source has been read: nothing before it
@@ -171,17 +173,21 @@ impl<'s> PieceStream<'s> {
         }
     }
 
-    /// The next piece of a long initializer being read, if one is.
-    fn long_init_piece(&mut self) -> Option<Piece> {
+    /// The next piece of the long initializer being read.
+    #[cold]
+    fn long_init_piece(&mut self) -> Piece {
         let p = &mut self.p;
-        let (closed, start) = p.long_init.as_ref().map(|l| (l.closed, l.var_start))?;
+        let (closed, start) = p
+            .long_init
+            .as_ref()
+            .map_or((true, 0), |l| (l.closed, l.var_start));
         let read = if closed {
             // The list is the declaration's last initializer.
             p.expect(K::Semi, "`;` after the declaration").map(|_| None)
         } else {
             p.init_part().map(Some)
         };
-        Some(match read {
+        match read {
             Ok(Some(events)) => Piece::InitPart(events),
             Ok(None) => {
                 p.long_init = None;
@@ -205,7 +211,7 @@ impl<'s> PieceStream<'s> {
                 self.header.see(&Item::Error(span));
                 Piece::VarBroken(span)
             }
-        })
+        }
     }
 
     /// The next piece of the body being read, as `Parser::block` would
@@ -246,6 +252,16 @@ impl<'s> PieceStream<'s> {
     }
 }
 
+/// A body's declaration that began a long initializer, as the piece that
+/// starts it.
+#[cold]
+fn var_start(piece: Piece) -> Piece {
+    match piece {
+        Piece::Stmt(Stmt::Var(v)) => Piece::VarStart(v),
+        other => other,
+    }
+}
+
 impl Iterator for PieceStream<'_> {
     type Item = (Piece, Vec<Diagnostic>);
 
@@ -253,10 +269,9 @@ impl Iterator for PieceStream<'_> {
         if self.refused.is_some() {
             return None;
         }
-        let piece = if let Some(piece) = self.long_init_piece() {
-            piece
+        let piece = if self.p.long_init.is_some() {
+            self.long_init_piece()
         } else if self.open.is_empty() {
-            self.p.long_init_bytes = self.long_init_bytes;
             let item = self.p.next_item(u32::MAX)?;
             match (item, self.p.body_at.take()) {
                 // Seen by the header check at its end, whole.
@@ -276,10 +291,11 @@ impl Iterator for PieceStream<'_> {
                 }
             }
         } else {
-            self.p.long_init_bytes = self.long_init_bytes;
-            match self.body_piece() {
-                Piece::Stmt(Stmt::Var(v)) if self.p.long_init.is_some() => Piece::VarStart(v),
-                piece => piece,
+            let piece = self.body_piece();
+            if self.p.long_init.is_some() {
+                var_start(piece)
+            } else {
+                piece
             }
         };
         let mut diags = std::mem::take(&mut self.p.diags);
