@@ -182,7 +182,7 @@ pub use diag::{Diagnostic, Severity};
 pub use source::{LineIndex, Span};
 pub use syntax::parser::{
     parse, parse_body, parse_bounded, parse_in_pieces, parse_parallel, parse_parallel_bounded,
-    parse_range, syntax_check, InitEvent, ItemStream, Parsed, Piece, PieceStream, LONG_INIT_BYTES,
-    MAX_DEPTH, MAX_FILE_SIZE, MAX_REGISTER_RANGE,
+    parse_range, syntax_check, DataPiece, InitEvent, ItemStream, Parsed, Piece, PieceStream,
+    LONG_INIT_BYTES, MAX_DEPTH, MAX_FILE_SIZE, MAX_REGISTER_RANGE,
 };
 pub use syntax::{Instruction, Item, Module, Name, Operand, Stmt};

@@ -108,8 +108,11 @@ fn lists_longer_than_a_part_check_as_held_whole() {
         let (mut starts, mut parts) = (0, 0);
         for (piece, _) in ptxkit::PieceStream::new(src.as_bytes()).with_long_initializers(1000) {
             match piece {
-                ptxkit::Piece::VarStart(_) => starts += 1,
-                ptxkit::Piece::InitPart(_) => parts += 1,
+                ptxkit::Piece::Data(d) => match *d {
+                    ptxkit::DataPiece::Start(_) => starts += 1,
+                    ptxkit::DataPiece::Part(_) => parts += 1,
+                    _ => {}
+                },
                 _ => {}
             }
         }

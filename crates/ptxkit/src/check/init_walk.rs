@@ -6,7 +6,7 @@
 //!
 //! The list goes by as events (a list opens, an item, a list closes), so
 //! the same rules serve a list held whole ([`InitWalk::tree`]) and one
-//! read in parts ([`crate::Piece::InitPart`]), holding only the open lists'
+//! read in parts ([`crate::DataPiece::Part`]), holding only the open lists'
 //! counts.
 
 use super::module_rules::init_value;

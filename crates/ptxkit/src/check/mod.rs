@@ -42,6 +42,7 @@ pub mod target;
 use crate::diag::{Bounded, Code, Collected, Diagnostic, Sorted};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
+use crate::DataPiece;
 use symbols::ModuleScope;
 use target::{Env, Sm};
 
@@ -290,10 +291,13 @@ fn stream_check(
         let unkept = stream.take_unkept();
         sink.add_unkept(unkept);
         let broken = unkept.0 > 0 || diags.iter().any(Diagnostic::is_error);
-        let structural = matches!(
-            piece,
-            Piece::BlockStart(_) | Piece::BlockEnd(_) | Piece::FunctionEnd(_) | Piece::VarBroken(_)
-        );
+        // What kind of piece, told apart once.
+        let (structural, function_end, data) = match &piece {
+            Piece::BlockStart(_) | Piece::BlockEnd(_) => (true, false, None),
+            Piece::FunctionEnd(_) => (true, true, None),
+            Piece::Data(d) => (matches!(**d, DataPiece::Broken(_)), false, Some(&**d)),
+            _ => (false, false, None),
+        };
         if broken {
             let at = diags.first().map_or(0, |d| d.span.start);
             let in_body = stream.in_body();
@@ -301,30 +305,22 @@ fn stream_check(
                 Piece::Stmt(Stmt::Instruction(_)) => {}
                 Piece::Stmt(Stmt::Error(sp)) if !may_declare(sp.slice(src)) => {}
                 Piece::Stmt(_) => body_poison = body_poison.min(at),
-                Piece::VarStart(_)
-                | Piece::InitPart(_)
-                | Piece::VarEnd(_)
-                | Piece::VarBroken(_)
-                    if in_body =>
-                {
-                    body_poison = body_poison.min(at)
+                Piece::Data(_) if in_body => body_poison = body_poison.min(at),
+                Piece::Item(_) | Piece::FunctionStart(_) | Piece::Data(_) => {
+                    module_poison = module_poison.min(at)
                 }
-                Piece::Item(_)
-                | Piece::FunctionStart(_)
-                | Piece::VarStart(_)
-                | Piece::InitPart(_)
-                | Piece::VarEnd(_)
-                | Piece::VarBroken(_) => module_poison = module_poison.min(at),
                 _ => {}
             }
         }
         sink.extend(diags);
-        let function_end = matches!(piece, Piece::FunctionEnd(_));
+
         if let Some(c) = checker.as_deref_mut() {
-            if broken && matches!(piece, Piece::InitPart(_) | Piece::VarEnd(_)) {
+            if broken && matches!(data, Some(DataPiece::Part(_) | DataPiece::End(_))) {
                 // A declaration read in parts is checked whole or not at
                 // all, as an item is: given up at its first broken part.
-                c.piece(&Piece::VarBroken(crate::source::Span::at(0)));
+                c.piece(&Piece::Data(Box::new(DataPiece::Broken(
+                    crate::source::Span::at(0),
+                ))));
             } else if !broken || structural {
                 if matches!(piece, Piece::FunctionStart(_)) {
                     // The header is handed over, not copied; what is left
@@ -384,7 +380,7 @@ pub struct ModuleChecker<'o> {
     /// of its check.
     body: Option<(Box<crate::syntax::Function>, body::BodyWalk)>,
     /// The declaration whose last initializer is being fed in parts
-    /// ([`crate::Piece::VarStart`]), and the walk of that list.
+    /// ([`crate::DataPiece::Start`]), and the walk of that list.
     long: Option<LongVar>,
 }
 
@@ -546,7 +542,16 @@ impl<'o> ModuleChecker<'o> {
                     c.function_rules(&f);
                 }
             }
-            Piece::VarStart(v) => {
+            Piece::Data(d) => self.data_piece(d),
+        }
+    }
+
+    /// [`ModuleChecker::piece`] for the pieces of a declaration whose
+    /// initializer is read in parts.
+    fn data_piece(&mut self, piece: &DataPiece) {
+        let c = &mut self.c;
+        match piece {
+            DataPiece::Start(v) => {
                 // As `item` and `body_stmt` do, the names first and the
                 // rules at the end.
                 let (long, before) = v
@@ -568,7 +573,7 @@ impl<'o> ModuleChecker<'o> {
                     outer: None,
                 });
             }
-            Piece::InitPart(events) => {
+            DataPiece::Part(events) => {
                 let Some(l) = &mut self.long else { return };
                 for e in events {
                     match e {
@@ -590,7 +595,7 @@ impl<'o> ModuleChecker<'o> {
                     }
                 }
             }
-            Piece::VarEnd(span) => {
+            DataPiece::End(span) => {
                 let Some(LongVar { mut v, walk, outer }) = self.long.take() else {
                     return;
                 };
@@ -615,7 +620,7 @@ impl<'o> ModuleChecker<'o> {
                     c.long_global_rules(v, long);
                 }
             }
-            Piece::VarBroken(_) => self.long = None,
+            DataPiece::Broken(_) => self.long = None,
         }
     }
 

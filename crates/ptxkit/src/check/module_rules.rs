@@ -646,13 +646,13 @@ impl Checker<'_> {
 
     /// [`Checker::decl_rules`]; with `long`, the last declarator's
     /// initializer was read in parts (its `init` is `None` in `v`).
-    pub(super) fn decl_rules_with(&mut self, v: &VarDecl, mut long: Option<LongInit>) {
+    pub(super) fn decl_rules_with(&mut self, v: &VarDecl, long: Option<LongInit>) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());
         let last = v.decls.len().saturating_sub(1);
         for (i, d) in v.decls.iter().enumerate() {
-            let streamed = if i == last { long.take() } else { None };
+            let streamed = if i == last { long.as_ref() } else { None };
             let has_init = d.init.is_some() || streamed.is_some();
             let no_size = d.dims.first().is_some_and(Option::is_none);
             let no_init = match &streamed {
@@ -720,8 +720,8 @@ impl Checker<'_> {
                     ));
                 } else if let Some(l) = streamed {
                     if self.initializer_applies(v, l.span) {
-                        if let Some(diag) = l.first {
-                            self.emit(diag);
+                        if let Some(diag) = &l.first {
+                            self.emit(diag.clone());
                         }
                     }
                 } else if let Some(init) = &d.init {

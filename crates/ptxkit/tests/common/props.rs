@@ -104,7 +104,7 @@ type Reading = (
 /// [`pieces_make_the_tree`], reading lists longer than `long` in parts.
 fn pieces_make_the_tree_with(src: &[u8], parsed: &ptxkit::Parsed, long: usize) {
     use ptxkit::syntax::{Block, Function, Initializer, Item, Stmt};
-    use ptxkit::{InitEvent, Piece};
+    use ptxkit::{DataPiece, InitEvent, Piece};
     let mut stream = ptxkit::PieceStream::new(src).with_long_initializers(long);
     // The declaration read in parts, its open lists and its list once
     // closed.
@@ -142,54 +142,62 @@ fn pieces_make_the_tree_with(src: &[u8], parsed: &ptxkit::Parsed, long: usize) {
                     .1
                     .push(block);
             }
-            Piece::VarStart(v) => {
-                assert!(var.is_none(), "a declaration inside a declaration");
-                var = Some((*v, Vec::new(), None));
-            }
-            Piece::InitPart(events) => {
-                let (_, lists, done) = var.as_mut().expect("a part outside a declaration");
-                for e in events {
-                    match e {
-                        InitEvent::Open(at) => lists.push((at, Vec::new())),
-                        InitEvent::Item(i) => {
-                            assert!(!matches!(i, Initializer::List { .. }), "a list as an item");
-                            push_part(&mut lists.last_mut().expect("an item outside a list").1, i);
-                        }
-                        InitEvent::Close(span) => {
-                            let (at, items) = lists.pop().expect("a close outside a list");
-                            assert_eq!(at, span.start, "a list's span starts at its `{{`");
-                            let list = Initializer::List {
-                                items: items.into_boxed_slice(),
-                                span,
-                            };
-                            match lists.last_mut() {
-                                Some(parent) => parent.1.push(list),
-                                None => *done = Some(list),
+            Piece::Data(d) => match *d {
+                DataPiece::Start(v) => {
+                    assert!(var.is_none(), "a declaration inside a declaration");
+                    var = Some((*v, Vec::new(), None));
+                }
+                DataPiece::Part(events) => {
+                    let (_, lists, done) = var.as_mut().expect("a part outside a declaration");
+                    for e in events {
+                        match e {
+                            InitEvent::Open(at) => lists.push((at, Vec::new())),
+                            InitEvent::Item(i) => {
+                                assert!(
+                                    !matches!(i, Initializer::List { .. }),
+                                    "a list as an item"
+                                );
+                                push_part(
+                                    &mut lists.last_mut().expect("an item outside a list").1,
+                                    i,
+                                );
+                            }
+                            InitEvent::Close(span) => {
+                                let (at, items) = lists.pop().expect("a close outside a list");
+                                assert_eq!(at, span.start, "a list's span starts at its `{{`");
+                                let list = Initializer::List {
+                                    items: items.into_boxed_slice(),
+                                    span,
+                                };
+                                match lists.last_mut() {
+                                    Some(parent) => parent.1.push(list),
+                                    None => *done = Some(list),
+                                }
                             }
                         }
                     }
                 }
-            }
-            Piece::VarEnd(span) => {
-                let (mut v, lists, done) = var.take().expect("an end outside a declaration");
-                assert!(lists.is_empty(), "lists left open");
-                let list = done.expect("a declaration without its list");
-                let d = v.decls.last_mut().expect("a declarator");
-                d.span = ptxkit::Span::new(d.span.start, list.span().end);
-                d.init = Some(list);
-                v.span = span;
-                match open.last_mut() {
-                    Some(block) => block.1.push(Stmt::Var(Box::new(v))),
-                    None => items.push(Item::Var(v)),
+                DataPiece::End(span) => {
+                    let (mut v, lists, done) = var.take().expect("an end outside a declaration");
+                    assert!(lists.is_empty(), "lists left open");
+                    let list = done.expect("a declaration without its list");
+                    let d = v.decls.last_mut().expect("a declarator");
+                    d.span = ptxkit::Span::new(d.span.start, list.span().end);
+                    d.init = Some(list);
+                    v.span = span;
+                    match open.last_mut() {
+                        Some(block) => block.1.push(Stmt::Var(Box::new(v))),
+                        None => items.push(Item::Var(v)),
+                    }
                 }
-            }
-            Piece::VarBroken(span) => {
-                var.take().expect("an end outside a declaration");
-                match open.last_mut() {
-                    Some(block) => block.1.push(Stmt::Error(span)),
-                    None => items.push(Item::Error(span)),
+                DataPiece::Broken(span) => {
+                    var.take().expect("an end outside a declaration");
+                    match open.last_mut() {
+                        Some(block) => block.1.push(Stmt::Error(span)),
+                        None => items.push(Item::Error(span)),
+                    }
                 }
-            }
+            },
             Piece::FunctionEnd(span) => {
                 let (at, stmts) = open.pop().expect("function end outside a body");
                 assert!(open.is_empty(), "function ends with blocks open");

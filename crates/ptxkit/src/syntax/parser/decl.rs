@@ -311,6 +311,9 @@ impl Parser<'_> {
     /// comment, other notations…), and leaves the parser there. Returns
     /// whether it read any item (if not, nothing was consumed). Stops too
     /// once `run` holds `max` items.
+    /// (Inlined: in a list read whole `max` is `usize::MAX`, and its test
+    /// folds away from the loop over a table's items.)
+    #[inline(always)]
     pub(super) fn decimal_run(&mut self, run: &mut Vec<DecimalItem>, max: usize) -> bool {
         // A peeked token was lexed (and its errors reported) already: let
         // the tokens take their usual way.

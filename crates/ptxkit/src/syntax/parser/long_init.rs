@@ -1,7 +1,7 @@
 //! Long initializers read in parts: a [`super::PieceStream`] hands a
 //! variable (at module scope or in a body) whose initializer list runs over
 //! [`LONG_INIT_BYTES`] to its reader a few thousand items at a time
-//! ([`crate::Piece::InitPart`]), so that a constant table of hundreds of
+//! ([`crate::DataPiece::Part`]), so that a constant table of hundreds of
 //! megabytes is never held whole. The items are the ones the whole parse
 //! puts in the list, read by the same rules; only the list's nesting comes
 //! as events ([`InitEvent`]) instead of as a tree.

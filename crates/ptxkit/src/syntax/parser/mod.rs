@@ -18,7 +18,7 @@ mod split;
 mod stream;
 
 pub use long_init::{InitEvent, LONG_INIT_BYTES};
-pub use pieces::{Piece, PieceStream};
+pub use pieces::{DataPiece, Piece, PieceStream};
 pub use split::{parse_in_pieces, parse_parallel, parse_parallel_bounded, parse_range};
 pub use stream::{syntax_check, ItemStream};
 

@@ -29,22 +29,32 @@ pub enum Piece {
     BlockEnd(Span),
     /// The end of the function's body, with the function's whole span.
     FunctionEnd(Span),
-    /// A variable declaration whose last initializer is a list
-    /// too long to hold whole (over [`crate::LONG_INIT_BYTES`]: a constant
-    /// table of megabytes): the declaration up to that initializer's `=`,
-    /// its declarator's `init` left `None` and its span ending at the `=`.
-    /// The list follows in [`Piece::InitPart`]s, then [`Piece::VarEnd`], or
-    /// [`Piece::VarBroken`] if it does not parse. At module scope it stands
-    /// for an [`Item::Var`], in a body for a [`Stmt::Var`].
-    VarStart(Box<VarDecl>),
+    /// A declaration whose initializer is read in parts (see
+    /// [`DataPiece`]; boxed: rare, and a larger payload here would make
+    /// telling the common pieces apart dearer).
+    Data(Box<DataPiece>),
+}
+
+/// The pieces of a variable declaration whose last initializer is a list
+/// too long to hold whole (over [`crate::LONG_INIT_BYTES`]: a constant
+/// table of megabytes). At module scope they stand for an [`Item::Var`], in
+/// a body for a [`Stmt::Var`]. (One variant of [`Piece`], so that telling
+/// the other pieces apart stays as cheap as it was.)
+#[derive(Clone, Debug)]
+pub enum DataPiece {
+    /// The declaration up to that initializer's `=`: its declarator's
+    /// `init` left `None` and its span ending at the `=`. The list follows
+    /// in [`DataPiece::Part`]s, then [`DataPiece::End`], or
+    /// [`DataPiece::Broken`] if it does not parse.
+    Start(Box<VarDecl>),
     /// The next part of that list, in source order.
-    InitPart(Vec<InitEvent>),
+    Part(Vec<InitEvent>),
     /// The end of that declaration, with its whole span.
-    VarEnd(Span),
+    End(Span),
     /// That declaration did not parse after all: its span up to where
     /// reading resumed (what the whole parse makes an [`Item::Error`], or
     /// a [`Stmt::Error`] in a body).
-    VarBroken(Span),
+    Broken(Span),
 }
 
 /// A module read piece by piece: items, and the statements of function
@@ -70,9 +80,7 @@ pub enum Piece {
 ///             Piece::BlockEnd(_) => "}",
 ///             Piece::FunctionEnd(_) => "end",
 ///             // Initializers of over a megabyte, in parts.
-///             Piece::VarStart(_) | Piece::InitPart(_) | Piece::VarEnd(_) | Piece::VarBroken(_) => {
-///                 "data"
-///             }
+///             Piece::Data(_) => "data",
 ///         }
 ///     })
 ///     .collect();
@@ -188,20 +196,20 @@ impl<'s> PieceStream<'s> {
             p.init_part().map(Some)
         };
         match read {
-            Ok(Some(events)) => Piece::InitPart(events),
+            Ok(Some(events)) => Piece::Data(Box::new(DataPiece::Part(events))),
             Ok(None) => {
                 p.long_init = None;
                 let span = p.since(start);
                 if self.open.is_empty() {
                     self.header.see_other(span);
                 }
-                Piece::VarEnd(span)
+                Piece::Data(Box::new(DataPiece::End(span)))
             }
             Err(_) if !self.open.is_empty() => {
                 // As `Parser::stmt_step` gives a statement up.
                 p.long_init = None;
                 p.recover_stmt();
-                Piece::VarBroken(p.since(start))
+                Piece::Data(Box::new(DataPiece::Broken(p.since(start))))
             }
             Err(_) => {
                 // As `Parser::next_item` gives an item up.
@@ -209,8 +217,21 @@ impl<'s> PieceStream<'s> {
                 p.recover_item();
                 let span = p.since(start);
                 self.header.see(&Item::Error(span));
-                Piece::VarBroken(span)
+                Piece::Data(Box::new(DataPiece::Broken(span)))
             }
+        }
+    }
+
+    /// A statement of a body that starts with a directive (a declaration
+    /// among them, which may start a long initializer: then the piece that
+    /// starts it). Out of the instructions' way.
+    #[inline(never)]
+    fn directive_piece(&mut self) -> Piece {
+        match self.p.stmt_step() {
+            Stmt::Var(v) if self.p.long_init.is_some() => {
+                Piece::Data(Box::new(DataPiece::Start(v)))
+            }
+            s => Piece::Stmt(s),
         }
     }
 
@@ -238,6 +259,10 @@ impl<'s> PieceStream<'s> {
             _ => {}
         }
         if !p.at(K::LBrace) {
+            if p.at(K::DotWord) {
+                // A declaration may start a long initializer.
+                return self.directive_piece();
+            }
             return Piece::Stmt(p.stmt_step());
         }
         // A nested block, opened as `Parser::block` opens it.
@@ -249,16 +274,6 @@ impl<'s> PieceStream<'s> {
         }
         p.recover_stmt();
         Piece::Stmt(Stmt::Error(p.since(s0)))
-    }
-}
-
-/// A body's declaration that began a long initializer, as the piece that
-/// starts it.
-#[cold]
-fn var_start(piece: Piece) -> Piece {
-    match piece {
-        Piece::Stmt(Stmt::Var(v)) => Piece::VarStart(v),
-        other => other,
     }
 }
 
@@ -275,7 +290,9 @@ impl Iterator for PieceStream<'_> {
             let item = self.p.next_item(u32::MAX)?;
             match (item, self.p.body_at.take()) {
                 // Seen by the header check at its end, whole.
-                (Item::Var(v), _) if self.p.long_init.is_some() => Piece::VarStart(Box::new(v)),
+                (Item::Var(v), _) if self.p.long_init.is_some() => {
+                    Piece::Data(Box::new(DataPiece::Start(Box::new(v))))
+                }
                 (Item::Function(f), Some(brace)) => {
                     // Open the body as `Parser::block` does. The depth is
                     // that of a fresh item, far below the limit.
@@ -291,12 +308,7 @@ impl Iterator for PieceStream<'_> {
                 }
             }
         } else {
-            let piece = self.body_piece();
-            if self.p.long_init.is_some() {
-                var_start(piece)
-            } else {
-                piece
-            }
+            self.body_piece()
         };
         let mut diags = std::mem::take(&mut self.p.diags);
         diags.sort_by_key(|d| d.span.start);
