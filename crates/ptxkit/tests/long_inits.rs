@@ -107,13 +107,12 @@ fn lists_longer_than_a_part_check_as_held_whole() {
         // Read in parts at the default length too: more than one part.
         let (mut starts, mut parts) = (0, 0);
         for (piece, _) in ptxkit::PieceStream::new(src.as_bytes()).with_long_initializers(1000) {
-            match piece {
-                ptxkit::Piece::Data(d) => match *d {
+            if let ptxkit::Piece::Data(d) = piece {
+                match *d {
                     ptxkit::DataPiece::Start(_) => starts += 1,
                     ptxkit::DataPiece::Part(_) => parts += 1,
                     _ => {}
-                },
-                _ => {}
+                }
             }
         }
         assert_eq!(starts, 1);
