@@ -119,3 +119,33 @@ fn lists_longer_than_a_part_check_as_held_whole() {
         assert!(parts > 1, "{parts} parts");
     }
 }
+
+/// Whether a list is long is decided from the list alone: a declaration of
+/// many declarators with a list each once looked for the `;` from each
+/// list, quadratic in the declaration (80,000 lists: seconds).
+#[test]
+fn the_lists_of_many_declarators_cost_their_own_length() {
+    let src = |n: usize| {
+        let decls: Vec<String> = (0..n).map(|i| format!("a{i}[2] = {{{i}, 1}}")).collect();
+        format!("{HEADER}.global .u32 {};\n", decls.join(", "))
+    };
+    let time = |n: usize| {
+        let s = src(n);
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                let d = ptxkit::check::check_source(s.as_bytes(), &Default::default());
+                assert!(d.is_empty(), "{:?}", d.first());
+                t.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, large) = (time(20_000), time(160_000));
+    // Eight times the input: linear work takes about eight times as long,
+    // quadratic sixty-four.
+    assert!(
+        large < small * 20 + std::time::Duration::from_millis(50),
+        "20,000 declarators: {small:?}; 160,000: {large:?}"
+    );
+}

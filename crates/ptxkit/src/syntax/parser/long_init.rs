@@ -53,33 +53,38 @@ impl Parser<'_> {
     /// declaration's last initializer (only blanks between its `}` and the
     /// `;`) and holds no comment or string (whose braces would mislead the
     /// count): every other list is read whole, as by [`super::parse`].
+    /// Looks no further than the list's own `}` (or a `;` before it), so
+    /// the lists of a declaration of many declarators cost their own length
+    /// each, not the rest of the declaration's.
     pub(super) fn long_last_list(&self) -> bool {
         let at = self.tok.span.start as usize;
         let rest = self.src.get(at..).unwrap_or_default();
-        let semi = memchr::memchr(b';', rest).unwrap_or(rest.len());
-        if semi < self.long_init_bytes {
-            return false;
+        let mut depth = 0usize;
+        let mut close = None;
+        for i in memchr::memchr3_iter(b'{', b'}', b';', rest) {
+            match rest.get(i) {
+                Some(b'{') => depth = depth.saturating_add(1),
+                Some(b'}') => {
+                    depth = depth.saturating_sub(1);
+                    if depth == 0 {
+                        close = Some(i);
+                        break;
+                    }
+                }
+                // A `;` inside the list: it does not parse as one.
+                _ => return false,
+            }
         }
-        let Some(region) = rest.get(..semi) else {
+        let Some(close) = close else { return false };
+        let Some(list) = rest.get(..close) else {
             return false;
         };
-        if memchr::memchr2(b'/', b'"', region).is_some() {
-            return false;
-        }
-        let mut depth = 0usize;
-        for i in memchr::memchr2_iter(b'{', b'}', region) {
-            if region.get(i) == Some(&b'{') {
-                depth = depth.saturating_add(1);
-                continue;
-            }
-            depth = depth.saturating_sub(1);
-            if depth == 0 {
-                return region
-                    .get(i.saturating_add(1)..)
-                    .is_some_and(|t| t.iter().all(u8::is_ascii_whitespace));
-            }
-        }
-        false
+        list.len() >= self.long_init_bytes
+            && memchr::memchr2(b'/', b'"', list).is_none()
+            && rest
+                .get(close.saturating_add(1)..)
+                .and_then(|t| t.iter().find(|b| !b.is_ascii_whitespace()))
+                == Some(&b';')
     }
 
     /// The next part of the long initializer being read: up to about
