@@ -318,9 +318,7 @@ fn stream_check(
             if broken && matches!(data, Some(DataPiece::Part(_) | DataPiece::End(_))) {
                 // A declaration read in parts is checked whole or not at
                 // all, as an item is: given up at its first broken part.
-                c.piece(&Piece::Data(Box::new(DataPiece::Broken(
-                    crate::source::Span::at(0),
-                ))));
+                c.long = None;
             } else if !broken || structural {
                 if matches!(piece, Piece::FunctionStart(_)) {
                     // The header is handed over, not copied; what is left
@@ -604,7 +602,7 @@ impl<'o> ModuleChecker<'o> {
                 if let Some(d) = v.decls.last_mut() {
                     d.span = crate::source::Span::new(d.span.start, list.end);
                 }
-                let long = module_rules::LongInit {
+                let long = module_rules::ListInParts {
                     span: list,
                     len,
                     first: walk.finish(),

@@ -633,7 +633,7 @@ impl Checker<'_> {
 
     /// [`Checker::global_rules`] for a declaration whose last initializer
     /// was read in parts: `long` is what its walk found.
-    pub(super) fn long_global_rules(&mut self, v: &VarDecl, long: LongInit) {
+    pub(super) fn long_global_rules(&mut self, v: &VarDecl, long: ListInParts) {
         self.decl_rules_with(v, Some(long));
         self.linkage_rules(v);
     }
@@ -646,7 +646,7 @@ impl Checker<'_> {
 
     /// [`Checker::decl_rules`]; with `long`, the last declarator's
     /// initializer was read in parts (its `init` is `None` in `v`).
-    pub(super) fn decl_rules_with(&mut self, v: &VarDecl, long: Option<LongInit>) {
+    pub(super) fn decl_rules_with(&mut self, v: &VarDecl, long: Option<ListInParts>) {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());
@@ -914,7 +914,7 @@ impl Checker<'_> {
 
 /// What the walk of an initializer read in parts found, for the rules of
 /// its declaration at its end.
-pub(super) struct LongInit {
+pub(super) struct ListInParts {
     /// The list's span.
     pub(super) span: Span,
     /// Its elements.

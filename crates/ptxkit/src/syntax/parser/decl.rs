@@ -266,16 +266,8 @@ impl Parser<'_> {
                 items.reserve(first);
             }
             loop {
-                if self.at(K::Ident) && self.peek().kind == K::Eq {
-                    let s0 = self.tok.span.start;
-                    let n = self.bump();
-                    self.bump();
-                    let value = self.expr()?;
-                    let field = Initializer::Field(Box::new(FieldInit {
-                        name: self.name(n),
-                        value,
-                        span: self.since(s0),
-                    }));
+                if self.at_field_init() {
+                    let field = self.field_init()?;
                     push_item(&mut items, &mut run, field);
                 } else if self.at(K::Int)
                     && self.depth < super::MAX_DEPTH
@@ -301,6 +293,25 @@ impl Parser<'_> {
             items: items.into_boxed_slice(),
             span: self.since(start),
         })
+    }
+
+    /// Whether the current item is `field = value` (a sampler or texture
+    /// initializer's).
+    pub(super) fn at_field_init(&mut self) -> bool {
+        self.at(K::Ident) && self.peek().kind == K::Eq
+    }
+
+    /// `field = value`; the current token is the field's name.
+    pub(super) fn field_init(&mut self) -> PResult<Initializer> {
+        let s0 = self.tok.span.start;
+        let n = self.bump();
+        self.bump();
+        let value = self.expr()?;
+        Ok(Initializer::Field(Box::new(FieldInit {
+            name: self.name(n),
+            value,
+            span: self.since(s0),
+        })))
     }
 
     /// From the current token, an integer: as many items of a list of
@@ -733,28 +744,33 @@ fn digits_from(src: &[u8], i: usize) -> Option<(u64, usize)> {
 /// Add `item` to a list being read: a plain decimal literal joins the
 /// current run of them, anything else ends the run and follows it. So a
 /// list has one shape whichever way its items were read.
-pub(super) fn push_item(
-    items: &mut Vec<Initializer>,
-    run: &mut Vec<DecimalItem>,
-    item: Initializer,
-) {
+fn push_item(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>, item: Initializer) {
+    if let Some(item) = join_run(run, item) {
+        end_run(items, run);
+        items.push(item);
+    }
+}
+
+/// A plain decimal literal joins `run` (`None`); anything else is given
+/// back, to follow the run.
+pub(super) fn join_run(run: &mut Vec<DecimalItem>, item: Initializer) -> Option<Initializer> {
     if let Initializer::Expr(Expr::Int(lit)) = &item {
         if let Some(d) = DecimalItem::from_lit(lit) {
             run.push(d);
-            return;
+            return None;
         }
     }
-    end_run(items, run);
-    items.push(item);
+    Some(item)
 }
 
 /// Move the current run, if any, into the list's items.
-pub(super) fn end_run(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>) {
-    if !run.is_empty() {
-        items.push(Initializer::Decimals(
-            std::mem::take(run).into_boxed_slice(),
-        ));
-    }
+fn end_run(items: &mut Vec<Initializer>, run: &mut Vec<DecimalItem>) {
+    items.extend(take_run(run));
+}
+
+/// The current run, if any, as an item (the run left empty).
+pub(super) fn take_run(run: &mut Vec<DecimalItem>) -> Option<Initializer> {
+    (!run.is_empty()).then(|| Initializer::Decimals(std::mem::take(run).into_boxed_slice()))
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
 use crate::source::Span;
-use crate::syntax::{DecimalItem, Expr, FieldInit, Initializer};
+use crate::syntax::{DecimalItem, Initializer};
 
 /// An initializer list (from its `{` to the `;` after it) longer than this
 /// is read in parts by a [`super::PieceStream`].
@@ -156,16 +156,8 @@ impl Parser<'_> {
             return Ok(());
         }
         st.after_item = true;
-        if self.at(K::Ident) && self.peek().kind == K::Eq {
-            let s0 = self.tok.span.start;
-            let n = self.bump();
-            self.bump();
-            let value = self.expr()?;
-            let field = Initializer::Field(Box::new(FieldInit {
-                name: self.name(n),
-                value,
-                span: self.since(s0),
-            }));
+        if self.at_field_init() {
+            let field = self.field_init()?;
             flush_run(st, out);
             out.push(InitEvent::Item(field));
             *items = items.saturating_add(1);
@@ -182,14 +174,10 @@ impl Parser<'_> {
         }
         let e = self.expr()?;
         *items = items.saturating_add(1);
-        if let Expr::Int(lit) = &e {
-            if let Some(d) = DecimalItem::from_lit(lit) {
-                st.run.push(d);
-                return Ok(());
-            }
+        if let Some(item) = super::decl::join_run(&mut st.run, Initializer::Expr(e)) {
+            flush_run(st, out);
+            out.push(InitEvent::Item(item));
         }
-        flush_run(st, out);
-        out.push(InitEvent::Item(Initializer::Expr(e)));
         Ok(())
     }
 
@@ -212,9 +200,5 @@ impl Parser<'_> {
 
 /// The run of plain decimals read so far, as an item.
 fn flush_run(st: &mut LongInit, out: &mut Vec<InitEvent>) {
-    if !st.run.is_empty() {
-        out.push(InitEvent::Item(Initializer::Decimals(
-            std::mem::take(&mut st.run).into_boxed_slice(),
-        )));
-    }
+    out.extend(super::decl::take_run(&mut st.run).map(InitEvent::Item));
 }
