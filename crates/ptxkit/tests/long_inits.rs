@@ -122,30 +122,23 @@ fn lists_longer_than_a_part_check_as_held_whole() {
 
 /// Whether a list is long is decided from the list alone: a declaration of
 /// many declarators with a list each once looked for the `;` from each
-/// list, quadratic in the declaration (80,000 lists: seconds).
+/// list, quadratic in the declaration: 160,000 lists took 17.3 s in the
+/// test build, against 0.45–0.8 s now. (A ratio against a smaller run is
+/// no good measure here: 20,000 lists stay in the caches and on pages
+/// already mapped, 160,000 do not, so linear work already shows 30–40x for
+/// eight times the input.)
 #[test]
 fn the_lists_of_many_declarators_cost_their_own_length() {
-    let src = |n: usize| {
-        let decls: Vec<String> = (0..n).map(|i| format!("a{i}[2] = {{{i}, 1}}")).collect();
-        format!("{HEADER}.global .u32 {};\n", decls.join(", "))
-    };
-    let time = |n: usize| {
-        let s = src(n);
-        (0..3)
-            .map(|_| {
-                let t = std::time::Instant::now();
-                let d = ptxkit::check::check_source(s.as_bytes(), &Default::default());
-                assert!(d.is_empty(), "{:?}", d.first());
-                t.elapsed()
-            })
-            .min()
-            .unwrap()
-    };
-    let (small, large) = (time(20_000), time(160_000));
-    // Eight times the input: linear work takes about eight times as long,
-    // quadratic sixty-four.
+    let decls: Vec<String> = (0..160_000)
+        .map(|i| format!("a{i}[2] = {{{i}, 1}}"))
+        .collect();
+    let s = format!("{HEADER}.global .u32 {};\n", decls.join(", "));
+    let t = std::time::Instant::now();
+    let d = ptxkit::check::check_source(s.as_bytes(), &Default::default());
+    let took = t.elapsed();
+    assert!(d.is_empty(), "{:?}", d.first());
     assert!(
-        large < small * 20 + std::time::Duration::from_millis(50),
-        "20,000 declarators: {small:?}; 160,000: {large:?}"
+        took < std::time::Duration::from_secs(5),
+        "160,000 declarators took {took:?}"
     );
 }
