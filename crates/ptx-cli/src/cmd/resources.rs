@@ -213,8 +213,11 @@ pub fn render(r: &Resources, on: bool) -> String {
         "virtual registers referenced".to_string(),
         format!("{} distinct", reg.used),
     ]);
-    t.row([
-        "peak live virtual registers".to_string(),
+    let peak = if reg.liveness_over_budget {
+        "not estimated: the function's liveness is past its budget \
+         (blocks x registers, or the sweeps to settle it; docs/limits.md)"
+            .to_string()
+    } else {
         format!(
             "{} x 32-bit + {}{}{} (estimate)",
             reg.peak_live_units,
@@ -231,8 +234,9 @@ pub fn render(r: &Resources, on: bool) -> String {
             } else {
                 String::new()
             }
-        ),
-    ]);
+        )
+    };
+    t.row(["peak live virtual registers".to_string(), peak]);
     t.row([
         ".shared".to_string(),
         format!(

@@ -65,6 +65,7 @@ class Registers(TypedDict):
     peak_live_predicates: int
     peak_line: Optional[int]
     live_at_entry: int
+    liveness_over_budget: bool
 
 class Shared(TypedDict):
     static_bytes: int

@@ -260,9 +260,12 @@ fn mix(f: &Function) -> BTreeMap<String, u64> {
     m
 }
 
-fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
+/// The figures of `r` compared by the diff, the peaks of liveness only
+/// when `peaks` (both sides have them: a function past the liveness
+/// budget has none).
+fn resource_figures(r: Option<&Resources>, peaks: bool) -> Vec<(&'static str, u64)> {
     let Some(r) = r else { return Vec::new() };
-    vec![
+    let mut figures = vec![
         (
             "virtual registers declared (32-bit units)",
             r.registers.declared_units,
@@ -270,14 +273,6 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
         (
             "predicates declared",
             r.registers.declared_by_width.get(&1).copied().unwrap_or(0),
-        ),
-        (
-            "peak live virtual registers (32-bit units)",
-            u64::from(r.registers.peak_live_units),
-        ),
-        (
-            "peak live predicates",
-            u64::from(r.registers.peak_live_predicates),
         ),
         ("shared bytes (static)", r.shared.static_bytes),
         ("local frame bytes", r.local.frame_bytes),
@@ -290,7 +285,23 @@ fn resource_figures(r: Option<&Resources>) -> Vec<(&'static str, u64)> {
             "CTA barrier instructions",
             u64::try_from(r.barriers.cta_barriers).unwrap_or(u64::MAX),
         ),
-    ]
+    ];
+    if peaks {
+        figures.splice(
+            2..2,
+            [
+                (
+                    "peak live virtual registers (32-bit units)",
+                    u64::from(r.registers.peak_live_units),
+                ),
+                (
+                    "peak live predicates",
+                    u64::from(r.registers.peak_live_predicates),
+                ),
+            ],
+        );
+    }
+    figures
 }
 
 fn function_diff(
@@ -325,7 +336,9 @@ fn function_diff(
             });
         }
     }
-    let (fa, fb) = (resource_figures(ra), resource_figures(rb));
+    let estimated = |r: Option<&Resources>| r.is_none_or(|r| !r.registers.liveness_over_budget);
+    let peaks = estimated(ra) && estimated(rb);
+    let (fa, fb) = (resource_figures(ra, peaks), resource_figures(rb, peaks));
     let res: Vec<Delta> = fa
         .iter()
         .zip(&fb)

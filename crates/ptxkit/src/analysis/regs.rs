@@ -34,7 +34,7 @@ use smallvec::SmallVec;
 
 use super::cfg::Cfg;
 use super::facts;
-use super::liveness::{solve, Liveness};
+use super::liveness::{solve_within, Budget, Liveness, OverBudget};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::{Dir, Shape};
 use crate::syntax::scope::Scope;
@@ -389,9 +389,11 @@ pub struct RegisterAnalysis {
     pub ids: RegIds,
     /// Reads and writes of each instruction of [`Cfg::insts`].
     pub def_use: Vec<DefUse>,
-    /// Block-level liveness.
-    pub liveness: Liveness,
-    /// Peak pressure.
+    /// Block-level liveness, or why it was not solved: a function whose
+    /// blocks × registers or sweeps pass its [`Budget`].
+    pub liveness: Result<Liveness, OverBudget>,
+    /// Peak pressure (the default, all zero, when the liveness was not
+    /// solved).
     pub pressure: Pressure,
 }
 
@@ -400,6 +402,18 @@ pub fn analyze(f: &Function, cfg: &Cfg<'_>) -> RegisterAnalysis {
     let mut ids = RegIds::new(RegTable::of_function(f));
     let du: Vec<DefUse> = cfg.insts.iter().map(|i| def_use(i, &mut ids)).collect();
     let n = ids.len();
+    let budget = Budget::of_function(cfg.insts.len(), cfg.blocks.len());
+    if !budget.sets_fit(cfg.blocks.len(), n) {
+        return RegisterAnalysis {
+            ids,
+            def_use: du,
+            liveness: Err(OverBudget {
+                blocks: cfg.blocks.len(),
+                vars: n,
+            }),
+            pressure: Pressure::default(),
+        };
+    }
     let mut uses = Vec::with_capacity(cfg.blocks.len());
     let mut defs = Vec::with_capacity(cfg.blocks.len());
     for b in &cfg.blocks {
@@ -421,8 +435,11 @@ pub fn analyze(f: &Function, cfg: &Cfg<'_>) -> RegisterAnalysis {
         defs.push(d);
     }
     let succs = cfg.successors();
-    let liveness = solve(&succs, &uses, &defs, n);
-    let pressure = measure(cfg, &ids, &du, &liveness);
+    let liveness = solve_within(&succs, &uses, &defs, n, budget);
+    let pressure = match &liveness {
+        Ok(l) => measure(cfg, &ids, &du, l),
+        Err(_) => Pressure::default(),
+    };
     RegisterAnalysis {
         ids,
         def_use: du,
@@ -598,15 +615,18 @@ mod tests {
             |cfg, ra| {
                 assert_eq!(cfg.blocks.len(), 3);
                 assert_eq!(
-                    names(ra, &ra.liveness.live_in[1]),
+                    names(ra, &ra.liveness.as_ref().unwrap().live_in[1]),
                     vec!["%r1", "%r2", "%rd1", "%rd2"]
                 );
                 assert_eq!(
-                    names(ra, &ra.liveness.live_out[1]),
+                    names(ra, &ra.liveness.as_ref().unwrap().live_out[1]),
                     vec!["%r1", "%r2", "%rd1", "%rd2"]
                 );
-                assert_eq!(names(ra, &ra.liveness.live_in[2]), vec!["%rd1", "%rd2"]);
-                assert!(ra.liveness.live_in[0].is_clear());
+                assert_eq!(
+                    names(ra, &ra.liveness.as_ref().unwrap().live_in[2]),
+                    vec!["%rd1", "%rd2"]
+                );
+                assert!(ra.liveness.as_ref().unwrap().live_in[0].is_clear());
                 // Peak: in the loop, %r1 %r2 (1 each) + %rd1 %rd2 (2 each) + %rd3 (2)
                 // between the cvt and the add that reads %rd3 = 8 units; %r3
                 // dies at the cvt.
@@ -634,7 +654,7 @@ mod tests {
                 assert_eq!(cfg.blocks.len(), 2);
                 // The guarded mov may not happen: the 7 must still reach the add.
                 assert_eq!(
-                    names(ra, &ra.liveness.live_in[1]),
+                    names(ra, &ra.liveness.as_ref().unwrap().live_in[1]),
                     vec!["%p1", "%r1", "%r2"]
                 );
                 assert_eq!(ra.def_use[4].defs.len(), 1);
@@ -662,10 +682,19 @@ mod tests {
              ret;",
             |cfg, ra| {
                 assert_eq!(cfg.blocks.len(), 3);
-                assert_eq!(names(ra, &ra.liveness.live_out[0]), vec!["%r2", "%r3"]);
-                assert_eq!(names(ra, &ra.liveness.live_in[1]), vec!["%r3"]);
-                assert_eq!(names(ra, &ra.liveness.live_in[2]), vec!["%r2"]);
-                assert!(ra.liveness.live_out[1].is_clear());
+                assert_eq!(
+                    names(ra, &ra.liveness.as_ref().unwrap().live_out[0]),
+                    vec!["%r2", "%r3"]
+                );
+                assert_eq!(
+                    names(ra, &ra.liveness.as_ref().unwrap().live_in[1]),
+                    vec!["%r3"]
+                );
+                assert_eq!(
+                    names(ra, &ra.liveness.as_ref().unwrap().live_in[2]),
+                    vec!["%r2"]
+                );
+                assert!(ra.liveness.as_ref().unwrap().live_out[1].is_clear());
                 // Peak: %r1 %r2 %r3 live together before the brx.idx.
                 assert_eq!(ra.pressure.peak_units, 3);
             },

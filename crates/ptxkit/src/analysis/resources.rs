@@ -45,6 +45,11 @@ pub struct RegisterUse {
     pub peak_line: Option<u32>,
     /// Registers read before being written on some path from the entry.
     pub live_at_entry: u32,
+    /// The function's liveness was past its budget (blocks × registers,
+    /// or the sweeps to settle it; `analysis::liveness::Budget`), so the
+    /// peak is not estimated: the peak fields and `live_at_entry` are 0
+    /// and `peak_line` is `None`.
+    pub liveness_over_budget: bool,
 }
 
 /// Shared memory.
@@ -460,6 +465,7 @@ fn function_resources(
             .and_then(|k| cfg.insts.get(k))
             .map(|i| lines.line_col(i.span.start).line),
         live_at_entry: ra.pressure.live_at_entry,
+        liveness_over_budget: ra.liveness.is_err(),
         ..RegisterUse::default()
     };
     for (t, n) in ra.ids.table().declared() {
