@@ -12,7 +12,7 @@
 use super::held::{Held, HeldMark, Settle};
 use super::inst_ctx::InstCtx;
 use super::symbols::{
-    clash_span, is_predefined, reg_type, Decl, Kind, LabelSort, ModuleScope, Scope,
+    clash_span, declarator_decl, is_predefined, Decl, Kind, LabelSort, ModuleScope, Scope,
 };
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
@@ -513,34 +513,11 @@ impl Checker<'_> {
 
     /// Declare the names of `v` in `scope`, reporting duplicates.
     fn declare_vars(&mut self, v: &VarDecl, scope: &mut Scope) {
-        let kind = if v.space == StateSpace::Reg {
-            Kind::Reg
-        } else {
-            Kind::Var
-        };
         for d in &v.decls {
-            let clash = if let Some(r) = &d.range {
-                let decl = Decl {
-                    kind: Kind::Reg,
-                    span: d.name_span,
-                    ty: reg_type(v),
-                    space: None,
-                    array: false,
-                };
-                scope.declare_range(d.name, r.value, d.name_span, decl)
-            } else {
-                let decl = Decl {
-                    kind,
-                    span: d.name_span,
-                    ty: if kind == Kind::Var {
-                        (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty)
-                    } else {
-                        reg_type(v)
-                    },
-                    space: Some(v.space),
-                    array: !d.dims.is_empty(),
-                };
-                scope.declare(d.name, decl)
+            let decl = declarator_decl(v, d);
+            let clash = match &d.range {
+                Some(r) => scope.declare_range(d.name, r.value, d.name_span, decl),
+                None => scope.declare(d.name, decl),
             };
             if let Err(c) = clash {
                 let first = clash_span(c);

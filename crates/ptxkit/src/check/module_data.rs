@@ -72,6 +72,9 @@ pub struct ModuleData {
     /// a module directive) with the first `.version` and the lowest target
     /// number that allow them.
     pub since: Vec<(String, PtxVersion, Option<u32>)>,
+    /// State spaces (with the dot) a module-scope variable may not be in,
+    /// from the `.version` given on (`module-space-removed`).
+    pub module_spaces_removed: Vec<(String, PtxVersion)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -142,6 +145,10 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 },
                 removed: None,
             }),
+            ("module-space-removed", [space, v]) => {
+                let v = version(v).ok_or_else(bad)?;
+                d.module_spaces_removed.push((space.to_string(), v));
+            }
             ("directive-removed", [name, v]) => {
                 let v = version(v).ok_or_else(bad)?;
                 let r = d
@@ -229,6 +236,15 @@ impl ModuleData {
         self.targets
             .iter()
             .find(|(t, _)| *t == canon)
+            .map(|(_, v)| *v)
+    }
+
+    /// The first `.version` from which a module-scope variable may not be
+    /// in state space `space` (`.reg`, `.local`).
+    pub fn module_space_removed(&self, space: &str) -> Option<PtxVersion> {
+        self.module_spaces_removed
+            .iter()
+            .find(|(s, _)| s == space)
             .map(|(_, v)| *v)
     }
 

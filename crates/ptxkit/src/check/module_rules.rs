@@ -629,6 +629,7 @@ impl Checker<'_> {
     pub(super) fn global_rules(&mut self, v: &VarDecl) {
         self.decl_rules_with(v, None);
         self.linkage_rules(v);
+        self.module_space_rule(v);
     }
 
     /// [`Checker::global_rules`] for a declaration whose last initializer
@@ -636,6 +637,35 @@ impl Checker<'_> {
     pub(super) fn long_global_rules(&mut self, v: &VarDecl, long: ListInParts) {
         self.decl_rules_with(v, Some(long));
         self.linkage_rules(v);
+        self.module_space_rule(v);
+    }
+
+    /// A module-scope variable in a state space that `module.ptxisa`
+    /// removes from module scope (`module-space-removed`: `.reg`, `.local`
+    /// from PTX ISA 3.0): an error on each declarator, as ptxas gives.
+    fn module_space_rule(&mut self, v: &VarDecl) {
+        let space = v.space.as_str();
+        let Some(from) = data().module_space_removed(space) else {
+            return;
+        };
+        let Some(have) = self.env.ptx.filter(|h| *h >= from) else {
+            return;
+        };
+        for d in &v.decls {
+            self.emit(
+                Diagnostic::error(
+                    Code::ModuleSpace,
+                    d.name_span,
+                    format!(
+                        "`{}` is declared in {space} outside any function, which PTX ISA {from} and later do not allow (the module declares {have})",
+                        d.name
+                    ),
+                )
+                .with_note(format!(
+                    "declare {space} variables inside the function that uses them; ptxas takes them at module scope only below .version {from}, and then gives up the ABI"
+                )),
+            );
+        }
     }
 
     /// A variable declaration, in a module or a function: a complete type

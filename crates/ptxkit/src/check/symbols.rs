@@ -211,15 +211,9 @@ impl Checker<'_> {
     pub(super) fn declare_var(&mut self, v: &VarDecl, ms: &mut ModuleScope) {
         let ModuleScope { scope, defined, .. } = ms;
         for d in &v.decls {
+            let decl = declarator_decl(v, d);
             // Old PTX declares registers at module scope too.
             if let Some(r) = &d.range {
-                let decl = Decl {
-                    kind: Kind::Reg,
-                    span: d.name_span,
-                    ty: reg_type(v),
-                    space: None,
-                    array: false,
-                };
                 if let Err(c) = scope.declare_range(d.name, r.value, d.name_span, decl) {
                     let first = clash_span(c);
                     self.duplicate(d.name, d.name_span, first);
@@ -232,20 +226,7 @@ impl Checker<'_> {
                     self.duplicate(d.name, d.name_span, first);
                 }
             }
-            // A variable's type tells a texture handle from other
-            // data; old `.tex` variables (`.tex .u32 t;`) are handles
-            // of any type, so theirs is left unknown.
-            let ty = (v.space != crate::isa::vocab::StateSpace::Tex).then_some(v.ty);
-            scope.replace(
-                d.name,
-                Decl {
-                    kind: Kind::Var,
-                    span: d.name_span,
-                    ty,
-                    space: Some(v.space),
-                    array: !d.dims.is_empty(),
-                },
-            );
+            scope.replace(d.name, decl);
         }
     }
 
@@ -569,6 +550,30 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
         || packed
         || (ty.is_float() == reg.is_float() && (!ty.is_float() || ty == reg))
         || (reg.is_packed() && ty.is_integer())
+}
+
+/// What declarator `d` of `v` declares, in a module or in a function: a
+/// register (each of a range `%r<N>`, or a name declared in `.reg`: old
+/// PTX declares those at module scope too) with the declaration's scalar
+/// type, or a variable of the declaration's state space. A variable's type
+/// tells a texture handle from other data; old `.tex` variables (`.tex
+/// .u32 t;`) are handles of any type, so theirs is left unknown.
+pub(super) fn declarator_decl(v: &VarDecl, d: &crate::syntax::Declarator) -> Decl {
+    use crate::isa::vocab::StateSpace;
+    let (kind, ty) = if d.range.is_some() || v.space == StateSpace::Reg {
+        (Kind::Reg, reg_type(v))
+    } else {
+        (Kind::Var, (v.space != StateSpace::Tex).then_some(v.ty))
+    };
+    Decl {
+        kind,
+        span: d.name_span,
+        ty,
+        // A range's registers carry no space (a register found in one is
+        // told apart from a variable by its kind alone).
+        space: d.range.is_none().then_some(v.space),
+        array: d.range.is_none() && !d.dims.is_empty(),
+    }
 }
 
 /// The scalar type of a `.reg` declaration (`None` for vectors and other spaces).

@@ -101,6 +101,7 @@ registry! {
     ExternDefined = "E0318", "An `.extern` function with a body";
     DeclVersion = "E0319", "A declaration word newer than the module's `.version` or `.target`";
     Unresolved = "E0320", "A function declared, not `.extern`, and defined nowhere in the module";
+    ModuleSpace = "E0321", "A module-scope variable in a state space only a function may declare";
     Undeclared = "E0401", "A name declared nowhere in scope";
     Duplicate = "E0402", "A name declared twice in one scope";
     UndefinedLabel = "E0403", "A branch to a label the function does not define";
