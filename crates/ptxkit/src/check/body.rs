@@ -498,10 +498,11 @@ impl Checker<'_> {
         }
     }
 
-    /// What a declaration in a body checks after its rules: a variable
-    /// named like a label of its block (ptxas 13.5: "Duplicate definition
-    /// of variable").
+    /// What a declaration in a body checks after its rules: a state space
+    /// kept out of functions (`.tex`), and a variable named like a label of
+    /// its block (ptxas 13.5: "Duplicate definition of variable").
     pub(super) fn body_var_end(&mut self, v: &VarDecl, w: &BodyWalk) {
+        self.function_space_rule(v);
         if let Some(labels) = w.labels.last() {
             for d in v.decls.iter().filter(|d| d.range.is_none()) {
                 if let Some(l) = labels.get(d.name) {

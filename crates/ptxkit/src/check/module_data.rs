@@ -75,6 +75,22 @@ pub struct ModuleData {
     /// State spaces (with the dot) a module-scope variable may not be in,
     /// from the `.version` given on (`module-space-removed`).
     pub module_spaces_removed: Vec<(String, PtxVersion)>,
+    /// State spaces (with the dot) no variable may be in from the
+    /// `.version` given on (`space-removed`).
+    pub spaces_removed: Vec<(String, PtxVersion)>,
+    /// State spaces (with the dot) no variable of a function's body may be
+    /// in (`function-space-never`).
+    pub function_spaces_never: Vec<String>,
+    /// Vector lengths a declaration may have (`var-vectors`: 2, 4).
+    pub var_vectors: Vec<u8>,
+    /// The largest vector a declaration may have, in bits.
+    pub var_vector_bits: u32,
+    /// The one state space a `.pred` declaration may be in (with the dot).
+    pub var_pred_space: Option<String>,
+    /// Types no declaration may have (with the dot).
+    pub var_type_never: Vec<String>,
+    /// An `.attribute` and the state spaces (with the dot) that take it.
+    pub attribute_spaces: Vec<(String, Vec<String>)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -145,6 +161,28 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 },
                 removed: None,
             }),
+            ("space-removed", [space, v]) => {
+                let v = version(v).ok_or_else(bad)?;
+                d.spaces_removed.push((space.to_string(), v));
+            }
+            ("function-space-never", [space]) => d.function_spaces_never.push(space.to_string()),
+            ("var-vectors", vs) if !vs.is_empty() => {
+                for v in vs {
+                    let n = v.strip_prefix(".v").and_then(|n| n.parse().ok());
+                    d.var_vectors.push(n.ok_or_else(bad)?);
+                }
+            }
+            ("var-vector-bits", [n]) => d.var_vector_bits = n.parse().map_err(|_| bad())?,
+            ("var-pred-space", [space]) => d.var_pred_space = Some(space.to_string()),
+            ("var-type-never", ts) if !ts.is_empty() => {
+                d.var_type_never.extend(ts.iter().map(|t| t.to_string()));
+            }
+            ("attribute-space", [attr, spaces @ ..]) if !spaces.is_empty() => {
+                d.attribute_spaces.push((
+                    attr.to_string(),
+                    spaces.iter().map(|s| s.to_string()).collect(),
+                ))
+            }
             ("module-space-removed", [space, v]) => {
                 let v = version(v).ok_or_else(bad)?;
                 d.module_spaces_removed.push((space.to_string(), v));

@@ -7,9 +7,18 @@ use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::source::Span;
 use crate::syntax::{
-    AddressSize, BinOp, Expr, Function, Initializer, Item, Section, SectionEntry, Target, UnOp,
-    VarDecl, Version,
+    AddressSize, BinOp, Expr, Function, Initializer, Item, Name, Section, SectionEntry, Target,
+    UnOp, VarDecl, Version,
 };
+
+/// What a declaration declares: its state space, vector length and type,
+/// and where it is.
+struct DeclShape {
+    space: StateSpace,
+    vector: Option<u8>,
+    ty: ScalarType,
+    span: Span,
+}
 
 /// What the header check has seen of the module so far.
 #[derive(Clone, Copy, Debug, Default)]
@@ -640,6 +649,141 @@ impl Checker<'_> {
         self.module_space_rule(v);
     }
 
+    /// What a declared variable, register or parameter may be
+    /// (`var-vectors`, `var-vector-bits`, `var-pred-space`,
+    /// `var-type-never` in `module.ptxisa`): a vector of an allowed length
+    /// and at most the size limit, a `.pred` only as a scalar in `.reg`, no
+    /// type only instructions take. `names` are the names it declares.
+    fn decl_shape_rules(&mut self, d: DeclShape, names: impl Iterator<Item = (Name, Span)>) {
+        let md = data();
+        let ty = d.ty.as_str();
+        if let Some(n) = d.vector {
+            let bits = d.ty.bits().saturating_mul(u32::from(n));
+            if !md.var_vectors.contains(&n) {
+                let lengths: Vec<String> =
+                    md.var_vectors.iter().map(|n| format!(".v{n}")).collect();
+                self.emit(
+                    Diagnostic::error(
+                        Code::DeclType,
+                        d.span,
+                        format!("a declaration cannot be a `.v{n}` vector"),
+                    )
+                    .with_note(format!(
+                        "variables, registers and parameters are scalars or {} vectors (`.v{n}` is an instruction's vector only)",
+                        lengths.join(" or ")
+                    )),
+                );
+            } else if d.ty != ScalarType::Pred && bits > md.var_vector_bits {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    d.span,
+                    format!(
+                        "`.v{n} {ty}` is a vector of {bits} bits, past the {}-bit limit of a declared vector",
+                        md.var_vector_bits
+                    ),
+                ));
+            }
+        }
+        if md.var_type_never.iter().any(|t| t == ty) {
+            self.emit(
+                Diagnostic::error(
+                    Code::DeclType,
+                    d.span,
+                    format!("`{ty}` is a type only instructions take; nothing can be declared with it"),
+                )
+                .with_note(format!(
+                    "declare it by its size (`.b{}`) and give `{ty}` on the instructions that read it",
+                    d.ty.bits()
+                )),
+            );
+        }
+        if d.ty != ScalarType::Pred {
+            return;
+        }
+        let Some(space) = md.var_pred_space.as_deref() else {
+            return;
+        };
+        if d.vector.is_some() {
+            self.emit(Diagnostic::error(
+                Code::DeclType,
+                d.span,
+                format!("a `.pred` is declared only as a scalar (in {space}), not as a vector"),
+            ));
+        } else if d.space.as_str() != space {
+            for (name, span) in names {
+                self.emit(
+                    Diagnostic::error(
+                        Code::DeclType,
+                        span,
+                        format!("`{name}` is a predicate in {}: a predicate is declared only in {space}", d.space),
+                    )
+                    .with_note(format!(
+                        "declare it `{space} .pred`; to keep a predicate in memory, store it as an integer (`selp.u32`)"
+                    )),
+                );
+            }
+        }
+    }
+
+    /// A variable in a state space `module.ptxisa` removes from the
+    /// module's `.version` on (`space-removed`: `.tex` from 1.5).
+    fn space_removed_rule(&mut self, v: &VarDecl) {
+        let space = v.space.as_str();
+        let Some((_, from)) = data().spaces_removed.iter().find(|(s, _)| s == space) else {
+            return;
+        };
+        let Some(have) = self.env.ptx.filter(|h| h >= from) else {
+            return;
+        };
+        self.emit(
+            Diagnostic::error(
+                Code::ModuleSpace,
+                v.span,
+                format!("{space} variables are not supported from PTX ISA {from} on (the module declares {have})"),
+            )
+            .with_note("declare a `.texref` at module scope, or pass a texture object (`.u64`) as a parameter"),
+        );
+    }
+
+    /// A variable of a function's body in a state space `module.ptxisa`
+    /// keeps out of functions (`function-space-never`: `.tex`).
+    pub(super) fn function_space_rule(&mut self, v: &VarDecl) {
+        let space = v.space.as_str();
+        if data().function_spaces_never.iter().any(|s| s == space) {
+            self.emit(Diagnostic::error(
+                Code::ModuleSpace,
+                v.span,
+                format!("{space} variables are declared at module scope only, not in a function"),
+            ));
+        }
+    }
+
+    /// An `.attribute` of a variable in a state space that `module.ptxisa`
+    /// does not give it (`attribute-space`: `.managed` on `.global` only).
+    fn attribute_rules(&mut self, v: &VarDecl) {
+        let Some(a) = &v.attribute else { return };
+        let space = v.space.as_str();
+        for name in &a.names {
+            let Some((_, spaces)) = data()
+                .attribute_spaces
+                .iter()
+                .find(|(n, _)| n == name.as_str())
+            else {
+                continue;
+            };
+            if !spaces.iter().any(|s| s == space) {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    a.span,
+                    format!(
+                        "`{name}` is an attribute of {} variables only, not of {space} ones",
+                        spaces.join(" or ")
+                    ),
+                ));
+            }
+        }
+    }
+
     /// A module-scope variable in a state space that `module.ptxisa`
     /// removes from module scope (`module-space-removed`: `.reg`, `.local`
     /// from PTX ISA 3.0): an error on each declarator, as ptxas gives.
@@ -651,20 +795,25 @@ impl Checker<'_> {
         let Some(have) = self.env.ptx.filter(|h| *h >= from) else {
             return;
         };
+        let always = from <= (crate::isa::PtxVersion { major: 1, minor: 0 });
         for d in &v.decls {
-            self.emit(
-                Diagnostic::error(
-                    Code::ModuleSpace,
-                    d.name_span,
+            let (msg, note) = if always {
+                (
+                    format!("`{}` is declared in {space} outside any function, which PTX does not allow", d.name),
+                    format!("{space} variables belong to a function: declare it in a function's header or body"),
+                )
+            } else {
+                (
                     format!(
                         "`{}` is declared in {space} outside any function, which PTX ISA {from} and later do not allow (the module declares {have})",
                         d.name
                     ),
+                    format!(
+                        "declare {space} variables inside the function that uses them; ptxas takes them at module scope only below .version {from}, and then gives up the ABI"
+                    ),
                 )
-                .with_note(format!(
-                    "declare {space} variables inside the function that uses them; ptxas takes them at module scope only below .version {from}, and then gives up the ABI"
-                )),
-            );
+            };
+            self.emit(Diagnostic::error(Code::ModuleSpace, d.name_span, msg).with_note(note));
         }
     }
 
@@ -680,6 +829,15 @@ impl Checker<'_> {
         let extern_ = v.linkage == Some(crate::isa::vocab::Linkage::Extern);
         self.decl_since(v.linkage, v.ty, v.span);
         self.align_rule(v.align.as_ref());
+        let shape = DeclShape {
+            space: v.space,
+            vector: v.vector,
+            ty: v.ty,
+            span: v.span,
+        };
+        self.decl_shape_rules(shape, v.decls.iter().map(|d| (d.name, d.name_span)));
+        self.attribute_rules(v);
+        self.space_removed_rule(v);
         let last = v.decls.len().saturating_sub(1);
         for (i, d) in v.decls.iter().enumerate() {
             let streamed = if i == last { long.as_ref() } else { None };
@@ -774,6 +932,13 @@ impl Checker<'_> {
         for p in f.rets.iter().flatten().chain(f.params()) {
             self.align_rule(p.align.as_ref());
             self.since_rule(p.ty.as_str(), p.span);
+            let shape = DeclShape {
+                space: p.space,
+                vector: p.vector,
+                ty: p.ty,
+                span: p.span,
+            };
+            self.decl_shape_rules(shape, std::iter::once((p.name, p.name_span)));
         }
         if !f.is_kernel() {
             return;
