@@ -89,6 +89,23 @@ pub struct ModuleData {
     pub var_pred_space: Option<String>,
     /// Types no declaration may have (with the dot).
     pub var_type_never: Vec<String>,
+    /// State spaces (with the dot) where nothing declared is an array.
+    pub array_never: Vec<String>,
+    /// The one state space of a kernel's parameters.
+    pub entry_param_space: Option<String>,
+    /// The state space of every return parameter when there are several.
+    pub returns_space: Option<String>,
+    /// State spaces whose parameters are never vectors.
+    pub param_vector_never: Vec<String>,
+    /// Directives a function with return parameters cannot have.
+    pub directive_no_returns: Vec<String>,
+    /// A linkage and the state spaces a variable with it may be in.
+    pub linkage_spaces: Vec<(String, Vec<String>)>,
+    /// Types (with the dot) of variables declared only at module scope or
+    /// as a kernel's parameters.
+    pub opaque_types: Vec<String>,
+    /// Whether `.ptr` attributes belong to a kernel's parameters only.
+    pub ptr_kernel_only: bool,
     /// An `.attribute` and the state spaces (with the dot) that take it.
     pub attribute_spaces: Vec<(String, Vec<String>)>,
 }
@@ -161,6 +178,21 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 },
                 removed: None,
             }),
+            ("array-never", [space]) => d.array_never.push(space.to_string()),
+            ("entry-param-space", [space]) => d.entry_param_space = Some(space.to_string()),
+            ("returns-space", [space]) => d.returns_space = Some(space.to_string()),
+            ("param-vector-never", [space]) => d.param_vector_never.push(space.to_string()),
+            ("directive-no-returns", [dir]) => d.directive_no_returns.push(dir.to_string()),
+            ("linkage-space", [linkage, spaces @ ..]) if !spaces.is_empty() => {
+                d.linkage_spaces.push((
+                    linkage.to_string(),
+                    spaces.iter().map(|s| s.to_string()).collect(),
+                ))
+            }
+            ("ptr-kernel-only", []) => d.ptr_kernel_only = true,
+            ("opaque-types", ts) if !ts.is_empty() => {
+                d.opaque_types.extend(ts.iter().map(|t| t.to_string()));
+            }
             ("space-removed", [space, v]) => {
                 let v = version(v).ok_or_else(bad)?;
                 d.spaces_removed.push((space.to_string(), v));

@@ -654,9 +654,26 @@ impl Checker<'_> {
     /// `var-type-never` in `module.ptxisa`): a vector of an allowed length
     /// and at most the size limit, a `.pred` only as a scalar in `.reg`, no
     /// type only instructions take. `names` are the names it declares.
-    fn decl_shape_rules(&mut self, d: DeclShape, names: impl Iterator<Item = (Name, Span)>) {
+    fn decl_shape_rules(&mut self, d: DeclShape, names: impl Iterator<Item = (Name, Span, bool)>) {
         let md = data();
         let ty = d.ty.as_str();
+        let space = d.space.as_str();
+        let no_arrays = md.array_never.iter().any(|s| s == space);
+        // Collected only when a rule about each name may apply (rare).
+        let names: Vec<(Name, Span, bool)> = if no_arrays || d.ty == ScalarType::Pred {
+            names.collect()
+        } else {
+            Vec::new()
+        };
+        if no_arrays {
+            for (name, span, _) in names.iter().filter(|n| n.2) {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    *span,
+                    format!("`{name}` is an array in {space}, which holds no arrays: declare it in .local (or as separate registers)"),
+                ));
+            }
+        }
         if let Some(n) = d.vector {
             let bits = d.ty.bits().saturating_mul(u32::from(n));
             if !md.var_vectors.contains(&n) {
@@ -710,7 +727,7 @@ impl Checker<'_> {
                 format!("a `.pred` is declared only as a scalar (in {space}), not as a vector"),
             ));
         } else if d.space.as_str() != space {
-            for (name, span) in names {
+            for (name, span, _) in names {
                 self.emit(
                     Diagnostic::error(
                         Code::DeclType,
@@ -749,11 +766,139 @@ impl Checker<'_> {
     /// keeps out of functions (`function-space-never`: `.tex`).
     pub(super) fn function_space_rule(&mut self, v: &VarDecl) {
         let space = v.space.as_str();
+        let ty = v.ty.as_str();
+        if data().opaque_types.iter().any(|t| t == ty) {
+            self.emit(Diagnostic::error(
+                Code::ModuleSpace,
+                v.span,
+                format!("{ty} variables are declared at module scope or as a kernel's parameters, not in a function's body"),
+            ));
+        }
         if data().function_spaces_never.iter().any(|s| s == space) {
             self.emit(Diagnostic::error(
                 Code::ModuleSpace,
                 v.span,
                 format!("{space} variables are declared at module scope only, not in a function"),
+            ));
+        }
+    }
+
+    /// What `module.ptxisa` says of a function's header as a whole
+    /// (`entry-param-space`, `returns-space`, `param-vector-never`,
+    /// `directive-no-returns`, `ptr-kernel-only`, `linkage-space`).
+    fn header_rules(&mut self, f: &Function) {
+        let md = data();
+        if let Some(l) = f.linkage {
+            if md.linkage_spaces.iter().any(|(n, _)| n == l.as_str()) {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    f.span,
+                    format!(
+                        "a function cannot be `{}`; that linkage is for variables",
+                        l.as_str()
+                    ),
+                ));
+            }
+        }
+        let rets = f.rets.as_deref().unwrap_or_default();
+        let params = f.params.as_deref().unwrap_or_default();
+        // ptxas blames what follows the header for its rules as a whole:
+        // the body's `{` (or the end of a prototype).
+        let after_header = f
+            .body
+            .as_ref()
+            .map_or(Span::new(f.span.end, f.span.end), |b| {
+                Span::new(b.span.start, b.span.start.saturating_add(1))
+            });
+        if f.is_kernel() {
+            if let Some(want) = md.entry_param_space.as_deref() {
+                for p in params.iter().filter(|p| p.space.as_str() != want) {
+                    self.emit(Diagnostic::error(
+                        Code::DeclType,
+                        p.span,
+                        format!(
+                            "kernel parameter `{}` is in {}: a kernel's parameters are {want}",
+                            p.name, p.space
+                        ),
+                    ));
+                }
+            }
+        } else {
+            for p in params.iter().chain(rets) {
+                if md.opaque_types.iter().any(|t| t == p.ty.as_str()) {
+                    self.emit(Diagnostic::error(
+                        Code::DeclType,
+                        p.span,
+                        format!("`{}` is a {}: only a kernel's parameters may be, not those of `.func {}`", p.name, p.ty, f.name),
+                    ));
+                }
+            }
+        }
+        if !f.is_kernel() && md.ptr_kernel_only {
+            for p in params.iter().chain(rets) {
+                if let Some(ptr) = &p.ptr {
+                    self.emit(Diagnostic::error(
+                        Code::DeclType,
+                        ptr.span,
+                        format!(
+                            "`.ptr` describes a kernel's parameters only, not those of `.func {}`",
+                            f.name
+                        ),
+                    ));
+                }
+            }
+        }
+        if let (true, Some(want)) = (rets.len() > 1, md.returns_space.as_deref()) {
+            for r in rets.iter().filter(|r| r.space.as_str() != want) {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    after_header,
+                    format!("return value `{}` is in {}: a function of several return values returns each in {want}", r.name, r.space),
+                ));
+            }
+        }
+        for p in rets.iter().chain(params) {
+            if p.vector.is_some() && md.param_vector_never.iter().any(|s| s == p.space.as_str()) {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    p.span,
+                    format!("`{}` is a vector in {}, which a parameter cannot be: pass an array of the element type (`.align` it as the vector)", p.name, p.space),
+                ));
+            }
+        }
+        if !rets.is_empty() {
+            for d in &f.directives {
+                if md.directive_no_returns.iter().any(|n| n == d.name.as_str()) {
+                    self.emit(Diagnostic::error(
+                        Code::Directive,
+                        after_header,
+                        format!(
+                            "`{}` does not apply to `{}`, which returns a value",
+                            d.name, f.name
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+
+    /// A variable whose linkage `module.ptxisa` ties to some state spaces
+    /// (`linkage-space`: `.common` on `.global` only).
+    fn variable_linkage_rule(&mut self, v: &VarDecl) {
+        let Some(l) = v.linkage else { return };
+        let Some((_, spaces)) = data().linkage_spaces.iter().find(|(n, _)| n == l.as_str()) else {
+            return;
+        };
+        if !spaces.iter().any(|s| s == v.space.as_str()) {
+            self.emit(Diagnostic::error(
+                Code::DeclType,
+                v.span,
+                format!(
+                    "a `{}` variable must be in {}, not {}",
+                    l.as_str(),
+                    spaces.join(" or "),
+                    v.space
+                ),
             ));
         }
     }
@@ -835,9 +980,22 @@ impl Checker<'_> {
             ty: v.ty,
             span: v.span,
         };
-        self.decl_shape_rules(shape, v.decls.iter().map(|d| (d.name, d.name_span)));
+        self.decl_shape_rules(
+            shape,
+            v.decls
+                .iter()
+                .map(|d| (d.name, d.name_span, !d.dims.is_empty())),
+        );
         self.attribute_rules(v);
         self.space_removed_rule(v);
+        self.variable_linkage_rule(v);
+        for d in v.decls.iter().filter(|d| d.name.is_sink()) {
+            self.emit(Diagnostic::error(
+                Code::DeclType,
+                d.name_span,
+                "`_` is the sink of instructions' results; it cannot be declared",
+            ));
+        }
         let last = v.decls.len().saturating_sub(1);
         for (i, d) in v.decls.iter().enumerate() {
             let streamed = if i == last { long.as_ref() } else { None };
@@ -938,8 +1096,15 @@ impl Checker<'_> {
                 ty: p.ty,
                 span: p.span,
             };
-            self.decl_shape_rules(shape, std::iter::once((p.name, p.name_span)));
+            self.decl_shape_rules(
+                shape,
+                std::iter::once((p.name, p.name_span, !p.dims.is_empty())),
+            );
+            if let Some(ptr) = &p.ptr {
+                self.align_rule(ptr.align.as_ref());
+            }
         }
+        self.header_rules(f);
         if !f.is_kernel() {
             return;
         }

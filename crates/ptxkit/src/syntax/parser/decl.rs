@@ -552,7 +552,10 @@ impl Parser<'_> {
             None
         };
         let mut directives = Vec::new();
-        while self.at(K::DotWord) && !super::items::starts_item(self.text(self.tok)) {
+        while self.at(K::DotWord)
+            && (!super::items::starts_item(self.text(self.tok))
+                || (self.at_word(".pragma") && self.pragma_before_body()))
+        {
             if kind == FuncKind::Entry && self.at_word(".noreturn") {
                 return Err(
                     self.expected("a kernel directive (`.noreturn` applies to `.func` only)")
@@ -591,6 +594,43 @@ impl Parser<'_> {
             body,
             span: self.since(start),
         })
+    }
+
+    /// At a `.pragma` after a function's header: whether the body's `{`
+    /// follows its `;` (an entry-scoped pragma, one of the header's
+    /// directives), rather than something else (a module-scope pragma after
+    /// a declaration that old PTX ends without `;`). Looks no further than
+    /// the pragma's `;` and the blanks after it.
+    fn pragma_before_body(&self) -> bool {
+        let at = self.tok.span.start as usize;
+        let rest = self.src.get(at..).unwrap_or_default();
+        let mut in_string = false;
+        let mut escaped = false;
+        let mut end = None;
+        for (i, &b) in rest.iter().enumerate() {
+            if in_string {
+                match b {
+                    _ if escaped => escaped = false,
+                    b'\\' => escaped = true,
+                    b'"' => in_string = false,
+                    b'\n' => return false,
+                    _ => {}
+                }
+            } else if b == b'"' {
+                in_string = true;
+            } else if b == b';' {
+                end = Some(i);
+                break;
+            } else if b == b'{' || b == b'}' {
+                return false;
+            }
+        }
+        let Some(end) = end else { return false };
+        rest.get(end.saturating_add(1)..)
+            .unwrap_or_default()
+            .iter()
+            .find(|b| !b.is_ascii_whitespace())
+            == Some(&b'{')
     }
 
     fn func_directive(&mut self) -> PResult<FuncDirective> {
