@@ -158,3 +158,15 @@ fn recorded_verdicts_match_ptxas() {
     }
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// An unknown `.pragma` string at module scope: ptxas 13.5 stops with
+/// "Pragma 'abc' not supported", naming no line (so the case cannot sit
+/// with the line-checked ones); the same string in a kernel's header or
+/// body only draws a warning from ptxas, and no error from us.
+#[test]
+fn unknown_pragma_at_module_scope_is_an_error() {
+    let module = b".version 9.3\n.target sm_90a\n.address_size 64\n.pragma \"abc\";\n.visible .entry k()\n{\n\tret;\n}\n";
+    assert_eq!(error_lines(module), vec![4]);
+    let body = b".version 9.3\n.target sm_90a\n.address_size 64\n.visible .entry k()\n.pragma \"abc\";\n{\n\t.pragma \"abc\";\n\tret;\n}\n";
+    assert_eq!(error_lines(body), Vec::<u32>::new());
+}

@@ -506,6 +506,10 @@ impl<'o> ModuleChecker<'o> {
                 c.file_rules(f);
                 c.declare(item, &mut self.ms);
             }
+            Item::Pragma(p) => {
+                c.pragma_rules(&p.strings, p.span, "module");
+                c.declare(item, &mut self.ms);
+            }
             _ => c.declare(item, &mut self.ms),
         }
     }

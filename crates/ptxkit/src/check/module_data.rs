@@ -3,6 +3,7 @@
 //! limits, initializer types), read once. The format is described in the
 //! file's header and in `docs/catalog.md`.
 
+use crate::isa::vocab::{ScalarType, StateSpace};
 use crate::isa::PtxVersion;
 use std::sync::OnceLock;
 
@@ -77,33 +78,36 @@ pub struct ModuleData {
     pub module_spaces_removed: Vec<(String, PtxVersion)>,
     /// State spaces (with the dot) no variable may be in from the
     /// `.version` given on (`space-removed`).
-    pub spaces_removed: Vec<(String, PtxVersion)>,
+    pub spaces_removed: Vec<(StateSpace, PtxVersion)>,
     /// State spaces (with the dot) no variable of a function's body may be
     /// in (`function-space-never`).
-    pub function_spaces_never: Vec<String>,
+    pub function_spaces_never: Vec<StateSpace>,
     /// Vector lengths a declaration may have (`var-vectors`: 2, 4).
     pub var_vectors: Vec<u8>,
     /// The largest vector a declaration may have, in bits.
     pub var_vector_bits: u32,
     /// The one state space a `.pred` declaration may be in (with the dot).
-    pub var_pred_space: Option<String>,
+    pub var_pred_space: Option<StateSpace>,
     /// Types no declaration may have (with the dot).
-    pub var_type_never: Vec<String>,
+    pub var_type_never: Vec<ScalarType>,
     /// State spaces (with the dot) where nothing declared is an array.
-    pub array_never: Vec<String>,
+    pub array_never: Vec<StateSpace>,
     /// The one state space of a kernel's parameters.
-    pub entry_param_space: Option<String>,
+    pub entry_param_space: Option<StateSpace>,
     /// The state space of every return parameter when there are several.
-    pub returns_space: Option<String>,
+    pub returns_space: Option<StateSpace>,
     /// State spaces whose parameters are never vectors.
-    pub param_vector_never: Vec<String>,
+    pub param_vector_never: Vec<StateSpace>,
     /// Directives a function with return parameters cannot have.
     pub directive_no_returns: Vec<String>,
     /// A linkage and the state spaces a variable with it may be in.
     pub linkage_spaces: Vec<(String, Vec<String>)>,
     /// Types (with the dot) of variables declared only at module scope or
     /// as a kernel's parameters.
-    pub opaque_types: Vec<String>,
+    pub opaque_types: Vec<ScalarType>,
+    /// `.pragma` strings (their first word) and the scopes that take them
+    /// (`module`, `entry`, `body`).
+    pub pragmas: Vec<(String, Vec<String>)>,
     /// Whether `.ptr` attributes belong to a kernel's parameters only.
     pub ptr_kernel_only: bool,
     /// An `.attribute` and the state spaces (with the dot) that take it.
@@ -116,6 +120,14 @@ fn version(s: &str) -> Option<PtxVersion> {
         major: a.parse().ok()?,
         minor: b.parse().ok()?,
     })
+}
+
+fn space(s: &str) -> Option<StateSpace> {
+    StateSpace::from_spelling(s)
+}
+
+fn scalar(s: &str) -> Option<ScalarType> {
+    ScalarType::from_spelling(s)
 }
 
 /// The `.section` body features `section-feature` lines may name.
@@ -178,10 +190,10 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 },
                 removed: None,
             }),
-            ("array-never", [space]) => d.array_never.push(space.to_string()),
-            ("entry-param-space", [space]) => d.entry_param_space = Some(space.to_string()),
-            ("returns-space", [space]) => d.returns_space = Some(space.to_string()),
-            ("param-vector-never", [space]) => d.param_vector_never.push(space.to_string()),
+            ("array-never", [sp]) => d.array_never.push(space(sp).ok_or_else(bad)?),
+            ("entry-param-space", [sp]) => d.entry_param_space = Some(space(sp).ok_or_else(bad)?),
+            ("returns-space", [sp]) => d.returns_space = Some(space(sp).ok_or_else(bad)?),
+            ("param-vector-never", [sp]) => d.param_vector_never.push(space(sp).ok_or_else(bad)?),
             ("directive-no-returns", [dir]) => d.directive_no_returns.push(dir.to_string()),
             ("linkage-space", [linkage, spaces @ ..]) if !spaces.is_empty() => {
                 d.linkage_spaces.push((
@@ -190,14 +202,30 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 ))
             }
             ("ptr-kernel-only", []) => d.ptr_kernel_only = true,
+            ("pragma", [word, scopes @ ..]) if !scopes.is_empty() => {
+                if scopes
+                    .iter()
+                    .any(|s| !["module", "entry", "body"].contains(s))
+                {
+                    return Err(bad());
+                }
+                d.pragmas.push((
+                    word.to_string(),
+                    scopes.iter().map(|s| s.to_string()).collect(),
+                ));
+            }
             ("opaque-types", ts) if !ts.is_empty() => {
-                d.opaque_types.extend(ts.iter().map(|t| t.to_string()));
+                for t in ts {
+                    d.opaque_types.push(scalar(t).ok_or_else(bad)?);
+                }
             }
-            ("space-removed", [space, v]) => {
+            ("space-removed", [sp, v]) => {
                 let v = version(v).ok_or_else(bad)?;
-                d.spaces_removed.push((space.to_string(), v));
+                d.spaces_removed.push((space(sp).ok_or_else(bad)?, v));
             }
-            ("function-space-never", [space]) => d.function_spaces_never.push(space.to_string()),
+            ("function-space-never", [sp]) => {
+                d.function_spaces_never.push(space(sp).ok_or_else(bad)?);
+            }
             ("var-vectors", vs) if !vs.is_empty() => {
                 for v in vs {
                     let n = v.strip_prefix(".v").and_then(|n| n.parse().ok());
@@ -205,9 +233,11 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 }
             }
             ("var-vector-bits", [n]) => d.var_vector_bits = n.parse().map_err(|_| bad())?,
-            ("var-pred-space", [space]) => d.var_pred_space = Some(space.to_string()),
+            ("var-pred-space", [sp]) => d.var_pred_space = Some(space(sp).ok_or_else(bad)?),
             ("var-type-never", ts) if !ts.is_empty() => {
-                d.var_type_never.extend(ts.iter().map(|t| t.to_string()));
+                for t in ts {
+                    d.var_type_never.push(scalar(t).ok_or_else(bad)?);
+                }
             }
             ("attribute-space", [attr, spaces @ ..]) if !spaces.is_empty() => {
                 d.attribute_spaces.push((

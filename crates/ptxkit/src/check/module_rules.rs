@@ -658,7 +658,7 @@ impl Checker<'_> {
         let md = data();
         let ty = d.ty.as_str();
         let space = d.space.as_str();
-        let no_arrays = md.array_never.iter().any(|s| s == space);
+        let no_arrays = md.array_never.contains(&d.space);
         // Collected only when a rule about each name may apply (rare).
         let names: Vec<(Name, Span, bool)> = if no_arrays || d.ty == ScalarType::Pred {
             names.collect()
@@ -701,7 +701,7 @@ impl Checker<'_> {
                 ));
             }
         }
-        if md.var_type_never.iter().any(|t| t == ty) {
+        if md.var_type_never.contains(&d.ty) {
             self.emit(
                 Diagnostic::error(
                     Code::DeclType,
@@ -717,7 +717,7 @@ impl Checker<'_> {
         if d.ty != ScalarType::Pred {
             return;
         }
-        let Some(space) = md.var_pred_space.as_deref() else {
+        let Some(space) = md.var_pred_space else {
             return;
         };
         if d.vector.is_some() {
@@ -726,7 +726,7 @@ impl Checker<'_> {
                 d.span,
                 format!("a `.pred` is declared only as a scalar (in {space}), not as a vector"),
             ));
-        } else if d.space.as_str() != space {
+        } else if d.space != space {
             for (name, span, _) in names {
                 self.emit(
                     Diagnostic::error(
@@ -746,7 +746,7 @@ impl Checker<'_> {
     /// module's `.version` on (`space-removed`: `.tex` from 1.5).
     fn space_removed_rule(&mut self, v: &VarDecl) {
         let space = v.space.as_str();
-        let Some((_, from)) = data().spaces_removed.iter().find(|(s, _)| s == space) else {
+        let Some((_, from)) = data().spaces_removed.iter().find(|(s, _)| *s == v.space) else {
             return;
         };
         let Some(have) = self.env.ptx.filter(|h| h >= from) else {
@@ -767,14 +767,14 @@ impl Checker<'_> {
     pub(super) fn function_space_rule(&mut self, v: &VarDecl) {
         let space = v.space.as_str();
         let ty = v.ty.as_str();
-        if data().opaque_types.iter().any(|t| t == ty) {
+        if data().opaque_types.contains(&v.ty) {
             self.emit(Diagnostic::error(
                 Code::ModuleSpace,
                 v.span,
                 format!("{ty} variables are declared at module scope or as a kernel's parameters, not in a function's body"),
             ));
         }
-        if data().function_spaces_never.iter().any(|s| s == space) {
+        if data().function_spaces_never.contains(&v.space) {
             self.emit(Diagnostic::error(
                 Code::ModuleSpace,
                 v.span,
@@ -811,8 +811,8 @@ impl Checker<'_> {
                 Span::new(b.span.start, b.span.start.saturating_add(1))
             });
         if f.is_kernel() {
-            if let Some(want) = md.entry_param_space.as_deref() {
-                for p in params.iter().filter(|p| p.space.as_str() != want) {
+            if let Some(want) = md.entry_param_space {
+                for p in params.iter().filter(|p| p.space != want) {
                     self.emit(Diagnostic::error(
                         Code::DeclType,
                         p.span,
@@ -825,7 +825,7 @@ impl Checker<'_> {
             }
         } else {
             for p in params.iter().chain(rets) {
-                if md.opaque_types.iter().any(|t| t == p.ty.as_str()) {
+                if md.opaque_types.contains(&p.ty) {
                     self.emit(Diagnostic::error(
                         Code::DeclType,
                         p.span,
@@ -848,8 +848,8 @@ impl Checker<'_> {
                 }
             }
         }
-        if let (true, Some(want)) = (rets.len() > 1, md.returns_space.as_deref()) {
-            for r in rets.iter().filter(|r| r.space.as_str() != want) {
+        if let (true, Some(want)) = (rets.len() > 1, md.returns_space) {
+            for r in rets.iter().filter(|r| r.space != want) {
                 self.emit(Diagnostic::error(
                     Code::DeclType,
                     after_header,
@@ -858,13 +858,16 @@ impl Checker<'_> {
             }
         }
         for p in rets.iter().chain(params) {
-            if p.vector.is_some() && md.param_vector_never.iter().any(|s| s == p.space.as_str()) {
+            if p.vector.is_some() && md.param_vector_never.contains(&p.space) {
                 self.emit(Diagnostic::error(
                     Code::DeclType,
                     p.span,
                     format!("`{}` is a vector in {}, which a parameter cannot be: pass an array of the element type (`.align` it as the vector)", p.name, p.space),
                 ));
             }
+        }
+        for d in f.directives.iter().filter(|d| d.name.as_str() == ".pragma") {
+            self.pragma_rules(&d.strings, d.span, "entry");
         }
         if !rets.is_empty() {
             for d in &f.directives {
@@ -878,6 +881,34 @@ impl Checker<'_> {
                         ),
                     ));
                 }
+            }
+        }
+    }
+
+    /// The strings of a `.pragma` at `scope` (`module` or `entry`) that
+    /// `module.ptxisa` does not take there (`pragma` lines): a
+    /// function-scope string, or at module scope one ptxas does not know.
+    pub(super) fn pragma_rules(&mut self, strings: &[Name], span: Span, scope: &str) {
+        let md = data();
+        for s in strings {
+            let text = s.as_str().trim_matches('"');
+            let word = text.split_whitespace().next().unwrap_or_default();
+            match md.pragmas.iter().find(|(w, _)| w == word) {
+                Some((_, scopes)) if scopes.iter().any(|s| s == scope) => {}
+                Some(_) => self.emit(Diagnostic::error(
+                    Code::Directive,
+                    span,
+                    format!("pragma \"{text}\" is taken only inside a function's body, not at {scope} scope"),
+                )),
+                None if scope == "module" => self.emit(
+                    Diagnostic::error(
+                        Code::Directive,
+                        span,
+                        format!("pragma \"{text}\" is not one ptxas knows, which at module scope is an error"),
+                    )
+                    .with_note("at module scope ptxas takes \"nounroll\" only"),
+                ),
+                None => {}
             }
         }
     }
