@@ -658,22 +658,6 @@ impl Checker<'_> {
         let md = data();
         let ty = d.ty.as_str();
         let space = d.space.as_str();
-        let no_arrays = md.array_never.contains(&d.space);
-        // Collected only when a rule about each name may apply (rare).
-        let names: Vec<(Name, Span, bool)> = if no_arrays || d.ty == ScalarType::Pred {
-            names.collect()
-        } else {
-            Vec::new()
-        };
-        if no_arrays {
-            for (name, span, _) in names.iter().filter(|n| n.2) {
-                self.emit(Diagnostic::error(
-                    Code::DeclType,
-                    *span,
-                    format!("`{name}` is an array in {space}, which holds no arrays: declare it in .local (or as separate registers)"),
-                ));
-            }
-        }
         if let Some(n) = d.vector {
             let bits = d.ty.bits().saturating_mul(u32::from(n));
             if !md.var_vectors.contains(&n) {
@@ -714,28 +698,39 @@ impl Checker<'_> {
                 )),
             );
         }
-        if d.ty != ScalarType::Pred {
-            return;
-        }
-        let Some(space) = md.var_pred_space else {
-            return;
-        };
-        if d.vector.is_some() {
+        // The rules about each name: an array where none may be, a
+        // predicate outside its space. Most declarations break neither,
+        // and their names are not walked.
+        let pred_space = md.var_pred_space.filter(|_| d.ty == ScalarType::Pred);
+        if let (Some(want), Some(_)) = (pred_space, d.vector) {
             self.emit(Diagnostic::error(
                 Code::DeclType,
                 d.span,
-                format!("a `.pred` is declared only as a scalar (in {space}), not as a vector"),
+                format!("a `.pred` is declared only as a scalar (in {want}), not as a vector"),
             ));
-        } else if d.space != space {
-            for (name, span, _) in names {
+        }
+        let bad_pred = pred_space.filter(|want| d.vector.is_none() && d.space != *want);
+        let no_arrays = md.array_never.contains(&d.space);
+        if bad_pred.is_none() && !no_arrays {
+            return;
+        }
+        for (name, span, array) in names {
+            if no_arrays && array {
+                self.emit(Diagnostic::error(
+                    Code::DeclType,
+                    span,
+                    format!("`{name}` is an array in {space}, which holds no arrays: declare it in .local (or as separate registers)"),
+                ));
+            }
+            if let Some(want) = bad_pred {
                 self.emit(
                     Diagnostic::error(
                         Code::DeclType,
                         span,
-                        format!("`{name}` is a predicate in {}: a predicate is declared only in {space}", d.space),
+                        format!("`{name}` is a predicate in {space}: a predicate is declared only in {want}"),
                     )
                     .with_note(format!(
-                        "declare it `{space} .pred`; to keep a predicate in memory, store it as an integer (`selp.u32`)"
+                        "declare it `{want} .pred`; to keep a predicate in memory, store it as an integer (`selp.u32`)"
                     )),
                 );
             }
@@ -810,9 +805,16 @@ impl Checker<'_> {
             .map_or(Span::new(f.span.end, f.span.end), |b| {
                 Span::new(b.span.start, b.span.start.saturating_add(1))
             });
-        if f.is_kernel() {
-            if let Some(want) = md.entry_param_space {
-                for p in params.iter().filter(|p| p.space != want) {
+        let kernel = f.is_kernel();
+        let several = rets.len() > 1;
+        // One pass over the return values and the parameters.
+        for (p, ret) in rets
+            .iter()
+            .map(|p| (p, true))
+            .chain(params.iter().map(|p| (p, false)))
+        {
+            if kernel {
+                if let Some(want) = md.entry_param_space.filter(|w| !ret && p.space != *w) {
                     self.emit(Diagnostic::error(
                         Code::DeclType,
                         p.span,
@@ -822,9 +824,7 @@ impl Checker<'_> {
                         ),
                     ));
                 }
-            }
-        } else {
-            for p in params.iter().chain(rets) {
+            } else {
                 if md.opaque_types.contains(&p.ty) {
                     self.emit(Diagnostic::error(
                         Code::DeclType,
@@ -832,11 +832,7 @@ impl Checker<'_> {
                         format!("`{}` is a {}: only a kernel's parameters may be, not those of `.func {}`", p.name, p.ty, f.name),
                     ));
                 }
-            }
-        }
-        if !f.is_kernel() && md.ptr_kernel_only {
-            for p in params.iter().chain(rets) {
-                if let Some(ptr) = &p.ptr {
+                if let Some(ptr) = p.ptr.as_ref().filter(|_| md.ptr_kernel_only) {
                     self.emit(Diagnostic::error(
                         Code::DeclType,
                         ptr.span,
@@ -847,17 +843,13 @@ impl Checker<'_> {
                     ));
                 }
             }
-        }
-        if let (true, Some(want)) = (rets.len() > 1, md.returns_space) {
-            for r in rets.iter().filter(|r| r.space != want) {
+            if let Some(want) = md.returns_space.filter(|w| ret && several && p.space != *w) {
                 self.emit(Diagnostic::error(
                     Code::DeclType,
                     after_header,
-                    format!("return value `{}` is in {}: a function of several return values returns each in {want}", r.name, r.space),
+                    format!("return value `{}` is in {}: a function of several return values returns each in {want}", p.name, p.space),
                 ));
             }
-        }
-        for p in rets.iter().chain(params) {
             if p.vector.is_some() && md.param_vector_never.contains(&p.space) {
                 self.emit(Diagnostic::error(
                     Code::DeclType,
@@ -866,21 +858,20 @@ impl Checker<'_> {
                 ));
             }
         }
-        for d in f.directives.iter().filter(|d| d.name.as_str() == ".pragma") {
-            self.pragma_rules(&d.strings, d.span, "entry");
-        }
-        if !rets.is_empty() {
-            for d in &f.directives {
-                if md.directive_no_returns.iter().any(|n| n == d.name.as_str()) {
-                    self.emit(Diagnostic::error(
-                        Code::Directive,
-                        after_header,
-                        format!(
-                            "`{}` does not apply to `{}`, which returns a value",
-                            d.name, f.name
-                        ),
-                    ));
-                }
+        for d in &f.directives {
+            let name = d.name.as_str();
+            if name == ".pragma" {
+                self.pragma_rules(&d.strings, d.span, "entry");
+            }
+            if !rets.is_empty() && md.directive_no_returns.iter().any(|n| n == name) {
+                self.emit(Diagnostic::error(
+                    Code::Directive,
+                    after_header,
+                    format!(
+                        "`{name}` does not apply to `{}`, which returns a value",
+                        f.name
+                    ),
+                ));
             }
         }
     }
