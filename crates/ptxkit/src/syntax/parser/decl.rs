@@ -599,10 +599,12 @@ impl Parser<'_> {
     /// At a `.pragma` after a function's header: whether the body's `{`
     /// follows its `;` (an entry-scoped pragma, one of the header's
     /// directives), rather than something else (a module-scope pragma after
-    /// a declaration that old PTX ends without `;`). Looks no further than
-    /// the pragma's `;` and the blanks after it.
+    /// a declaration that old PTX ends without `;`). Reads only what the
+    /// pragma itself may hold (blanks, commas and one-line strings) up to
+    /// its `;`, then the blanks after it: anything else ends the look
+    /// there, so a header costs no more than its own text.
     fn pragma_before_body(&self) -> bool {
-        let at = self.tok.span.start as usize;
+        let at = self.tok.span.end as usize;
         let rest = self.src.get(at..).unwrap_or_default();
         let mut in_string = false;
         let mut escaped = false;
@@ -616,13 +618,17 @@ impl Parser<'_> {
                     b'\n' => return false,
                     _ => {}
                 }
-            } else if b == b'"' {
-                in_string = true;
-            } else if b == b';' {
-                end = Some(i);
-                break;
-            } else if b == b'{' || b == b'}' {
-                return false;
+            } else {
+                match b {
+                    b'"' => in_string = true,
+                    b';' => {
+                        end = Some(i);
+                        break;
+                    }
+                    b',' => {}
+                    _ if b.is_ascii_whitespace() => {}
+                    _ => return false,
+                }
             }
         }
         let Some(end) = end else { return false };
