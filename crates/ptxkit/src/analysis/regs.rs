@@ -403,17 +403,32 @@ pub fn analyze(f: &Function, cfg: &Cfg<'_>) -> RegisterAnalysis {
     let du: Vec<DefUse> = cfg.insts.iter().map(|i| def_use(i, &mut ids)).collect();
     let n = ids.len();
     let budget = Budget::of_function(cfg.insts.len(), cfg.blocks.len());
-    if !budget.sets_fit(cfg.blocks.len(), n) {
-        return RegisterAnalysis {
-            ids,
-            def_use: du,
-            liveness: Err(OverBudget {
-                blocks: cfg.blocks.len(),
-                vars: n,
-            }),
-            pressure: Pressure::default(),
-        };
+    // The sets are not made past the budget (`solve_within` would refuse
+    // them too, after they were built).
+    let liveness = if budget.sets_fit(cfg.blocks.len(), n) {
+        let (uses, defs) = block_sets(cfg, &du, n);
+        solve_within(&cfg.successors(), &uses, &defs, n, budget)
+    } else {
+        Err(OverBudget {
+            blocks: cfg.blocks.len(),
+            vars: n,
+        })
+    };
+    let pressure = match &liveness {
+        Ok(l) => measure(cfg, &ids, &du, l),
+        Err(_) => Pressure::default(),
+    };
+    RegisterAnalysis {
+        ids,
+        def_use: du,
+        liveness,
+        pressure,
     }
+}
+
+/// Each block's registers read before any write in it, and those it
+/// certainly writes (a guarded write may not happen).
+fn block_sets(cfg: &Cfg<'_>, du: &[DefUse], n: usize) -> (Vec<FixedBitSet>, Vec<FixedBitSet>) {
     let mut uses = Vec::with_capacity(cfg.blocks.len());
     let mut defs = Vec::with_capacity(cfg.blocks.len());
     for b in &cfg.blocks {
@@ -434,18 +449,7 @@ pub fn analyze(f: &Function, cfg: &Cfg<'_>) -> RegisterAnalysis {
         uses.push(u);
         defs.push(d);
     }
-    let succs = cfg.successors();
-    let liveness = solve_within(&succs, &uses, &defs, n, budget);
-    let pressure = match &liveness {
-        Ok(l) => measure(cfg, &ids, &du, l),
-        Err(_) => Pressure::default(),
-    };
-    RegisterAnalysis {
-        ids,
-        def_use: du,
-        liveness,
-        pressure,
-    }
+    (uses, defs)
 }
 
 fn measure(cfg: &Cfg<'_>, ids: &RegIds, du: &[DefUse], live: &Liveness) -> Pressure {

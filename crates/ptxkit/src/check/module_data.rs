@@ -73,24 +73,24 @@ pub struct ModuleData {
     /// a module directive) with the first `.version` and the lowest target
     /// number that allow them.
     pub since: Vec<(String, PtxVersion, Option<u32>)>,
-    /// State spaces (with the dot) a module-scope variable may not be in,
-    /// from the `.version` given on (`module-space-removed`).
-    pub module_spaces_removed: Vec<(String, PtxVersion)>,
-    /// State spaces (with the dot) no variable may be in from the
-    /// `.version` given on (`space-removed`).
+    /// State spaces a module-scope variable may not be in, from the
+    /// `.version` given on (`module-space-removed`).
+    pub module_spaces_removed: Vec<(StateSpace, PtxVersion)>,
+    /// State spaces no variable may be in from the `.version` given on
+    /// (`space-removed`).
     pub spaces_removed: Vec<(StateSpace, PtxVersion)>,
-    /// State spaces (with the dot) no variable of a function's body may be
-    /// in (`function-space-never`).
+    /// State spaces no variable of a function's body may be in
+    /// (`function-space-never`).
     pub function_spaces_never: Vec<StateSpace>,
     /// Vector lengths a declaration may have (`var-vectors`: 2, 4).
     pub var_vectors: Vec<u8>,
     /// The largest vector a declaration may have, in bits.
     pub var_vector_bits: u32,
-    /// The one state space a `.pred` declaration may be in (with the dot).
+    /// The one state space a `.pred` declaration may be in.
     pub var_pred_space: Option<StateSpace>,
-    /// Types no declaration may have (with the dot).
+    /// Types no declaration may have.
     pub var_type_never: Vec<ScalarType>,
-    /// State spaces (with the dot) where nothing declared is an array.
+    /// State spaces where nothing declared is an array.
     pub array_never: Vec<StateSpace>,
     /// The one state space of a kernel's parameters.
     pub entry_param_space: Option<StateSpace>,
@@ -101,17 +101,17 @@ pub struct ModuleData {
     /// Directives a function with return parameters cannot have.
     pub directive_no_returns: Vec<String>,
     /// A linkage and the state spaces a variable with it may be in.
-    pub linkage_spaces: Vec<(String, Vec<String>)>,
-    /// Types (with the dot) of variables declared only at module scope or
-    /// as a kernel's parameters.
+    pub linkage_spaces: Vec<(String, Vec<StateSpace>)>,
+    /// Types of variables declared only at module scope or as a kernel's
+    /// parameters.
     pub opaque_types: Vec<ScalarType>,
     /// `.pragma` strings (their first word) and the scopes that take them
     /// (`module`, `entry`, `body`).
     pub pragmas: Vec<(String, Vec<String>)>,
     /// Whether `.ptr` attributes belong to a kernel's parameters only.
     pub ptr_kernel_only: bool,
-    /// An `.attribute` and the state spaces (with the dot) that take it.
-    pub attribute_spaces: Vec<(String, Vec<String>)>,
+    /// An `.attribute` and the state spaces that take it.
+    pub attribute_spaces: Vec<(String, Vec<StateSpace>)>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -128,6 +128,16 @@ fn space(s: &str) -> Option<StateSpace> {
 
 fn scalar(s: &str) -> Option<ScalarType> {
     ScalarType::from_spelling(s)
+}
+
+/// The state spaces spelled `spaces`, if each is one.
+fn spaces_of(spaces: &[&str]) -> Option<Vec<StateSpace>> {
+    spaces.iter().map(|s| space(s)).collect()
+}
+
+/// The version `space` is removed from in `list`, if it is.
+fn removed_from(list: &[(StateSpace, PtxVersion)], space: StateSpace) -> Option<PtxVersion> {
+    list.iter().find(|(s, _)| *s == space).map(|(_, v)| *v)
 }
 
 /// The `.section` body features `section-feature` lines may name.
@@ -195,12 +205,9 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
             ("returns-space", [sp]) => d.returns_space = Some(space(sp).ok_or_else(bad)?),
             ("param-vector-never", [sp]) => d.param_vector_never.push(space(sp).ok_or_else(bad)?),
             ("directive-no-returns", [dir]) => d.directive_no_returns.push(dir.to_string()),
-            ("linkage-space", [linkage, spaces @ ..]) if !spaces.is_empty() => {
-                d.linkage_spaces.push((
-                    linkage.to_string(),
-                    spaces.iter().map(|s| s.to_string()).collect(),
-                ))
-            }
+            ("linkage-space", [linkage, spaces @ ..]) if !spaces.is_empty() => d
+                .linkage_spaces
+                .push((linkage.to_string(), spaces_of(spaces).ok_or_else(bad)?)),
             ("ptr-kernel-only", []) => d.ptr_kernel_only = true,
             ("pragma", [word, scopes @ ..]) if !scopes.is_empty() => {
                 if scopes
@@ -239,15 +246,13 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                     d.var_type_never.push(scalar(t).ok_or_else(bad)?);
                 }
             }
-            ("attribute-space", [attr, spaces @ ..]) if !spaces.is_empty() => {
-                d.attribute_spaces.push((
-                    attr.to_string(),
-                    spaces.iter().map(|s| s.to_string()).collect(),
-                ))
-            }
-            ("module-space-removed", [space, v]) => {
+            ("attribute-space", [attr, spaces @ ..]) if !spaces.is_empty() => d
+                .attribute_spaces
+                .push((attr.to_string(), spaces_of(spaces).ok_or_else(bad)?)),
+            ("module-space-removed", [sp, v]) => {
                 let v = version(v).ok_or_else(bad)?;
-                d.module_spaces_removed.push((space.to_string(), v));
+                d.module_spaces_removed
+                    .push((space(sp).ok_or_else(bad)?, v));
             }
             ("directive-removed", [name, v]) => {
                 let v = version(v).ok_or_else(bad)?;
@@ -341,11 +346,14 @@ impl ModuleData {
 
     /// The first `.version` from which a module-scope variable may not be
     /// in state space `space` (`.reg`, `.local`).
-    pub fn module_space_removed(&self, space: &str) -> Option<PtxVersion> {
-        self.module_spaces_removed
-            .iter()
-            .find(|(s, _)| s == space)
-            .map(|(_, v)| *v)
+    pub fn module_space_removed(&self, space: StateSpace) -> Option<PtxVersion> {
+        removed_from(&self.module_spaces_removed, space)
+    }
+
+    /// The first `.version` from which no variable may be in state space
+    /// `space` (`.tex`).
+    pub fn space_removed(&self, space: StateSpace) -> Option<PtxVersion> {
+        removed_from(&self.spaces_removed, space)
     }
 
     /// The first version (and lowest target number) that allows the

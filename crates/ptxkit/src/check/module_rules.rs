@@ -20,6 +20,12 @@ struct DeclShape {
     span: Span,
 }
 
+/// State spaces as a message names them: `.global or .shared`.
+fn join_spaces(spaces: &[StateSpace]) -> String {
+    let names: Vec<&str> = spaces.iter().map(|s| s.as_str()).collect();
+    names.join(" or ")
+}
+
 /// What the header check has seen of the module so far.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HeaderState {
@@ -741,10 +747,10 @@ impl Checker<'_> {
     /// module's `.version` on (`space-removed`: `.tex` from 1.5).
     fn space_removed_rule(&mut self, v: &VarDecl) {
         let space = v.space.as_str();
-        let Some((_, from)) = data().spaces_removed.iter().find(|(s, _)| *s == v.space) else {
+        let Some(from) = data().space_removed(v.space) else {
             return;
         };
-        let Some(have) = self.env.ptx.filter(|h| h >= from) else {
+        let Some(have) = self.env.ptx.filter(|h| *h >= from) else {
             return;
         };
         self.emit(
@@ -757,19 +763,21 @@ impl Checker<'_> {
         );
     }
 
-    /// A variable of a function's body in a state space `module.ptxisa`
-    /// keeps out of functions (`function-space-never`: `.tex`).
+    /// A variable of a function's body of a type or in a state space
+    /// `module.ptxisa` keeps out of functions (`opaque-types`: `.texref`
+    /// and the like; `function-space-never`: `.tex`).
     pub(super) fn function_space_rule(&mut self, v: &VarDecl) {
+        let md = data();
         let space = v.space.as_str();
         let ty = v.ty.as_str();
-        if data().opaque_types.contains(&v.ty) {
+        if md.opaque_types.contains(&v.ty) {
             self.emit(Diagnostic::error(
                 Code::ModuleSpace,
                 v.span,
                 format!("{ty} variables are declared at module scope or as a kernel's parameters, not in a function's body"),
             ));
         }
-        if data().function_spaces_never.contains(&v.space) {
+        if md.function_spaces_never.contains(&v.space) {
             self.emit(Diagnostic::error(
                 Code::ModuleSpace,
                 v.span,
@@ -911,14 +919,14 @@ impl Checker<'_> {
         let Some((_, spaces)) = data().linkage_spaces.iter().find(|(n, _)| n == l.as_str()) else {
             return;
         };
-        if !spaces.iter().any(|s| s == v.space.as_str()) {
+        if !spaces.contains(&v.space) {
             self.emit(Diagnostic::error(
                 Code::DeclType,
                 v.span,
                 format!(
                     "a `{}` variable must be in {}, not {}",
                     l.as_str(),
-                    spaces.join(" or "),
+                    join_spaces(spaces),
                     v.space
                 ),
             ));
@@ -938,13 +946,13 @@ impl Checker<'_> {
             else {
                 continue;
             };
-            if !spaces.iter().any(|s| s == space) {
+            if !spaces.contains(&v.space) {
                 self.emit(Diagnostic::error(
                     Code::DeclType,
                     a.span,
                     format!(
                         "`{name}` is an attribute of {} variables only, not of {space} ones",
-                        spaces.join(" or ")
+                        join_spaces(spaces)
                     ),
                 ));
             }
@@ -956,7 +964,7 @@ impl Checker<'_> {
     /// from PTX ISA 3.0): an error on each declarator, as ptxas gives.
     fn module_space_rule(&mut self, v: &VarDecl) {
         let space = v.space.as_str();
-        let Some(from) = data().module_space_removed(space) else {
+        let Some(from) = data().module_space_removed(v.space) else {
             return;
         };
         let Some(have) = self.env.ptx.filter(|h| *h >= from) else {
