@@ -31,11 +31,13 @@ pub(crate) mod mod_rules;
 pub mod module_data;
 mod module_rules;
 mod offsets;
+mod opaque;
 mod opclass;
 mod operand_kinds;
 mod operands;
 mod readings;
 mod rules;
+mod section_values;
 mod symbols;
 pub mod target;
 

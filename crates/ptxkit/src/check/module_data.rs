@@ -112,6 +112,31 @@ pub struct ModuleData {
     pub ptr_kernel_only: bool,
     /// An `.attribute` and the state spaces that take it.
     pub attribute_spaces: Vec<(String, Vec<StateSpace>)>,
+    /// The state spaces a `.ptr` attribute may name (`ptr-spaces`).
+    pub ptr_spaces: Vec<StateSpace>,
+    /// Opaque types declared only where a `.target` option holds
+    /// (`opaque-needs`).
+    pub opaque_needs: Vec<(ScalarType, String)>,
+    /// The fields an initializer of each opaque type may set
+    /// (`opaque-fields`).
+    pub opaque_fields: Vec<(ScalarType, Vec<String>)>,
+    /// Whether module-scope names may not be special registers'
+    /// (`module-names-not-sregs`).
+    pub module_names_not_sregs: bool,
+    /// The values a `.section` data line of each type may hold: least and
+    /// greatest (`section-range`).
+    pub section_ranges: Vec<(ScalarType, SectionRange)>,
+    /// The `.section` data types that may hold a label's address.
+    pub section_label_types: Vec<ScalarType>,
+}
+
+/// The values a `.section` data line of one type may hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SectionRange {
+    /// The most negative value (a negated value runs from -1 down to it).
+    pub min: Option<i128>,
+    /// The greatest value.
+    pub max: Option<u64>,
 }
 
 fn version(s: &str) -> Option<PtxVersion> {
@@ -209,6 +234,37 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 .linkage_spaces
                 .push((linkage.to_string(), spaces_of(spaces).ok_or_else(bad)?)),
             ("ptr-kernel-only", []) => d.ptr_kernel_only = true,
+            ("ptr-spaces", spaces) if !spaces.is_empty() => {
+                d.ptr_spaces = spaces_of(spaces).ok_or_else(bad)?;
+            }
+            ("opaque-needs", [ty, option]) => d
+                .opaque_needs
+                .push((scalar(ty).ok_or_else(bad)?, option.to_string())),
+            ("opaque-fields", [ty, fields @ ..]) if !fields.is_empty() => d.opaque_fields.push((
+                scalar(ty).ok_or_else(bad)?,
+                fields.iter().map(|f| f.to_string()).collect(),
+            )),
+            ("module-names-not-sregs", []) => d.module_names_not_sregs = true,
+            ("section-range", [ty, min, max]) => {
+                let bound = |w: &str| (w != "-").then(|| w.parse::<i128>().ok());
+                let (min, max) = (bound(min), bound(max));
+                if min.is_some_and(|m| m.is_none_or(|m| m > 0)) || max.is_some_and(|m| m.is_none())
+                {
+                    return Err(bad());
+                }
+                d.section_ranges.push((
+                    scalar(ty).ok_or_else(bad)?,
+                    SectionRange {
+                        min: min.flatten(),
+                        max: max.flatten().and_then(|m| u64::try_from(m).ok()),
+                    },
+                ));
+            }
+            ("section-label-types", ts) if !ts.is_empty() => {
+                for t in ts {
+                    d.section_label_types.push(scalar(t).ok_or_else(bad)?);
+                }
+            }
             ("pragma", [word, scopes @ ..]) if !scopes.is_empty() => {
                 if scopes
                     .iter()
@@ -366,6 +422,32 @@ impl ModuleData {
             .map(|(_, v, sm)| (*v, *sm))
     }
 
+    /// The fields an initializer of opaque type `ty` may set, if
+    /// `module.ptxisa` lists them.
+    pub fn opaque_fields(&self, ty: ScalarType) -> Option<&[String]> {
+        self.opaque_fields
+            .iter()
+            .find(|(t, _)| *t == ty)
+            .map(|(_, f)| f.as_slice())
+    }
+
+    /// The `.target` option a variable of opaque type `ty` needs, if any.
+    pub fn opaque_needs(&self, ty: ScalarType) -> Option<&str> {
+        self.opaque_needs
+            .iter()
+            .find(|(t, _)| *t == ty)
+            .map(|(_, o)| o.as_str())
+    }
+
+    /// The values a `.section` data line of type `ty` may hold (`None`:
+    /// any).
+    pub fn section_range(&self, ty: ScalarType) -> Option<SectionRange> {
+        self.section_ranges
+            .iter()
+            .find(|(t, _)| *t == ty)
+            .map(|(_, r)| *r)
+    }
+
     /// The rule of a performance directive.
     pub fn directive(&self, name: &str) -> Option<&DirectiveRule> {
         self.directives.iter().find(|d| d.name == name)
@@ -505,5 +587,27 @@ mod tests {
         assert!(parse("target sm_90").is_err());
         assert_eq!(d.section_feature("label"), v(7, 0));
         assert!(parse("section-feature bogus 7.0").is_err());
+        assert_eq!(
+            d.section_range(ScalarType::B8),
+            Some(SectionRange {
+                min: Some(-128),
+                max: Some(255)
+            })
+        );
+        assert_eq!(d.section_range(ScalarType::B32).map(|r| r.max), Some(None));
+        assert_eq!(d.section_range(ScalarType::B64), None);
+        assert!(parse("section-range .b8 1 255").is_err());
+        assert!(parse("section-range .b8 -1 x").is_err());
+        assert_eq!(
+            d.opaque_needs(ScalarType::SamplerRef),
+            Some("texmode_independent")
+        );
+        assert!(d
+            .opaque_fields(ScalarType::SurfRef)
+            .is_some_and(
+                |f| f.iter().any(|f| f == "width") && !f.iter().any(|f| f == "filter_mode")
+            ));
+        assert!(d.module_names_not_sregs);
+        assert_eq!(d.ptr_spaces.len(), 4);
     }
 }

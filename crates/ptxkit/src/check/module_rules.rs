@@ -90,6 +90,25 @@ impl SectionExprFeatures {
     }
 }
 
+/// Where ptxas blames a function's name (a special register's, for
+/// one): on the token it read after the name, which for a `.func` is past
+/// its parameter lists (a first list may be the return values), and for
+/// an `.entry` the `(` of its parameters, written after the name. The tree
+/// keeps no span of the lists themselves: past them is the first
+/// directive, the body's `{` or the `;`.
+fn function_name_blame(f: &crate::syntax::Function) -> Span {
+    if !f.is_kernel() || f.params.is_none() {
+        if let Some(d) = f.directives.first() {
+            return d.span;
+        }
+        if let Some(b) = &f.body {
+            return Span::new(b.span.start, b.span.start.saturating_add(1));
+        }
+        return Span::new(f.span.end.saturating_sub(1), f.span.end);
+    }
+    f.name_span
+}
+
 /// Where ptxas reports whole-function problems: the closing `}` (or the
 /// end of a declaration).
 fn function_end(f: &crate::syntax::Function) -> crate::source::Span {
@@ -350,10 +369,27 @@ impl Checker<'_> {
         }
     }
 
-    /// `.section` bodies: labels, label arithmetic and negative numbers
-    /// each need a `.version` (`section-feature` lines of `module.ptxisa`);
-    /// ptxas blames the line that uses the feature.
+    /// `.section` bodies: the values each data line may hold
+    /// ([`Checker::section_values`]); labels, label arithmetic and negative
+    /// numbers each need a `.version` (`section-feature` lines of
+    /// `module.ptxisa`); ptxas blames the line that uses the feature.
     pub(super) fn section_rules(&mut self, s: &Section) {
+        for (k, e) in s.entries.iter().enumerate() {
+            if let SectionEntry::Data { ty, values, .. } = e {
+                // ptxas blames a value it cannot store on the token after
+                // the line: the next entry, or the closing brace.
+                let next =
+                    s.entries
+                        .get(k.saturating_add(1))
+                        .map_or(s.span.end.saturating_sub(1), |n| match n {
+                            SectionEntry::Label(_, sp)
+                            | SectionEntry::Data { span: sp, .. }
+                            | SectionEntry::Bytes { span: sp, .. }
+                            | SectionEntry::ByteList { span: sp, .. } => sp.start,
+                        });
+                self.section_values(*ty, values, Span::new(next, next.saturating_add(1)));
+            }
+        }
         let Some(have) = self.env.ptx else {
             return;
         };
@@ -645,6 +681,55 @@ impl Checker<'_> {
         self.decl_rules_with(v, None);
         self.linkage_rules(v);
         self.module_space_rule(v);
+        self.module_var_rules(v);
+    }
+
+    /// What only a module-scope variable is checked for: its names (not a
+    /// special register's) and, for a texture, sampler or surface
+    /// reference, its mode and fields.
+    fn module_var_rules(&mut self, v: &VarDecl) {
+        for d in &v.decls {
+            self.module_name_rule(d.name, d.name_span, "variable");
+        }
+        self.opaque_rules(v);
+    }
+
+    /// A module-scope variable or function named `n` (`what`): not a
+    /// special register's name (`module-names-not-sregs`); blamed at
+    /// `span`.
+    fn module_name_rule(&mut self, n: Name, span: Span, what: &str) {
+        if !data().module_names_not_sregs
+            || crate::isa::catalog().special_register(n.as_str()).is_none()
+        {
+            return;
+        }
+        self.emit(
+            Diagnostic::error(
+                Code::Duplicate,
+                span,
+                format!("`{n}` is a special register: a module-scope {what} cannot take its name"),
+            )
+            .with_note("a function's registers, variables, labels and parameters may; names at module scope may not"),
+        );
+    }
+
+    /// The state space a `.ptr` attribute names (`ptr-spaces`).
+    fn ptr_space_rule(&mut self, ptr: &crate::syntax::PtrAttr) {
+        let spaces = &data().ptr_spaces;
+        let Some(space) = ptr
+            .space
+            .filter(|s| !spaces.is_empty() && !spaces.contains(s))
+        else {
+            return;
+        };
+        self.emit(Diagnostic::error(
+            Code::DeclType,
+            ptr.span,
+            format!(
+                "`.ptr` cannot point to {space}: it names {}",
+                join_spaces(spaces)
+            ),
+        ));
     }
 
     /// [`Checker::global_rules`] for a declaration whose last initializer
@@ -653,6 +738,7 @@ impl Checker<'_> {
         self.decl_rules_with(v, Some(long));
         self.linkage_rules(v);
         self.module_space_rule(v);
+        self.module_var_rules(v);
     }
 
     /// What a declared variable, register or parameter may be
@@ -1132,11 +1218,16 @@ impl Checker<'_> {
             );
             if let Some(ptr) = &p.ptr {
                 self.align_rule(ptr.align.as_ref());
+                self.ptr_space_rule(ptr);
             }
         }
         self.header_rules(f);
+        self.module_name_rule(f.name, function_name_blame(f), "function");
         if !f.is_kernel() {
             return;
+        }
+        for p in f.params() {
+            self.opaque_mode_rule(p.ty, p.name_span);
         }
         let mut bytes = 0u64;
         for p in f.params() {

@@ -346,7 +346,10 @@ impl Checker<'_> {
             .prototypes
             .iter()
             .filter_map(|(n, s)| s.map(|s| (*n, s)))
-            .filter(|(n, _)| !ms.defined.contains_key(n));
+            .filter(|(n, _)| !ms.defined.contains_key(n))
+            // Named like a special register: refused as it is declared,
+            // and ptxas says no more of it.
+            .filter(|(n, _)| crate::isa::catalog().special_register(n.as_str()).is_none());
         // The first `hold_cap` in source order, kept in a heap whose top is
         // the last of them: the others are only counted.
         let mut left: Vec<(Name, Span)> = if self.hold_cap == 0 {
