@@ -383,7 +383,8 @@ impl Checker<'_> {
                 }
                 self.block_end(w);
             }
-            Stmt::Loc(_) | Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
+            Stmt::Loc(l) => self.loc_rules(l, true),
+            Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
         }
     }
 

@@ -4,16 +4,33 @@
 //! 2³² (`.file 18446744073709551615` is index −1, as is `.file
 //! 4294967295`), which is what "Duplicate file index" compares (probed
 //! with ptxas 13.5).
+//!
+//! `.loc` directives: only in a function's body (at module scope ptxas
+//! gives a syntax error); file, line and column read into 32 bits as a
+//! `.file` index is; and the location an `inlined_at` names must be one a
+//! `.loc` earlier in the module gave ("Source location … used in
+//! inlined_at directive must be used in a preceding .loc directive"), so
+//! the locations given so far are kept, once each.
 
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
-use crate::syntax::FileDirective;
+use crate::syntax::{FileDirective, IntLit, Loc};
+
+/// A number of a `.file` or `.loc` directive as ptxas reads it: `None`
+/// for one from 2³² to 2⁶³ − 1 ("Constant overflow"), else its low 32
+/// bits (a number of 2⁶³ or more reads as negative and is kept).
+fn read32(v: u64) -> Option<u32> {
+    if v > u64::from(u32::MAX) && i64::try_from(v).is_ok() {
+        return None;
+    }
+    Some(v as u32)
+}
 
 impl Checker<'_> {
     /// The rules of one `.file` directive.
     pub(super) fn file_rules(&mut self, f: &FileDirective) {
         let v = f.index.value;
-        if v > u64::from(u32::MAX) && i64::try_from(v).is_ok() {
+        if read32(v).is_none() {
             self.emit(
                 Diagnostic::error(
                     Code::DirectiveValue,
@@ -40,6 +57,66 @@ impl Checker<'_> {
             std::collections::hash_map::Entry::Vacant(slot) => {
                 slot.insert(f.index.span);
             }
+        }
+    }
+
+    /// The rules of one `.loc` directive; `in_body` when it is in a
+    /// function's body.
+    pub(super) fn loc_rules(&mut self, l: &Loc, in_body: bool) {
+        if !in_body {
+            self.emit(Diagnostic::error(
+                Code::Syntax,
+                l.span,
+                "`.loc` gives the source location of the instructions after it: it belongs in a function's body",
+            ));
+            return;
+        }
+        let key = |lit: &IntLit, what: &str, c: &mut Checker<'_>| {
+            let v = read32(lit.value);
+            if v.is_none() {
+                c.emit(
+                    Diagnostic::error(
+                        Code::DirectiveValue,
+                        lit.span,
+                        format!("`.loc` takes a 32-bit {what}; this one does not fit"),
+                    )
+                    .with_note("ptxas: Constant overflow"),
+                );
+            }
+            v
+        };
+        let here = (
+            key(&l.file, "file index", self),
+            key(&l.line, "line", self),
+            key(&l.col, "column", self),
+        );
+        let Some([f, ln, c]) = &l.inlined_at else {
+            if let (Some(f), Some(ln), Some(c)) = here {
+                self.locs.insert((f, ln, c));
+            }
+            return;
+        };
+        let at = (
+            key(f, "file index", self),
+            key(ln, "line", self),
+            key(c, "column", self),
+        );
+        if let (Some(f), Some(ln), Some(c)) = at {
+            if !self.locs.contains(&(f, ln, c)) {
+                self.emit(
+                    Diagnostic::error(
+                        Code::Undeclared,
+                        l.span,
+                        format!(
+                            "`inlined_at {f} {ln} {c}` names a source location no earlier `.loc` gave"
+                        ),
+                    )
+                    .with_note("the call an inlined body came from is itself located first: `.loc` that file, line and column before this"),
+                );
+            }
+        }
+        if let (Some(f), Some(ln), Some(c)) = here {
+            self.locs.insert((f, ln, c));
         }
     }
 }

@@ -80,6 +80,9 @@ pub(crate) struct Checker<'o> {
     /// `.file` indices declared so far, each with its first span (see
     /// `files`).
     pub(crate) files: rustc_hash::FxHashMap<i32, crate::source::Span>,
+    /// The source locations (file, line, column) `.loc` directives gave
+    /// so far, each once (see `files`).
+    pub(crate) locs: rustc_hash::FxHashSet<(u32, u32, u32)>,
     /// Role types and vector sizes already worked out, by instruction
     /// shape (see `operands`).
     pub(crate) resolved: operands::Resolved,
@@ -413,6 +416,7 @@ impl<'o> ModuleChecker<'o> {
                 unkept: [0; 2],
                 header: Default::default(),
                 files: Default::default(),
+                locs: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -506,6 +510,10 @@ impl<'o> ModuleChecker<'o> {
             }
             Item::File(f) => {
                 c.file_rules(f);
+                c.declare(item, &mut self.ms);
+            }
+            Item::Loc(l) => {
+                c.loc_rules(l, false);
                 c.declare(item, &mut self.ms);
             }
             Item::Pragma(p) => {

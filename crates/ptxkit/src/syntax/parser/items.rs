@@ -183,18 +183,41 @@ impl Parser<'_> {
         let l = self.expect(K::Int, "a line number")?;
         let c = self.expect(K::Int, "a column number")?;
         let (file, line, col) = (self.int_lit(f), self.int_lit(l), self.int_lit(c));
+        // ptxas takes the two attributes together, `function_name` first
+        // (either alone, or the other order, is a syntax error to it).
         let mut function_name = None;
         let mut inlined_at = None;
-        while self.at(K::Comma) {
-            self.bump();
-            let kw = self.expect(K::Ident, "`function_name` or `inlined_at`")?;
+        if self.eat(K::Comma) {
+            let kw = self.expect(K::Ident, "`function_name`")?;
             match self.text(kw) {
-                "function_name" => function_name = Some(self.expr()?),
-                "inlined_at" => {
+                "function_name" => {
+                    function_name = Some(self.expr()?);
+                    if !self.eat(K::Comma) {
+                        return Err(self.expected(
+                            "`, inlined_at file line column` (a `function_name` says where its body was inlined)",
+                        ));
+                    }
+                    let kw = self.expect(K::Ident, "`inlined_at`")?;
+                    if self.text(kw) != "inlined_at" {
+                        self.error(
+                            Code::Syntax,
+                            kw.span,
+                            "expected `inlined_at` after a `.loc`'s `function_name`",
+                        );
+                        return Err(Fail);
+                    }
                     let a = self.expect(K::Int, "a file number")?;
                     let b = self.expect(K::Int, "a line number")?;
                     let c = self.expect(K::Int, "a column number")?;
                     inlined_at = Some([self.int_lit(a), self.int_lit(b), self.int_lit(c)]);
+                }
+                "inlined_at" => {
+                    self.error(
+                        Code::Syntax,
+                        kw.span,
+                        "`inlined_at` comes after a `function_name` naming the inlined function",
+                    );
+                    return Err(Fail);
                 }
                 other => {
                     let other = other.to_string();
