@@ -83,6 +83,10 @@ pub(crate) struct Checker<'o> {
     /// The source locations (file, line, column) `.loc` directives gave
     /// so far, each once (see `files`).
     pub(crate) locs: rustc_hash::FxHashSet<(u32, u32, u32)>,
+    /// The labels `.loc` directives name as `function_name`, each with its
+    /// first use: each must be a label of a `.section`, which usually
+    /// comes after the functions (see `files`).
+    pub(crate) function_names: rustc_hash::FxHashMap<crate::syntax::Name, crate::source::Span>,
     /// Role types and vector sizes already worked out, by instruction
     /// shape (see `operands`).
     pub(crate) resolved: operands::Resolved,
@@ -417,6 +421,7 @@ impl<'o> ModuleChecker<'o> {
                 header: Default::default(),
                 files: Default::default(),
                 locs: Default::default(),
+                function_names: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -691,11 +696,13 @@ impl<'o> ModuleChecker<'o> {
     }
 
     /// The end of the module: what only the whole module tells (a
-    /// function declared but defined nowhere). Called by
+    /// function declared but defined nowhere, a `.loc`'s `function_name`
+    /// that no `.section` defines). Called by
     /// [`ModuleChecker::finish`]; a caller that takes the diagnostics as
     /// it goes calls it after the last item, then takes them.
     pub fn end(&mut self) {
         self.c.unresolved_functions(&self.ms);
+        self.c.unresolved_function_names(&self.ms);
     }
 
     /// The diagnostics, in source order, after [`ModuleChecker::end`].
