@@ -13,6 +13,7 @@
 //! turn.
 
 mod address;
+mod aliases;
 mod body;
 mod const_div;
 mod const_vectors;

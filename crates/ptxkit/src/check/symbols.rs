@@ -99,7 +99,7 @@ pub fn is_predefined(name: &str) -> bool {
 pub(super) struct Callee {
     pub(super) kernel: bool,
     /// The linkage written on the declaration.
-    linkage: Option<crate::isa::vocab::Linkage>,
+    pub(super) linkage: Option<crate::isa::vocab::Linkage>,
     pub(super) name_span: Span,
     pub(super) rets: usize,
     pub(super) params: usize,
@@ -140,7 +140,7 @@ impl Callee {
     }
 
     /// How `self`'s prototype differs from `other`'s, if it does.
-    fn differs(&self, other: &Callee) -> Option<&'static str> {
+    pub(super) fn differs(&self, other: &Callee) -> Option<&'static str> {
         if (self.rets, self.params) != (other.rets, other.params) {
             Some("the number of parameters differs")
         } else if self.sig != other.sig {
@@ -166,6 +166,8 @@ pub(super) struct ModuleScope {
     /// module ([`Checker::unresolved_functions`]).
     /// (`None` once one is declared `.extern` or made an alias.)
     prototypes: NameMap<Option<Span>>,
+    /// Each alias made so far, with the function it names.
+    aliased: NameMap<Name>,
 }
 
 impl ModuleScope {
@@ -237,30 +239,14 @@ impl Checker<'_> {
             funcs,
             defined,
             prototypes,
+            aliased,
         } = ms;
         match item {
             Item::Var(v) => self.declare_var(v, ms),
             Item::Function(f) => self.declare_function(f, ms),
             Item::Alias(a) => {
-                // The alias is a function declared before (not defined),
-                // with the aliasee's prototype.
-                let why = match (funcs.get(&a.alias), funcs.get(&a.target)) {
-                    (None, _) => Some(format!(
-                        "`{}` is not declared: declare the alias's prototype before `.alias`",
-                        a.alias
-                    )),
-                    (Some(_), _) if defined.contains_key(&a.alias) => Some(format!(
-                        "`{}` is defined: an alias names a function only declared",
-                        a.alias
-                    )),
-                    (Some(x), Some(t)) => x.differs(t).map(|d| {
-                        format!(
-                            "`{}` and `{}` have other prototypes: {d}",
-                            a.alias, a.target
-                        )
-                    }),
-                    _ => None,
-                };
+                let why = super::aliases::problem(a, funcs, defined, scope, aliased);
+                aliased.insert_new(a.alias, a.target);
                 if let Some(p) = prototypes.get_mut(&a.alias) {
                     *p = None;
                 }
@@ -291,6 +277,7 @@ impl Checker<'_> {
             funcs,
             defined,
             prototypes,
+            ..
         } = ms;
         let this = Callee::of(f);
         // (Once declared `.extern` anywhere, the function is left to the
