@@ -53,6 +53,10 @@ pub(crate) struct BodyWalk {
     /// returned into: `ld.param` of another body `.param` is "Function
     /// call sequence invalid" to ptxas 13.5.
     pub(super) returned: rustc_hash::FxHashSet<Name>,
+    /// The return values and parameters an indirect call through each
+    /// `.callprototype` or `.calltargets` label of the body so far passes
+    /// (a target list: its first declared function's).
+    pub(super) protos: rustc_hash::FxHashMap<Name, (usize, usize)>,
 }
 
 /// The lookup memo of a body: entries direct-mapped by name, each with
@@ -256,6 +260,7 @@ impl Checker<'_> {
                 .map(|p| p.name)
                 .collect(),
             returned: rustc_hash::FxHashSet::default(),
+            protos: rustc_hash::FxHashMap::default(),
         }
     }
 
@@ -320,9 +325,15 @@ impl Checker<'_> {
             Stmt::Label(n, sp) => self.define_label(*n, *sp, LabelSort::Plain, w),
             Stmt::CallPrototype(c) => {
                 self.define_label(c.label, c.span, LabelSort::CallTargets, w);
+                self.prototype_rules(c);
+                let count = |l: &Option<Vec<crate::syntax::Param>>| l.as_ref().map_or(0, Vec::len);
+                w.protos.insert(c.label, (count(&c.rets), count(&c.params)));
             }
             Stmt::CallTargets(t) => {
                 self.define_label(t.label, t.span, LabelSort::CallTargets, w);
+                if let Some(f) = t.targets.iter().find_map(|(n, _)| ms.callee(*n)) {
+                    w.protos.insert(t.label, (f.rets, f.params));
+                }
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
                         self.emit(Diagnostic::error(
@@ -684,6 +695,35 @@ impl Checker<'_> {
             .with_note("after the arguments, name a `.callprototype` or `.calltargets` label: `call (r), %rd1, (a), proto;`");
             self.emit(d);
             return;
+        }
+        if let (
+            Some(Decl {
+                kind: Kind::Reg, ..
+            }),
+            Some(Operand::Expr(Expr::Name(p, psp))),
+        ) = (found.decl, rest.last())
+        {
+            if let Some(&(want_rets, want_args)) = w.protos.get(p) {
+                // Through a prototype the counts are exact: leaving the
+                // return values out is no exception (ptxas 13.5: "Call has
+                // wrong number of parameters").
+                let ret_first = matches!(i.operands.first(), Some(Operand::List { .. }));
+                let (rets, args) = match (ret_first, lists.as_slice()) {
+                    (true, [r, a, ..]) => (*r, *a),
+                    (true, [r]) => (*r, 0),
+                    (false, [a, ..]) => (0, *a),
+                    _ => (0, 0),
+                };
+                if (rets, args) != (want_rets, want_args) {
+                    self.emit(Diagnostic::error(
+                        Code::CallArity,
+                        *psp,
+                        format!(
+                            "the call through `{name}` passes {rets} return value(s) and {args} argument(s); `{p}` takes {want_rets} and {want_args}"
+                        ),
+                    ));
+                }
+            }
         }
         if found.decl.is_none() {
             let d = Diagnostic::error(Code::UndeclaredCallee, span, format!("call to `{name}`, which is not declared"))

@@ -694,6 +694,22 @@ impl Checker<'_> {
         self.opaque_rules(v);
     }
 
+    /// A `.callprototype`: its directives' versions, and no directive a
+    /// function with return values cannot have (`directive-no-returns`).
+    pub(super) fn prototype_rules(&mut self, c: &crate::syntax::CallPrototype) {
+        for d in &c.directives {
+            self.since_rule(d.name.as_str(), d.span);
+        }
+        let returns = c.rets.as_ref().is_some_and(|r| !r.is_empty());
+        if c.noreturn && returns && data().directive_no_returns.iter().any(|d| d == ".noreturn") {
+            self.emit(Diagnostic::error(
+                Code::Directive,
+                c.span,
+                format!("`{}` returns values, so it cannot be `.noreturn`", c.label),
+            ));
+        }
+    }
+
     /// A module-scope variable or function named `n` (`what`): not a
     /// special register's name (`module-names-not-sregs`); blamed at
     /// `span`.

@@ -648,6 +648,12 @@ impl<'s> Printer<'s> {
                 if c.noreturn {
                     self.out.push_str(" .noreturn");
                 }
+                for d in &c.directives {
+                    self.out.push(' ');
+                    self.out.push_str(d.name.as_str());
+                    self.out.push(' ');
+                    self.join(&d.args, |p, a| p.int(a));
+                }
                 self.out.push(';');
             }
             Stmt::CallTargets(t) | Stmt::BranchTargets(t) => {

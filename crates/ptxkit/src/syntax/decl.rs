@@ -370,6 +370,10 @@ pub struct CallPrototype {
     pub params: Option<Vec<Param>>,
     /// `.noreturn`.
     pub noreturn: bool,
+    /// `.abi_preserve N`, `.abi_preserve_control N` (PTX 9.0), after any
+    /// `.noreturn`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub directives: Vec<FuncDirective>,
     /// Where.
     pub span: Span,
 }

@@ -139,12 +139,21 @@ impl Parser<'_> {
                             } else {
                                 false
                             };
+                            // ptxas 13.5 takes the ABI directives after
+                            // `.noreturn` (before it: a syntax error).
+                            let mut directives = Vec::new();
+                            while self.at_word(".abi_preserve")
+                                || self.at_word(".abi_preserve_control")
+                            {
+                                directives.push(self.func_directive()?);
+                            }
                             self.expect(K::Semi, "`;` after `.callprototype`")?;
                             return Ok(Stmt::CallPrototype(Box::new(CallPrototype {
                                 label,
                                 rets,
                                 params,
                                 noreturn,
+                                directives,
                                 span: self.since(start),
                             })));
                         }

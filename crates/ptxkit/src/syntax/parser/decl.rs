@@ -521,7 +521,15 @@ impl Parser<'_> {
         } else {
             None
         };
-        self.expect(K::Ident, "`_`")?;
+        let name = self.expect(K::Ident, "`_`")?;
+        if self.text(name) != "_" {
+            self.error(
+                Code::Syntax,
+                name.span,
+                "a `.callprototype` is named `_`: its label names it",
+            );
+            return Err(Fail);
+        }
         let params = if self.at(K::LParen) {
             Some(self.param_list()?)
         } else {
@@ -639,7 +647,7 @@ impl Parser<'_> {
             == Some(&b'{')
     }
 
-    fn func_directive(&mut self) -> PResult<FuncDirective> {
+    pub(crate) fn func_directive(&mut self) -> PResult<FuncDirective> {
         let start = self.tok.span.start;
         let t = self.bump();
         let w = self.text(t);
