@@ -508,6 +508,7 @@ impl Checker<'_> {
         if let Some(scope) = w.stack.last_mut() {
             self.declare_vars(v, scope);
         }
+        self.param_clashes(v, w);
     }
 
     /// What a declaration in a body checks after its rules: a state space
@@ -520,6 +521,32 @@ impl Checker<'_> {
                 if let Some(l) = labels.get(d.name) {
                     self.duplicate(d.name, d.name_span, l.span);
                 }
+            }
+        }
+    }
+
+    /// The declarations of the body's own block share their names with
+    /// the function's parameters and return values (ptxas 13.5:
+    /// "Duplicate definition of variable"; a nested block may reuse
+    /// them): report each name of `v` a parameter has, a register of a
+    /// range included.
+    fn param_clashes(&mut self, v: &VarDecl, w: &BodyWalk) {
+        let (Some(params), Some(body), 2) = (w.stack.first(), w.stack.get(1), w.stack.len()) else {
+            return;
+        };
+        for d in &v.decls {
+            if d.range.is_none() {
+                if let Some(p) = params.get(d.name) {
+                    self.duplicate(d.name, d.name_span, p.span);
+                }
+                continue;
+            }
+            let clash = params.names().find(|(pn, _)| {
+                body.find_range(**pn)
+                    .is_some_and(|r| r.name == d.name && r.span == d.name_span)
+            });
+            if let Some((pn, p)) = clash {
+                self.duplicate(*pn, d.name_span, p.span);
             }
         }
     }

@@ -211,8 +211,21 @@ impl Ord for Unresolved {
 impl Checker<'_> {
     /// Enter the names a module-scope variable declaration declares.
     pub(super) fn declare_var(&mut self, v: &VarDecl, ms: &mut ModuleScope) {
-        let ModuleScope { scope, defined, .. } = ms;
+        let ModuleScope {
+            scope,
+            defined,
+            funcs,
+            ..
+        } = ms;
         for d in &v.decls {
+            // A variable named like a function declared before, defined
+            // or not (ptxas 13.5: "Inconsistent redefinition of variable").
+            if let Some(f) = funcs
+                .get(&d.name)
+                .filter(|_| !defined.contains_key(&d.name))
+            {
+                self.duplicate(d.name, d.name_span, f.name_span);
+            }
             let decl = declarator_decl(v, d);
             // Old PTX declares registers at module scope too.
             if let Some(r) = &d.range {

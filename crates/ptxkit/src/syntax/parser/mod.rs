@@ -580,16 +580,28 @@ impl<'s> Parser<'s> {
         }
     }
 
-    /// `WARP_SZ` names a constant: ptxas's grammar takes it as no
+    /// `WARP_SZ` names a constant, and `function_name` and `inlined_at`
+    /// are words of `.loc`: ptxas's grammar takes none of them as a
     /// declared name (a variable, parameter, function or label of that
     /// name is a syntax error).
     pub(crate) fn not_reserved(&mut self, t: Token) {
-        if t.span.len() == 7 && self.text(t) == "WARP_SZ" {
-            self.error(
+        match self.text(t) {
+            "WARP_SZ" => self.error(
                 Code::Syntax,
                 t.span,
                 "`WARP_SZ` is the warp size constant, not a name to declare",
-            );
+            ),
+            // Keywords of `.loc` to ptxas 13.5, never names (a syntax
+            // error wherever one is declared or used).
+            w @ ("function_name" | "inlined_at") => {
+                let w = w.to_string();
+                self.error(
+                    Code::Syntax,
+                    t.span,
+                    format!("`{w}` is a keyword of `.loc` directives, not a name to declare"),
+                );
+            }
+            _ => {}
         }
     }
 
