@@ -530,23 +530,20 @@ impl Checker<'_> {
     /// "Duplicate definition of variable"; a nested block may reuse
     /// them): report each name of `v` a parameter has, a register of a
     /// range included.
-    fn param_clashes(&mut self, v: &VarDecl, w: &BodyWalk) {
-        let (Some(params), Some(body), 2) = (w.stack.first(), w.stack.get(1), w.stack.len()) else {
+    fn param_clashes(&mut self, v: &VarDecl, w: &mut BodyWalk) {
+        if w.stack.len() != 2 {
+            return;
+        }
+        let Some(params) = w.stack.first_mut() else {
             return;
         };
         for d in &v.decls {
-            if d.range.is_none() {
-                if let Some(p) = params.get(d.name) {
-                    self.duplicate(d.name, d.name_span, p.span);
-                }
-                continue;
-            }
-            let clash = params.names().find(|(pn, _)| {
-                body.find_range(**pn)
-                    .is_some_and(|r| r.name == d.name && r.span == d.name_span)
-            });
-            if let Some((pn, p)) = clash {
-                self.duplicate(*pn, d.name_span, p.span);
+            let clash = match &d.range {
+                None => params.get(d.name).map(|p| (d.name, p.span)),
+                Some(r) => params.covered_by(d.name, r.value).map(|(n, p)| (n, p.span)),
+            };
+            if let Some((n, first)) = clash {
+                self.duplicate(n, d.name_span, first);
             }
         }
     }

@@ -202,7 +202,7 @@ impl<T> Scope<T> {
                 .range_named(name.as_bytes())
                 .map_or(Ok(()), |r| Err(Clash::Range(r)));
         }
-        let covered = self.covered_first(&new);
+        let covered = self.covered_first(name, count);
         let at = u32::try_from(self.ranges.len()).unwrap_or(u32::MAX);
         self.ranges.push(new);
         if self.ranges.len() > SCAN {
@@ -227,13 +227,20 @@ impl<T> Scope<T> {
     /// The plain name of the scope that range `new` would cover with the
     /// lowest index, if any: scanned among a few names, else looked up in
     /// the index by prefix (built on the first need).
-    fn covered_first(&mut self, new: &Range<T>) -> Option<Name> {
+    fn covered_first(&mut self, name: Name, count: u64) -> Option<Name> {
+        let index_of = |s: &[u8]| {
+            let (prefix, digits) = split_register(s)?;
+            (prefix == name.as_bytes())
+                .then(|| register_index(digits))
+                .flatten()
+                .filter(|&i| i < count)
+        };
         if self.names.len() <= SCAN && self.lowest.is_none() {
             return self
                 .names
                 .keys()
-                .filter(|n| new.index_of(n.as_bytes()).is_some())
-                .min_by_key(|n| new.index_of(n.as_bytes()))
+                .filter(|n| index_of(n.as_bytes()).is_some())
+                .min_by_key(|n| index_of(n.as_bytes()))
                 .copied();
         }
         let names = &self.names;
@@ -245,9 +252,18 @@ impl<T> Scope<T> {
             l
         });
         lowest
-            .get(new.name.as_bytes())
-            .filter(|(i, _)| *i < new.count)
+            .get(name.as_bytes())
+            .filter(|(i, _)| *i < count)
             .map(|(_, n)| *n)
+    }
+
+    /// The plain name of this scope, with its payload, that a register
+    /// range `name<count>` declared in another scope would cover (the one
+    /// of lowest index), if any: in a time independent of the scope's
+    /// size once its index by prefix is built.
+    pub fn covered_by(&mut self, name: Name, count: u64) -> Option<(Name, &T)> {
+        let n = self.covered_first(name, count)?;
+        self.names.get(&n).map(|v| (n, v))
     }
 
     /// The range named exactly `prefix`, if the scope declares one.
@@ -314,15 +330,6 @@ impl<T> Range<T> {
     #[inline]
     fn covers_index(&self, digits: &[u8]) -> bool {
         register_index(digits).is_some_and(|i| i < self.count)
-    }
-
-    /// The index of register `s` in this range, if it declares it.
-    fn index_of(&self, s: &[u8]) -> Option<u64> {
-        let (prefix, digits) = split_register(s)?;
-        (prefix == self.name.as_bytes())
-            .then(|| register_index(digits))
-            .flatten()
-            .filter(|&i| i < self.count)
     }
 
     /// The name of the range's register `k`, as the range declares it
