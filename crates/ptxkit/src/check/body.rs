@@ -395,6 +395,8 @@ impl Checker<'_> {
                 self.block_end(w);
             }
             Stmt::Loc(l) => self.loc_rules(l, true),
+            // ptxas checks a body's `.target` as one at module scope.
+            Stmt::Target(t) => self.body_target_rules(t),
             Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
         }
     }

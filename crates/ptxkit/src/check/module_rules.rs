@@ -694,6 +694,24 @@ impl Checker<'_> {
         self.opaque_rules(v);
     }
 
+    /// A `.target` in a function's body: checked as one at module scope,
+    /// and an option of a group (the texture mode) that the module is not
+    /// in is a conflict (ptxas 13.5: "Conflicting .target option").
+    pub(super) fn body_target_rules(&mut self, t: &Target) {
+        self.target_rules(t);
+        let md = data();
+        for (n, span) in &t.items {
+            let grouped = matches!(md.option(n.as_str()), Some(Some(_)));
+            if grouped && !md.option_holds(n.as_str(), self.env.opts) {
+                self.emit(Diagnostic::error(
+                    Code::UnknownTarget,
+                    *span,
+                    format!("`{n}` conflicts with the module's `.target`, which is not in it"),
+                ));
+            }
+        }
+    }
+
     /// A `.callprototype`: its directives' versions, and no directive a
     /// function with return values cannot have (`directive-no-returns`).
     pub(super) fn prototype_rules(&mut self, c: &crate::syntax::CallPrototype) {

@@ -667,6 +667,10 @@ impl<'s> Printer<'s> {
                 self.out.push(';');
             }
             Stmt::Directive(d) => self.directive(d),
+            Stmt::Target(t) => {
+                self.out.push_str(".target ");
+                self.join(&t.items, |p, (n, _)| p.out.push_str(n.as_str()));
+            }
             Stmt::Label(..) | Stmt::Block(_) | Stmt::Error(_) => {}
         }
         self.out.push('\n');

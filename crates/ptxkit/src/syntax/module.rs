@@ -295,6 +295,9 @@ pub enum Stmt {
     BranchTargets(TargetList),
     /// Any other directive.
     Directive(Directive),
+    /// `.target …` inside a body (ptxas 13.5 takes it there, and checks
+    /// it as at module scope).
+    Target(Target),
     /// Text that could not be parsed.
     Error(Span),
 }
@@ -312,6 +315,7 @@ impl Stmt {
             Stmt::CallPrototype(x) => x.span,
             Stmt::CallTargets(x) | Stmt::BranchTargets(x) => x.span,
             Stmt::Directive(x) => x.span,
+            Stmt::Target(x) => x.span,
         }
     }
 }

@@ -205,7 +205,7 @@ pub fn walk_stmt<'a, V: Visit<'a> + ?Sized>(v: &mut V, s: &'a Stmt) {
                 v.visit_expr(x);
             }
         }
-        Stmt::Pragma(_) | Stmt::Error(_) => {}
+        Stmt::Pragma(_) | Stmt::Target(_) | Stmt::Error(_) => {}
     }
 }
 

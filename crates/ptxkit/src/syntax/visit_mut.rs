@@ -275,6 +275,12 @@ pub fn walk_stmt_mut<V: VisitMut + ?Sized>(v: &mut V, s: &mut Stmt) {
             v.visit_span_mut(&mut t.span);
         }
         Stmt::Directive(d) => walk_directive_mut(v, d),
+        Stmt::Target(t) => {
+            for (_, sp) in &mut t.items {
+                v.visit_span_mut(sp);
+            }
+            v.visit_span_mut(&mut t.span);
+        }
         Stmt::Pragma(p) => v.visit_span_mut(&mut p.span),
         Stmt::Error(sp) => v.visit_span_mut(sp),
     }

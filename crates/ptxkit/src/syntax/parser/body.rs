@@ -195,6 +195,7 @@ impl Parser<'_> {
                     ".loc" => Ok(Stmt::Loc(Box::new(self.loc()?))),
                     ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
                     ".loc_intermediate" => Ok(Stmt::Directive(self.loc_intermediate()?)),
+                    ".target" => Ok(Stmt::Target(self.target_directive()?)),
                     _ => {
                         let t = self.tok;
                         let what = if super::items::starts_item(w) {

@@ -37,6 +37,26 @@ pub(crate) fn starts_item(w: &str) -> bool {
 }
 
 impl Parser<'_> {
+    /// `.target sm_90a {, option}` (at module scope, or in a body, where
+    /// ptxas 13.5 takes it too); the current token is `.target`.
+    pub(crate) fn target_directive(&mut self) -> PResult<Target> {
+        let start = self.bump().span.start;
+        let mut items = Vec::new();
+        loop {
+            let t = self.expect(K::Ident, "a target such as `sm_90`")?;
+            items.push((self.name(t), t.span));
+            if !self.eat(K::Comma) {
+                break;
+            }
+        }
+        Ok(Target {
+            items,
+            span: self.since(start),
+        })
+    }
+}
+
+impl Parser<'_> {
     pub(crate) fn item(&mut self) -> PResult<Item> {
         let start = self.tok.span.start;
         if !self.at(K::DotWord) {
@@ -64,21 +84,7 @@ impl Parser<'_> {
                     span: self.since(start),
                 }))
             }
-            ".target" => {
-                self.bump();
-                let mut items = Vec::new();
-                loop {
-                    let t = self.expect(K::Ident, "a target such as `sm_90`")?;
-                    items.push((self.name(t), t.span));
-                    if !self.eat(K::Comma) {
-                        break;
-                    }
-                }
-                Ok(Item::Target(Target {
-                    items,
-                    span: self.since(start),
-                }))
-            }
+            ".target" => Ok(Item::Target(self.target_directive()?)),
             ".address_size" => {
                 self.bump();
                 let t = self.expect(K::Int, "32 or 64")?;
