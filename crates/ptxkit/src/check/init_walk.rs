@@ -4,6 +4,9 @@
 //! takes. ptxas stops at the first such error, one per declarator: the
 //! first in a walk that looks at a list (its length) before its items.
 //!
+//! The initializer of a texture, sampler or surface reference sets
+//! fields: only their names are checked ([`super::opaque::unknown_field`]).
+//!
 //! The list goes by as events (a list opens, an item, a list closes), so
 //! the same rules serve a list held whole ([`InitWalk::tree`]) and one
 //! read in parts ([`crate::DataPiece::Part`]), holding only the open lists'
@@ -51,6 +54,9 @@ pub(super) struct InitWalk {
     seq: u64,
     /// The first error in walk order, and where in the walk its node is.
     first: Option<(u64, Diagnostic)>,
+    /// A texture, sampler or surface reference: its initializer sets
+    /// fields, which are all the walk checks.
+    fields_only: bool,
 }
 
 impl InitWalk {
@@ -67,6 +73,7 @@ impl InitWalk {
             open: Vec::new(),
             seq: 0,
             first: None,
+            fields_only: super::module_data::data().opaque_types.contains(&v.ty),
         }
     }
 
@@ -142,7 +149,9 @@ impl InitWalk {
         self.seq = self.seq.saturating_add(1);
         let one_value = "one value where a list is expected";
         let d = match (shape, init) {
-            (_, Initializer::Field(_) | Initializer::List { .. }) => None,
+            (_, Initializer::Field(f)) => super::opaque::unknown_field(self.ty, f),
+            _ if self.fields_only => None,
+            (_, Initializer::List { .. }) => None,
             (Shape::Scalar, Initializer::Expr(e)) => init_value(self.ty, e),
             (Shape::Scalar, Initializer::Decimals(run)) => run
                 .first()
@@ -168,6 +177,7 @@ impl InitWalk {
     pub(super) fn close(&mut self, span: Span) -> u64 {
         let Some(l) = self.open.pop() else { return 0 };
         let d = match l.shape {
+            _ if self.fields_only => None,
             Shape::Scalar => Some(self.mismatch(span, "a list where one value is expected")),
             Shape::Vector(n) if l.len != n => Some(Diagnostic::error(
                 Code::InitCount,

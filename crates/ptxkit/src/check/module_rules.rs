@@ -1408,8 +1408,8 @@ impl Checker<'_> {
     }
 
     /// Whether an initializer (at `span`) is walked against `v`'s shape:
-    /// not for a type that takes none (an error here), nor for texture and
-    /// sampler initializers, which have fields.
+    /// not for a type that takes none (an error here). (The walk of a
+    /// texture, sampler or surface initializer checks its fields only.)
     fn initializer_applies(&mut self, v: &VarDecl, span: Span) -> bool {
         let ty = v.ty.as_str();
         if data().init_none.iter().any(|t| t == ty) {
@@ -1420,10 +1420,7 @@ impl Checker<'_> {
             ));
             return false;
         }
-        !matches!(
-            v.ty,
-            ScalarType::TexRef | ScalarType::SamplerRef | ScalarType::SurfRef
-        )
+        true
     }
 }
 

@@ -9,7 +9,7 @@ use super::Checker;
 use crate::diag::{Code, Diagnostic};
 use crate::isa::vocab::ScalarType;
 use crate::source::Span;
-use crate::syntax::{Initializer, VarDecl};
+use crate::syntax::{FieldInit, VarDecl};
 
 impl Checker<'_> {
     /// A variable or kernel parameter of type `ty` declared at `span`:
@@ -34,45 +34,34 @@ impl Checker<'_> {
         );
     }
 
-    /// A module-scope variable of an opaque type: its mode, and the
-    /// fields its initializers set.
+    /// A module-scope variable of an opaque type: its mode (the fields
+    /// its initializers set are checked by the initializer walk,
+    /// [`unknown_field`]).
     pub(super) fn opaque_rules(&mut self, v: &VarDecl) {
         if !data().opaque_types.contains(&v.ty) {
             return;
         }
         for d in &v.decls {
             self.opaque_mode_rule(v.ty, d.name_span);
-            if let Some(init) = &d.init {
-                self.opaque_fields(v.ty, init);
-            }
         }
     }
+}
 
-    /// The fields `init` sets, each one its type `ty` has.
-    fn opaque_fields(&mut self, ty: ScalarType, init: &Initializer) {
-        let Some(known) = data().opaque_fields(ty) else {
-            return;
-        };
-        let items: &[Initializer] = match init {
-            Initializer::List { items, .. } => items,
-            one => std::slice::from_ref(one),
-        };
-        for item in items {
-            let Initializer::Field(f) = item else {
-                continue;
-            };
-            let name = f.name.as_str();
-            if known.iter().any(|k| k == name) {
-                continue;
-            }
-            self.emit(
-                Diagnostic::error(
-                    Code::InitKind,
-                    f.span,
-                    format!("`{name}` is not a field of a {ty}"),
-                )
-                .with_note(format!("a {ty} has {}", known.join(", "))),
-            );
-        }
+/// The diagnostic for field `f` of an initializer of opaque type `ty`
+/// if the type has no such field (`opaque-fields`; the field check of
+/// [`super::init_walk`], which serves lists held whole and read in parts).
+pub(super) fn unknown_field(ty: ScalarType, f: &FieldInit) -> Option<Diagnostic> {
+    let known = data().opaque_fields(ty)?;
+    let name = f.name.as_str();
+    if known.iter().any(|k| k == name) {
+        return None;
     }
+    Some(
+        Diagnostic::error(
+            Code::InitKind,
+            f.span,
+            format!("`{name}` is not a field of a {ty}"),
+        )
+        .with_note(format!("a {ty} has {}", known.join(", "))),
+    )
 }
