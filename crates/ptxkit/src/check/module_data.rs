@@ -128,6 +128,8 @@ pub struct ModuleData {
     pub section_ranges: Vec<(ScalarType, SectionRange)>,
     /// The `.section` data types that may hold a label's address.
     pub section_label_types: Vec<ScalarType>,
+    /// The types of `.section` data lines (`section-types`).
+    pub section_types: Vec<ScalarType>,
 }
 
 /// The values a `.section` data line of one type may hold.
@@ -259,6 +261,11 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                         max: max.flatten().and_then(|m| u64::try_from(m).ok()),
                     },
                 ));
+            }
+            ("section-types", ts) if !ts.is_empty() => {
+                for t in ts {
+                    d.section_types.push(scalar(t).ok_or_else(bad)?);
+                }
             }
             ("section-label-types", ts) if !ts.is_empty() => {
                 for t in ts {

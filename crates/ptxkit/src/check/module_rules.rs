@@ -375,7 +375,7 @@ impl Checker<'_> {
     /// `module.ptxisa`); ptxas blames the line that uses the feature.
     pub(super) fn section_rules(&mut self, s: &Section) {
         for (k, e) in s.entries.iter().enumerate() {
-            if let SectionEntry::Data { ty, values, .. } = e {
+            if let SectionEntry::Data { ty, values, span } = e {
                 // ptxas blames a value it cannot store on the token after
                 // the line: the next entry, or the closing brace.
                 let next =
@@ -387,7 +387,7 @@ impl Checker<'_> {
                             | SectionEntry::Bytes { span: sp, .. }
                             | SectionEntry::ByteList { span: sp, .. } => sp.start,
                         });
-                self.section_values(*ty, values, Span::new(next, next.saturating_add(1)));
+                self.section_values(*ty, values, *span, Span::new(next, next.saturating_add(1)));
             }
         }
         let Some(have) = self.env.ptx else {

@@ -71,11 +71,37 @@ fn describe(range: SectionRange) -> String {
 }
 
 impl Checker<'_> {
-    /// The values of one `.section` data line of type `ty`; `after` is
-    /// the token after the line, where ptxas blames a value its type
-    /// cannot hold (each is labelled at the value).
-    pub(super) fn section_values(&mut self, ty: ScalarType, values: &[Expr], after: Span) {
+    /// The values of one `.section` data line (at `line`) of type `ty`;
+    /// `after` is the token after the line, where ptxas blames a value its
+    /// type cannot hold (each is labelled at the value).
+    pub(super) fn section_values(
+        &mut self,
+        ty: ScalarType,
+        values: &[Expr],
+        line: Span,
+        after: Span,
+    ) {
         let md = data();
+        // A type no data line has (blamed, as a bad value is, after the
+        // line).
+        if !md.section_types.is_empty() && !md.section_types.contains(&ty) {
+            self.emit(
+                Diagnostic::error(
+                    Code::InitKind,
+                    after,
+                    format!(
+                        "{ty} is no type of `.section` data: a line holds {}",
+                        md.section_types
+                            .iter()
+                            .map(|t| t.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                )
+                .with_label(line, "this line"),
+            );
+            return;
+        }
         let several = values.len() > 1;
         for v in values {
             let blame = after;

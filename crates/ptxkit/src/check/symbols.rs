@@ -275,6 +275,18 @@ impl Checker<'_> {
             Item::Section(s) => {
                 for e in &s.entries {
                     if let crate::syntax::SectionEntry::Label(n, sp) = e {
+                        // Labels of every section share one namespace
+                        // (ptxas 13.5: "Duplicate definition of label");
+                        // a variable or function of the name does not
+                        // clash.
+                        if let Some(Decl {
+                            kind: Kind::Label(_),
+                            span: first,
+                            ..
+                        }) = scope.get(*n).copied()
+                        {
+                            self.duplicate(*n, *sp, first);
+                        }
                         scope.replace(*n, Decl::of(Kind::Label(LabelSort::Plain), *sp));
                     }
                 }

@@ -364,7 +364,9 @@ impl Parser<'_> {
     fn section(&mut self) -> PResult<Item> {
         let start = self.bump().span.start;
         let n = self.tok;
-        if !matches!(n.kind, K::DotWord | K::Ident) {
+        // ptxas 13.5: a section is named by a dotted word (`.section foo`
+        // is a syntax error).
+        if n.kind != K::DotWord {
             return Err(self.expected("a section name"));
         }
         self.bump();
