@@ -630,6 +630,7 @@ impl Checker<'_> {
     /// `call{.uni} (rets), f, (args){, proto|targets}`.
     fn call(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
         let mut lists = Vec::new();
+        let mut list_items: smallvec::SmallVec<[&[Operand]; 2]> = smallvec::SmallVec::new();
         let mut callee: Option<(Name, Span)> = None;
         let mut rest = Vec::new();
         for o in &i.operands {
@@ -639,6 +640,7 @@ impl Checker<'_> {
                         self.operand_names(it, w, ms);
                     }
                     lists.push(items.len());
+                    list_items.push(items);
                 }
                 Operand::Expr(Expr::Name(n, sp)) if callee.is_none() => callee = Some((*n, *sp)),
                 other => rest.push(other),
@@ -702,6 +704,41 @@ impl Checker<'_> {
                 )
                 .with_label(f.name_span, format!("`{name}` is declared here"));
                 self.emit(d);
+                return;
+            }
+            // Each argument (and return value) of the type of its formal
+            // parameter, as an instruction's operand is (ptxas 13.5: "Type
+            // of argument does not match formal parameter").
+            // The lists written, in order (return values, then
+            // arguments), against the formals from the first they stand
+            // for: without a list of return values, the parameters.
+            let given = list_items.iter().flat_map(|l| l.iter());
+            let formals = ms.formals(name).unwrap_or_default();
+            let skip = if ret_first { 0 } else { want_rets };
+            for (o, formal) in given.zip(formals.iter().skip(skip)) {
+                let (Operand::Expr(Expr::Name(n, sp)), Some(formal)) = (o, formal) else {
+                    continue;
+                };
+                let Some(d) = w.lookup(ms, *n).decl else {
+                    continue;
+                };
+                let actual = match d.kind {
+                    Kind::Reg => d.ty,
+                    Kind::Var if d.space == Some(StateSpace::Param) => d.ty,
+                    _ => None,
+                };
+                if let Some(actual) =
+                    actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
+                {
+                    self.emit(
+                        Diagnostic::error(
+                            Code::OperandType,
+                            *sp,
+                            format!("`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"),
+                        )
+                        .with_label(f.name_span, format!("`{name}` is declared here")),
+                    );
+                }
             }
             return;
         }

@@ -107,6 +107,9 @@ pub(super) struct Callee {
     /// dimensions of each return and parameter, hashed: two prototypes of
     /// one function must agree on them (names aside).
     sig: u64,
+    /// Where its return values' and parameters' types are in
+    /// `ModuleScope::formals` (start, count).
+    pub(super) formals: (u32, u32),
 }
 
 impl Callee {
@@ -136,6 +139,7 @@ impl Callee {
             rets: f.rets.as_ref().map_or(0, Vec::len),
             params: f.params.as_ref().map_or(0, Vec::len),
             sig: h.finish(),
+            formals: (0, 0),
         }
     }
 
@@ -168,6 +172,11 @@ pub(super) struct ModuleScope {
     prototypes: NameMap<Option<Span>>,
     /// Each alias made so far, with the function it names.
     aliased: NameMap<Name>,
+    /// The type of each return value and parameter of the functions
+    /// declared so far, returns first, one run per function
+    /// ([`Callee::formals`] says where; `None` for an array or a vector,
+    /// which the argument check leaves alone): one byte a parameter.
+    formals: Vec<Option<ScalarType>>,
 }
 
 impl ModuleScope {
@@ -184,6 +193,14 @@ impl ModuleScope {
     /// What a call needs of function `n`, if it is declared.
     pub(super) fn callee(&self, n: Name) -> Option<Callee> {
         self.funcs.get(&n).copied()
+    }
+
+    /// The types of function `n`'s return values then parameters.
+    pub(super) fn formals(&self, n: Name) -> Option<&[Option<ScalarType>]> {
+        let (at, len) = self.funcs.get(&n)?.formals;
+        let at = usize::try_from(at).ok()?;
+        self.formals
+            .get(at..at.checked_add(usize::try_from(len).ok()?)?)
     }
 }
 
@@ -253,6 +270,7 @@ impl Checker<'_> {
             defined,
             prototypes,
             aliased,
+            ..
         } = ms;
         match item {
             Item::Var(v) => self.declare_var(v, ms),
@@ -302,6 +320,7 @@ impl Checker<'_> {
             funcs,
             defined,
             prototypes,
+            formals,
             ..
         } = ms;
         let this = Callee::of(f);
@@ -343,7 +362,24 @@ impl Checker<'_> {
         scope.replace(f.name, Decl::of(Kind::Func, f.name_span));
         // Prefer the definition (it has the parameter names).
         if f.body.is_some() || !funcs.contains_key(&f.name) {
-            funcs.insert(f.name, this);
+            let at = u32::try_from(formals.len()).unwrap_or(u32::MAX);
+            formals.extend(
+                f.rets
+                    .iter()
+                    .flatten()
+                    .chain(f.params())
+                    .map(|p| (p.dims.is_empty() && p.vector.is_none()).then_some(p.ty)),
+            );
+            let len = u32::try_from(formals.len())
+                .unwrap_or(u32::MAX)
+                .saturating_sub(at);
+            funcs.insert(
+                f.name,
+                Callee {
+                    formals: (at, len),
+                    ..this
+                },
+            );
         }
     }
 
