@@ -60,6 +60,15 @@ fn in_range(range: SectionRange, negated: bool, lit: &IntLit) -> bool {
     }
 }
 
+/// Types as a message lists them: `.b32 or .b64`.
+fn join_types(types: &[ScalarType], sep: &str) -> String {
+    types
+        .iter()
+        .map(|t| t.as_str())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
 /// `range` as a message gives it: `-128 to 255`, `-2147483648 and up`.
 fn describe(range: SectionRange) -> String {
     match (range.min, range.max) {
@@ -91,11 +100,7 @@ impl Checker<'_> {
                     after,
                     format!(
                         "{ty} is no type of `.section` data: a line holds {}",
-                        md.section_types
-                            .iter()
-                            .map(|t| t.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
+                        join_types(&md.section_types, ", ")
                     ),
                 )
                 .with_label(line, "this line"),
@@ -136,11 +141,7 @@ impl Checker<'_> {
                         ))
                         .with_note(format!(
                             "an address is {} data",
-                            md.section_label_types
-                                .iter()
-                                .map(|t| t.as_str())
-                                .collect::<Vec<_>>()
-                                .join(" or ")
+                            join_types(&md.section_label_types, " or ")
                         )),
                     );
                 }
