@@ -32,7 +32,7 @@ use std::path::PathBuf;
 /// The allocator of the `ptx` binary, so that `xtask bench` measures what
 /// `ptx check` does.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: ptx_alloc::Mimalloc = ptx_alloc::Mimalloc;
 
 fn main() {
     use clap::Parser;

@@ -16,7 +16,7 @@ use clap::{CommandFactory, Parser, Subcommand};
 /// mimalloc: parsing allocates many small tree nodes and frees them as it
 /// streams; glibc's allocator spends noticeably more instructions on that.
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: ptx_alloc::Mimalloc = ptx_alloc::Mimalloc;
 
 /// Read, check, format and explore NVIDIA PTX modules.
 #[derive(Parser)]

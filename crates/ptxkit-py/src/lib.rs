@@ -31,7 +31,7 @@ use crate::text::Str;
 /// The allocator of the `ptx` binary, for the parser's many small nodes
 /// (Rust allocations only; Python's objects keep Python's allocator).
 #[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+static ALLOC: ptx_alloc::Mimalloc = ptx_alloc::Mimalloc;
 
 /// The name of a module parsed from a string without a path.
 pub(crate) const NO_PATH: &str = "<string>";
