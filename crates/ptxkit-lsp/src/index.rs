@@ -280,6 +280,9 @@ impl Builder<'_> {
                 }
                 Stmt::Var(v) => self.var_decl(v),
                 Stmt::Block(inner) => self.block(inner),
+                Stmt::Function(f) => {
+                    self.function_name(f);
+                }
                 Stmt::CallTargets(t) | Stmt::BranchTargets(t) => {
                     for (n, sp) in &t.targets {
                         self.use_name(*n, *sp);
@@ -293,6 +296,29 @@ impl Builder<'_> {
     }
 
     fn function(&mut self, f: &Function) {
+        let id = self.function_name(f);
+        self.function = Some(self.ix.functions.len());
+        self.ix.functions.push(FunctionScope {
+            decl: id,
+            span: f.span,
+            body: f.body.as_ref().map(|b| b.span),
+            decls: Vec::new(),
+        });
+        self.scopes.push(Scope::default());
+        for p in f.rets.iter().flatten().chain(f.params()) {
+            self.param(p);
+        }
+        if let Some(b) = &f.body {
+            self.block(b);
+        }
+        self.scopes.pop();
+        self.function = None;
+    }
+
+    /// The module-scope symbol of function `f`, made at its first
+    /// declaration (a prototype in a body included: ptxas declares it for
+    /// the whole module from there).
+    fn function_name(&mut self, f: &Function) -> u32 {
         let kind = if f.is_kernel() {
             Kind::Kernel
         } else {
@@ -300,7 +326,7 @@ impl Builder<'_> {
         };
         let header_end = f.body.as_ref().map_or(f.span.end, |b| b.span.start);
         let header = Span::new(f.span.start, header_end);
-        let id = match self.module.get(f.name).copied() {
+        match self.module.get(f.name).copied() {
             Some(id) => {
                 // A definition after its prototype: the definition is where
                 // "go to definition" leads.
@@ -336,23 +362,7 @@ impl Builder<'_> {
                 self.module.replace(f.name, id);
                 id
             }
-        };
-        self.function = Some(self.ix.functions.len());
-        self.ix.functions.push(FunctionScope {
-            decl: id,
-            span: f.span,
-            body: f.body.as_ref().map(|b| b.span),
-            decls: Vec::new(),
-        });
-        self.scopes.push(Scope::default());
-        for p in f.rets.iter().flatten().chain(f.params()) {
-            self.param(p);
         }
-        if let Some(b) = &f.body {
-            self.block(b);
-        }
-        self.scopes.pop();
-        self.function = None;
     }
 }
 
@@ -418,6 +428,34 @@ impl Index {
 #[allow(clippy::unwrap_used, clippy::indexing_slicing)]
 mod tests {
     use super::*;
+
+    /// A function declared in a body is a module symbol from there on:
+    /// its calls in that body and in later ones lead to it, and its later
+    /// definition is where "go to definition" goes.
+    #[test]
+    fn a_function_declared_in_a_body_is_a_module_symbol() {
+        let src = ".version 8.0\n.target sm_90\n.address_size 64\n\
+            .entry k() {\n  .param .b32 p;\n  .func h(.param .b32 a);\n  call h, (p);\n  ret;\n}\n\
+            .entry k2() {\n  .param .b32 p;\n  call h, (p);\n  ret;\n}\n\
+            .func h(.param .b32 a) {\n  ret;\n}\n";
+        let m = ptxkit::parse(src.as_bytes());
+        assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+        let ix = Index::build(&m.module, src.as_bytes());
+        let at = |needle: &str, nth: usize| {
+            let off = src.match_indices(needle).nth(nth).unwrap().0 as u32;
+            ix.at(off + 1).unwrap().decl
+        };
+        let first = at("h(", 0);
+        assert_eq!(at("h, (p)", 0), first);
+        assert_eq!(at("h, (p)", 1), first);
+        assert_eq!(at("h(", 1), first);
+        let d = ix.decl(first).unwrap();
+        assert_eq!(d.kind, Kind::Function);
+        // The definition, the last of them.
+        assert_eq!(d.name_span.start as usize, src.rfind("h(").unwrap());
+        // Only the two kernels and the definition have scopes of their own.
+        assert_eq!(ix.functions.len(), 3);
+    }
 
     #[test]
     fn resolves_scopes_ranges_labels_and_functions() {

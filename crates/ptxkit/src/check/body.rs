@@ -53,10 +53,43 @@ pub(crate) struct BodyWalk {
     /// returned into: `ld.param` of another body `.param` is "Function
     /// call sequence invalid" to ptxas 13.5.
     pub(super) returned: rustc_hash::FxHashSet<Name>,
-    /// The return values and parameters an indirect call through each
-    /// `.callprototype` or `.calltargets` label of the body so far passes
-    /// (a target list: its first declared function's).
-    pub(super) protos: rustc_hash::FxHashMap<Name, (usize, usize)>,
+    /// What an indirect call through each `.callprototype` or
+    /// `.calltargets` label of the body so far passes (a target list: its
+    /// first declared function's prototype).
+    pub(super) protos: rustc_hash::FxHashMap<Name, Proto>,
+    /// The formal types of the body's `.callprototype`s, one entry a
+    /// return value or parameter, each prototype's a run of them
+    /// ([`Proto::formals`]), as the module keeps its functions'.
+    pub(super) proto_formals: Vec<Option<crate::isa::vocab::ScalarType>>,
+}
+
+/// An indirect call's prototype: its counts, and where its formal types
+/// are.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Proto {
+    /// Return values.
+    pub(super) rets: usize,
+    /// Parameters.
+    pub(super) params: usize,
+    /// The formal types, return values first.
+    pub(super) formals: ProtoFormals,
+    /// Where the prototype (or the target list's function) is declared.
+    pub(super) at: Span,
+}
+
+/// Where a [`Proto`]'s formal types are kept.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum ProtoFormals {
+    /// A module function's (a `.calltargets` list's first function).
+    Function(Name),
+    /// A run of [`BodyWalk::proto_formals`]: start and length.
+    Body(usize, usize),
+}
+
+/// The formal type of a return value or parameter, as calls check it:
+/// none (not checked) for an array or a vector.
+pub(super) fn formal_type(p: &crate::syntax::Param) -> Option<crate::isa::vocab::ScalarType> {
+    (p.dims.is_empty() && p.vector.is_none()).then_some(p.ty)
 }
 
 /// The lookup memo of a body: entries direct-mapped by name, each with
@@ -177,7 +210,7 @@ impl Mark {
 impl Checker<'_> {
     /// Check a whole function body (the tree-walking form of the
     /// statement-by-statement check).
-    pub(super) fn check_function(&mut self, f: &Function, ms: &ModuleScope) {
+    pub(super) fn check_function(&mut self, f: &Function, ms: &mut ModuleScope) {
         let Some(body) = &f.body else { return };
         let mut w = self.body_start(f);
         for s in &body.stmts {
@@ -261,6 +294,7 @@ impl Checker<'_> {
                 .collect(),
             returned: rustc_hash::FxHashSet::default(),
             protos: rustc_hash::FxHashMap::default(),
+            proto_formals: Vec::new(),
         }
     }
 
@@ -319,7 +353,7 @@ impl Checker<'_> {
     }
 
     /// The next statement of the body (a nested block whole).
-    pub(super) fn body_stmt(&mut self, s: &Stmt, w: &mut BodyWalk, ms: &ModuleScope) {
+    pub(super) fn body_stmt(&mut self, s: &Stmt, w: &mut BodyWalk, ms: &mut ModuleScope) {
         w.held.settle_point();
         match s {
             Stmt::Label(n, sp) => self.define_label(*n, *sp, LabelSort::Plain, w),
@@ -327,12 +361,39 @@ impl Checker<'_> {
                 self.define_label(c.label, c.span, LabelSort::CallTargets, w);
                 self.prototype_rules(c);
                 let count = |l: &Option<Vec<crate::syntax::Param>>| l.as_ref().map_or(0, Vec::len);
-                w.protos.insert(c.label, (count(&c.rets), count(&c.params)));
+                let at = w.proto_formals.len();
+                w.proto_formals.extend(
+                    c.rets
+                        .iter()
+                        .flatten()
+                        .chain(c.params.iter().flatten())
+                        .map(formal_type),
+                );
+                let len = w.proto_formals.len().saturating_sub(at);
+                w.protos.insert(
+                    c.label,
+                    Proto {
+                        rets: count(&c.rets),
+                        params: count(&c.params),
+                        formals: ProtoFormals::Body(at, len),
+                        at: c.span,
+                    },
+                );
             }
             Stmt::CallTargets(t) => {
                 self.define_label(t.label, t.span, LabelSort::CallTargets, w);
-                if let Some(f) = t.targets.iter().find_map(|(n, _)| ms.callee(*n)) {
-                    w.protos.insert(t.label, (f.rets, f.params));
+                if let Some((n, f)) = t
+                    .targets
+                    .iter()
+                    .find_map(|(n, _)| ms.callee(*n).map(|f| (*n, f)))
+                {
+                    let proto = Proto {
+                        rets: f.rets,
+                        params: f.params,
+                        formals: ProtoFormals::Function(n),
+                        at: f.name_span,
+                    };
+                    w.protos.insert(t.label, proto);
                 }
                 for (n, sp) in &t.targets {
                     if !ms.is_function(*n) {
@@ -397,8 +458,37 @@ impl Checker<'_> {
             Stmt::Loc(l) => self.loc_rules(l, true),
             // ptxas checks a body's `.target` as one at module scope.
             Stmt::Target(t) => self.body_target_rules(t),
+            Stmt::Function(f) => self.body_function(f, w, ms),
             Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
         }
+    }
+
+    /// A function declared in the body (`.extern .func f(…);`): ptxas
+    /// 13.5 declares it from here on for the whole module, as if at module
+    /// scope (another body may call it; a later prototype must agree), so
+    /// it goes into `ms` with the module's rules. Its name may not be one
+    /// the innermost block already has (a variable, register or label; in
+    /// the body's own block a parameter too: "Inconsistent redefinition of
+    /// symbol"); a later declaration of the block may take it.
+    fn body_function(&mut self, f: &Function, w: &mut BodyWalk, ms: &mut ModuleScope) {
+        let own_block = w.stack.len() == 2;
+        let here = w
+            .stack
+            .last()
+            .and_then(|s| s.find(f.name))
+            .or_else(|| w.labels.last().and_then(|s| s.find(f.name)))
+            .or_else(|| {
+                own_block
+                    .then(|| w.stack.first().and_then(|s| s.find(f.name)))
+                    .flatten()
+            });
+        if let Some(first) = here {
+            self.duplicate(f.name, f.name_span, first.span);
+        }
+        self.declare_function(f, ms);
+        self.function_rules(f);
+        // Lookups of the name made before now no longer stand.
+        w.forget(f.name);
     }
 
     /// Every check of instruction `i`.
@@ -684,7 +774,9 @@ impl Checker<'_> {
             let want_rets = f.rets;
             let want_args = f.params;
             let mut problems = Vec::new();
-            if rets.unwrap_or(0) != want_rets && !(rets.is_none() && want_rets > 0) {
+            // Return values may not be left out either (ptxas 13.5: "Call
+            // has wrong number of parameters").
+            if rets.unwrap_or(0) != want_rets {
                 problems.push(format!(
                     "{} return value(s) for {want_rets}",
                     rets.unwrap_or(0)
@@ -709,37 +801,10 @@ impl Checker<'_> {
             // Each argument (and return value) of the type of its formal
             // parameter, as an instruction's operand is (ptxas 13.5: "Type
             // of argument does not match formal parameter").
-            // The lists written, in order (return values, then
-            // arguments), against the formals from the first they stand
-            // for: without a list of return values, the parameters.
-            let given = list_items.iter().flat_map(|l| l.iter());
             let formals = ms.formals(name).unwrap_or_default();
             let skip = if ret_first { 0 } else { want_rets };
-            for (o, formal) in given.zip(formals.iter().skip(skip)) {
-                let (Operand::Expr(Expr::Name(n, sp)), Some(formal)) = (o, formal) else {
-                    continue;
-                };
-                let Some(d) = w.lookup(ms, *n).decl else {
-                    continue;
-                };
-                let actual = match d.kind {
-                    Kind::Reg => d.ty,
-                    Kind::Var if d.space == Some(StateSpace::Param) => d.ty,
-                    _ => None,
-                };
-                if let Some(actual) =
-                    actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
-                {
-                    self.emit(
-                        Diagnostic::error(
-                            Code::OperandType,
-                            *sp,
-                            format!("`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"),
-                        )
-                        .with_label(f.name_span, format!("`{name}` is declared here")),
-                    );
-                }
-            }
+            let whose = (name, f.name_span);
+            self.argument_types(&list_items, formals, skip, whose, w, ms);
             return;
         }
         let found = w.lookup(ms, name);
@@ -766,7 +831,13 @@ impl Checker<'_> {
             Some(Operand::Expr(Expr::Name(p, psp))),
         ) = (found.decl, rest.last())
         {
-            if let Some(&(want_rets, want_args)) = w.protos.get(p) {
+            if let Some(&Proto {
+                rets: want_rets,
+                params: want_args,
+                formals,
+                at,
+            }) = w.protos.get(p)
+            {
                 // Through a prototype the counts are exact: leaving the
                 // return values out is no exception (ptxas 13.5: "Call has
                 // wrong number of parameters").
@@ -785,6 +856,22 @@ impl Checker<'_> {
                             "the call through `{name}` passes {rets} return value(s) and {args} argument(s); `{p}` takes {want_rets} and {want_args}"
                         ),
                     ));
+                } else {
+                    // The counts agree: each of the prototype's type, as
+                    // for a direct call (ptxas 13.5 the same).
+                    let kept: Vec<_>;
+                    let formals: &[_] = match formals {
+                        ProtoFormals::Function(f) => ms.formals(f).unwrap_or_default(),
+                        ProtoFormals::Body(at, len) => {
+                            kept = w
+                                .proto_formals
+                                .get(at..at.saturating_add(len))
+                                .unwrap_or_default()
+                                .to_vec();
+                            &kept
+                        }
+                    };
+                    self.argument_types(&list_items, formals, 0, (*p, at), w, ms);
                 }
             }
         }
@@ -792,6 +879,50 @@ impl Checker<'_> {
             let d = Diagnostic::error(Code::UndeclaredCallee, span, format!("call to `{name}`, which is not declared"))
                 .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
             self.report(name, d, found, w);
+        }
+    }
+
+    /// Each operand of the call's lists (return values, then arguments),
+    /// against `formals` from `skip` on (without a list of return values
+    /// the lists start at the parameters): a `.param` variable or register
+    /// of a type compatible with its formal's (ptxas 13.5: "Type of
+    /// argument does not match formal parameter"). `whose` names the
+    /// function or prototype, and where it is declared.
+    fn argument_types(
+        &mut self,
+        lists: &[&[Operand]],
+        formals: &[Option<crate::isa::vocab::ScalarType>],
+        skip: usize,
+        whose: (Name, Span),
+        w: &mut BodyWalk,
+        ms: &ModuleScope,
+    ) {
+        let given = lists.iter().flat_map(|l| l.iter());
+        for (o, formal) in given.zip(formals.iter().skip(skip)) {
+            let (Operand::Expr(Expr::Name(n, sp)), Some(formal)) = (o, formal) else {
+                continue;
+            };
+            let Some(d) = w.lookup(ms, *n).decl else {
+                continue;
+            };
+            let actual = match d.kind {
+                Kind::Reg => d.ty,
+                Kind::Var if d.space == Some(StateSpace::Param) => d.ty,
+                _ => None,
+            };
+            if let Some(actual) =
+                actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
+            {
+                let (name, at) = whose;
+                self.emit(
+                    Diagnostic::error(
+                        Code::OperandType,
+                        *sp,
+                        format!("`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"),
+                    )
+                    .with_label(at, format!("`{name}` is declared here")),
+                );
+            }
         }
     }
 

@@ -503,7 +503,7 @@ impl<'o> ModuleChecker<'o> {
                 // Declared first: a function may call itself.
                 c.declare(item, &mut self.ms);
                 // Symbols, gating and rules in one walk of the body.
-                c.check_function(f, &self.ms);
+                c.check_function(f, &mut self.ms);
                 c.function_rules(f);
             }
             Item::Section(s) => {
@@ -545,7 +545,7 @@ impl<'o> ModuleChecker<'o> {
             }
             Piece::Stmt(s) => {
                 if let Some((_, w)) = &mut self.body {
-                    c.body_stmt(s, w, &self.ms);
+                    c.body_stmt(s, w, &mut self.ms);
                 }
             }
             Piece::BlockEnd(_) => {

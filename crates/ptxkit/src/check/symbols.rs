@@ -368,7 +368,7 @@ impl Checker<'_> {
                     .iter()
                     .flatten()
                     .chain(f.params())
-                    .map(|p| (p.dims.is_empty() && p.vector.is_none()).then_some(p.ty)),
+                    .map(super::body::formal_type),
             );
             let len = u32::try_from(formals.len())
                 .unwrap_or(u32::MAX)

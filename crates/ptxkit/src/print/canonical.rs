@@ -57,7 +57,7 @@ pub fn canonical_item(i: &Item) -> String {
 /// lines their statement's, braces their block's).
 pub fn canonical_function_lines(f: &Function) -> Vec<(crate::source::Span, String)> {
     let mut p = Printer::new(String::new());
-    p.function(f);
+    p.function(f, false);
     let mut out: Vec<(crate::source::Span, String)> = Vec::new();
     for l in p.out.lines() {
         if l == "{" && f.body.is_some() {
@@ -335,7 +335,7 @@ impl<'s> Printer<'s> {
                 self.var(v);
                 self.out.push('\n');
             }
-            Item::Function(f) => self.function(f),
+            Item::Function(f) => self.function(f, false),
             Item::Alias(a) => {
                 let _ = writeln!(self.out, ".alias {}, {};", a.alias, a.target);
             }
@@ -543,7 +543,9 @@ impl<'s> Printer<'s> {
         self.out.push(')');
     }
 
-    fn function(&mut self, f: &Function) {
+    /// A function; `in_body` for a declaration inside a body, whose
+    /// directives stay on its line.
+    fn function(&mut self, f: &Function, in_body: bool) {
         if let Some(l) = f.linkage {
             self.out.push_str(l.as_str());
             self.out.push(' ');
@@ -561,7 +563,7 @@ impl<'s> Printer<'s> {
             self.params(ps, f.body.is_some());
         }
         for d in &f.directives {
-            self.out.push('\n');
+            self.out.push(if in_body { ' ' } else { '\n' });
             self.out.push_str(d.name.as_str());
             if !d.args.is_empty() || !d.strings.is_empty() {
                 self.out.push(' ');
@@ -670,6 +672,13 @@ impl<'s> Printer<'s> {
             Stmt::Target(t) => {
                 self.out.push_str(".target ");
                 self.join(&t.items, |p, (n, _)| p.out.push_str(n.as_str()));
+            }
+            Stmt::Function(f) => {
+                // As at module scope, on one line (its end is added below).
+                self.function(f, true);
+                if self.out.ends_with('\n') {
+                    self.out.pop();
+                }
             }
             Stmt::Label(..) | Stmt::Block(_) | Stmt::Error(_) => {}
         }

@@ -298,6 +298,11 @@ pub enum Stmt {
     /// `.target …` inside a body (ptxas 13.5 takes it there, and checks
     /// it as at module scope).
     Target(Target),
+    /// A function declared in a body (`.extern .func f(…);`: a prototype,
+    /// never a definition). ptxas 13.5 takes it there and declares the
+    /// function from that point for the rest of the module, as if at
+    /// module scope.
+    Function(Box<Function>),
     /// Text that could not be parsed.
     Error(Span),
 }
@@ -316,6 +321,7 @@ impl Stmt {
             Stmt::CallTargets(x) | Stmt::BranchTargets(x) => x.span,
             Stmt::Directive(x) => x.span,
             Stmt::Target(x) => x.span,
+            Stmt::Function(x) => x.span,
         }
     }
 }

@@ -205,6 +205,9 @@ pub fn walk_stmt<'a, V: Visit<'a> + ?Sized>(v: &mut V, s: &'a Stmt) {
                 v.visit_expr(x);
             }
         }
+        // The declaration's name and parameters (not `visit_function`,
+        // which visitors take for the module's functions).
+        Stmt::Function(f) => walk_function(v, f),
         Stmt::Pragma(_) | Stmt::Target(_) | Stmt::Error(_) => {}
     }
 }

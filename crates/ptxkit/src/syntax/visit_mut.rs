@@ -281,6 +281,8 @@ pub fn walk_stmt_mut<V: VisitMut + ?Sized>(v: &mut V, s: &mut Stmt) {
             }
             v.visit_span_mut(&mut t.span);
         }
+        // As `walk_stmt` does: not through `visit_function_mut`.
+        Stmt::Function(f) => walk_function_mut(v, f),
         Stmt::Pragma(p) => v.visit_span_mut(&mut p.span),
         Stmt::Error(sp) => v.visit_span_mut(sp),
     }

@@ -2,6 +2,7 @@
 
 use super::{Fail, PResult, Parser};
 use crate::diag::Code;
+use crate::isa::vocab::Linkage;
 use crate::lex::TokenKind as K;
 use crate::syntax::{Block, CallPrototype, Stmt, TargetList};
 
@@ -196,7 +197,15 @@ impl Parser<'_> {
                     ".pragma" => Ok(Stmt::Pragma(self.pragma()?)),
                     ".loc_intermediate" => Ok(Stmt::Directive(self.loc_intermediate()?)),
                     ".target" => Ok(Stmt::Target(self.target_directive()?)),
+                    ".func" => Ok(Stmt::Function(Box::new(self.body_function(None)?))),
                     _ => {
+                        // `.extern .func f(…);` and the other linkages: a
+                        // function declared for the rest of the module.
+                        if let Some(l) = Linkage::from_spelling(w) {
+                            self.bump();
+                            let f = self.body_function(Some((l, start)))?;
+                            return Ok(Stmt::Function(Box::new(f)));
+                        }
                         let t = self.tok;
                         let what = if super::items::starts_item(w) {
                             "is not allowed in a function body"

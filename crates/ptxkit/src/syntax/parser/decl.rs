@@ -540,6 +540,22 @@ impl Parser<'_> {
 
     /// `.entry`/`.func` header and body; the current token is `.entry`/`.func`.
     pub(crate) fn function(&mut self, linkage: Option<(Linkage, u32)>) -> PResult<Function> {
+        self.function_in(linkage, false)
+    }
+
+    /// A function declared in a body: a prototype (`.extern .func f(…);`,
+    /// which ptxas 13.5 takes there), never a definition. The current token
+    /// is `.func` (or `.entry`, refused as ptxas refuses it).
+    pub(crate) fn body_function(&mut self, linkage: Option<(Linkage, u32)>) -> PResult<Function> {
+        if !self.at_word(".func") {
+            return Err(self.expected("`.func` (only a function may be declared in a body)"));
+        }
+        self.function_in(linkage, true)
+    }
+
+    /// [`Parser::function`]; `in_body` for a declaration inside a body,
+    /// which ends with `;` and has no body of its own.
+    fn function_in(&mut self, linkage: Option<(Linkage, u32)>, in_body: bool) -> PResult<Function> {
         let start = linkage.map(|l| l.1).unwrap_or(self.tok.span.start);
         let kw = self.bump();
         let kind = if self.text(kw) == ".entry" {
@@ -571,7 +587,20 @@ impl Parser<'_> {
             }
             directives.push(self.func_directive()?);
         }
-        let body = if self.at(K::LBrace) && self.stream_bodies {
+        let body = if in_body {
+            if self.at(K::LBrace) {
+                let t = self.tok;
+                self.error(
+                    Code::Syntax,
+                    t.span,
+                    "a function cannot be defined inside another function's body \
+                     (only declared: end the header with `;`)",
+                );
+                return Err(Fail);
+            }
+            self.expect(K::Semi, "`;` after the function declaration")?;
+            None
+        } else if self.at(K::LBrace) && self.stream_bodies {
             // The stream reads the body's statements one at a time; the
             // function carries an empty body at its `{` meanwhile.
             let at = self.tok.span.start;
