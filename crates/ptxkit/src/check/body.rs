@@ -459,7 +459,10 @@ impl Checker<'_> {
             // ptxas checks a body's `.target` as one at module scope.
             Stmt::Target(t) => self.body_target_rules(t),
             Stmt::Function(f) => self.body_function(f, w, ms),
-            Stmt::Pragma(_) | Stmt::Directive(_) | Stmt::Error(_) => {}
+            // Every string ptxas knows may stand in a body; each from its
+            // version.
+            Stmt::Pragma(p) => self.pragma_rules(&p.strings, p.span, "body"),
+            Stmt::Directive(_) | Stmt::Error(_) => {}
         }
     }
 
@@ -910,15 +913,16 @@ impl Checker<'_> {
                 Kind::Var if d.space == Some(StateSpace::Param) => d.ty,
                 _ => None,
             };
-            if let Some(actual) =
-                actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
+            if let Some(actual) = actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
             {
                 let (name, at) = whose;
                 self.emit(
                     Diagnostic::error(
                         Code::OperandType,
                         *sp,
-                        format!("`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"),
+                        format!(
+                            "`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"
+                        ),
                     )
                     .with_label(at, format!("`{name}` is declared here")),
                 );

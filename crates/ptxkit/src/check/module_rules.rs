@@ -1013,7 +1013,10 @@ impl Checker<'_> {
             let text = s.as_str().trim_matches('"');
             let word = text.split_whitespace().next().unwrap_or_default();
             match md.pragmas.iter().find(|(w, _)| w == word) {
-                Some((_, scopes)) if scopes.iter().any(|s| s == scope) => {}
+                Some((_, scopes)) if scopes.iter().any(|s| s == scope) => {
+                    // The PTX version the string needs (`since` facts).
+                    self.since_rule(word, span);
+                }
                 Some(_) => self.emit(Diagnostic::error(
                     Code::Directive,
                     span,
