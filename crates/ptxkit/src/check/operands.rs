@@ -380,6 +380,19 @@ impl Checker<'_> {
                             super::inst_name(i)
                         ),
                     ));
+                } else if let (Some(want), None, Expr::Name(n, sp)) = (want, have, e) {
+                    // Nor a register or a variable in its place (ptxas 13.5:
+                    // "Arguments mismatch" for `cp.async.cg … [a], [b], %r1`).
+                    if !n.is_sink() && n.as_str() != "WARP_SZ" {
+                        self.emit(Diagnostic::error(
+                            Code::ImmediateValue,
+                            *sp,
+                            format!(
+                                "`{n}` cannot be written here in `{}`: it must be the constant {want}",
+                                super::inst_name(i)
+                            ),
+                        ));
+                    }
                 }
             }
             // A plain value (most operands) goes straight to its role; a
@@ -1273,14 +1286,36 @@ impl Checker<'_> {
                             r.is_untyped() && Some(r.bits()) == ty.map(ScalarType::bits)
                         }))
                     });
+                // ptxas 13.5 takes a `.pred` register as an element of a
+                // vector that also holds a `.b32` register (`ld.global.v2.u32
+                // {%p1, %r1}`, `mov.b64 %rd1, {%r1, %p1}` and back; not with
+                // `.u32`, `.f32` or `.b16` registers, nor predicates alone).
+                // Stored to memory such a vector crashes its code generator
+                // (`st.global.v2.b32 [a], {%p1, %r1}`: C7907), so a read
+                // vector of an instruction with an address keeps the rule.
+                // (Asked only when a predicate is among the elements.)
+                let pred_as_b32 = |w: &BodyWalk| {
+                    typed_by_elements
+                        && !(spec.dir.reads()
+                            && i.operands.iter().any(|o| matches!(o, Operand::Address { .. })))
+                        && items.iter().any(|it| {
+                            matches!(it, Operand::Expr(e) if reg_type(e, w, ms) == Some(ScalarType::B32))
+                        })
+                };
                 for item in items {
                     if let Operand::Expr(e) = item {
+                        let reg = reg_type(e, w, ms);
+                        if reg == Some(ScalarType::Pred) && pred_as_b32(w) {
+                            // Checked as a predicate operand: the register fits.
+                            let pred = Some(ScalarType::Pred);
+                            self.element(i, &loose, pred, e, top && all, Names { w, ms });
+                            continue;
+                        }
                         // A packed register is then read as the elements'
                         // plain bits (`{%hh10, %r11}`).
-                        let packed =
-                            untyped && reg_type(e, w, ms).is_some_and(ScalarType::is_packed);
+                        let packed = untyped && reg.is_some_and(ScalarType::is_packed);
                         let same_size = bits
-                            && reg_type(e, w, ms).is_some_and(|r| {
+                            && reg.is_some_and(|r| {
                                 r != ScalarType::Pred && Some(r.bits()) == ty.map(ScalarType::bits)
                             });
                         let ty = match ty {

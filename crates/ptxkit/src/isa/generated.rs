@@ -1032,12 +1032,12 @@ const FORMS: &[Form] = &[
     Form { opcode: OpcodeId(39), section: 78, name: "set", slots: &[grp(202), grp(203), grp(204), grp(205)], operands: OPS_86, req: NO, text: "set.CmpOpF.BoolOp.dtypeB.stypeZ d, a, b, {!}c;" },
     Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), olit(34), grp(208)], operands: OPS_87, req: NO, text: "setp.CmpOp{.ftz}.htype p, a, b;" },
     Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), grp(207), olit(34), grp(208)], operands: OPS_88, req: NO, text: "setp.CmpOp.BoolOp{.ftz}.htype p, a, b, {!}c;" },
-    Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), olit(34), lit(41)], operands: OPS_89, req: NO, text: "setp.CmpOp{.ftz}.f16x2 p|q, a, b;" },
-    Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), grp(207), olit(34), lit(41)], operands: OPS_90, req: NO, text: "setp.CmpOp.BoolOp{.ftz}.f16x2 p|q, a, b, {!}c;" },
+    Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), olit(34), lit(41)], operands: OPS_89, req: NO, text: "setp.CmpOp{.ftz}.f16x2 p[|q], a, b;" },
+    Form { opcode: OpcodeId(40), section: 79, name: "setp", slots: &[grp(206), grp(207), olit(34), lit(41)], operands: OPS_90, req: NO, text: "setp.CmpOp.BoolOp{.ftz}.f16x2 p[|q], a, b, {!}c;" },
     Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(211)], operands: OPS_91, req: NO, text: "setp.CmpOp.btype p, a, b;" },
     Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(210), grp(211)], operands: OPS_92, req: NO, text: "setp.CmpOp.BoolOp.btype p, a, b, {!}c;" },
-    Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(212)], operands: OPS_93, req: NO, text: "setp.CmpOp.bxtype p|q, a, b;" },
-    Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(210), grp(212)], operands: OPS_94, req: NO, text: "setp.CmpOp.BoolOp.bxtype p|q, a, b, {!}c;" },
+    Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(212)], operands: OPS_93, req: NO, text: "setp.CmpOp.bxtype p[|q], a, b;" },
+    Form { opcode: OpcodeId(40), section: 80, name: "setp", slots: &[grp(209), grp(210), grp(212)], operands: OPS_94, req: NO, text: "setp.CmpOp.BoolOp.bxtype p[|q], a, b, {!}c;" },
     Form { opcode: OpcodeId(43), section: 81, name: "and", slots: &[grp(213)], operands: OPS_95, req: NO, text: "and.type d, a, b;" },
     Form { opcode: OpcodeId(44), section: 82, name: "or", slots: &[grp(214)], operands: OPS_96, req: NO, text: "or.type d, a, b;" },
     Form { opcode: OpcodeId(45), section: 83, name: "xor", slots: &[grp(215)], operands: OPS_97, req: NO, text: "xor.type d, a, b;" },
@@ -2336,12 +2336,12 @@ const OPS_85: &[OperandTpl] = &[vs("d", 238), vs("a", 239), vs("b", 240)];
 const OPS_86: &[OperandTpl] = &[vs("d", 238), vs("a", 239), vs("b", 240), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(241) }];
 const OPS_87: &[OperandTpl] = &[vs("p", 242), vs("a", 244), vs("b", 245)];
 const OPS_88: &[OperandTpl] = &[vs("p", 242), vs("a", 244), vs("b", 245), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(246) }];
-const OPS_89: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: false, second_spec: RoleId(243) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(242) }, vs("a", 244), vs("b", 245)];
-const OPS_90: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: false, second_spec: RoleId(243) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(242) }, vs("a", 244), vs("b", 245), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(246) }];
+const OPS_89: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: true, second_spec: RoleId(243) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(242) }, vs("a", 244), vs("b", 245)];
+const OPS_90: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: true, second_spec: RoleId(243) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(242) }, vs("a", 244), vs("b", 245), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(246) }];
 const OPS_91: &[OperandTpl] = &[vs("p", 247), vs("a", 249), vs("b", 250)];
 const OPS_92: &[OperandTpl] = &[vs("p", 247), vs("a", 249), vs("b", 250), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(251) }];
-const OPS_93: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: false, second_spec: RoleId(248) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(247) }, vs("a", 249), vs("b", 250)];
-const OPS_94: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: false, second_spec: RoleId(248) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(247) }, vs("a", 249), vs("b", 250), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(251) }];
+const OPS_93: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: true, second_spec: RoleId(248) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(247) }, vs("a", 249), vs("b", 250)];
+const OPS_94: &[OperandTpl] = &[OperandTpl { role: "p", shape: Shape::Pair { second: "q", optional: true, second_spec: RoleId(248) }, optional: false, when: None, neg: false, not: false, suffixes: &[], spec: RoleId(247) }, vs("a", 249), vs("b", 250), OperandTpl { role: "c", shape: Shape::Value, optional: false, when: None, neg: false, not: true, suffixes: &[], spec: RoleId(251) }];
 const OPS_95: &[OperandTpl] = &[vs("d", 252), vs("a", 253), vs("b", 254)];
 const OPS_96: &[OperandTpl] = &[vs("d", 255), vs("a", 256), vs("b", 257)];
 const OPS_97: &[OperandTpl] = &[vs("d", 258), vs("a", 259), vs("b", 260)];
