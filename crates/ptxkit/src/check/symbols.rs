@@ -611,7 +611,11 @@ pub(super) fn compatible(ty: ScalarType, reg: ScalarType, wider_ok: bool) -> boo
 /// .u32 t;`) are handles of any type, so theirs is left unknown.
 pub(super) fn declarator_decl(v: &VarDecl, d: &crate::syntax::Declarator) -> Decl {
     use crate::isa::vocab::StateSpace;
-    let (kind, ty) = if d.range.is_some() || v.space == StateSpace::Reg {
+    // A range in another space than `.reg` (`.global .b32 %g<4>;`)
+    // declares variables, each named as a register of a range is: ptxas
+    // 13.5 takes their addresses (`[%g1]`) and refuses them where a
+    // register goes ("must be register").
+    let (kind, ty) = if v.space == StateSpace::Reg {
         (Kind::Reg, reg_type(v))
     } else {
         (Kind::Var, (v.space != StateSpace::Tex).then_some(v.ty))
@@ -622,7 +626,7 @@ pub(super) fn declarator_decl(v: &VarDecl, d: &crate::syntax::Declarator) -> Dec
         ty,
         // A range's registers carry no space (a register found in one is
         // told apart from a variable by its kind alone).
-        space: d.range.is_none().then_some(v.space),
+        space: (d.range.is_none() || kind == Kind::Var).then_some(v.space),
         array: d.range.is_none() && !d.dims.is_empty(),
     }
 }
