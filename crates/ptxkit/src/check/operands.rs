@@ -1288,16 +1288,20 @@ impl Checker<'_> {
                     });
                 // ptxas 13.5 takes a `.pred` register as an element of a
                 // vector that also holds a `.b32` register (`ld.global.v2.u32
-                // {%p1, %r1}`, `mov.b64 %rd1, {%r1, %p1}` and back; not with
+                // {%p1, %r1}`, `mov.b64 %rd1, {%r1, %p1}` and back, a
+                // texture's result `{%p1, %r1, %r2, %r3}`; not with
                 // `.u32`, `.f32` or `.b16` registers, nor predicates alone).
                 // Stored to memory such a vector crashes its code generator
                 // (`st.global.v2.b32 [a], {%p1, %r1}`: C7907), so a read
                 // vector of an instruction with an address keeps the rule.
                 // (Asked only when a predicate is among the elements.)
+                // Written vectors (`ld`'s, a texture's result) and vectors
+                // moved between registers; not a texture's read vectors
+                // (`tex.grad`'s gradients: "Arguments mismatch").
                 let pred_as_b32 = |w: &BodyWalk| {
-                    typed_by_elements
-                        && !(spec.dir.reads()
-                            && i.operands.iter().any(|o| matches!(o, Operand::Address { .. })))
+                    (spec.dir.writes()
+                        || (typed_by_elements
+                            && !i.operands.iter().any(|o| matches!(o, Operand::Address { .. }))))
                         && items.iter().any(|it| {
                             matches!(it, Operand::Expr(e) if reg_type(e, w, ms) == Some(ScalarType::B32))
                         })
