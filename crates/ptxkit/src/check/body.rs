@@ -481,9 +481,10 @@ impl Checker<'_> {
             .and_then(|s| s.find(f.name))
             .or_else(|| w.labels.last().and_then(|s| s.find(f.name)))
             .or_else(|| {
-                own_block
-                    .then(|| w.stack.first().and_then(|s| s.find(f.name)))
-                    .flatten()
+                w.stack
+                    .first()
+                    .filter(|_| own_block)
+                    .and_then(|s| s.find(f.name))
             });
         if let Some(first) = here {
             self.duplicate(f.name, f.name_span, first.span);
@@ -862,17 +863,12 @@ impl Checker<'_> {
                 } else {
                     // The counts agree: each of the prototype's type, as
                     // for a direct call (ptxas 13.5 the same).
-                    let kept: Vec<_>;
-                    let formals: &[_] = match formals {
+                    let formals = match formals {
                         ProtoFormals::Function(f) => ms.formals(f).unwrap_or_default(),
-                        ProtoFormals::Body(at, len) => {
-                            kept = w
-                                .proto_formals
-                                .get(at..at.saturating_add(len))
-                                .unwrap_or_default()
-                                .to_vec();
-                            &kept
-                        }
+                        ProtoFormals::Body(at, len) => w
+                            .proto_formals
+                            .get(at..at.saturating_add(len))
+                            .unwrap_or_default(),
                     };
                     self.argument_types(&list_items, formals, 0, (*p, at), w, ms);
                 }
@@ -897,7 +893,7 @@ impl Checker<'_> {
         formals: &[Option<crate::isa::vocab::ScalarType>],
         skip: usize,
         whose: (Name, Span),
-        w: &mut BodyWalk,
+        w: &BodyWalk,
         ms: &ModuleScope,
     ) {
         let given = lists.iter().flat_map(|l| l.iter());

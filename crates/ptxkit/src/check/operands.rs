@@ -382,8 +382,9 @@ impl Checker<'_> {
                     ));
                 } else if let (Some(want), None, Expr::Name(n, sp)) = (want, have, e) {
                     // Nor a register or a variable in its place (ptxas 13.5:
-                    // "Arguments mismatch" for `cp.async.cg … [a], [b], %r1`).
-                    if !n.is_sink() && n.as_str() != "WARP_SZ" {
+                    // "Arguments mismatch" for `cp.async.cg … [a], [b], %r1`;
+                    // `WARP_SZ` is a constant, evaluated above).
+                    if !n.is_sink() {
                         self.emit(Diagnostic::error(
                             Code::ImmediateValue,
                             *sp,
@@ -1287,17 +1288,17 @@ impl Checker<'_> {
                         }))
                     });
                 // ptxas 13.5 takes a `.pred` register as an element of a
-                // vector that also holds a `.b32` register (`ld.global.v2.u32
-                // {%p1, %r1}`, `mov.b64 %rd1, {%r1, %p1}` and back, a
-                // texture's result `{%p1, %r1, %r2, %r3}`; not with
-                // `.u32`, `.f32` or `.b16` registers, nor predicates alone).
-                // Stored to memory such a vector crashes its code generator
-                // (`st.global.v2.b32 [a], {%p1, %r1}`: C7907), so a read
-                // vector of an instruction with an address keeps the rule.
-                // (Asked only when a predicate is among the elements.)
-                // Written vectors (`ld`'s, a texture's result) and vectors
-                // moved between registers; not a texture's read vectors
-                // (`tex.grad`'s gradients: "Arguments mismatch").
+                // vector that also holds a `.b32` register, where the vector
+                // is written (`ld.global.v2.u32 {%p1, %r1}`, a texture's
+                // result `{%p1, %r1, %r2, %r3}`) or moved between registers
+                // (`mov.b64 %rd1, {%r1, %p1}`); not beside `.u32`, `.f32` or
+                // `.b16` registers, nor predicates alone. A texture's read
+                // vectors refuse it (`tex.grad`'s gradients: "Arguments
+                // mismatch"), and stored to memory such a vector crashes
+                // ptxas's code generator (`st.global.v2.b32 [a], {%p1, %r1}`:
+                // C7907), so a read vector of an instruction with an address
+                // keeps the rule. (Asked only when a predicate is among the
+                // elements.)
                 let pred_as_b32 = |w: &BodyWalk| {
                     (spec.dir.writes()
                         || (typed_by_elements

@@ -544,7 +544,7 @@ impl<'s> Printer<'s> {
     }
 
     /// A function; `in_body` for a declaration inside a body, whose
-    /// directives stay on its line.
+    /// directives stay on its line and whose line's end the body adds.
     fn function(&mut self, f: &Function, in_body: bool) {
         if let Some(l) = f.linkage {
             self.out.push_str(l.as_str());
@@ -583,7 +583,7 @@ impl<'s> Printer<'s> {
                 self.block(b, 0);
                 self.out.push('\n');
             }
-            None => self.out.push_str(";\n"),
+            None => self.out.push_str(if in_body { ";" } else { ";\n" }),
         }
     }
 
@@ -673,13 +673,8 @@ impl<'s> Printer<'s> {
                 self.out.push_str(".target ");
                 self.join(&t.items, |p, (n, _)| p.out.push_str(n.as_str()));
             }
-            Stmt::Function(f) => {
-                // As at module scope, on one line (its end is added below).
-                self.function(f, true);
-                if self.out.ends_with('\n') {
-                    self.out.pop();
-                }
-            }
+            // As at module scope, on one line (its end is added below).
+            Stmt::Function(f) => self.function(f, true),
             Stmt::Label(..) | Stmt::Block(_) | Stmt::Error(_) => {}
         }
         self.out.push('\n');
