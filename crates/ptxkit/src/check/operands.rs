@@ -1307,10 +1307,14 @@ impl Checker<'_> {
                             matches!(it, Operand::Expr(e) if reg_type(e, w, ms) == Some(ScalarType::B32))
                         })
                 };
+                // Worked out once a vector, at its first predicate.
+                let mut pred_ok: Option<bool> = None;
                 for item in items {
                     if let Operand::Expr(e) = item {
                         let reg = reg_type(e, w, ms);
-                        if reg == Some(ScalarType::Pred) && pred_as_b32(w) {
+                        if reg == Some(ScalarType::Pred)
+                            && *pred_ok.get_or_insert_with(|| pred_as_b32(w))
+                        {
                             // Checked as a predicate operand: the register fits.
                             let pred = Some(ScalarType::Pred);
                             self.element(i, &loose, pred, e, top && all, Names { w, ms });
