@@ -236,6 +236,11 @@ pub struct Sweep {
     /// kind (the operand dimension; 0 leaves it out).
     #[arg(long, default_value_t = 0)]
     operands: usize,
+    /// Instances per form whose modifiers are moved to the end, to the
+    /// front and written twice (the modifier-order dimension; 0 leaves it
+    /// out).
+    #[arg(long, default_value_t = 0)]
+    order: usize,
     /// Ignore the verdicts cached by earlier runs.
     #[arg(long)]
     fresh: bool,
@@ -271,6 +276,7 @@ impl Sweep {
             combos: self.combos,
             mutate: self.mutate,
             operands: self.operands,
+            order: self.order,
             fresh: self.fresh,
             targets: self.targets,
             versions: self.versions,

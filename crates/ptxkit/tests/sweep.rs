@@ -41,6 +41,14 @@ const KNOWN_FALSE_REJECTIONS: usize = 0;
 const KNOWN_OPERAND_MISSES: usize = 145;
 const KNOWN_OPERAND_FALSE_REJECTIONS: usize = 0;
 
+/// The same two bounds for the modifier-order dimension (`xtask sweep
+/// --order 1 --record`, `data/sweep/order/`): each modifier of every form
+/// moved last, moved first and written twice. Its misses are modifiers of
+/// one group written twice in a form (`.row.col`, a copy's destination and
+/// source spaces, several types), which ptxas assigns by position.
+const KNOWN_ORDER_MISSES: usize = 228;
+const KNOWN_ORDER_FALSE_REJECTIONS: usize = 0;
+
 struct File {
     name: String,
     prelude: String,
@@ -338,6 +346,7 @@ fn sweep_replays_without_ptxas() {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/sweep");
     let files = load(&dir, ".tsv");
     let ops = load(&dir.join("operands"), ".tsv.zst");
+    let order = load(&dir.join("order"), ".tsv.zst");
     if files.is_empty() && ops.is_empty() {
         eprintln!("no recorded sweep in {}: skipped", dir.display());
         return;
@@ -345,16 +354,19 @@ fn sweep_replays_without_ptxas() {
     let total = replay_all(&files);
     summary("sweep", files.len(), &total);
     let op = replay_all(&ops);
+    let ord = replay_all(&order);
     if let Some(path) = std::env::var_os("PTXKIT_SWEEP_DUMP") {
         let mut rows = total.rows.clone();
         rows.extend(op.rows.iter().cloned());
+        rows.extend(ord.rows.iter().cloned());
         rows.sort();
         std::fs::write(&path, rows.join("\n") + "\n").expect("write PTXKIT_SWEEP_DUMP");
         eprintln!("sweep: {} disagreements written to {:?}", rows.len(), path);
     }
     summary("sweep (operand dimension)", ops.len(), &op);
+    summary("sweep (modifier-order dimension)", order.len(), &ord);
     let mut whole = Tally::default();
-    for t in [&total, &op] {
+    for t in [&total, &op, &ord] {
         whole.cases += t.cases;
         whole.agree += t.agree;
         whole.false_rejections += t.false_rejections;
@@ -382,5 +394,14 @@ fn sweep_replays_without_ptxas() {
         op.misses <= KNOWN_OPERAND_MISSES,
         "operand dimension: {} misses; known: {KNOWN_OPERAND_MISSES}",
         op.misses
+    );
+    assert_eq!(
+        ord.false_rejections, KNOWN_ORDER_FALSE_REJECTIONS,
+        "modifier-order dimension: false rejections (ptxas accepts, we reject); known: {KNOWN_ORDER_FALSE_REJECTIONS}"
+    );
+    assert!(
+        ord.misses <= KNOWN_ORDER_MISSES,
+        "modifier-order dimension: {} misses; known: {KNOWN_ORDER_MISSES}",
+        ord.misses
     );
 }

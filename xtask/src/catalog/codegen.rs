@@ -22,7 +22,7 @@ pub fn render(t: &Tables) -> String {
          pub(crate) static TABLES: Tables = Tables {\n    \
          mods: MODS,\n    opcodes: OPCODES,\n    forms: FORMS,\n    \
          groups: GROUPS,\n    sections: SECTIONS,\n    \
-         roles: ROLES,\n    sregs: SREGS,\n};\n\n",
+         roles: ROLES,\n    sregs: SREGS,\n    repeatable: REPEATABLE,\n};\n\n",
     );
     o.push_str("const NO: Requirement = Requirement { ptx: None, sm: None, until_ptx: None, until_sm: None, until_opt: None, opt: None };\n\n");
     o.push_str(
@@ -60,6 +60,10 @@ pub fn render(t: &Tables) -> String {
     for m in t.mods {
         let _ = writeln!(o, "    {m:?},");
     }
+    o.push_str("];\n\nconst REPEATABLE: &[ModId] = &[");
+    list(&mut o, t.repeatable, |o, m| {
+        let _ = write!(o, "ModId({})", m.0);
+    });
     o.push_str("];\n\nconst OPCODES: &[Opcode] = &[\n");
     for op in t.opcodes {
         let _ = write!(o, "    Opcode {{ name: {:?}, forms: &[", op.name);
@@ -75,8 +79,8 @@ pub fn render(t: &Tables) -> String {
     for f in t.forms {
         let _ = write!(
             o,
-            "    Form {{ opcode: OpcodeId({}), section: {}, name: {:?}, slots: &[",
-            f.opcode.0, f.section, f.name
+            "    Form {{ opcode: OpcodeId({}), section: {}, name: {:?}, head: {}, slots: &[",
+            f.opcode.0, f.section, f.name, f.head
         );
         list(&mut o, f.slots, |o, s| {
             let opt = if s.optional { "o" } else { "" };

@@ -67,6 +67,8 @@ pub(crate) struct Builder {
     pub roles: Vec<RoleSpec>,
     /// Special registers.
     pub sregs: Vec<SpecialReg>,
+    /// `@repeatable` modifiers, by spelling (resolved once every file is read).
+    pub repeatable: Vec<String>,
     pub errors: Vec<DslError>,
 }
 
@@ -165,6 +167,8 @@ impl Builder {
                     return self.err(file, line, "`@opcode` needs a name");
                 };
                 let mut b = Block {
+                    words: Vec::new(),
+                    loose: Vec::new(),
                     name: name.to_string(),
                     line,
                     sections: Vec::new(),
@@ -192,6 +196,25 @@ impl Builder {
                 *block = Some(b);
             }
             "@sreg" => self.sreg(file, line, rest),
+            "@repeatable" => self
+                .repeatable
+                .extend(rest.split_whitespace().map(str::to_string)),
+            "@word" | "@loose" => {
+                let Some(b) = block.as_mut() else {
+                    return self.err(file, line, format!("`{word}` before any `@opcode`"));
+                };
+                for w in rest.split_whitespace() {
+                    if !w.starts_with('.') {
+                        self.err(file, line, format!("`{word}` takes modifiers, not `{w}`"));
+                    }
+                    let list = if word == "@word" {
+                        &mut b.words
+                    } else {
+                        &mut b.loose
+                    };
+                    list.push(w.to_string());
+                }
+            }
             "@operand" | "@count" | "@flags" | "@rule" => {
                 let Some(b) = block.as_mut() else {
                     return self.err(file, line, format!("`{word}` before any `@opcode`"));
@@ -244,6 +267,37 @@ impl Builder {
             }
             _ => self.err(file, line, format!("unknown directive `{word}`")),
         }
+    }
+
+    /// How many leading `slots` spell the instruction's name: the parts of
+    /// the section's name after the root, up to an `@loose` one, and any
+    /// slot whose modifier or group `@word` names.
+    fn head(&self, b: &Block, groups: &FxHashMap<String, GroupId>, slots: &[Slot]) -> u8 {
+        let mut parts = b.name.split('.').skip(1).peekable();
+        let mut head = 0u8;
+        for slot in slots {
+            let text = match slot.kind {
+                SlotKind::Lit(m) => self.mods.get(m.0 as usize).copied().unwrap_or(""),
+                SlotKind::Group(_) => "",
+            };
+            let named = parts
+                .peek()
+                .is_some_and(|p| text.strip_prefix('.') == Some(*p));
+            let word = b.words.iter().any(|w| match slot.kind {
+                SlotKind::Lit(_) => w == text,
+                SlotKind::Group(g) => groups.get(w) == Some(&g),
+            });
+            if named && b.loose.iter().any(|l| l == text) {
+                break;
+            }
+            if named {
+                parts.next();
+            } else if !word {
+                break;
+            }
+            head = head.saturating_add(1);
+        }
+        head
     }
 
     fn finish_block(&mut self, file: &'static str, b: Block) {
@@ -315,10 +369,12 @@ impl Builder {
                 Ok((slots, operands, req)) => {
                     let id = FormId(self.forms.len() as u16);
                     let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+                    let head = self.head(&b, &groups, &slots);
                     self.forms.push(Form {
                         opcode,
                         section,
                         name: leak(&b.name),
+                        head,
                         slots: leak_vec(slots),
                         operands: leak_vec(operands),
                         req,
@@ -682,6 +738,12 @@ impl Builder {
 }
 
 struct Block {
+    /// `@word` modifiers and groups: slots that belong to the instruction's
+    /// name ([`Form::head`]).
+    words: Vec<String>,
+    /// `@loose` parts of the section's name: ptxas takes them anywhere
+    /// among the modifiers (`shfl.bfly.sync`), so the name ends before them.
+    loose: Vec<String>,
     /// `@operand` lines (line, text after the word).
     operands: Vec<(usize, String)>,
     /// `@count` lines.

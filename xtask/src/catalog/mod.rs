@@ -105,6 +105,13 @@ impl Loaded {
             sections: Box::leak(b.sections.into_boxed_slice()),
             roles: Box::leak(b.roles.into_boxed_slice()),
             sregs: Box::leak(b.sregs.into_boxed_slice()),
+            repeatable: Box::leak(
+                b.repeatable
+                    .iter()
+                    .filter_map(|m| b.mod_index.get(m.as_str()).copied())
+                    .collect::<Vec<_>>()
+                    .into_boxed_slice(),
+            ),
         };
         Loaded {
             catalog: Catalog::from_tables(tables),

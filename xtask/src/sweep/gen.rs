@@ -314,6 +314,29 @@ pub(super) struct Instance {
 }
 
 impl Instance {
+    /// The modifiers as written (`.lo`, `.u32`), in the form's order.
+    pub(super) fn mod_texts(&self) -> Vec<String> {
+        self.mods.iter().map(|m| m.text.to_string()).collect()
+    }
+
+    /// The instruction with `mods` written in place of its modifiers.
+    pub(super) fn text_with(&self, cat: &Catalog, mods: &[String]) -> String {
+        let f = cat.form(self.form).expect("form");
+        let mut s = cat
+            .opcode(f.opcode)
+            .map(|o| o.name.to_string())
+            .unwrap_or_default();
+        for m in mods {
+            s.push_str(m);
+        }
+        for (i, o) in self.ops.iter().enumerate() {
+            s.push_str(if i == 0 { " " } else { ", " });
+            o.render(&mut s);
+        }
+        s.push(';');
+        s
+    }
+
     pub(super) fn text(&self, cat: &Catalog, ops: &[Op]) -> String {
         let f = cat.form(self.form).expect("form");
         let mut s = cat
@@ -998,6 +1021,9 @@ pub struct GenOpts {
     /// `--operands N`: instead of the cases above, the operand dimension
     /// ([`super::operands`]) of the first N instances of each form.
     pub operands: usize,
+    /// `--order N`: instead of the cases above, the modifier-order
+    /// dimension ([`super::order`]) of the first N instances of each form.
+    pub order: usize,
 }
 
 /// Every case, in a deterministic order.
@@ -1086,6 +1112,12 @@ pub fn generate(o: &GenOpts) -> Vec<Case> {
         if o.operands > 0 {
             for (n, combo) in combos.iter().enumerate().take(o.operands) {
                 super::operands::emit(cat, &build(n, combo), &mut rng, &mut cases);
+            }
+            continue;
+        }
+        if o.order > 0 {
+            for (n, combo) in combos.iter().enumerate().take(o.order) {
+                super::order::emit(cat, &build(n, combo), &mut rng, &mut cases);
             }
             continue;
         }

@@ -13,6 +13,7 @@
 mod cache;
 mod gen;
 mod operands;
+mod order;
 mod ptxas;
 mod record;
 mod report;
@@ -97,6 +98,10 @@ pub struct Opts {
     /// each form instead of the default cases; `--record` writes it to
     /// `tests/data/sweep/operands/` (zstd-compressed).
     pub operands: usize,
+    /// `--order N`: the modifier-order dimension of the first N instances
+    /// of each form instead of the default cases; `--record` writes it to
+    /// `tests/data/sweep/order/` (zstd-compressed).
+    pub order: usize,
 }
 
 /// Errors (line, code, message) of parse + check on `src`.
@@ -258,6 +263,7 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         pairs,
         also,
         operands: o.operands,
+        order: o.order,
     });
     eprintln!("sweep: {} cases generated", cases.len());
     if let Some(limit) = o.limit.filter(|&l| l > 0 && l < cases.len()) {
@@ -312,8 +318,11 @@ pub fn run(root: &Path, o: Opts) -> i32 {
         let mut dir = root.join("crates/ptxkit/tests/data/sweep");
         if o.operands > 0 {
             dir.push("operands");
+        } else if o.order > 0 {
+            dir.push("order");
         }
-        match record::write(&dir, &cases, &verdicts, &batches, o.operands > 0) {
+        let compress = o.operands > 0 || o.order > 0;
+        match record::write(&dir, &cases, &verdicts, &batches, compress) {
             Ok(n) => eprintln!("sweep: recorded {n} cases in {}", dir.display()),
             Err(e) => {
                 eprintln!("sweep: recording failed: {e}");

@@ -60,6 +60,9 @@ pub struct Tables {
     pub roles: &'static [RoleSpec],
     /// Special registers.
     pub sregs: &'static [SpecialReg],
+    /// Modifiers that may be written twice with the meaning of once
+    /// (ptxas 13.5 takes `add.sat.sat.s32`, not `add.ftz.ftz.f32`).
+    pub repeatable: &'static [ModId],
 }
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
@@ -272,6 +275,12 @@ impl Catalog {
                 .get(g.0 as usize)
                 .is_some_and(|g| g.alts.contains(&m)),
         }
+    }
+
+    /// Whether modifier `m` may be written twice on one instruction, the
+    /// second time to no effect ([`Tables::repeatable`]).
+    pub fn is_repeatable(&self, m: ModId) -> bool {
+        self.tables.repeatable.contains(&m)
     }
 
     /// Whether modifier `m` spells a data type.

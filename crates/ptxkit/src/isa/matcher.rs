@@ -23,6 +23,15 @@ pub enum ModMatch {
         /// The modifier that did not fit it.
         at: Option<usize>,
     },
+    /// A form takes the modifiers, but not in the written order: those
+    /// that spell the instruction's name ([`Form::head`]) do not come
+    /// first, in order. The index is that of the first one out of place.
+    Misordered {
+        /// The form.
+        form: FormId,
+        /// The modifier out of place.
+        at: usize,
+    },
 }
 
 /// Which form slots the written modifiers filled: for modifier `i`, the slot
@@ -33,7 +42,9 @@ pub type SlotAssignment = SmallVec<[u8; 8]>;
 /// the first free slot that accepts it, so distinct groups may be written in
 /// any order (ptxas accepts `ld.u32.global`). Data types keep their relative
 /// order (`cvt.f32.bf16` is not `cvt.bf16.f32`): a type only goes to a slot
-/// after the previous type's slot.
+/// after the previous type's slot. A repeatable modifier written again
+/// ([`Catalog::is_repeatable`]: `.sat.sat`) shares the slot of its first
+/// writing. The order of the name's slots is [`head_misplaced`]'s.
 pub fn assign_slots(
     cat: &Catalog,
     form: &Form,
@@ -44,6 +55,14 @@ pub fn assign_slots(
     let mut last_type: Option<usize> = None;
     for (i, &m) in mods.iter().enumerate() {
         let mut placed = false;
+        if let Some(k) = mods.get(..i).and_then(|b| b.iter().position(|&e| e == m)) {
+            if cat.is_repeatable(m) {
+                if let Some(&j) = out.get(k) {
+                    out.push(j);
+                    continue;
+                }
+            }
+        }
         let is_type = cat.is_type(m);
         let from = if is_type {
             last_type.map_or(0, |t| t.saturating_add(1))
@@ -73,6 +92,30 @@ pub fn assign_slots(
     Ok(out)
 }
 
+/// The first written modifier out of place in `form`'s name: the
+/// modifiers filling its first [`Form::head`] slots must be the first
+/// written, in slot order (`slots` as [`assign_slots`] gave them).
+pub fn head_misplaced(form: &Form, slots: &[u8]) -> Option<usize> {
+    let head = form.head;
+    if head == 0 {
+        return None;
+    }
+    let mut last: Option<u8> = None;
+    let mut in_head = true;
+    for (i, &s) in slots.iter().enumerate() {
+        if s < head {
+            // A repeated modifier of the name (`.sync.sync`) stays in place.
+            if !in_head || last.is_some_and(|l| s < l) {
+                return Some(i);
+            }
+            last = Some(s);
+        } else {
+            in_head = false;
+        }
+    }
+    None
+}
+
 /// Find the forms of `op` that accept `mods`.
 pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch {
     if let Some(i) = mods.iter().position(|&m| !cat.opcode_takes(op, m)) {
@@ -86,10 +129,16 @@ pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch 
     };
     let mut forms = SmallVec::new();
     let mut best: Option<(usize, FormId, Option<usize>)> = None;
+    let mut misordered: Option<(FormId, usize)> = None;
     for &fid in opcode.forms {
         let Some(form) = cat.form(fid) else { continue };
         match assign_slots(cat, form, mods) {
-            Ok(_) => forms.push(fid),
+            Ok(slots) => match head_misplaced(form, &slots) {
+                None => forms.push(fid),
+                Some(at) => {
+                    misordered.get_or_insert((fid, at));
+                }
+            },
             Err(at) => {
                 // Closeness: how many modifiers were placed before failing.
                 let score = at.unwrap_or(mods.len());
@@ -98,6 +147,9 @@ pub fn match_modifiers(cat: &Catalog, op: OpcodeId, mods: &[ModId]) -> ModMatch 
                 }
             }
         }
+    }
+    if let (true, Some((form, at))) = (forms.is_empty(), misordered) {
+        return ModMatch::Misordered { form, at };
     }
     if forms.is_empty() {
         ModMatch::NoForm {

@@ -21,7 +21,8 @@ mod word_table;
 pub use catalog::install_catalog;
 pub use catalog::{catalog, Catalog, Tables};
 pub use matcher::{
-    assign_slots, bind_operands, match_modifiers, ModMatch, SlotAssignment, WrittenShape,
+    assign_slots, bind_operands, head_misplaced, match_modifiers, ModMatch, SlotAssignment,
+    WrittenShape,
 };
 pub use mod_sets::ModSets;
 pub use model::*;

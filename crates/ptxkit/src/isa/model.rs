@@ -760,6 +760,11 @@ pub struct Form {
     pub name: &'static str,
     /// Modifier slots in the written order.
     pub slots: &'static [Slot],
+    /// How many leading slots spell the instruction's name as ptxas reads
+    /// it (`mul.lo`, `cp.async.bulk`, `barrier.cta.red`): those written
+    /// come first, in slot order; the other modifiers may follow in any
+    /// order (ptxas 13.5 refuses `mul.u32.lo`, takes `ld.u32.global`).
+    pub head: u8,
     /// Operand templates in order.
     pub operands: &'static [OperandTpl],
     /// Requirement specific to this form.

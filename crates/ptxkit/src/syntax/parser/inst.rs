@@ -335,6 +335,26 @@ impl Parser<'_> {
                 }
                 self.report(d);
             }
+            ModMatch::Misordered { form, at } => {
+                let span = inst
+                    .mods
+                    .get(at)
+                    .map(|m| m.span())
+                    .unwrap_or(inst.opcode_span);
+                let word = cat
+                    .form(form)
+                    .map(|f| head_name(cat, f, &ids, op_text))
+                    .unwrap_or_default();
+                let name = inst.mods.get(at).map(|m| m.as_str()).unwrap_or("?");
+                self.error(
+                    Code::BadModifiers,
+                    span,
+                    format!(
+                        "`{name}` belongs to the instruction name `{word}`, written right \
+                         after `{op_text}` and in that order"
+                    ),
+                );
+            }
             ModMatch::Forms(forms) => {
                 let shapes: SmallVec<[WrittenShape; 8]> =
                     inst.operands.iter().map(|o| o.written_shape()).collect();
@@ -361,6 +381,32 @@ impl Parser<'_> {
         }
         (FormId::NONE, 0, NO_SLOTS)
     }
+}
+
+/// The instruction name `mods` spell in `form` (`barrier.cta.red`): the
+/// root and the modifiers of its name slots, in slot order.
+fn head_name(
+    cat: &crate::isa::Catalog,
+    form: &crate::isa::Form,
+    mods: &[ModId],
+    root: &str,
+) -> String {
+    let Ok(slots) = crate::isa::assign_slots(cat, form, mods) else {
+        return root.to_string();
+    };
+    let mut named: SmallVec<[(u8, ModId); 4]> = slots
+        .iter()
+        .zip(mods)
+        .filter(|(s, _)| **s < form.head)
+        .map(|(s, m)| (*s, *m))
+        .collect();
+    named.sort_unstable();
+    named.dedup();
+    let mut s = root.to_string();
+    for (_, m) in named {
+        s.push_str(cat.mod_name(m));
+    }
+    s
 }
 
 /// No slot known for any modifier.
