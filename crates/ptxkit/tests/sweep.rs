@@ -43,10 +43,11 @@ const KNOWN_OPERAND_FALSE_REJECTIONS: usize = 0;
 
 /// The same two bounds for the modifier-order dimension (`xtask sweep
 /// --order 1 --record`, `data/sweep/order/`): each modifier of every form
-/// moved last, moved first and written twice. Its misses are modifiers of
-/// one group written twice in a form (`.row.col`, a copy's destination and
-/// source spaces, several types), which ptxas assigns by position.
-const KNOWN_ORDER_MISSES: usize = 228;
+/// moved last, moved first and written twice. Its misses are mostly forms
+/// the catalog writes more broadly than ptxas takes them (`.col.row` on
+/// `mma` shapes that need `.row.col`), types written out of their order,
+/// and ptxas reading `.b8x16.b6x16_p32` as one word.
+const KNOWN_ORDER_MISSES: usize = 84;
 const KNOWN_ORDER_FALSE_REJECTIONS: usize = 0;
 
 struct File {

@@ -30,6 +30,10 @@ pub struct Catalog {
     mod_lanes: Vec<Option<u8>>,
     /// Per modifier: the state space it spells (`.shared::cta`), if any.
     mod_spaces: Vec<Option<super::vocab::StateSpace>>,
+    /// Per modifier: its kind, the least modifier id it shares a group
+    /// with, directly or through other groups (`.row` and `.col`, the
+    /// state spaces): see [`Catalog::mod_kind`].
+    mod_kinds: Vec<u16>,
     /// Per opcode: whether a form takes a parenthesised list (`call`'s
     /// arguments), so that the parser reads `(a, b)` as one.
     opcode_lists: Vec<bool>,
@@ -139,8 +143,10 @@ impl Catalog {
                     .any(|t| matches!(t.shape, super::model::Shape::List))
             })
             .collect();
+        let mod_kinds = mod_kinds(&tables);
         Catalog {
             tables,
+            mod_kinds,
             opcode_lists,
             mod_index,
             opcode_index,
@@ -277,6 +283,15 @@ impl Catalog {
         }
     }
 
+    /// The kind of modifier `m`: modifiers that share a group anywhere in
+    /// the catalog, directly or through other groups, are of one kind
+    /// (`.row`/`.col`; `.global`/`.shared::cta`/…). Two slots of a form
+    /// that take one kind are filled by position, as ptxas fills them
+    /// ([`super::assign_slots`]).
+    pub fn mod_kind(&self, m: ModId) -> u16 {
+        self.mod_kinds.get(usize::from(m.0)).copied().unwrap_or(m.0)
+    }
+
     /// Whether modifier `m` may be written twice on one instruction, the
     /// second time to no effect ([`Tables::repeatable`]).
     pub fn is_repeatable(&self, m: ModId) -> bool {
@@ -345,4 +360,45 @@ impl Catalog {
     pub fn mod_count(&self) -> usize {
         self.tables.mods.len()
     }
+}
+
+/// [`Catalog::mod_kind`] of every modifier: a union of the alternatives of
+/// each group (types apart: they are ordered on their own), each set named
+/// by its least id.
+fn mod_kinds(tables: &Tables) -> Vec<u16> {
+    let mut parent: Vec<u16> = (0..tables.mods.len()).map(|i| i as u16).collect();
+    fn root(parent: &mut [u16], mut i: u16) -> u16 {
+        while let Some(&p) = parent.get(usize::from(i)) {
+            if p == i {
+                break;
+            }
+            let gp = parent.get(usize::from(p)).copied().unwrap_or(p);
+            if let Some(slot) = parent.get_mut(usize::from(i)) {
+                *slot = gp;
+            }
+            i = p;
+        }
+        i
+    }
+    for g in tables.groups {
+        let mut alts = g
+            .alts
+            .iter()
+            .filter(|m| {
+                let name = tables.mods.get(usize::from(m.0)).copied().unwrap_or("");
+                super::vocab::ScalarType::from_spelling(name).is_none()
+            })
+            .map(|m| m.0);
+        let Some(first) = alts.next() else { continue };
+        for m in alts {
+            let (a, b) = (root(&mut parent, first), root(&mut parent, m));
+            let (lo, hi) = (a.min(b), a.max(b));
+            if let Some(slot) = parent.get_mut(usize::from(hi)) {
+                *slot = lo;
+            }
+        }
+    }
+    (0..parent.len())
+        .map(|i| root(&mut parent, i as u16))
+        .collect()
 }

@@ -42,7 +42,8 @@ pub type SlotAssignment = SmallVec<[u8; 8]>;
 /// the first free slot that accepts it, so distinct groups may be written in
 /// any order (ptxas accepts `ld.u32.global`). Data types keep their relative
 /// order (`cvt.f32.bf16` is not `cvt.bf16.f32`): a type only goes to a slot
-/// after the previous type's slot. A repeatable modifier written again
+/// after the previous type's slot, and so does a modifier that two slots of
+/// the form take (`mma.….row.col`: `.alayout` then `.blayout`). A repeatable modifier written again
 /// ([`Catalog::is_repeatable`]: `.sat.sat`) shares the slot of its first
 /// writing. The order of the name's slots is [`head_misplaced`]'s.
 pub fn assign_slots(
@@ -53,6 +54,8 @@ pub fn assign_slots(
     let mut filled: u64 = 0;
     let mut out = SlotAssignment::new();
     let mut last_type: Option<usize> = None;
+    // The last slot filled by a positional modifier, per kind.
+    let mut last_positional: SmallVec<[(u16, usize); 4]> = SmallVec::new();
     for (i, &m) in mods.iter().enumerate() {
         let mut placed = false;
         if let Some(k) = mods.get(..i).and_then(|b| b.iter().position(|&e| e == m)) {
@@ -64,8 +67,27 @@ pub fn assign_slots(
             }
         }
         let is_type = cat.is_type(m);
+        // A modifier two slots of the form take (`.row` of `.alayout` and
+        // `.blayout`, `.shared::cta` of a copy's destination and source)
+        // is placed by position, as ptxas does: after the previous one.
+        // So is any modifier where two slots take its kind
+        // ([`Catalog::mod_kind`]): a copy's destination, then its source
+        // (ptxas refuses `cp.async.ca.global.shared`), `.row` then `.col`.
+        let kind = cat.mod_kind(m);
+        let positional = !is_type
+            && form
+                .slots
+                .iter()
+                .filter(|s| slot_takes_kind(cat, s, kind))
+                .nth(1)
+                .is_some();
         let from = if is_type {
             last_type.map_or(0, |t| t.saturating_add(1))
+        } else if positional {
+            last_positional
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map_or(0, |&(_, t)| t.saturating_add(1))
         } else {
             0
         };
@@ -76,6 +98,11 @@ pub fn assign_slots(
                 placed = true;
                 if is_type {
                     last_type = Some(j);
+                } else if positional {
+                    match last_positional.iter_mut().find(|(k, _)| *k == kind) {
+                        Some(e) => e.1 = j,
+                        None => last_positional.push((kind, j)),
+                    }
                 }
                 break;
             }
@@ -90,6 +117,16 @@ pub fn assign_slots(
         }
     }
     Ok(out)
+}
+
+/// Whether `slot` takes a modifier of kind `kind` ([`Catalog::mod_kind`]).
+fn slot_takes_kind(cat: &Catalog, slot: &Slot, kind: u16) -> bool {
+    match slot.kind {
+        SlotKind::Lit(m) => cat.mod_kind(m) == kind,
+        SlotKind::Group(g) => cat
+            .group(g)
+            .is_some_and(|g| g.alts.iter().any(|&m| cat.mod_kind(m) == kind)),
+    }
 }
 
 /// The first written modifier out of place in `form`'s name: the
