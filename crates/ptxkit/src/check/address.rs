@@ -142,6 +142,35 @@ impl Checker<'_> {
         self.report_found(n, d, f, w);
     }
 
+    /// A name not declared yet as the base of an address of `i`: an error
+    /// if a label of that name is defined later in the body (ptxas 13.5:
+    /// "Illegal operand type"), unless the role takes labels. Whether it
+    /// is declared at all is settled with the body's other uses.
+    pub(super) fn later_label_address(
+        &mut self,
+        i: &Instruction,
+        role: Option<&RoleSpec>,
+        (n, sp, f): (Name, Span, Found),
+        w: &mut BodyWalk,
+    ) {
+        if takes(role, Kinds::LABEL) {
+            return;
+        }
+        Self::report_if_label(w, n, f, || {
+            Diagnostic::error(
+                Code::OperandKind,
+                sp,
+                format!(
+                    "`{n}` is a label, which cannot be an address of `{}`",
+                    super::inst_name(i)
+                ),
+            )
+            .with_note(
+                "an address is a register of an integer or bit type or a variable, plus an offset",
+            )
+        });
+    }
+
     /// Special register `n` as the base of an address of `i` whose role
     /// says `nosreg`.
     pub(super) fn special_address(

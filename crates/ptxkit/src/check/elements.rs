@@ -32,8 +32,17 @@ impl Checker<'_> {
         };
         let Expr::Name(n, sp) = &**base else { return };
         let f = w.lookup(ms, *n);
-        // Undeclared names are reported with the instruction's other names.
-        let Some(decl) = f.decl else { return };
+        // Undeclared names are reported with the instruction's other names;
+        // one that a later label declares is no array either.
+        let Some(decl) = f.decl else {
+            return Self::report_if_label(w, *n, f, || {
+                Diagnostic::error(
+                    Code::OperandKind,
+                    *sp,
+                    format!("`{n}` is a label: only an array variable takes an index"),
+                )
+            });
+        };
         if decl.kind != Kind::Var {
             let d = Diagnostic::error(
                 Code::OperandKind,

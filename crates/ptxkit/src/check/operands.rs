@@ -1701,6 +1701,7 @@ impl Checker<'_> {
                 ..
             }) => return self.symbol_address(i, role, (*n, *sp, f), k, w),
             None if special_of(base).is_some() => return self.special_address(i, role, *n, *sp),
+            None => return self.later_label_address(i, role, (*n, *sp, f), w),
             _ => return,
         }
         let takes_pred = i.form().is_some_and(|form| {
@@ -2626,10 +2627,30 @@ impl Checker<'_> {
         // takes it (`mov.v4.u32 {…}, %tid`); ptxas 13.5 refuses it as a
         // scalar ("Argument vector size mismatch", "Vector operand is not
         // allowed").
-        if component.is_none()
-            && !r.components.is_empty()
-            && role_arity(i, spec).is_some_and(|n| n != 4)
-        {
+        let whole = component.is_none() && !r.components.is_empty();
+        // Where the role's element count is not fixed (a packing `mov`),
+        // the four components are elements: the type must be their size
+        // (ptxas 13.5 takes `mov.b128 %q1, %tid`, refuses `mov.b32 %r1,
+        // %tid` with "Arguments mismatch").
+        if whole && role_arity(i, spec).is_none() && !spec.dir.writes() {
+            if let Some(t) = ty {
+                if Some(t.bits()) == r.ty.bits().checked_mul(4) {
+                    return self.gate_special(r, span);
+                }
+                return self.emit(
+                    Diagnostic::error(
+                        Code::SpecialRegister,
+                        span,
+                        format!(
+                            "`{}` without a component is a vector of four {}, which `{name}` cannot take as one {t}",
+                            r.name, r.ty
+                        ),
+                    )
+                    .with_note(format!("read one component: `{}.x`", r.name)),
+                );
+            }
+        }
+        if whole && role_arity(i, spec).is_some_and(|n| n != 4) {
             return self.emit(
                 Diagnostic::error(
                     Code::SpecialRegister,
