@@ -128,17 +128,7 @@ impl Checker<'_> {
         } else {
             "a label"
         };
-        let d = Diagnostic::error(
-            Code::OperandKind,
-            sp,
-            format!(
-                "`{n}` is {what}, which cannot be an address of `{}`",
-                super::inst_name(i)
-            ),
-        )
-        .with_note(
-            "an address is a register of an integer or bit type or a variable, plus an offset",
-        );
+        let d = not_an_address(i, n, sp, what);
         self.report_found(n, d, f, w);
     }
 
@@ -156,19 +146,7 @@ impl Checker<'_> {
         if takes(role, Kinds::LABEL) {
             return;
         }
-        Self::report_if_label(w, n, f, || {
-            Diagnostic::error(
-                Code::OperandKind,
-                sp,
-                format!(
-                    "`{n}` is a label, which cannot be an address of `{}`",
-                    super::inst_name(i)
-                ),
-            )
-            .with_note(
-                "an address is a register of an integer or bit type or a variable, plus an offset",
-            )
-        });
+        Self::report_if_label(w, n, f, || not_an_address(i, n, sp, "a label"));
     }
 
     /// Special register `n` as the base of an address of `i` whose role
@@ -323,4 +301,18 @@ impl Checker<'_> {
             .with_note("a body `.param` is read and written only with `ld.param`/`st.param` around a `call`"),
         );
     }
+}
+
+/// The error for `n`, `what` it is (a label, a function), written at `sp`
+/// as the base of an address of `i`.
+fn not_an_address(i: &Instruction, n: Name, sp: Span, what: &str) -> Diagnostic {
+    Diagnostic::error(
+        Code::OperandKind,
+        sp,
+        format!(
+            "`{n}` is {what}, which cannot be an address of `{}`",
+            super::inst_name(i)
+        ),
+    )
+    .with_note("an address is a register of an integer or bit type or a variable, plus an offset")
 }

@@ -2632,8 +2632,9 @@ impl Checker<'_> {
         // the four components are elements: the type must be their size
         // (ptxas 13.5 takes `mov.b128 %q1, %tid`, refuses `mov.b32 %r1,
         // %tid` with "Arguments mismatch").
-        if whole && role_arity(i, spec).is_none() && !spec.dir.writes() {
-            if let Some(t) = ty {
+        if whole {
+            let arity = role_arity(i, spec);
+            if let (None, Some(t)) = (arity, ty.filter(|_| !spec.dir.writes())) {
                 if Some(t.bits()) == r.ty.bits().checked_mul(4) {
                     return self.gate_special(r, span);
                 }
@@ -2649,19 +2650,19 @@ impl Checker<'_> {
                     .with_note(format!("read one component: `{}.x`", r.name)),
                 );
             }
-        }
-        if whole && role_arity(i, spec).is_some_and(|n| n != 4) {
-            return self.emit(
-                Diagnostic::error(
-                    Code::SpecialRegister,
-                    span,
-                    format!(
-                        "`{}` without a component is a vector of four, which `{name}` cannot take as `{}`",
-                        r.name, spec.role
-                    ),
-                )
-                .with_note(format!("read one component: `{}.x`", r.name)),
-            );
+            if arity.is_some_and(|n| n != 4) {
+                return self.emit(
+                    Diagnostic::error(
+                        Code::SpecialRegister,
+                        span,
+                        format!(
+                            "`{}` without a component is a vector of four, which `{name}` cannot take as `{}`",
+                            r.name, spec.role
+                        ),
+                    )
+                    .with_note(format!("read one component: `{}.x`", r.name)),
+                );
+            }
         }
         // A `.pred` special register as the second half of a destination
         // pair (`setp`'s `q`, `shfl`'s and `lop3`'s `p`): ptxas 13.5 takes
