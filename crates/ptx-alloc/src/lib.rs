@@ -81,6 +81,24 @@ unsafe impl GlobalAlloc for Mimalloc {
     }
 }
 
+/// Give the memory mimalloc keeps after frees back to the system, now
+/// (`mi_collect(true)`). mimalloc holds freed pages for reuse and returns
+/// them only as later allocations go by; a long-running program whose
+/// live data has just shrunk a lot (a language server that closed its
+/// large documents) calls this so that its resident size follows.
+pub fn release_free_memory() {
+    // SAFETY: takes no pointers; safe to call at any time from any thread.
+    unsafe { mi_collect(true) }
+}
+
+// Declared here rather than through `libmimalloc-sys`'s `extended` feature
+// (which brings a dependency of its own for C types this does not use);
+// the symbol is in the C library that crate builds and links.
+extern "C" {
+    /// `void mi_collect(bool force)` (mimalloc.h).
+    fn mi_collect(force: bool);
+}
+
 #[cfg(test)]
 mod tests {
     #![allow(

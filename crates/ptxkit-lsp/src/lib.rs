@@ -50,4 +50,4 @@ pub mod server;
 pub mod signature;
 pub mod symbols;
 
-pub use server::{run_stdio, run_stdio_with, serve, Config};
+pub use server::{run_stdio, run_stdio_hosted, run_stdio_with, serve, serve_hosted, Config, Host};

@@ -93,8 +93,13 @@ pub fn run_stdio() -> Result<(), BoxError> {
 /// [`run_stdio`] with default settings (the client's
 /// `initializationOptions` override them).
 pub fn run_stdio_with(defaults: Config) -> Result<(), BoxError> {
+    run_stdio_hosted(defaults, Host::default())
+}
+
+/// [`run_stdio_with`], with what the hosting program offers.
+pub fn run_stdio_hosted(defaults: Config, host: Host) -> Result<(), BoxError> {
     let (conn, io) = crate::framing::stdio(crate::framing::Limits::default());
-    serve(&conn, defaults)?;
+    serve_hosted(&conn, defaults, host)?;
     drop(conn);
     io.join()?;
     Ok(())
@@ -194,11 +199,40 @@ pub struct State {
     /// The bytes of text the open documents hold as trees (the sum of
     /// their analyses' texts), against `config.large_total`.
     full_bytes: usize,
+    /// What the hosting program offers (see [`Host`]).
+    host: Host,
+    /// Bytes of text of the documents closed since memory was last given
+    /// back ([`Host::release_memory`]).
+    closed_bytes: usize,
 }
+
+/// What the program running the server can do for it, beyond the
+/// protocol.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Host {
+    /// Give the memory the allocator keeps after frees back to the system
+    /// (`ptx lsp` passes mimalloc's collection). Called once the documents
+    /// closed since the last call held at least [`RELEASE_AFTER`] bytes of
+    /// text and no message is waiting: without it, the server's resident
+    /// size stays at the peak of what was ever open (300 documents of
+    /// 120 KB opened and closed: 590 MB resident after the close, against
+    /// 35 MB with it).
+    pub release_memory: Option<fn()>,
+}
+
+/// Bytes of closed documents' text after which memory is given back
+/// ([`Host::release_memory`]). A document's trees and indexes are about
+/// ten times its text, so this is tens of megabytes of memory.
+pub const RELEASE_AFTER: usize = 4 << 20;
 
 /// Run the protocol on `conn`: initialization, then messages until
 /// `shutdown`.
 pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
+    serve_hosted(conn, defaults, Host::default())
+}
+
+/// [`serve`], with what the hosting program offers.
+pub fn serve_hosted(conn: &Connection, defaults: Config, host: Host) -> Result<(), BoxError> {
     let (id, params) = conn.initialize_start()?;
     let init: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let utf8 = init
@@ -239,6 +273,8 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         tokens: HashMap::new(),
         next_result: 0,
         full_bytes: 0,
+        host,
+        closed_bytes: 0,
     };
     // Messages taken off the queue early (to see the cancellations behind
     // a request), handled before the queue's next.
@@ -317,6 +353,7 @@ pub fn serve(conn: &Connection, defaults: Config) -> Result<(), BoxError> {
         }
         if backlog.is_empty() && conn.receiver.is_empty() {
             state.settle();
+            state.release_memory();
         }
         state.flush(conn)?;
     }
@@ -350,6 +387,17 @@ impl State {
         t.result_id = Some(id.clone());
         self.tokens.insert(key.to_string(), (id, t.data.clone()));
         t
+    }
+
+    /// Give memory back to the system ([`Host::release_memory`]) once
+    /// enough closed documents have been let go of.
+    fn release_memory(&mut self) {
+        if self.closed_bytes >= RELEASE_AFTER {
+            self.closed_bytes = 0;
+            if let Some(release) = self.host.release_memory {
+                release();
+            }
+        }
     }
 
     /// Note a `$/cancelRequest` (kept for requests not yet answered; at
@@ -599,6 +647,9 @@ impl State {
                 };
                 if let Some(old) = self.docs.remove(p.text_document.uri.as_str()) {
                     self.full_bytes = self.full_bytes.saturating_sub(old.analysis.text.len());
+                    self.closed_bytes = self
+                        .closed_bytes
+                        .saturating_add(old.text.len().max(old.analysis.text.len()));
                 }
                 self.tokens.remove(p.text_document.uri.as_str());
                 let params = PublishDiagnosticsParams {

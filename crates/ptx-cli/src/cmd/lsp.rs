@@ -16,10 +16,18 @@ pub struct Args {
 #[inline(never)]
 pub fn run(a: Args) -> Result<u8, String> {
     let _ = a.stdio;
-    ptxkit_lsp::server::run_stdio_with(ptxkit_lsp::Config {
-        target: a.target,
-        ..Default::default()
-    })
+    // The server gives memory back to the system after closing large
+    // documents through the allocator `ptx` runs on.
+    let host = ptxkit_lsp::server::Host {
+        release_memory: Some(ptx_alloc::release_free_memory),
+    };
+    ptxkit_lsp::server::run_stdio_hosted(
+        ptxkit_lsp::Config {
+            target: a.target,
+            ..Default::default()
+        },
+        host,
+    )
     .map_err(|e| format!("lsp: {e}"))?;
     Ok(0)
 }
