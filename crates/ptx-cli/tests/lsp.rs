@@ -499,3 +499,75 @@ fn incremental_edits() {
     c.notify("exit", Value::Null);
     assert!(c.child.wait().unwrap().success());
 }
+
+/// The resident size of process `pid` in KiB (`VmRSS`).
+fn rss_kib(pid: u32) -> usize {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0)
+}
+
+/// Closing documents gives their memory back to the system: the allocator
+/// keeps freed pages for reuse, and without the server asking it to let
+/// them go (`Host::release_memory`), 300 documents of 120 KB opened and
+/// closed left the server at 590 MB resident, its peak, until it exited.
+#[test]
+fn memory_given_back_after_closing_documents() {
+    let mut text = ".version 8.0\n.target sm_90\n.address_size 64\n".to_string();
+    for i in 0..3_000 {
+        text.push_str(&format!(".global .u32 g_long_variable_name_{i:06};\n"));
+    }
+    let mut c = Client::start();
+    let pid = c.child.id();
+    c.result(
+        "initialize",
+        json!({"processId": null, "rootUri": null, "capabilities": {}}),
+    );
+    c.notify("initialized", json!({}));
+    let uri = |k: usize| format!("file:///tmp/release{k}.ptx");
+    let docs = 60;
+    for k in 0..docs {
+        c.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(k), "languageId": "ptx", "version": 1,
+                "text": text}}),
+        );
+    }
+    c.result("workspace/symbol", json!({"query": "g_long"}));
+    let open = rss_kib(pid);
+    for k in 0..docs {
+        c.notify(
+            "textDocument/didClose",
+            json!({"textDocument": {"uri": uri(k)}}),
+        );
+    }
+    assert_eq!(
+        c.result("workspace/symbol", json!({"query": "g_long"})),
+        json!([])
+    );
+    // Memory is given back once no message waits: after the answer.
+    let mut closed = rss_kib(pid);
+    let start = std::time::Instant::now();
+    while closed * 3 > open && start.elapsed() < Duration::from_secs(10) {
+        std::thread::sleep(Duration::from_millis(50));
+        closed = rss_kib(pid);
+    }
+    c.request("shutdown", Value::Null);
+    c.notify("exit", Value::Null);
+    assert!(c.child.wait().unwrap().success());
+    eprintln!(
+        "{docs} documents of {} KB: {} MB resident open, {} MB after closing them",
+        text.len() / 1024,
+        open / 1024,
+        closed / 1024
+    );
+    assert!(open > 64 * 1024, "{open} KiB with the documents open");
+    assert!(
+        closed * 3 <= open,
+        "{closed} KiB after closing, {open} KiB open"
+    );
+}
