@@ -56,8 +56,11 @@ use crate::syntax::{AddressAt, Expr, Instruction, Modifier, Module, Operand};
 /// `element`; 3: declarations and parameters leave out the parts not
 /// written — `null`, `false` and `[]` — instead of writing them; 4:
 /// consecutive `.b8 N` lines of a `.section`, N a plain decimal byte, are
-/// one `Bytes` entry of values instead of a `Data` entry each).
-pub const SCHEMA_VERSION: u32 = 4;
+/// one `Bytes` entry of values instead of a `Data` entry each; 5: a run of
+/// more than [`crate::syntax::CHAIN_MIN`] binary operators is one `Chain`
+/// expression, `{"first", "links": [{"op", "rhs"}…], "span"}`, instead of
+/// `Binary` nodes nested as deep as the run is long).
+pub const SCHEMA_VERSION: u32 = 5;
 
 /// How spans (and instructions) are written while a tree serialises.
 #[derive(Clone)]

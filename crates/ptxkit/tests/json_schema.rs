@@ -84,6 +84,7 @@ fn inputs() -> Vec<(String, Vec<u8>)> {
     for dir in [
         "crates/ptxkit/tests/data/ok",
         "crates/ptxkit/tests/data/json",
+        "crates/ptxkit/tests/data/long_chains",
     ] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir))
             .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())

@@ -480,6 +480,12 @@ impl Renamer {
                 self.expr(&mut b.lhs);
                 self.expr(&mut b.rhs);
             }
+            Expr::Chain(c) => {
+                self.expr(&mut c.first);
+                for l in &mut c.links {
+                    self.expr(&mut l.rhs);
+                }
+            }
             Expr::Index { base, index, .. } => {
                 self.expr(base);
                 self.expr(index);

@@ -99,8 +99,12 @@ impl Checker<'_> {
     /// floating-point or `.b128` register or a function.
     fn array_index(&mut self, index: &Expr, w: &mut BodyWalk, ms: &ModuleScope) {
         let mut lead = index;
-        while let Expr::Binary(b) = lead {
-            lead = &b.lhs;
+        loop {
+            lead = match lead {
+                Expr::Binary(b) => &b.lhs,
+                Expr::Chain(c) => &c.first,
+                _ => break,
+            };
         }
         let Expr::Name(n, sp) = lead else { return };
         let f = w.lookup(ms, *n);

@@ -78,6 +78,21 @@ impl SectionExprFeatures {
                 self.scan(&b.lhs);
                 self.scan(&b.rhs);
             }
+            Expr::Chain(c) => {
+                // Each link is `(what came before) op rhs`.
+                let mut l = has_name(&c.first);
+                self.scan(&c.first);
+                for link in &c.links {
+                    let r = has_name(&link.rhs);
+                    match link.op {
+                        BinOp::Sub if l && r => self.diff = true,
+                        BinOp::Add | BinOp::Sub if l != r => self.offset = true,
+                        _ => {}
+                    }
+                    self.scan(&link.rhs);
+                    l |= r;
+                }
+            }
             Expr::Unary {
                 op: UnOp::Neg,
                 expr,
@@ -116,8 +131,21 @@ fn function_end(f: &crate::syntax::Function) -> crate::source::Span {
     crate::source::Span::new(end, f.span.end)
 }
 
-/// Bytes of kernel parameter space (ptxas 13.5: 0x7ffc).
+/// Bytes of kernel parameter space from PTX ISA 8.1 on (ptxas 13.5: 0x7ffc).
 pub const MAX_KERNEL_PARAM_BYTES: u64 = 0x7ffc;
+
+/// Bytes of kernel parameter space before PTX ISA 8.1 (ptxas 13.5: 0x1100
+/// at `.version` 7.0 to 8.0, on every target it takes).
+pub const MAX_KERNEL_PARAM_BYTES_BEFORE_8_1: u64 = 0x1100;
+
+/// The kernel parameter space of a module of PTX ISA version `ptx` (the
+/// larger limit when no `.version` was read).
+pub fn max_kernel_param_bytes(ptx: Option<crate::isa::PtxVersion>) -> u64 {
+    match ptx {
+        Some(v) if (v.major, v.minor) < (8, 1) => MAX_KERNEL_PARAM_BYTES_BEFORE_8_1,
+        _ => MAX_KERNEL_PARAM_BYTES,
+    }
+}
 
 impl Checker<'_> {
     /// Header directives: `.func` takes only `.noreturn`, `.abi_preserve*`
@@ -1275,11 +1303,24 @@ impl Checker<'_> {
                 .saturating_mul(align)
                 .saturating_add(size);
         }
-        if bytes > MAX_KERNEL_PARAM_BYTES {
+        let max = max_kernel_param_bytes(self.env.ptx);
+        if bytes > max {
+            let note = if max < MAX_KERNEL_PARAM_BYTES {
+                format!("PTX ISA 8.1 and later allow {MAX_KERNEL_PARAM_BYTES} bytes; or pass large data through global memory")
+            } else {
+                "pass large data through global memory instead".to_string()
+            };
             self.emit(
-                Diagnostic::error(Code::ParamSpace, function_end(f), format!("kernel `{}` needs {bytes} bytes of parameters; the limit is {MAX_KERNEL_PARAM_BYTES}", f.name))
-                    .with_label(f.name_span, "parameters declared here")
-                    .with_note("pass large data through global memory instead"),
+                Diagnostic::error(
+                    Code::ParamSpace,
+                    function_end(f),
+                    format!(
+                        "kernel `{}` needs {bytes} bytes of parameters; the limit is {max}",
+                        f.name
+                    ),
+                )
+                .with_label(f.name_span, "parameters declared here")
+                .with_note(note),
             );
         }
         for p in f.params() {
@@ -1312,10 +1353,45 @@ enum Kind {
     Unknown,
 }
 
+/// The kind of `l op r` (see [`kind_of`]).
+fn kind_op(op: crate::syntax::BinOp, l: Kind, r: Kind) -> Kind {
+    use crate::syntax::BinOp;
+    if l == Kind::BadAddress || r == Kind::BadAddress {
+        return Kind::BadAddress;
+    }
+    let arithmetic = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+    let comparison = matches!(
+        op,
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    );
+    if l == Kind::Address || r == Kind::Address {
+        return match (op, l, r) {
+            (BinOp::Add, Kind::Address, Kind::Int) => Kind::Address,
+            // `g+1.5`: an offset is an integer.
+            (BinOp::Add, Kind::Address, Kind::Float | Kind::Mixed | Kind::FloatInInteger) => {
+                Kind::FloatInInteger
+            }
+            _ => Kind::BadAddress,
+        };
+    }
+    match (l, r) {
+        (Kind::FloatInInteger, _) | (_, Kind::FloatInInteger) => Kind::FloatInInteger,
+        (Kind::Mixed, _) | (_, Kind::Mixed) => Kind::Mixed,
+        (Kind::Int, Kind::Float) | (Kind::Float, Kind::Int) => Kind::Mixed,
+        (Kind::Int, Kind::Int) => Kind::Int,
+        // Two floats: compared, an integer; added, a float; the
+        // other operators take integers only.
+        (Kind::Float, Kind::Float) if comparison => Kind::Int,
+        (Kind::Float, Kind::Float) if arithmetic => Kind::Float,
+        (Kind::Float, Kind::Float) => Kind::FloatInInteger,
+        _ => Kind::Unknown,
+    }
+}
+
 /// The kind of a constant expression as ptxas types it: comparisons and
 /// logic give integers; arithmetic on a float gives a float.
 fn kind_of(e: &Expr) -> Kind {
-    use crate::syntax::{BinOp, UnOp};
+    use crate::syntax::UnOp;
     match e {
         Expr::Int(_) => Kind::Int,
         Expr::Float(_) => Kind::Float,
@@ -1333,40 +1409,13 @@ fn kind_of(e: &Expr) -> Kind {
             (_, Kind::Mixed) => Kind::Mixed,
             _ => Kind::Unknown,
         },
-        Expr::Binary(b) => {
-            let (l, r) = (kind_of(&b.lhs), kind_of(&b.rhs));
-            if l == Kind::BadAddress || r == Kind::BadAddress {
-                return Kind::BadAddress;
+        Expr::Binary(b) => kind_op(b.op, kind_of(&b.lhs), kind_of(&b.rhs)),
+        Expr::Chain(c) => {
+            let mut k = kind_of(&c.first);
+            for l in &c.links {
+                k = kind_op(l.op, k, kind_of(&l.rhs));
             }
-            let arithmetic = matches!(b.op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
-            let comparison = matches!(
-                b.op,
-                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
-            );
-            if l == Kind::Address || r == Kind::Address {
-                return match (b.op, l, r) {
-                    (BinOp::Add, Kind::Address, Kind::Int) => Kind::Address,
-                    // `g+1.5`: an offset is an integer.
-                    (
-                        BinOp::Add,
-                        Kind::Address,
-                        Kind::Float | Kind::Mixed | Kind::FloatInInteger,
-                    ) => Kind::FloatInInteger,
-                    _ => Kind::BadAddress,
-                };
-            }
-            match (l, r) {
-                (Kind::FloatInInteger, _) | (_, Kind::FloatInInteger) => Kind::FloatInInteger,
-                (Kind::Mixed, _) | (_, Kind::Mixed) => Kind::Mixed,
-                (Kind::Int, Kind::Float) | (Kind::Float, Kind::Int) => Kind::Mixed,
-                (Kind::Int, Kind::Int) => Kind::Int,
-                // Two floats: compared, an integer; added, a float; the
-                // other operators take integers only.
-                (Kind::Float, Kind::Float) if comparison => Kind::Int,
-                (Kind::Float, Kind::Float) if arithmetic => Kind::Float,
-                (Kind::Float, Kind::Float) => Kind::FloatInInteger,
-                _ => Kind::Unknown,
-            }
+            k
         }
         Expr::Cond(c) => {
             let parts = [&c.cond, &c.then, &c.otherwise].map(kind_of);

@@ -45,23 +45,13 @@ pub(crate) fn lit(e: &Expr) -> Option<Lit> {
             (UnOp::Neg | UnOp::Plus, Lit::Double | Lit::Single) => Lit::Double,
             _ => Lit::Bad,
         },
-        Expr::Binary(b) => {
-            let widen = |k: Lit| if k == Lit::Single { Lit::Double } else { k };
-            let (l, r) = (widen(lit(&b.lhs)?), widen(lit(&b.rhs)?));
-            let arithmetic = matches!(b.op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
-            let comparison = matches!(
-                b.op,
-                BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
-            );
-            match (l, r) {
-                (Lit::Int, Lit::Int) => Lit::Int,
-                (Lit::Double, Lit::Double) if arithmetic => Lit::Double,
-                (Lit::Double, Lit::Double) if comparison => Lit::Int,
-                // A float under `%`, a bitwise or logical operator, one
-                // beside an integer (comparisons included: "Constant
-                // expression type mismatch"), or a bad part.
-                _ => Lit::Bad,
+        Expr::Binary(b) => lit_op(b.op, lit(&b.lhs)?, lit(&b.rhs)?),
+        Expr::Chain(c) => {
+            let mut k = lit(&c.first)?;
+            for l in &c.links {
+                k = lit_op(l.op, k, lit(&l.rhs)?);
             }
+            k
         }
         // Conditionals are integer only ("Integer constant expression
         // expected" for a float in any of the three parts).
@@ -75,6 +65,26 @@ pub(crate) fn lit(e: &Expr) -> Option<Lit> {
         },
         _ => return None,
     })
+}
+
+/// The kind of `l op r`.
+fn lit_op(op: BinOp, l: Lit, r: Lit) -> Lit {
+    let widen = |k: Lit| if k == Lit::Single { Lit::Double } else { k };
+    let (l, r) = (widen(l), widen(r));
+    let arithmetic = matches!(op, BinOp::Add | BinOp::Sub | BinOp::Mul | BinOp::Div);
+    let comparison = matches!(
+        op,
+        BinOp::Lt | BinOp::Gt | BinOp::Le | BinOp::Ge | BinOp::Eq | BinOp::Ne
+    );
+    match (l, r) {
+        (Lit::Int, Lit::Int) => Lit::Int,
+        (Lit::Double, Lit::Double) if arithmetic => Lit::Double,
+        (Lit::Double, Lit::Double) if comparison => Lit::Int,
+        // A float under `%`, a bitwise or logical operator, one beside an
+        // integer (comparisons included: "Constant expression type
+        // mismatch"), or a bad part.
+        _ => Lit::Bad,
+    }
 }
 
 /// Whether a constant of kind `k` can be an operand of type `t`: `Some`

@@ -2156,7 +2156,10 @@ impl Checker<'_> {
             }
             self.immediate_value(i, spec, e);
         } else if spec.dir.writes()
-            && matches!(e, Expr::Binary(..) | Expr::Unary { .. } | Expr::Cond(..))
+            && matches!(
+                e,
+                Expr::Binary(..) | Expr::Chain(..) | Expr::Unary { .. } | Expr::Cond(..)
+            )
         {
             // `1|%p2` is no pair but an expression: nothing can be
             // written to one.

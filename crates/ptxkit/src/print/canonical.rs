@@ -747,6 +747,16 @@ impl<'s> Printer<'s> {
         }
     }
 
+    fn binop(&mut self, op: crate::syntax::BinOp) {
+        // `7 % 2` written `7%2` would read as `7` and the register `%2`:
+        // the remainder keeps its spaces.
+        if op == crate::syntax::BinOp::Rem {
+            self.out.push_str(" % ");
+        } else {
+            self.out.push_str(op.as_str());
+        }
+    }
+
     fn expr(&mut self, e: &Expr) {
         match e {
             Expr::Name(n, _) => self.out.push_str(n.as_str()),
@@ -776,14 +786,15 @@ impl<'s> Printer<'s> {
             }
             Expr::Binary(b) => {
                 self.expr(&b.lhs);
-                // `7 % 2` written `7%2` would read as `7` and the register
-                // `%2`: the remainder keeps its spaces.
-                if b.op == crate::syntax::BinOp::Rem {
-                    self.out.push_str(" % ");
-                } else {
-                    self.out.push_str(b.op.as_str());
-                }
+                self.binop(b.op);
                 self.expr(&b.rhs);
+            }
+            Expr::Chain(c) => {
+                self.expr(&c.first);
+                for l in &c.links {
+                    self.binop(l.op);
+                    self.expr(&l.rhs);
+                }
             }
             Expr::Cond(c) => {
                 self.expr(&c.cond);

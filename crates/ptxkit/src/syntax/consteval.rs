@@ -48,6 +48,13 @@ fn eval_depth(e: &Expr, depth: u32) -> Option<i64> {
             let b = eval_depth(rhs, d)?;
             apply(*op, a, b)?
         }
+        Expr::Chain(c) => {
+            let mut v = eval_depth(&c.first, d)?;
+            for l in &c.links {
+                v = apply(l.op, v, eval_depth(&l.rhs, d)?)?;
+            }
+            v
+        }
         Expr::Cond(c) => {
             if eval_depth(&c.cond, d)? != 0 {
                 eval_depth(&c.then, d)?
@@ -89,6 +96,39 @@ pub fn division_by_zero(e: &Expr) -> Option<Span> {
             scan(e, 0, &mut found);
             found
         }
+    }
+}
+
+/// `a op rhs` for [`scan`]: `rhs` scanned, a division by a constant zero
+/// noted in `found`.
+fn combine(
+    op: BinOp,
+    a: Option<Value>,
+    rhs: &Expr,
+    d: u32,
+    found: &mut Option<Span>,
+) -> Option<Value> {
+    let b = scan(rhs, d, found);
+    let zero = match b {
+        Some(Value::Int(v)) => v == 0,
+        Some(Value::Float(v)) => v == 0.0,
+        None => false,
+    };
+    if matches!(op, BinOp::Div | BinOp::Rem) && zero && found.is_none() {
+        *found = Some(rhs.span());
+    }
+    match (a?, b?) {
+        (Value::Int(a), Value::Int(b)) => apply(op, a, b).map(Value::Int),
+        (Value::Float(a), Value::Float(b)) => match op {
+            BinOp::Lt => Some(Value::Int(i64::from(a < b))),
+            BinOp::Gt => Some(Value::Int(i64::from(a > b))),
+            BinOp::Le => Some(Value::Int(i64::from(a <= b))),
+            BinOp::Ge => Some(Value::Int(i64::from(a >= b))),
+            BinOp::Eq => Some(Value::Int(i64::from(a == b))),
+            BinOp::Ne => Some(Value::Int(i64::from(a != b))),
+            _ => apply_float(op, a, b).map(Value::Float),
+        },
+        _ => None,
     }
 }
 
@@ -146,28 +186,14 @@ fn scan(e: &Expr, depth: u32, found: &mut Option<Span>) -> Option<Value> {
         Expr::Binary(bin) => {
             let BinaryExpr { op, lhs, rhs, .. } = &**bin;
             let a = scan(lhs, d, found);
-            let b = scan(rhs, d, found);
-            let zero = match b {
-                Some(Value::Int(v)) => v == 0,
-                Some(Value::Float(v)) => v == 0.0,
-                None => false,
-            };
-            if matches!(op, BinOp::Div | BinOp::Rem) && zero && found.is_none() {
-                *found = Some(rhs.span());
+            combine(*op, a, rhs, d, found)
+        }
+        Expr::Chain(c) => {
+            let mut v = scan(&c.first, d, found);
+            for l in &c.links {
+                v = combine(l.op, v, &l.rhs, d, found);
             }
-            match (a?, b?) {
-                (Value::Int(a), Value::Int(b)) => apply(*op, a, b).map(Value::Int),
-                (Value::Float(a), Value::Float(b)) => match op {
-                    BinOp::Lt => Some(Value::Int(i64::from(a < b))),
-                    BinOp::Gt => Some(Value::Int(i64::from(a > b))),
-                    BinOp::Le => Some(Value::Int(i64::from(a <= b))),
-                    BinOp::Ge => Some(Value::Int(i64::from(a >= b))),
-                    BinOp::Eq => Some(Value::Int(i64::from(a == b))),
-                    BinOp::Ne => Some(Value::Int(i64::from(a != b))),
-                    _ => apply_float(*op, a, b).map(Value::Float),
-                },
-                _ => None,
-            }
+            v
         }
         Expr::Cond(c) => {
             let cond = scan(&c.cond, d, found);

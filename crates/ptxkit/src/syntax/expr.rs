@@ -170,6 +170,13 @@ pub enum Expr {
     /// Both operands in one allocation (`[%rd1+8]` is the most common
     /// compound operand).
     Binary(Box<BinaryExpr>),
+    /// A long run of binary operators read left to right, `a+b+c+…`, kept
+    /// flat so that its length does not deepen the tree: the value is
+    /// `first`, then each link's operator applied with the value so far on
+    /// the left. The parser builds it once a run passes [`CHAIN_MIN`]
+    /// operators (shorter runs are [`Expr::Binary`] nodes), so any walk of a
+    /// tree stays as deep as its parentheses, whatever the run's length.
+    Chain(Box<ChainExpr>),
     /// `c ? a : b` (rare: boxed whole, so it does not size every `Expr`).
     Cond(Box<CondExpr>),
     /// `( e )`, kept so printing gives back the same tree.
@@ -194,6 +201,33 @@ pub enum Expr {
     /// `%tid.x`, `a.b0`: a name with a component or selector suffix (boxed
     /// whole: one allocation, as a boxed base alone would be).
     Field(Box<FieldExpr>),
+}
+
+/// Runs of binary operators longer than this are read as one
+/// [`Expr::Chain`]; shorter ones as nested [`Expr::Binary`] nodes.
+pub const CHAIN_MIN: usize = 16;
+
+/// The payload of [`Expr::Chain`]: `first op₁ e₁ op₂ e₂ …`, evaluated left
+/// to right. Each link's operand binds tighter than its operator, and the
+/// operators never bind tighter than the one before, so printing the run
+/// flat reads back as the same chain.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChainExpr {
+    /// The leftmost operand.
+    pub first: Expr,
+    /// The operators and operands after it, in order.
+    pub links: Vec<ChainLink>,
+    /// Where, the whole run.
+    pub span: Span,
+}
+
+/// One `op operand` step of an [`Expr::Chain`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ChainLink {
+    /// The operator.
+    pub op: BinOp,
+    /// Its right operand.
+    pub rhs: Expr,
 }
 
 /// The payload of [`Expr::Binary`], `a + b`. (Serialized like a struct
@@ -272,6 +306,7 @@ impl Expr {
             Expr::Cast(c) => c.span,
             Expr::Field(f) => f.span,
             Expr::Binary(b) => b.span,
+            Expr::Chain(c) => c.span,
             Expr::Unary { span, .. } | Expr::Index { span, .. } => *span,
         }
     }
@@ -302,6 +337,12 @@ impl Expr {
             Expr::Binary(b) => {
                 b.lhs.for_each_name(f);
                 b.rhs.for_each_name(f);
+            }
+            Expr::Chain(c) => {
+                c.first.for_each_name(f);
+                for l in &c.links {
+                    l.rhs.for_each_name(f);
+                }
             }
             Expr::Cond(c) => {
                 c.cond.for_each_name(f);

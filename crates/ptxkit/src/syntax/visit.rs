@@ -255,6 +255,12 @@ pub fn walk_expr<'a, V: Visit<'a> + ?Sized>(v: &mut V, e: &'a Expr) {
             v.visit_expr(&b.lhs);
             v.visit_expr(&b.rhs);
         }
+        Expr::Chain(c) => {
+            v.visit_expr(&c.first);
+            for l in &c.links {
+                v.visit_expr(&l.rhs);
+            }
+        }
         Expr::Cond(c) => {
             v.visit_expr(&c.cond);
             v.visit_expr(&c.then);

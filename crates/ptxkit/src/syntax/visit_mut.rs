@@ -359,6 +359,13 @@ pub fn walk_expr_mut<V: VisitMut + ?Sized>(v: &mut V, e: &mut Expr) {
             v.visit_expr_mut(&mut b.rhs);
             v.visit_span_mut(&mut b.span);
         }
+        Expr::Chain(c) => {
+            v.visit_expr_mut(&mut c.first);
+            for l in &mut c.links {
+                v.visit_expr_mut(&mut l.rhs);
+            }
+            v.visit_span_mut(&mut c.span);
+        }
         Expr::Cond(c) => {
             v.visit_expr_mut(&mut c.cond);
             v.visit_expr_mut(&mut c.then);

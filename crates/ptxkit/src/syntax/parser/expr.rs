@@ -3,12 +3,54 @@
 use super::{PResult, Parser};
 use crate::lex::TokenKind as K;
 use crate::syntax::{
-    BinOp, BinaryExpr, CastExpr, CondExpr, Expr, FieldExpr, MaskExpr, Operand, PairOperand, UnOp,
+    BinOp, BinaryExpr, CastExpr, ChainExpr, ChainLink, CondExpr, Expr, FieldExpr, MaskExpr,
+    Operand, PairOperand, UnOp, CHAIN_MIN,
 };
 
 /// Whether a lone literal followed by a token of kind `k` is a whole
 /// expression: `k` continues no expression (no operator, no `?`, no `(` of
 /// a mask).
+/// Take `e` out of its place, leaving a placeholder literal.
+fn take_expr(e: &mut Expr) -> Expr {
+    std::mem::replace(
+        e,
+        Expr::Int(crate::syntax::IntLit {
+            value: 0,
+            radix: crate::syntax::Radix::Dec,
+            unsigned: false,
+            span: crate::source::Span::at(0),
+        }),
+    )
+}
+
+/// The chain of the `nested` left-leaning [`Expr::Binary`] nodes at the top
+/// of `e` (the run read so far), followed by `op rhs`.
+fn unroll(e: Expr, nested: usize, op: BinOp, rhs: Expr) -> ChainExpr {
+    let mut links = Vec::with_capacity(nested.saturating_mul(2).max(4));
+    links.push(ChainLink { op, rhs });
+    let mut first = e;
+    for _ in 0..nested {
+        match first {
+            Expr::Binary(b) => {
+                let b = *b;
+                links.push(ChainLink {
+                    op: b.op,
+                    rhs: b.rhs,
+                });
+                first = b.lhs;
+            }
+            other => {
+                first = other;
+                break;
+            }
+        }
+    }
+    links.reverse();
+    // The caller sets the span once the run ends.
+    let span = first.span();
+    ChainExpr { first, links, span }
+}
+
 pub(crate) fn ends_literal(k: K) -> bool {
     binop(k).is_none() && !matches!(k, K::Question | K::LParen)
 }
@@ -90,17 +132,28 @@ impl Parser<'_> {
     }
 
     /// Continue a binary expression whose left operand is `lhs`.
+    ///
+    /// A run of up to [`CHAIN_MIN`] operators becomes nested
+    /// [`Expr::Binary`] nodes, each deepening the tree by one (counted like
+    /// nesting while its operands are read); a longer run becomes one flat
+    /// [`Expr::Chain`], as deep as one node, so `1+1+…` is read whatever
+    /// its length (ptxas reads 100,000 terms).
     pub(crate) fn binary_rest(&mut self, start: u32, lhs: &mut Expr, min: u8) -> PResult<()> {
-        // A left-leaning chain (`a+b+c+…`) deepens the tree without
-        // recursing here; bound it like nesting so later walks stay shallow.
-        let mut chain = 0u32;
+        let mut chain = 0usize;
+        let mut flat: Option<Box<ChainExpr>> = None;
         while let Some(op) = binop(self.tok.kind) {
             let prec = op.precedence();
             if prec <= min {
                 break;
             }
             chain = chain.saturating_add(1);
-            if self.depth.saturating_add(chain) > super::MAX_DEPTH {
+            // How far below this run's root the operand will sit.
+            let below = if flat.is_some() || chain > CHAIN_MIN {
+                1
+            } else {
+                u32::try_from(chain).unwrap_or(u32::MAX)
+            };
+            if self.depth.saturating_add(below) > super::MAX_DEPTH {
                 let s = self.tok.span;
                 self.error(
                     crate::diag::Code::Limit,
@@ -113,26 +166,34 @@ impl Parser<'_> {
                 self.hex_single_alone(lhs);
             }
             self.bump();
-            self.enter()?;
+            let saved = self.depth;
+            self.depth = saved.saturating_add(below);
             let rhs = self.binary(prec);
-            self.leave();
+            self.depth = saved;
             let rhs = rhs?;
             self.hex_single_alone(&rhs);
-            let l = std::mem::replace(
-                lhs,
-                Expr::Int(crate::syntax::IntLit {
-                    value: 0,
-                    radix: crate::syntax::Radix::Dec,
-                    unsigned: false,
-                    span: crate::source::Span::at(0),
-                }),
-            );
-            *lhs = Expr::Binary(Box::new(BinaryExpr {
-                op,
-                lhs: l,
-                rhs,
-                span: self.since(start),
-            }));
+            if let Some(c) = flat.as_mut() {
+                c.links.push(ChainLink { op, rhs });
+            } else if chain > CHAIN_MIN {
+                flat = Some(Box::new(unroll(
+                    take_expr(lhs),
+                    chain.saturating_sub(1),
+                    op,
+                    rhs,
+                )));
+            } else {
+                let l = take_expr(lhs);
+                *lhs = Expr::Binary(Box::new(BinaryExpr {
+                    op,
+                    lhs: l,
+                    rhs,
+                    span: self.since(start),
+                }));
+            }
+        }
+        if let Some(mut c) = flat {
+            c.span = self.since(start);
+            *lhs = Expr::Chain(c);
         }
         Ok(())
     }
@@ -617,6 +678,21 @@ fn bad_named(e: &Expr, place: Place) -> Option<crate::source::Span> {
                     return (b.op != BinOp::Add).then_some(b.span);
                 }
                 at = &b.lhs;
+            }
+            // The same spine, kept flat: the last link is the outermost.
+            Expr::Chain(c) => {
+                for (i, l) in c.links.iter().enumerate().rev() {
+                    if !matches!(l.op, BinOp::Add | BinOp::Sub) {
+                        return Some(c.span);
+                    }
+                    if names(&l.rhs) {
+                        return Some(l.rhs.span());
+                    }
+                    if i == 0 && lead(&c.first) {
+                        return (l.op != BinOp::Add).then_some(c.span);
+                    }
+                }
+                at = &c.first;
             }
             other => return Some(other.span()),
         }
