@@ -22,7 +22,8 @@ case "$target" in
     lsp_framing) dict=fuzz/dicts/lsp.dict
             seeds=(fuzz/seeds/lsp_framing) ;;
     *)      dict=fuzz/ptx.dict
-            seeds=(examples crates/ptxkit/tests/data/ok crates/ptxkit/tests/data/err fuzz/regressions) ;;
+            seeds=(examples crates/ptxkit/tests/data/ok crates/ptxkit/tests/data/err
+                   crates/ptxkit/tests/data/long_chains fuzz/regressions) ;;
 esac
 # The output is also appended, each line prefixed with the seconds since the
 # start, to fuzz/logs/TARGET.log: `fuzz/curve.py fuzz/logs/*.log` turns the
