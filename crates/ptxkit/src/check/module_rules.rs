@@ -532,6 +532,7 @@ impl Checker<'_> {
                         }
                     }
                 }
+                self.later_target_rule(w, *span);
                 continue;
             }
             match md.option(w) {
@@ -567,6 +568,34 @@ impl Checker<'_> {
                 }
             }
         }
+    }
+
+    /// A `.target` after the first (at module scope or in a body) naming an
+    /// architecture the module's first target cannot run: ptxas compiles
+    /// for one architecture, the first `.target`'s when checked as `ptx
+    /// check` does ("SM version specified by .target is higher than
+    /// default SM version assumed", "PTX with .target 'sm_90a' cannot be
+    /// compiled for architecture 'sm_90'"). Not applied under
+    /// [`super::CheckOptions::target`], which stands in for the module's
+    /// targets.
+    fn later_target_rule(&mut self, w: &str, span: Span) {
+        if self.opts.target.is_some() {
+            return;
+        }
+        let (Some(have), Some(want)) = (self.env.sm, crate::check::target::Sm::parse(w)) else {
+            return;
+        };
+        if have.satisfies(want) {
+            return;
+        }
+        self.emit(
+            Diagnostic::error(
+                Code::UnknownTarget,
+                span,
+                format!("`.target {w}` cannot be compiled for {have}, the module's first target"),
+            )
+            .with_note(format!("ptxas compiles a module for one architecture: declare `.target {w}` first, or drop this one")),
+        );
     }
 
     /// The order of the header: `.target` and `.address_size` only before
