@@ -335,7 +335,7 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize, dirs: &[PathBuf]) 
                     "{} on {}: ours {:?}, ptxas {:?}",
                     m.kind, m.source, us, them
                 );
-                if !agree {
+                if !agree || !same_line {
                     // Keep the mutant, so that the disagreement can be read and replayed.
                     let kept = tmp.join(format!("disagree-{i}.ptx"));
                     if std::fs::write(&kept, &m.text).is_ok() {
@@ -369,6 +369,9 @@ pub fn run(root: &Path, count: usize, seed: u64, jobs: usize, dirs: &[PathBuf]) 
     }
     for x in r.iter().filter(|x| !x.1).take(40) {
         println!("DISAGREE {}", x.3);
+    }
+    for x in r.iter().filter(|x| x.1 && !x.2).take(40) {
+        println!("OTHER LINE {}", x.3);
     }
     println!(
         "mutants: {total}; verdicts agree: {agree} ({:.1}%); both reject: {both_reject}, of which same line: {line}",

@@ -131,6 +131,32 @@ fn function_end(f: &crate::syntax::Function) -> crate::source::Span {
     crate::source::Span::new(end, f.span.end)
 }
 
+/// Where ptxas blames directive `i` of `f` when it has rule `blame`: the
+/// value, or the token after the value list (a list that may go on needs
+/// that token to end; a full one of three values does not, and is blamed
+/// at its last value).
+fn directive_blame(f: &Function, i: usize, blame: Blame) -> Span {
+    /// Values in a full `.maxntid`/`.reqntid`/`.reqnctapercluster` list.
+    const DIMENSIONS: usize = 3;
+    let Some(d) = f.directives.get(i) else {
+        return function_end(f);
+    };
+    match blame {
+        Blame::Value => d.args.last().map_or(d.span, |a| a.span),
+        // A list of all three dimensions ends at its last value
+        // (ptxas needs no lookahead there and blames that line:
+        // `.maxntid 0, 1, 1` on its own line is blamed there).
+        Blame::Next if d.args.len() >= DIMENSIONS => d.args.last().map_or(d.span, |a| a.span),
+        _ => match f.directives.get(i.saturating_add(1)) {
+            Some(n) => Span::at(n.span.start),
+            None => match &f.body {
+                Some(b) => Span::new(b.span.start, b.span.start.saturating_add(1)),
+                None => function_end(f),
+            },
+        },
+    }
+}
+
 /// Bytes of kernel parameter space from PTX ISA 8.1 on (ptxas 13.5: 0x7ffc).
 pub const MAX_KERNEL_PARAM_BYTES: u64 = 0x7ffc;
 
@@ -194,24 +220,30 @@ impl Checker<'_> {
     }
 
     /// Directives introduced late (`directive-since`: a `.version` and a
-    /// target they need, blamed at the directive) and directives that need
+    /// target they need, blamed as their values are) and directives that need
     /// others beside them (`directive-needs`, blamed at the closing brace).
     fn directive_targets(&mut self, f: &Function) {
         let md = data();
-        for d in &f.directives {
+        for (i, d) in f.directives.iter().enumerate() {
             let name = d.name.as_str();
+            // Blamed where ptxas has read the whole directive: a value
+            // list that may go on ends at the token after it.
+            let at = match md.directive(name) {
+                Some(rule) => directive_blame(f, i, rule.blame),
+                None => d.span,
+            };
             for (_, v, sm) in md.directive_since.iter().filter(|(n, _, _)| n == name) {
                 if let Some(have) = self.env.ptx.filter(|have| have < v) {
                     self.emit(Diagnostic::error(
                         Code::Directive,
-                        d.span,
+                        at,
                         format!("`{name}` requires PTX ISA .version {v} or later (the module declares {have})"),
                     ));
                 }
                 if let Some(have) = self.env.sm.filter(|have| have.num < *sm) {
                     self.emit(Diagnostic::error(
                         Code::Directive,
-                        d.span,
+                        at,
                         format!("`{name}` requires .target sm_{sm} or higher, not {have}"),
                     ));
                 }
@@ -248,31 +280,8 @@ impl Checker<'_> {
     /// value list (`.reqntid 1, 0`) at the token after it, a single value
     /// at the value.
     fn directive_values(&mut self, f: &Function) {
-        /// Values in a full `.maxntid`/`.reqntid`/`.reqnctapercluster` list.
-        const DIMENSIONS: usize = 3;
         let md = data();
-        // Where each directive is blamed: its value, or the next token.
-        let blame_at = |i: usize, blame: Blame| -> Span {
-            let Some(d) = f.directives.get(i) else {
-                return function_end(f);
-            };
-            match blame {
-                Blame::Value => d.args.last().map_or(d.span, |a| a.span),
-                // A list of all three dimensions ends at its last value
-                // (ptxas needs no lookahead there and blames that line:
-                // `.maxntid 0, 1, 1` on its own line is blamed there).
-                Blame::Next if d.args.len() >= DIMENSIONS => {
-                    d.args.last().map_or(d.span, |a| a.span)
-                }
-                _ => match f.directives.get(i.saturating_add(1)) {
-                    Some(n) => Span::at(n.span.start),
-                    None => match &f.body {
-                        Some(b) => Span::new(b.span.start, b.span.start.saturating_add(1)),
-                        None => function_end(f),
-                    },
-                },
-            }
-        };
+        let blame_at = |i: usize, blame: Blame| directive_blame(f, i, blame);
         // Directives whose value was accepted (a rejected one takes no part
         // in a conflict).
         let mut good: Vec<(&str, usize)> = Vec::new();
