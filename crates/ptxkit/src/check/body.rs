@@ -223,6 +223,7 @@ impl Checker<'_> {
     /// Start the body of `f`: its parameters are in scope, and the body's
     /// own block is open.
     pub(super) fn body_start(&mut self, f: &Function) -> BodyWalk {
+        self.shared.body_start(f);
         let mut top = Scope::default();
         let entry = f.kind == crate::syntax::FuncKind::Entry;
         // A parameter's space says whose it is: `.param::entry` for a
@@ -328,6 +329,7 @@ impl Checker<'_> {
     /// The body ends: names still unknown are reported unless they are
     /// labels.
     pub(super) fn body_end(&mut self, w: BodyWalk) {
+        self.shared.body_end();
         self.memo = Some((w.memo, w.generation));
         self.flush_settling();
         if w.held.has_cold() {
@@ -599,6 +601,7 @@ impl Checker<'_> {
     /// What a declaration in a body does before its initializers: its
     /// names change the lookups and enter the block's scope.
     pub(super) fn body_var_start(&mut self, v: &VarDecl, w: &mut BodyWalk) {
+        self.shared.body_var(v);
         let range = v.decls.iter().any(|d| d.range.is_some());
         w.declared(v.decls.iter().map(|d| d.name), range);
         if let Some(scope) = w.stack.last_mut() {
@@ -659,6 +662,20 @@ impl Checker<'_> {
         }
     }
 
+    /// The module `.shared` variables `i` names (see `shared_space`).
+    #[cold]
+    fn shared_names(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+        let mut names: smallvec::SmallVec<[Name; 4]> = smallvec::SmallVec::new();
+        for o in &i.operands {
+            o.for_each_name(&mut |n, _| names.push(n));
+        }
+        for n in names {
+            if let Some(d) = w.lookup(ms, n).decl {
+                self.shared.named(n, d.span);
+            }
+        }
+    }
+
     fn instruction(&mut self, cx: &InstCtx<'_>, w: &mut BodyWalk, ms: &ModuleScope) {
         let i = cx.i;
         if let Some(g) = &i.guard {
@@ -670,7 +687,19 @@ impl Checker<'_> {
         // Each plain-name operand was looked up once (`cx.found`), for the
         // type check and the declaration check.
         let found = &cx.found;
+        if self.shared.has_globals() {
+            self.shared_names(i, w, ms);
+        }
         if flags.has(crate::isa::Flags::CALL) {
+            // The callee, the first plain name (a register's name, for an
+            // indirect call, is no function and counts nothing).
+            let callee = i.operands.iter().find_map(|o| match o {
+                Operand::Expr(Expr::Name(n, _)) => Some(*n),
+                _ => None,
+            });
+            if let Some(n) = callee {
+                self.shared.call(n);
+            }
             // The roles first (what the callee or function pointer may be),
             // then the call's own checks (callee, argument counts).
             self.operands(cx, w, ms);

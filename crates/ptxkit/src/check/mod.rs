@@ -39,6 +39,7 @@ mod operands;
 mod readings;
 mod rules;
 mod section_values;
+mod shared_space;
 mod symbols;
 pub mod target;
 
@@ -106,6 +107,9 @@ pub(crate) struct Checker<'o> {
     /// caused, counted and dropped (errors, warnings): see
     /// [`Checker::emit`].
     unkept: [usize; 2],
+    /// The static shared memory of each function so far, for the kernels'
+    /// limit at the module's end (see `shared_space`).
+    pub(crate) shared: shared_space::SharedSpace,
     opts: &'o CheckOptions,
 }
 
@@ -423,6 +427,7 @@ impl<'o> ModuleChecker<'o> {
                 files: Default::default(),
                 locs: Default::default(),
                 function_names: Default::default(),
+                shared: Default::default(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -494,6 +499,7 @@ impl<'o> ModuleChecker<'o> {
             Item::AddressSize(a) => c.address_size_rules(a),
             Item::Var(v) => {
                 c.declare(item, &mut self.ms);
+                c.shared.module_var(v);
                 // Names first: an initializer read in parts has its names
                 // checked as it goes by, its rules at its end.
                 c.check_initializers(v, &self.ms);
@@ -704,6 +710,7 @@ impl<'o> ModuleChecker<'o> {
     pub fn end(&mut self) {
         self.c.unresolved_functions(&self.ms);
         self.c.unresolved_function_names(&self.ms);
+        self.c.shared_space_rule();
     }
 
     /// The diagnostics, in source order, after [`ModuleChecker::end`].

@@ -51,6 +51,11 @@ pub struct ModuleData {
     pub options_below: Vec<(String, u32)>,
     /// Largest `.align`.
     pub align_max: u64,
+    /// A kernel's static `.shared` bytes at most, on targets not listed in
+    /// [`ModuleData::shared_static_on`].
+    pub shared_static: u64,
+    /// The same on particular targets (`sm_90a`).
+    pub shared_static_on: Vec<(String, u64)>,
     /// Performance directives.
     pub directives: Vec<DirectiveRule>,
     /// Directives introduced late: name, first `.version`, first sm number.
@@ -217,6 +222,10 @@ pub fn parse(src: &str) -> Result<ModuleData, String> {
                 .options_below
                 .push((name.to_string(), sm.parse().map_err(|_| bad())?)),
             ("align-max", [v]) => d.align_max = v.parse().map_err(|_| bad())?,
+            ("shared-static", [v]) => d.shared_static = v.parse().map_err(|_| bad())?,
+            ("shared-static", [t, v]) => d
+                .shared_static_on
+                .push((t.to_string(), v.parse().map_err(|_| bad())?)),
             ("directive", [name, b, zero]) => d.directives.push(DirectiveRule {
                 name: name.to_string(),
                 blame: blame(b).ok_or_else(bad)?,
@@ -371,6 +380,14 @@ pub fn data() -> &'static ModuleData {
 }
 
 impl ModuleData {
+    /// A kernel's static `.shared` bytes at most on `target` (`sm_90a`;
+    /// the general limit when none is known).
+    pub fn shared_static_max(&self, target: Option<&str>) -> u64 {
+        target
+            .and_then(|t| self.shared_static_on.iter().find(|(n, _)| n == t))
+            .map_or(self.shared_static, |(_, b)| *b)
+    }
+
     /// The newest known version.
     pub fn current(&self) -> Option<PtxVersion> {
         self.versions.iter().copied().max()

@@ -103,6 +103,7 @@ registry! {
     Unresolved = "E0320", "A function declared, not `.extern`, and defined nowhere in the module";
     ModuleSpace = "E0321", "A module-scope variable in a state space only a function may declare";
     DeclType = "E0322", "A variable, register or parameter of a type, shape, state space, linkage or attribute ptxas does not allow there";
+    SharedSpace = "E0323", "A kernel whose static shared memory is beyond the limit";
     Undeclared = "E0401", "A name declared nowhere in scope";
     Duplicate = "E0402", "A name declared twice in one scope";
     UndefinedLabel = "E0403", "A branch to a label the function does not define";
