@@ -168,7 +168,7 @@ impl SharedSpace {
                 if budget == 0 {
                     return out;
                 }
-                budget -= 1;
+                budget = budget.saturating_sub(1);
                 let Some(g) = self.funcs.get(i) else { continue };
                 bytes = bytes.saturating_add(g.bytes);
                 for n in &g.globals {
