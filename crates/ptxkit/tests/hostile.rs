@@ -367,3 +367,36 @@ fn every_prefix_of_valid_files() {
         );
     }
 }
+
+/// The kernels' static shared memory is judged at the module's end over
+/// their call trees: 3,000 kernels each reaching a chain of 3,000 calls
+/// would be 9 million steps, bounded by the walk's budget; a chain of
+/// 1,000 calls down to 50,000 bytes of `.shared` is still seen.
+#[test]
+fn shared_memory_over_long_call_chains() {
+    use std::fmt::Write as _;
+    let chain = |n: usize, kernels: usize, bytes: usize| {
+        let mut s = header();
+        let _ = writeln!(s, ".func f0()\n{{\n.shared .b8 a[{bytes}];\nret;\n}}");
+        for i in 1..n {
+            let _ = writeln!(s, ".func f{i}()\n{{\ncall f{};\nret;\n}}", i - 1);
+        }
+        for k in 0..kernels {
+            let _ = writeln!(s, ".visible .entry k{k}()\n{{\ncall f{};\nret;\n}}", n - 1);
+        }
+        s
+    };
+    let t = Instant::now();
+    let src = chain(3_000, 3_000, 100);
+    let d = ptxkit::check::check_source(src.as_bytes(), &Default::default());
+    assert!(d.iter().all(|d| !d.is_error()), "{:?}", d.first());
+    assert!(
+        t.elapsed() < Duration::from_secs(10),
+        "took {:?}",
+        t.elapsed()
+    );
+    let src = chain(1_000, 2, 50_000);
+    let d = ptxkit::check::check_source(src.as_bytes(), &Default::default());
+    let codes: Vec<&str> = d.iter().map(|d| d.code.as_str()).collect();
+    assert_eq!(codes, ["E0323", "E0323"], "{d:?}");
+}

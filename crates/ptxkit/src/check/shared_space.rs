@@ -27,8 +27,8 @@ use crate::syntax::{Function, Name, VarDecl};
 const WALK_BUDGET: usize = 1 << 22;
 
 /// What one function with a body contributes.
-#[derive(Default)]
 struct Own {
+    name: Name,
     name_span: Span,
     kernel: bool,
     /// Bytes of the `.shared` variables its body declares.
@@ -82,9 +82,12 @@ impl SharedSpace {
     pub(crate) fn body_start(&mut self, f: &Function) {
         let i = self.funcs.len();
         self.funcs.push(Own {
+            name: f.name,
             name_span: f.name_span,
             kernel: f.kind == crate::syntax::FuncKind::Entry,
-            ..Own::default()
+            bytes: 0,
+            globals: Vec::new(),
+            callees: Vec::new(),
         });
         // A second body of the same name is an error reported elsewhere;
         // its calls count under the first.
@@ -126,28 +129,38 @@ impl SharedSpace {
         }
     }
 
-    /// The body ends.
+    /// The body ends. A function that declares no `.shared` variable,
+    /// names none and calls nothing counts for nothing and is not kept,
+    /// so the facts grow with the calls and the shared variables of the
+    /// module, not with its functions.
     pub(crate) fn body_end(&mut self) {
-        if let Some(own) = self.current.and_then(|i| self.funcs.get_mut(i)) {
-            own.globals.sort_unstable();
-            own.globals.dedup();
-            own.callees.sort_unstable();
-            own.callees.dedup();
+        let Some(i) = self.current.take() else { return };
+        let Some(own) = self.funcs.get_mut(i) else {
+            return;
+        };
+        if own.bytes == 0 && own.globals.is_empty() && own.callees.is_empty() {
+            // The last one pushed: bodies do not nest.
+            let name = own.name;
+            self.funcs.truncate(i);
+            if self.index.get(&name) == Some(&i) {
+                self.index.remove(&name);
+            }
+            return;
         }
-        self.current = None;
+        own.globals.sort_unstable();
+        own.globals.dedup();
+        own.callees.sort_unstable();
+        own.callees.dedup();
     }
 
     /// Each kernel over `max` bytes: its name's span and its bytes.
     fn over_limit(&self, max: u64) -> Vec<(Span, u64)> {
         let mut out = Vec::new();
-        // Only functions that reach shared memory matter: the others are
-        // never walked into.
-        let touches: Vec<bool> = self
+        if self
             .funcs
             .iter()
-            .map(|f| f.bytes > 0 || !f.globals.is_empty() || !f.callees.is_empty())
-            .collect();
-        if !touches.iter().any(|&t| t) {
+            .all(|f| f.bytes == 0 && f.globals.is_empty())
+        {
             return out;
         }
         let mut budget = WALK_BUDGET;
@@ -155,7 +168,7 @@ impl SharedSpace {
         let mut names = FxHashSet::default();
         let mut stack = Vec::new();
         for (k, f) in self.funcs.iter().enumerate() {
-            if !f.kernel || !touches.get(k).copied().unwrap_or(false) {
+            if !f.kernel {
                 continue;
             }
             seen.clear();
@@ -179,7 +192,7 @@ impl SharedSpace {
                 }
                 for c in &g.callees {
                     if let Some(&j) = self.index.get(c) {
-                        if touches.get(j).copied().unwrap_or(false) && seen.insert(j) {
+                        if seen.insert(j) {
                             stack.push(j);
                         }
                     }
