@@ -110,6 +110,9 @@ pub(crate) struct Checker<'o> {
     /// The static shared memory of each function so far, for the kernels'
     /// limit at the module's end (see `shared_space`).
     pub(crate) shared: shared_space::SharedSpace,
+    /// The architecture of the last `.target` read, at module scope or in
+    /// a body, and where (see `module_rules`).
+    pub(crate) last_target: Option<(Sm, crate::source::Span)>,
     opts: &'o CheckOptions,
 }
 
@@ -428,6 +431,7 @@ impl<'o> ModuleChecker<'o> {
                 locs: Default::default(),
                 function_names: Default::default(),
                 shared: Default::default(),
+                last_target: None,
                 opts,
             },
             ms: ModuleScope::default(),
@@ -711,6 +715,7 @@ impl<'o> ModuleChecker<'o> {
         self.c.unresolved_functions(&self.ms);
         self.c.unresolved_function_names(&self.ms);
         self.c.shared_space_rule();
+        self.c.last_target_rule();
     }
 
     /// The diagnostics, in source order, after [`ModuleChecker::end`].

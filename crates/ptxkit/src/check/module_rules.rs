@@ -541,7 +541,9 @@ impl Checker<'_> {
                         }
                     }
                 }
-                self.later_target_rule(w, *span);
+                if let Some(sm) = crate::check::target::Sm::parse(w) {
+                    self.last_target = Some((sm, *span));
+                }
                 continue;
             }
             match md.option(w) {
@@ -579,19 +581,20 @@ impl Checker<'_> {
         }
     }
 
-    /// A `.target` after the first (at module scope or in a body) naming an
-    /// architecture the module's first target cannot run: ptxas compiles
-    /// for one architecture, the first `.target`'s when checked as `ptx
-    /// check` does ("SM version specified by .target is higher than
-    /// default SM version assumed", "PTX with .target 'sm_90a' cannot be
-    /// compiled for architecture 'sm_90'"). Not applied under
-    /// [`super::CheckOptions::target`], which stands in for the module's
-    /// targets.
-    fn later_target_rule(&mut self, w: &str, span: Span) {
+    /// At the module's end: the last `.target` (at module scope or in a
+    /// body) names an architecture the module's first target can run.
+    /// ptxas compiles for one architecture, the first `.target`'s when
+    /// checked as `ptx check` does, and judges only the last `.target`
+    /// against it ("SM version specified by .target is higher than default
+    /// SM version assumed", "PTX with .target 'sm_90a' cannot be compiled
+    /// for architecture 'sm_90'"; a higher one followed by a lower one
+    /// passes). Not applied under [`super::CheckOptions::target`], which
+    /// stands in for the module's targets.
+    pub(super) fn last_target_rule(&mut self) {
         if self.opts.target.is_some() {
             return;
         }
-        let (Some(have), Some(want)) = (self.env.sm, crate::check::target::Sm::parse(w)) else {
+        let (Some(have), Some((want, span))) = (self.env.sm, self.last_target) else {
             return;
         };
         if have.satisfies(want) {
@@ -601,9 +604,9 @@ impl Checker<'_> {
             Diagnostic::error(
                 Code::UnknownTarget,
                 span,
-                format!("`.target {w}` cannot be compiled for {have}, the module's first target"),
+                format!("the last `.target`, {want}, cannot be compiled for {have}, the module's first target"),
             )
-            .with_note(format!("ptxas compiles a module for one architecture: declare `.target {w}` first, or drop this one")),
+            .with_note(format!("ptxas compiles a module for one architecture and checks the last `.target` against it: declare {want} first, or end with a `.target` that {have} runs")),
         );
     }
 
