@@ -380,6 +380,20 @@ impl Checker<'_> {
                             super::inst_name(i)
                         ),
                     ));
+                } else if let (Some(want), None, Some(kind)) = (want, have, constant(e)) {
+                    // A floating-point constant in its place (ptxas 13.5:
+                    // "Arguments mismatch" for `cp.async.cg … [a], [b],
+                    // 0f3F800000`, and for `16.0`).
+                    if kind != Lit::Int {
+                        self.emit(Diagnostic::error(
+                            Code::ImmediateValue,
+                            e.span(),
+                            format!(
+                                "a floating-point constant cannot be written here in `{}`: it must be the integer {want}",
+                                super::inst_name(i)
+                            ),
+                        ));
+                    }
                 } else if let (Some(want), None, Expr::Name(n, sp)) = (want, have, e) {
                     // Nor a register or a variable in its place (ptxas 13.5:
                     // "Arguments mismatch" for `cp.async.cg … [a], [b], %r1`;
