@@ -662,17 +662,18 @@ impl Checker<'_> {
         }
     }
 
-    /// The module `.shared` variables `i` names (see `shared_space`).
-    #[cold]
+    /// The module `.shared` variables `i` names (see `shared_space`):
+    /// only names of such variables are looked up.
     fn shared_names(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
-        let mut names: smallvec::SmallVec<[Name; 4]> = smallvec::SmallVec::new();
+        let shared = &mut self.shared;
         for o in &i.operands {
-            o.for_each_name(&mut |n, _| names.push(n));
-        }
-        for n in names {
-            if let Some(d) = w.lookup(ms, n).decl {
-                self.shared.named(n, d.span);
-            }
+            o.for_each_name(&mut |n, _| {
+                if shared.is_global(n) {
+                    if let Some(d) = w.lookup(ms, n).decl {
+                        shared.named(n, d.span);
+                    }
+                }
+            });
         }
     }
 

@@ -112,6 +112,13 @@ impl SharedSpace {
         !self.globals.is_empty()
     }
 
+    /// Whether `n` names one of the module's `.shared` variables (or a
+    /// body's own variable of that name).
+    #[inline]
+    pub(crate) fn is_global(&self, n: Name) -> bool {
+        self.globals.contains_key(&n)
+    }
+
     /// The module variable `n` (declared at `decl`), if it is one of the
     /// module's `.shared` variables, named in the current body.
     pub(crate) fn named(&mut self, n: Name, decl: Span) {
