@@ -47,11 +47,22 @@ pub(crate) struct SharedSpace {
     /// each is declared (a body's own variable of the same name is
     /// another).
     globals: FxHashMap<Name, (u64, Span)>,
+    /// Bit `b % 128` set for the first byte `b` of each name in `globals`: a
+    /// name whose first byte's bit is clear (a register's `%`, usually)
+    /// is none of them, without a lookup.
+    first_bytes: u128,
     /// Functions with a body, in source order, and their index by name.
     funcs: Vec<Own>,
     index: FxHashMap<Name, usize>,
     /// The function whose body is being walked.
     current: Option<usize>,
+}
+
+/// The bit of `n`'s first byte in [`SharedSpace::first_bytes`].
+#[inline]
+fn first_bit(n: Name) -> u128 {
+    let b = n.as_bytes().first().copied().unwrap_or(0);
+    1u128 << (b & 127)
 }
 
 fn is_shared(s: StateSpace) -> bool {
@@ -74,6 +85,7 @@ impl SharedSpace {
     /// A module-scope variable declaration.
     pub(crate) fn module_var(&mut self, v: &VarDecl) {
         for (n, span, b) in shared_bytes(v) {
+            self.first_bytes |= first_bit(n);
             self.globals.entry(n).or_insert((b, span));
         }
     }
@@ -116,7 +128,7 @@ impl SharedSpace {
     /// body's own variable of that name).
     #[inline]
     pub(crate) fn is_global(&self, n: Name) -> bool {
-        self.globals.contains_key(&n)
+        self.first_bytes & first_bit(n) != 0 && self.globals.contains_key(&n)
     }
 
     /// The module variable `n` (declared at `decl`), if it is one of the
