@@ -663,7 +663,10 @@ impl Checker<'_> {
     }
 
     /// The module `.shared` variables `i` names (see `shared_space`):
-    /// only names of such variables are looked up.
+    /// only names of such variables are looked up. Out of line: most
+    /// modules have none, and the instruction path stays as it was.
+    #[inline(never)]
+    #[cold]
     fn shared_names(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
         let shared = &mut self.shared;
         for o in &i.operands {

@@ -1656,13 +1656,15 @@ mod tests {
             ".entry k() .reqnctapercluster 2\n{\nret;\n}\n"
         )
         .is_empty());
+        // Blamed at the `{` that ends its value list, as ptxas 13.5 does
+        // (line 5, not the directive's line 4).
         assert_eq!(
             lines(
                 "sm_80",
                 "7.8",
                 ".entry k() .reqnctapercluster 2\n{\nret;\n}\n"
             ),
-            vec![4]
+            vec![5]
         );
     }
 }
