@@ -189,13 +189,6 @@ fn local_decls(b: &Block, space: StateSpace, out: &mut Vec<(String, u64)>) {
     }
 }
 
-fn is_shared(s: StateSpace) -> bool {
-    matches!(
-        s,
-        StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
-    )
-}
-
 /// The resources of every function with a body (or only `name`).
 pub fn resources(m: &Module, lines: &LineIndex, name: Option<&str>) -> Vec<Resources> {
     resources_of(m, lines, |n| name.is_none_or(|x| x == n))
@@ -362,7 +355,7 @@ fn call_trees(cg: &CallGraph, facts: &NodeFacts<'_>) -> (Vec<Tree>, Vec<Option<u
                 t.shared_locals.push(u);
             }
             for nm in facts.names_of.get(u).into_iter().flatten() {
-                if facts.globals.get(nm).is_some_and(|g| is_shared(g.space)) {
+                if facts.globals.get(nm).is_some_and(|g| g.space.is_shared()) {
                     t.shared_globals.push(*nm);
                 }
             }

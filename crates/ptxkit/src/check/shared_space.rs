@@ -17,7 +17,6 @@ use rustc_hash::{FxHashMap, FxHashSet};
 
 use super::Checker;
 use crate::diag::{Code, Diagnostic};
-use crate::isa::vocab::StateSpace;
 use crate::source::Span;
 use crate::syntax::{Function, Name, VarDecl};
 
@@ -65,16 +64,9 @@ fn first_bit(n: Name) -> u128 {
     1u128 << (b & 127)
 }
 
-fn is_shared(s: StateSpace) -> bool {
-    matches!(
-        s,
-        StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
-    )
-}
-
 /// Bytes of the sized `.shared` declarators of `v` (0 for another space).
 fn shared_bytes(v: &VarDecl) -> impl Iterator<Item = (Name, Span, u64)> + '_ {
-    let shared = is_shared(v.space);
+    let shared = v.space.is_shared();
     v.decls.iter().filter(move |_| shared).filter_map(move |d| {
         crate::analysis::params::declarator_bytes(v, &d.dims, d.init.as_ref())
             .map(|b| (d.name, d.name_span, b))

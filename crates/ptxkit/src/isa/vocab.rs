@@ -377,6 +377,17 @@ spelled_enum! {
     }
 }
 
+impl StateSpace {
+    /// Shared memory, in any of its spellings (`.shared`, `.shared::cta`,
+    /// `.shared::cluster`).
+    pub fn is_shared(self) -> bool {
+        matches!(
+            self,
+            StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
+        )
+    }
+}
+
 spelled_enum! {
     /// Linkage of a module-level symbol (spec 11.6).
     Linkage {
