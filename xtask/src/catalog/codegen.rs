@@ -205,8 +205,8 @@ pub fn render(t: &Tables) -> String {
         };
         let _ = write!(
             o,
-            ", wider: {}, wider_max: {}, range: {:?}, multiple: {}, pred_on: &[",
-            r.wider, r.wider_max, r.range, r.multiple
+            ", wider: {}, wider_max: {}, range: {:?}, multiple: {}, at_most: {:?}, pred_on: &[",
+            r.wider, r.wider_max, r.range, r.multiple, r.at_most
         );
         list(&mut o, r.pred_on, |o, (lo, hi)| {
             let _ = write!(o, "({lo}, {hi})");

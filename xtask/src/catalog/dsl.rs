@@ -576,6 +576,27 @@ impl Builder {
                 Err(e) => self.err(file, *line, format!("in @operand: {e}")),
             }
         }
+        // `at-most=ROLE` names a role of the same block that takes constants.
+        for (line, text) in &b.operands {
+            let Ok((names, spec)) = parse_role(text, groups) else {
+                continue;
+            };
+            let Some(bound) = spec.at_most else { continue };
+            let takes_constants = out
+                .get(bound)
+                .and_then(|id| self.roles.get(id.0 as usize))
+                .is_some_and(|r| r.kinds.has(Kinds::IMM));
+            if !takes_constants {
+                let role = names.join(",");
+                self.err(
+                    file,
+                    *line,
+                    format!(
+                        "`{role}` at-most=`{bound}`: no role of that name takes constants here"
+                    ),
+                );
+            }
+        }
         // `@count ROLE N .mod…`: rows of the role's arity table, in order.
         let mut tables: FxHashMap<String, Vec<(u8, &'static [ModId])>> = FxHashMap::default();
         for (line, text) in &b.counts {
@@ -885,6 +906,7 @@ fn parse_role(
         wider_max: 0,
         range: None,
         multiple: 0,
+        at_most: None,
         pred_on: &[],
         consts_on: &[],
         mov_on: &[],
@@ -941,6 +963,15 @@ fn parse_role(
             }
             Some(("mult", v)) => {
                 spec.multiple = v.parse().map_err(|_| format!("bad mult=`{v}`"))?;
+            }
+            Some(("at-most", v)) => {
+                if !kinds.has(Kinds::IMM) {
+                    return Err("at-most= is for a role that takes constants (`imm`)".into());
+                }
+                if v.is_empty() || names.iter().any(|n| *n == v) {
+                    return Err(format!("at-most=`{v}` must name another role"));
+                }
+                spec.at_most = Some(leak(v));
             }
             Some(("pred-on", v)) => spec.pred_on = leak_vec(parse_sm_ranges(v)?),
             Some(("mov-on", v)) => spec.mov_on = leak_vec(parse_sm_ranges(v)?),
@@ -1471,6 +1502,7 @@ mod tests {
             wider_max: 0,
             range: None,
             multiple: 0,
+            at_most: None,
             pred_on: &[(89, 89), (120, u32::MAX)],
             consts_on: &[],
             mov_on: &[],
@@ -1483,6 +1515,17 @@ mod tests {
         assert!(!spec.takes_pred_on(Some(90)));
         assert!(spec.takes_pred_on(Some(121)));
         assert!(spec.takes_pred_on(None));
+    }
+
+    #[test]
+    fn at_most_names_another_role() {
+        let groups = FxHashMap::default();
+        let (_, spec) =
+            parse_role("n in reg,imm .u32 range=0..16 at-most=size", &groups).expect("parses");
+        assert_eq!(spec.at_most, Some("size"));
+        assert!(parse_role("n in reg .u32 at-most=size", &groups).is_err());
+        assert!(parse_role("n in imm .u32 at-most=n", &groups).is_err());
+        assert!(parse_role("n in imm .u32 at-most=", &groups).is_err());
     }
 
     #[test]

@@ -2785,7 +2785,8 @@ impl Checker<'_> {
             .section_of(i.form)
             .and_then(|s| s.operand_values.iter().find(|(r, _)| *r == spec.role))
             .and_then(|(_, vs)| vs.iter().map(|v| int_literal(v)).collect());
-        if spec.range.is_none() && spec.multiple <= 1 && listed.is_none() {
+        if spec.range.is_none() && spec.multiple <= 1 && listed.is_none() && spec.at_most.is_none()
+        {
             return;
         }
         let Some(v) = crate::syntax::consteval::eval_int(e) else {
@@ -2813,14 +2814,29 @@ impl Checker<'_> {
             ));
             return;
         }
-        let out_of_range = spec.range.is_some_and(|(lo, hi)| v < lo || v > hi);
+        // `at-most=ROLE`: the other role's constant lowers the top of the
+        // range (`cp.async … 4, 8`: "expected to be in range [0..4]").
+        let bound = spec.at_most.and_then(|r| role_constant(i, r));
+        let range = match (spec.range, bound) {
+            (Some((lo, hi)), Some(b)) => Some((lo, hi.min(b))),
+            (None, Some(b)) => Some((i64::MIN, b)),
+            (range, None) => range,
+        };
+        let out_of_range = range.is_some_and(|(lo, hi)| v < lo || v > hi);
         let not_multiple = spec.multiple > 1 && v.rem_euclid(i64::from(spec.multiple)) != 0;
         if !(out_of_range || not_multiple) {
             return;
         }
         let mut want = Vec::new();
-        if let Some((lo, hi)) = spec.range {
-            want.push(format!("from {lo} to {hi}"));
+        match (range, spec.at_most.filter(|_| bound.is_some())) {
+            (Some((i64::MIN, hi)), Some(other)) => {
+                want.push(format!("at most {hi} (its `{other}`)"));
+            }
+            (Some((lo, hi)), Some(other)) => {
+                want.push(format!("from {lo} to {hi} (its `{other}`)"));
+            }
+            (Some((lo, hi)), None) => want.push(format!("from {lo} to {hi}")),
+            (None, _) => {}
         }
         if spec.multiple > 1 {
             want.push(format!("a multiple of {}", spec.multiple));
@@ -2853,6 +2869,26 @@ fn selector_lanes(field: &str) -> Option<bool> {
         .iter()
         .all(u8::is_ascii_alphanumeric)
         .then(|| digits.iter().all(|d| (b'0'..=top).contains(d)))
+}
+
+/// The value of the constant `i` writes for its form's role named
+/// `role`, if it writes one there (`cp.async`'s `cp-size`).
+fn role_constant(i: &Instruction, role: &str) -> Option<i64> {
+    let form = i.form()?;
+    let mut written = i.operands.iter();
+    for (k, tpl) in form.operands.iter().enumerate() {
+        if k >= 32 || i.present & (1 << k) == 0 {
+            continue;
+        }
+        let o = written.next()?;
+        if catalog().role(tpl.spec).is_some_and(|s| s.role == role) {
+            return match o {
+                Operand::Expr(e) => crate::syntax::consteval::eval_int(e),
+                _ => None,
+            };
+        }
+    }
+    None
 }
 
 /// An integer written in a catalog value set (`16`, `0xFFFFFFFF`).

@@ -463,6 +463,10 @@ pub struct RoleSpec {
     pub range: Option<(i64, i64)>,
     /// A constant must be a multiple of this (0 or 1: any).
     pub multiple: u32,
+    /// `at-most=ROLE`: a constant must not exceed the constant written
+    /// for that other role of the form, when one is (`cp.async`'s
+    /// `src-size` is at most its `cp-size`); `None`: no such bound.
+    pub at_most: Option<&'static str>,
     /// `pred-on=`: the target numbers (inclusive ranges) on which the
     /// `pred` kind applies; empty: on every target.
     pub pred_on: &'static [(u32, u32)],
