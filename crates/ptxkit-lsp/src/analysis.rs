@@ -301,6 +301,21 @@ impl Analysis {
             }
             diags.append(&mut mc.take_diagnostics());
         }
+        // The limits ptxas judges only in a module without errors: any
+        // syntax error, new diagnostic or reused one (but such a limit's
+        // own) stands in their way.
+        let reused_errors = kept.iter().flatten().any(|&k| {
+            prev.and_then(|p| p.semantic.get(k)).is_some_and(|ds| {
+                ds.iter()
+                    .any(|d| d.is_error() && d.code != ptxkit::diag::Code::SharedSpace)
+            })
+        });
+        if reused_errors
+            || self.syntax.iter().any(Diagnostic::is_error)
+            || diags.iter().any(Diagnostic::is_error)
+        {
+            mc.note_errors();
+        }
         mc.end();
         diags.append(&mut mc.take_diagnostics());
         diags.sort_by_key(|d| d.span.start);

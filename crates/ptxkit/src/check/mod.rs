@@ -113,6 +113,10 @@ pub(crate) struct Checker<'o> {
     /// The architecture of the last `.target` read, at module scope or in
     /// a body, and where (see `module_rules`).
     pub(crate) last_target: Option<(Sm, crate::source::Span)>,
+    /// Whether an error was reported outside the checker (a syntax
+    /// error): the limits ptxas judges only in a module without errors
+    /// are then not judged ([`ModuleChecker::note_errors`]).
+    pub(crate) errors_elsewhere: bool,
     opts: &'o CheckOptions,
 }
 
@@ -371,6 +375,9 @@ fn stream_check(
     sink.add_unkept(stream.take_unkept());
     sink.extend(stream.finish());
     if let Some(c) = checker {
+        if sink.has_errors() {
+            c.note_errors();
+        }
         c.end();
         let clean = module_poison == u32::MAX;
         c.drain_into(&mut sink, |d| clean || !d.code.may_cascade());
@@ -432,6 +439,7 @@ impl<'o> ModuleChecker<'o> {
                 function_names: Default::default(),
                 shared: Default::default(),
                 last_target: None,
+                errors_elsewhere: false,
                 opts,
             },
             ms: ModuleScope::default(),
@@ -677,6 +685,16 @@ impl<'o> ModuleChecker<'o> {
         c.declare_function(&f, &mut self.ms);
         let walk = c.body_start(&f);
         self.body = Some((f, walk));
+    }
+
+    /// Tell the checker, before [`ModuleChecker::end`], that the module has
+    /// an error it did not report itself (a syntax error, or one of a
+    /// reused item's diagnostics). ptxas judges a kernel's static shared
+    /// memory only in a module without errors (13.5: a kernel of 464,896
+    /// bytes on sm_90a beside an undeclared register elsewhere draws only
+    /// the register's errors), and so does [`ModuleChecker::end`].
+    pub fn note_errors(&mut self) {
+        self.c.errors_elsewhere = true;
     }
 
     /// The diagnostics found so far, taken out (in the order found), so a

@@ -220,6 +220,10 @@ impl SharedSpace {
 impl Checker<'_> {
     /// At the module's end: every kernel within the static shared memory.
     pub(super) fn shared_space_rule(&mut self) {
+        // Judged last, as ptxas does: not in a module with other errors.
+        if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
+            return;
+        }
         let target = self.env.sm.map(|s| s.to_string());
         let max = super::module_data::data().shared_static_max(target.as_deref());
         for (span, bytes) in self.shared.over_limit(max) {

@@ -166,6 +166,11 @@ impl Bounded {
         self.warnings = self.warnings.saturating_add(warnings);
     }
 
+    /// Whether an error was pushed or counted so far.
+    pub fn has_errors(&self) -> bool {
+        self.errors > 0
+    }
+
     /// The number of diagnostics pushed so far.
     pub fn count(&self) -> usize {
         self.errors.saturating_add(self.warnings)
