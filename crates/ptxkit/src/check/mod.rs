@@ -117,6 +117,10 @@ pub(crate) struct Checker<'o> {
     /// error): the limits ptxas judges only in a module without errors
     /// are then not judged ([`ModuleChecker::note_errors`]).
     pub(crate) errors_elsewhere: bool,
+    /// Where the module declares `.address_size 32`, if it does: its
+    /// addresses are then 32-bit, and the module is refused at its end
+    /// (`module_rules`).
+    pub(crate) address32: Option<crate::source::Span>,
     opts: &'o CheckOptions,
 }
 
@@ -440,6 +444,7 @@ impl<'o> ModuleChecker<'o> {
                 shared: Default::default(),
                 last_target: None,
                 errors_elsewhere: false,
+                address32: None,
                 opts,
             },
             ms: ModuleScope::default(),
@@ -690,9 +695,10 @@ impl<'o> ModuleChecker<'o> {
     /// Tell the checker, before [`ModuleChecker::end`], that the module has
     /// an error it did not report itself (a syntax error, or one of a
     /// reused item's diagnostics). ptxas judges a kernel's static shared
-    /// memory only in a module without errors (13.5: a kernel of 464,896
-    /// bytes on sm_90a beside an undeclared register elsewhere draws only
-    /// the register's errors), and so does [`ModuleChecker::end`].
+    /// memory and refuses `.address_size 32` only in a module without
+    /// other errors (13.5: a kernel of 464,896 bytes on sm_90a beside an
+    /// undeclared register elsewhere draws only the register's errors),
+    /// and so does [`ModuleChecker::end`].
     pub fn note_errors(&mut self) {
         self.c.errors_elsewhere = true;
     }
@@ -732,6 +738,7 @@ impl<'o> ModuleChecker<'o> {
     pub fn end(&mut self) {
         self.c.unresolved_functions(&self.ms);
         self.c.unresolved_function_names(&self.ms);
+        self.c.address_size_rule();
         self.c.shared_space_rule();
         self.c.last_target_rule();
     }

@@ -387,23 +387,38 @@ impl Checker<'_> {
         }
     }
 
-    /// `.address_size`: 64-bit only, and from PTX ISA 2.3.
+    /// `.address_size`: from PTX ISA 2.3; 32 is checked as 32-bit
+    /// addressing and refused at the module's end
+    /// ([`Checker::address_size_rule`]).
     pub(super) fn address_size_rules(&mut self, a: &AddressSize) {
-        if a.bits.value == 32 {
-            self.emit(
-                Diagnostic::error(
-                    Code::AddressSize,
-                    a.span,
-                    "32-bit addressing is not supported",
-                )
-                .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
-            );
+        if a.bits.value == 32 && self.address32.is_none() {
+            self.address32 = Some(a.span);
         }
         if let Some(v) = self.env.ptx {
             if v < (crate::isa::PtxVersion { major: 2, minor: 3 }) {
                 self.emit(Diagnostic::error(Code::TargetVersion, a.span, format!("`.address_size` requires PTX ISA .version 2.3 or later (the module declares {v})")));
             }
         }
+    }
+
+    /// `.address_size 32`, refused at the module's end and only in a
+    /// module without other errors, as ptxas 13.5 does ("32-Bit
+    /// compilation is no longer supported", a fatal error it reaches only
+    /// after the whole module is read; a duplicate declaration, say, is
+    /// reported instead).
+    pub(super) fn address_size_rule(&mut self) {
+        let Some(span) = self.address32 else { return };
+        if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
+            return;
+        }
+        self.emit(
+            Diagnostic::error(
+                Code::AddressSize,
+                span,
+                "32-bit addressing is not supported",
+            )
+            .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
+        );
     }
 
     /// `.section` bodies: the values each data line may hold

@@ -1693,7 +1693,9 @@ impl Checker<'_> {
                     self.report_found(*n, d, f, w);
                     return;
                 }
+                // (A module of `.address_size 32` has 32-bit addresses.)
                 if t.bits() == 32
+                    && self.address32.is_none()
                     && s.iter().all(|s| s == StateSpace::Global)
                     && role_has(Kinds::ADDR64)
                 {
