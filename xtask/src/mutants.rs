@@ -13,7 +13,7 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-use ptxkit::check::{check, CheckOptions};
+use ptxkit::check::CheckOptions;
 use ptxkit::syntax::{Expr, Item, Stmt};
 use ptxkit::{LineIndex, Span};
 
@@ -223,11 +223,10 @@ fn arch_of(src: &[u8]) -> String {
 
 /// Our verdict: first error line, if any.
 fn ours(src: &[u8]) -> Option<u32> {
-    let parsed = ptxkit::parse(src);
-    let mut diags = parsed.diagnostics.clone();
-    if !parsed.has_errors() {
-        diags.extend(check(&parsed.module, &CheckOptions::default()));
-    }
+    // What `ptx check` reports: the streamed check, which checks every
+    // piece without a syntax error of its own, as ptxas checks what comes
+    // before a syntax error.
+    let diags = ptxkit::check::check_source(src, &CheckOptions::default());
     let index = LineIndex::new(src);
     let mut lines: Vec<u32> = diags
         .iter()
@@ -262,14 +261,18 @@ fn theirs(ptxas: &Path, arch: &str, file: &Path) -> Option<u32> {
     if out.status.success() {
         return None;
     }
+    // The first line in source order: ptxas prints some errors out of it
+    // (a `.target` the `.version` does not support after a declaration's
+    // error further on).
     let err = String::from_utf8_lossy(&out.stderr);
     let line = err
         .lines()
         .filter(|l| l.contains("error") || l.contains("fatal"))
-        .find_map(|l| {
+        .filter_map(|l| {
             let i = l.find(", line ")?;
             l.get(i + 7..)?.split(';').next()?.parse().ok()
-        });
+        })
+        .min();
     Some(line.unwrap_or(0))
 }
 
