@@ -121,6 +121,11 @@ pub(crate) struct Checker<'o> {
     /// addresses are then 32-bit, and the module is refused at its end
     /// (`module_rules`).
     pub(crate) address32: Option<crate::source::Span>,
+    /// The first generic or `.global` address held in a 32-bit register,
+    /// and how many more the module has: ptxas then reads the module as
+    /// 32-bit and refuses it at its end, only without other errors
+    /// (`module_rules`).
+    pub(crate) narrow_globals: Option<(Box<Diagnostic>, u64)>,
     opts: &'o CheckOptions,
 }
 
@@ -445,6 +450,7 @@ impl<'o> ModuleChecker<'o> {
                 last_target: None,
                 errors_elsewhere: false,
                 address32: None,
+                narrow_globals: None,
                 opts,
             },
             ms: ModuleScope::default(),

@@ -406,19 +406,47 @@ impl Checker<'_> {
     /// compilation is no longer supported", a fatal error it reaches only
     /// after the whole module is read; a duplicate declaration, say, is
     /// reported instead).
+    ///
+    /// A generic or `.global` address held in a 32-bit register is judged
+    /// the same way: ptxas 13.5 then reads the module as 32-bit, with or
+    /// without `.address_size 64` ("Program uses 32-bit address on line
+    /// …", then the same fatal error). The first such use is reported,
+    /// with the count of the others.
     pub(super) fn address_size_rule(&mut self) {
-        let Some(span) = self.address32 else { return };
+        let narrow = self.narrow_globals.take();
         if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
             return;
         }
-        self.emit(
-            Diagnostic::error(
-                Code::AddressSize,
-                span,
-                "32-bit addressing is not supported",
-            )
-            .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
-        );
+        if let Some(span) = self.address32 {
+            self.emit(
+                Diagnostic::error(
+                    Code::AddressSize,
+                    span,
+                    "32-bit addressing is not supported",
+                )
+                .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
+            );
+        } else if let Some((d, more)) = narrow {
+            let d = if more > 0 {
+                d.with_note(format!(
+                    "{more} more address{} of the module {} held in 32-bit registers",
+                    if more == 1 { "" } else { "es" },
+                    if more == 1 { "is" } else { "are" }
+                ))
+            } else {
+                *d
+            };
+            self.emit(d);
+        }
+    }
+
+    /// Hold `d`, about a generic or `.global` address in a 32-bit
+    /// register, for the module's end ([`Checker::address_size_rule`]).
+    pub(super) fn narrow_global(&mut self, d: Diagnostic) {
+        match &mut self.narrow_globals {
+            Some((_, more)) => *more = more.saturating_add(1),
+            None => self.narrow_globals = Some((Box::new(d), 0)),
+        }
     }
 
     /// `.section` bodies: the values each data line may hold

@@ -1707,8 +1707,9 @@ impl Checker<'_> {
                             super::inst_name(i)
                         ),
                     )
-                    .with_note("global addresses are 64-bit (`.address_size 64`): use a `.u64`/`.b64` register");
-                    self.report_found(*n, d, f, w);
+                    .with_note("global addresses are 64-bit (`.address_size 64`): use a `.u64`/`.b64` register")
+                    .with_note("ptxas reads such a module as 32-bit, which it no longer compiles; it says so only when the module has no other error");
+                    self.narrow_global(d);
                 }
                 return;
             }
