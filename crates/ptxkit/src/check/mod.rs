@@ -126,6 +126,9 @@ pub(crate) struct Checker<'o> {
     /// 32-bit and refuses it at its end, only without other errors
     /// (`module_rules`).
     pub(crate) narrow_globals: Option<(Box<Diagnostic>, u64)>,
+    /// A `.target`'s errors that ptxas reports only once an item follows
+    /// the header (`module_rules`): none when the module is a header alone.
+    pub(crate) after_header: Vec<Diagnostic>,
     opts: &'o CheckOptions,
 }
 
@@ -451,6 +454,7 @@ impl<'o> ModuleChecker<'o> {
                 errors_elsewhere: false,
                 address32: None,
                 narrow_globals: None,
+                after_header: Vec::new(),
                 opts,
             },
             ms: ModuleScope::default(),
@@ -488,6 +492,12 @@ impl<'o> ModuleChecker<'o> {
     /// Check the next module-scope item.
     pub fn item(&mut self, item: &Item) {
         let c = &mut self.c;
+        if !matches!(
+            item,
+            Item::Version(_) | Item::Target(_) | Item::AddressSize(_)
+        ) {
+            c.header_read();
+        }
         c.header_order(item);
         match item {
             Item::Version(v) => {
@@ -596,6 +606,9 @@ impl<'o> ModuleChecker<'o> {
     /// [`ModuleChecker::piece`] for the pieces of a declaration whose
     /// initializer is read in parts.
     fn data_piece(&mut self, piece: &DataPiece) {
+        if self.body.is_none() && matches!(piece, DataPiece::Start(_)) {
+            self.c.header_read();
+        }
         let c = &mut self.c;
         match piece {
             DataPiece::Start(v) => {
@@ -692,6 +705,7 @@ impl<'o> ModuleChecker<'o> {
     /// the function's whole span (at its end).
     fn function_start(&mut self, f: Box<crate::syntax::Function>) {
         let c = &mut self.c;
+        c.header_read();
         c.header.declare(f.name_span);
         c.declare_function(&f, &mut self.ms);
         let walk = c.body_start(&f);

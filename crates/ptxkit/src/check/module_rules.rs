@@ -544,6 +544,20 @@ impl Checker<'_> {
         }
     }
 
+    /// The header is read: an item other than `.version`, `.target` and
+    /// `.address_size` comes. ptxas 13.5 judges the architectures of
+    /// `.target` against `.version` only then: a module that is a header
+    /// alone (`.version 6.1`, `.target sm_90`) is taken, and so is one
+    /// whose other header error (`.address_size` before PTX 2.3) is all
+    /// it reports.
+    pub(super) fn header_read(&mut self) {
+        if !self.after_header.is_empty() {
+            for d in std::mem::take(&mut self.after_header) {
+                self.emit(d);
+            }
+        }
+    }
+
     /// `.target`: an architecture first, every word a known target or
     /// option (`module.ptxisa`), options of one group not mixed; each
     /// architecture needs a recent enough `.version`; some options apply
@@ -575,8 +589,10 @@ impl Checker<'_> {
                         format!("unsupported `.target {w}`"),
                     )),
                     Some(need) => {
+                        // Reported once an item follows the header (ptxas
+                        // 13.5 takes `.version 6.1` `.target sm_90` alone).
                         if let Some(have) = self.env.ptx.filter(|h| *h < need) {
-                            self.emit(Diagnostic::error(
+                            self.after_header.push(Diagnostic::error(
                                 Code::TargetVersion,
                                 *span,
                                 format!("`.target {w}` requires PTX ISA .version {need} or later (the module declares {have})"),
