@@ -3328,7 +3328,7 @@ const GROUPS: &[Group] = &[
     Group { name: "abType", alts: &[ModId(10)], patterns: &[] },
     Group { name: "cType", alts: &[ModId(15)], patterns: &[] },
     Group { name: "ss", alts: &[ModId(98)], patterns: &[] },
-    Group { name: "type", alts: &[ModId(4), ModId(1)], patterns: &[] },
+    Group { name: "type", alts: &[ModId(4), ModId(1), ModId(10), ModId(3)], patterns: &[] },
     Group { name: "ss", alts: &[ModId(98)], patterns: &[] },
     Group { name: "type", alts: &[ModId(4), ModId(1)], patterns: &[] },
     Group { name: "elemsize", alts: &[ModId(121), ModId(72)], patterns: &[] },
