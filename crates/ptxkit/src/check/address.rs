@@ -247,6 +247,9 @@ fn typed(role: Option<&RoleSpec>) -> bool {
     role.is_some_and(|r| !r.types.is_empty() && r.kinds.has(Kinds::ADDR))
 }
 
+/// What a body `.param` is for, said with each misuse.
+const PARAM_NOTE: &str = "a body `.param` carries a call's arguments and results: write the arguments before the `call`, read the results after it";
+
 impl Checker<'_> {
     /// `n`, a `.param` variable, as the base of an address of `i`: ptxas
     /// 13.5 lets a function write none of its input parameters ("Illegal to
@@ -274,15 +277,20 @@ impl Checker<'_> {
                     return;
                 }
             }
-            StateSpace::Param if load && !store && !w.returned.contains(&n) => format!(
-                "`{n}` is read before any `call` returns into it (ptxas: function call sequence invalid)"
-            ),
+            StateSpace::Param if load && !store && !w.returned.contains(&n) => {
+                // ptxas says so at the module's end, and only without other
+                // errors (`Checker::address_size_rule`).
+                let d = Diagnostic::error(
+                    Code::OperandKind,
+                    sp,
+                    format!("`{n}` is read before any `call` returns into it (ptxas: function call sequence invalid)"),
+                )
+                .with_note(PARAM_NOTE);
+                return self.early_param_read(d);
+            }
             _ => return,
         };
-        self.emit(
-            Diagnostic::error(Code::OperandKind, sp, why)
-                .with_note("a body `.param` carries a call's arguments and results: write the arguments before the `call`, read the results after it"),
-        );
+        self.emit(Diagnostic::error(Code::OperandKind, sp, why).with_note(PARAM_NOTE));
     }
 
     /// The address of `n`, a `.param` variable of the body, taken as a

@@ -126,6 +126,10 @@ pub(crate) struct Checker<'o> {
     /// 32-bit and refuses it at its end, only without other errors
     /// (`module_rules`).
     pub(crate) narrow_globals: Option<(Box<Diagnostic>, u64)>,
+    /// The first read of a body `.param` before a `call` returns into it,
+    /// and how many more: ptxas reports this too only at the module's end
+    /// without other errors ("Function call sequence invalid").
+    pub(crate) early_param_reads: Option<(Box<Diagnostic>, u64)>,
     /// A `.target`'s errors that ptxas reports only once an item follows
     /// the header (`module_rules`): none when the module is a header alone.
     pub(crate) after_header: Vec<Diagnostic>,
@@ -454,6 +458,7 @@ impl<'o> ModuleChecker<'o> {
                 errors_elsewhere: false,
                 address32: None,
                 narrow_globals: None,
+                early_param_reads: None,
                 after_header: Vec::new(),
                 opts,
             },

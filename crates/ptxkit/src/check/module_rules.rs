@@ -412,8 +412,13 @@ impl Checker<'_> {
     /// without `.address_size 64` ("Program uses 32-bit address on line
     /// …", then the same fatal error). The first such use is reported,
     /// with the count of the others.
+    ///
+    /// Last, where neither applies, a body `.param` read before a `call`
+    /// returns into it: ptxas's "Function call sequence invalid" is also
+    /// a fatal error of the module's end (it loses to the 32-bit one).
     pub(super) fn address_size_rule(&mut self) {
         let narrow = self.narrow_globals.take();
+        let early = self.early_param_reads.take();
         if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
             return;
         }
@@ -427,26 +432,32 @@ impl Checker<'_> {
                 .with_note("ptxas 13.x compiles only `.address_size 64` modules"),
             );
         } else if let Some((d, more)) = narrow {
-            let d = if more > 0 {
-                d.with_note(format!(
-                    "{more} more address{} of the module {} held in 32-bit registers",
-                    if more == 1 { "" } else { "es" },
-                    if more == 1 { "is" } else { "are" }
-                ))
-            } else {
-                *d
-            };
-            self.emit(d);
+            self.emit(with_more(
+                *d,
+                more,
+                "address of the module is held in a 32-bit register",
+                "addresses of the module are held in 32-bit registers",
+            ));
+        } else if let Some((d, more)) = early {
+            self.emit(with_more(
+                *d,
+                more,
+                "`.param` is read before a call returns into it",
+                "`.param` reads come before a call returns into them",
+            ));
         }
     }
 
     /// Hold `d`, about a generic or `.global` address in a 32-bit
     /// register, for the module's end ([`Checker::address_size_rule`]).
     pub(super) fn narrow_global(&mut self, d: Diagnostic) {
-        match &mut self.narrow_globals {
-            Some((_, more)) => *more = more.saturating_add(1),
-            None => self.narrow_globals = Some((Box::new(d), 0)),
-        }
+        hold_late(&mut self.narrow_globals, d);
+    }
+
+    /// Hold `d`, about a body `.param` read before a `call` returns into
+    /// it, for the module's end ([`Checker::address_size_rule`]).
+    pub(super) fn early_param_read(&mut self, d: Diagnostic) {
+        hold_late(&mut self.early_param_reads, d);
     }
 
     /// `.section` bodies: the values each data line may hold
@@ -1627,6 +1638,24 @@ pub(super) fn init_value(ty: ScalarType, e: &Expr) -> Option<Diagnostic> {
 pub(super) fn dim_len(e: Option<&Expr>) -> Option<u64> {
     e.and_then(crate::syntax::consteval::eval_int)
         .and_then(|n| u64::try_from(n).ok())
+}
+
+/// Keep the first of a kind of diagnostic held for the module's end, and
+/// count the others.
+fn hold_late(slot: &mut Option<(Box<Diagnostic>, u64)>, d: Diagnostic) {
+    match slot {
+        Some((_, more)) => *more = more.saturating_add(1),
+        None => *slot = Some((Box::new(d), 0)),
+    }
+}
+
+/// `d` with a note counting the `more` like it that were held back.
+fn with_more(d: Diagnostic, more: u64, one: &str, many: &str) -> Diagnostic {
+    match more {
+        0 => d,
+        1 => d.with_note(format!("1 more {one}")),
+        n => d.with_note(format!("{n} more {many}")),
+    }
 }
 
 #[cfg(test)]
