@@ -268,6 +268,9 @@ fn theirs(ptxas: &Path, arch: &str, file: &Path) -> Option<u32> {
     let line = err
         .lines()
         .filter(|l| l.contains("error") || l.contains("fatal"))
+        // A line of ptxas's own macros (`<macro util>, line 2`) is none of
+        // the file's.
+        .filter(|l| !l.contains("<macro"))
         .filter_map(|l| {
             let i = l.find(", line ")?;
             l.get(i + 7..)?.split(';').next()?.parse().ok()
