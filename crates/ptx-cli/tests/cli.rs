@@ -71,9 +71,9 @@ fn check_directory_and_json() {
     let v: serde_json::Value = serde_json::from_slice(&both.stdout).expect("json");
     let arr = v.as_array().expect("array");
     // The syntax errors, and the semantic error of a statement that parsed
-    // after them (a 32-bit address register).
+    // after them (an undeclared address register).
     assert_eq!(arr.len(), 5, "{v}");
-    assert_eq!(arr[3]["code"], "E0703");
+    assert_eq!(arr[3]["code"], "E0401");
     assert_eq!(arr[0]["line"], 8);
     assert_eq!(arr[0]["column"], 14);
     assert_eq!(arr[0]["severity"], "error");
