@@ -279,7 +279,7 @@ impl Checker<'_> {
             }
             StateSpace::Param if load && !store && !w.returned.contains(&n) => {
                 // ptxas says so at the module's end, and only without other
-                // errors (`Checker::address_size_rule`).
+                // errors (`Checker::fatal_at_end_rules`).
                 let d = Diagnostic::error(
                     Code::OperandKind,
                     sp,

@@ -763,7 +763,7 @@ impl<'o> ModuleChecker<'o> {
     pub fn end(&mut self) {
         self.c.unresolved_functions(&self.ms);
         self.c.unresolved_function_names(&self.ms);
-        self.c.address_size_rule();
+        self.c.fatal_at_end_rules();
         self.c.shared_space_rule();
         self.c.last_target_rule();
     }

@@ -389,7 +389,7 @@ impl Checker<'_> {
 
     /// `.address_size`: from PTX ISA 2.3; 32 is checked as 32-bit
     /// addressing and refused at the module's end
-    /// ([`Checker::address_size_rule`]).
+    /// ([`Checker::fatal_at_end_rules`]).
     pub(super) fn address_size_rules(&mut self, a: &AddressSize) {
         if a.bits.value == 32 && self.address32.is_none() {
             self.address32 = Some(a.span);
@@ -416,10 +416,10 @@ impl Checker<'_> {
     /// Last, where neither applies, a body `.param` read before a `call`
     /// returns into it: ptxas's "Function call sequence invalid" is also
     /// a fatal error of the module's end (it loses to the 32-bit one).
-    pub(super) fn address_size_rule(&mut self) {
+    pub(super) fn fatal_at_end_rules(&mut self) {
         let narrow = self.narrow_globals.take();
         let early = self.early_param_reads.take();
-        if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
+        if self.module_has_errors() {
             return;
         }
         if let Some(span) = self.address32 {
@@ -448,14 +448,21 @@ impl Checker<'_> {
         }
     }
 
+    /// Whether the module has an error so far, reported here or elsewhere
+    /// ([`crate::check::ModuleChecker::note_errors`]): the rules ptxas
+    /// judges only in a module without errors are then not judged.
+    pub(super) fn module_has_errors(&self) -> bool {
+        self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error)
+    }
+
     /// Hold `d`, about a generic or `.global` address in a 32-bit
-    /// register, for the module's end ([`Checker::address_size_rule`]).
+    /// register, for the module's end ([`Checker::fatal_at_end_rules`]).
     pub(super) fn narrow_global(&mut self, d: Diagnostic) {
         hold_late(&mut self.narrow_globals, d);
     }
 
     /// Hold `d`, about a body `.param` read before a `call` returns into
-    /// it, for the module's end ([`Checker::address_size_rule`]).
+    /// it, for the module's end ([`Checker::fatal_at_end_rules`]).
     pub(super) fn early_param_read(&mut self, d: Diagnostic) {
         hold_late(&mut self.early_param_reads, d);
     }

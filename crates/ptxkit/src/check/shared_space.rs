@@ -221,7 +221,7 @@ impl Checker<'_> {
     /// At the module's end: every kernel within the static shared memory.
     pub(super) fn shared_space_rule(&mut self) {
         // Judged last, as ptxas does: not in a module with other errors.
-        if self.errors_elsewhere || self.diags.iter().any(Diagnostic::is_error) {
+        if self.module_has_errors() {
             return;
         }
         let target = self.env.sm.map(|s| s.to_string());
