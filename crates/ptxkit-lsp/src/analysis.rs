@@ -17,9 +17,9 @@
 
 use std::cell::OnceCell;
 
-use ptxkit::check::{CheckOptions, ModuleChecker};
+use ptxkit::check::{CheckOptions, EndFacts, ModuleChecker};
 use ptxkit::syntax::{Block, Function};
-use ptxkit::{Diagnostic, Item, Module, Piece, Span};
+use ptxkit::{Diagnostic, Item, Module, Span};
 
 use crate::index::Index;
 
@@ -38,6 +38,15 @@ pub struct Analysis {
     pub(crate) semantic: Vec<Vec<Diagnostic>>,
     /// The checker's diagnostics outside every item.
     pub(crate) loose: Vec<Diagnostic>,
+    /// The diagnostics of the module's end (rules judged on the whole
+    /// module: static shared memory, 32-bit addresses, call sequences,
+    /// `.loc` function names…), made again by every analysis and never
+    /// kept with an item, since an edit anywhere may change them.
+    pub(crate) late: Vec<Diagnostic>,
+    /// What each function's body leaves for the module's end (aligned
+    /// with `module.items`; empty for other items): given back to the
+    /// checker for a function whose body is not walked again.
+    pub(crate) facts: Vec<EndFacts>,
     /// The target checked against, when not the module's own.
     target: Option<String>,
     /// How much of the check was reused.
@@ -196,6 +205,8 @@ impl Analysis {
             syntax: parsed.diagnostics,
             semantic: Vec::new(),
             loose: Vec::new(),
+            late: Vec::new(),
+            facts: Vec::new(),
             target,
             reuse: Reuse::default(),
             index: OnceCell::new(),
@@ -237,6 +248,8 @@ impl Analysis {
             syntax: Vec::new(),
             semantic: Vec::new(),
             loose: checked.diagnostics,
+            late: Vec::new(),
+            facts: Vec::new(),
             target,
             reuse: Reuse::default(),
             index: OnceCell::new(),
@@ -268,47 +281,59 @@ impl Analysis {
         let mut diags = Vec::new();
         // For each item, the old item whose diagnostics it keeps.
         let mut kept: Vec<Option<usize>> = vec![None; self.module.items.len()];
+        self.facts = vec![EndFacts::default(); self.module.items.len()];
         let mut dirty = prev.is_none();
         for (i, item) in self.module.items.iter().enumerate() {
             let old = match (prev, &change) {
                 (Some(p), Some(ch)) if !dirty => counterpart(p, ch, item),
                 _ => None,
             };
-            match (item, old) {
-                (Item::Function(f), Some((k, true))) if f.body.is_some() => {
+            // An unchanged function's facts for the module's end, moved
+            // to where it is now.
+            let old_facts = match (prev, &change, old) {
+                (Some(p), Some(ch), Some((k, true))) => {
+                    p.facts.get(k).and_then(|f| f.mapped(|s| ch.map_span(s)))
+                }
+                _ => None,
+            };
+            let facts = match (item, old, old_facts) {
+                (Item::Function(f), Some((k, true)), Some(facts)) if f.body.is_some() => {
                     // Unchanged, after unchanged declarations: the header
-                    // declares it, the old diagnostics stand.
-                    mc.piece(&Piece::FunctionStart(Box::new(header_of(f))));
-                    mc.piece(&Piece::FunctionEnd(f.span));
+                    // declares it, its facts count at the module's end,
+                    // its old diagnostics stand.
+                    mc.kept_function(f, &facts);
                     if let Some(slot) = kept.get_mut(i) {
                         *slot = Some(k);
                     }
                     self.reuse.kept += 1;
+                    facts
                 }
-                (Item::Function(f), Some((_, false))) if f.body.is_some() => {
+                (Item::Function(f), Some(_), _) if f.body.is_some() => {
                     // Only the body changed: check it again.
-                    mc.item(item);
                     self.reuse.checked += 1;
+                    mc.item_facts(item)
                 }
-                (_, Some((_, true))) => mc.item(item),
+                (_, Some((_, true)), _) => mc.item_facts(item),
                 _ => {
                     dirty = true;
                     if matches!(item, Item::Function(_)) {
                         self.reuse.checked += 1;
                     }
-                    mc.item(item);
+                    mc.item_facts(item)
                 }
+            };
+            if let Some(slot) = self.facts.get_mut(i) {
+                *slot = facts;
             }
             diags.append(&mut mc.take_diagnostics());
         }
         // The limits ptxas judges only in a module without errors: any
-        // syntax error, new diagnostic or reused one (but such a limit's
-        // own) stands in their way.
+        // syntax error, new diagnostic or reused one stands in their way
+        // (a reused item's diagnostics are its own, never the module's
+        // end's).
         let reused_errors = kept.iter().flatten().any(|&k| {
-            prev.and_then(|p| p.semantic.get(k)).is_some_and(|ds| {
-                ds.iter()
-                    .any(|d| d.is_error() && d.code != ptxkit::diag::Code::SharedSpace)
-            })
+            prev.and_then(|p| p.semantic.get(k))
+                .is_some_and(|ds| ds.iter().any(Diagnostic::is_error))
         });
         if reused_errors
             || self.syntax.iter().any(Diagnostic::is_error)
@@ -317,7 +342,8 @@ impl Analysis {
             mc.note_errors();
         }
         mc.end();
-        diags.append(&mut mc.take_diagnostics());
+        self.late = mc.take_diagnostics();
+        self.late.sort_by_key(|d| d.span.start);
         diags.sort_by_key(|d| d.span.start);
         let starts: Vec<u32> = self.module.items.iter().map(|i| i.span().start).collect();
         self.semantic = vec![Vec::new(); self.module.items.len()];
@@ -359,7 +385,12 @@ impl Analysis {
     /// when there are any, as in `ptx check`.
     pub fn diagnostics(&self) -> Vec<&Diagnostic> {
         let syntax_errors = self.syntax.iter().any(Diagnostic::is_error);
-        let semantic = self.semantic.iter().flatten().chain(self.loose.iter());
+        let semantic = self
+            .semantic
+            .iter()
+            .flatten()
+            .chain(self.loose.iter())
+            .chain(self.late.iter());
         let mut all: Vec<&Diagnostic> = self
             .syntax
             .iter()
@@ -486,6 +517,67 @@ mod tests {
         assert!(shown.windows(2).all(|w| w[0].span.start <= w[1].span.start));
         let late = src.find("zz").unwrap() as u32;
         assert!(shown.iter().any(|d| d.span.start == late));
+    }
+
+    /// Each text of `steps` analysed after the one before (reusing it)
+    /// gives the diagnostics of a fresh analysis; the reuse of each step.
+    fn step_through(steps: &[String]) -> Vec<Reuse> {
+        let mut prev: Option<Analysis> = None;
+        let mut reuse = Vec::new();
+        for text in steps {
+            let inc = Analysis::new(text.clone(), None, prev.as_ref());
+            let fresh = Analysis::new(text.clone(), None, None);
+            assert_eq!(codes(&inc), codes(&fresh), "{text}");
+            reuse.push(inc.reuse);
+            prev = Some(inc);
+        }
+        reuse
+    }
+
+    /// The rules of the module's end (static shared memory, a global
+    /// address in a 32-bit register, a `.param` read before its call,
+    /// `.loc` function names) are judged on every function's facts, also
+    /// those of functions not walked again: an edit elsewhere that adds
+    /// or removes the module's only error, or the section that defines a
+    /// name, shows them or hides them as a fresh analysis does. (The
+    /// diagnostics of the module's end were kept with the unchanged
+    /// function, and its facts were lost.)
+    #[test]
+    fn the_module_end_is_judged_on_kept_functions_too() {
+        let head = ".version 8.5\n.target sm_90\n.address_size 64\n";
+        let other = |body: &str| {
+            format!(".visible .entry other()\n{{\n\t.reg .b32 %r<3>;\n{body}\tret;\n}}\n")
+        };
+        let fine = other("\tmov.b32 %r1, 1;\n");
+        let broken = other("\tmov.b32 %r1, %r9;\n");
+        let kernels = [
+            ".visible .entry big()\n{\n\t.shared .align 4 .b8 a[60000];\n\tret;\n}\n".to_string(),
+            ".visible .entry narrow()\n{\n\t.reg .u32 %r<3>;\n\tmov.u32 %r1, 0;\n\tld.global.u32 %r2, [%r1];\n\tret;\n}\n".to_string(),
+            ".func (.param .b32 r) f(.param .b32 a)\n{\n\tst.param.b32 [r], 1;\n\tret;\n}\n\
+             .visible .entry seq()\n{\n\t.reg .b32 %r;\n\t.param .b32 pa;\n\t.param .b32 pr;\n\tld.param.b32 %r, [pr];\n\tst.param.b32 [pa], 1;\n\tcall (pr), f, (pa);\n\tret;\n}\n".to_string(),
+        ];
+        for k in &kernels {
+            let clean = format!("{head}{k}{fine}");
+            let with_error = format!("{head}{k}{broken}");
+            let end_codes = |t: &str| {
+                let a = Analysis::new(t.to_string(), None, None);
+                a.late.iter().filter(|d| d.is_error()).count()
+            };
+            assert_eq!(end_codes(&clean), 1, "{clean}");
+            assert_eq!(end_codes(&with_error), 0, "{with_error}");
+            let reuse = step_through(&[clean.clone(), with_error.clone(), clean.clone()]);
+            // The kernels were kept, not walked again.
+            assert!(
+                reuse.iter().skip(1).all(|r| r.kept >= 1 && r.checked == 1),
+                "{reuse:?}"
+            );
+        }
+        // A `.loc` naming a label no section defines, then the section.
+        let loc = ".file 1 \"a.cu\"\n.visible .entry k()\n{\n\t.loc 1 1 1, function_name $Lf, inlined_at 1 2 3\n\tret;\n}\n";
+        let without = format!("{head}{loc}");
+        let with = format!("{without}.section .debug_str {{ $Lf:\n.b8 0 }}\n");
+        let reuse = step_through(&[without.clone(), with.clone(), without]);
+        assert!(reuse.iter().skip(1).all(|r| r.kept == 1), "{reuse:?}");
     }
 
     /// A header edit checks everything from there on.

@@ -8,7 +8,7 @@
 //! it. Diagnostics, the one thing an editor wants after every keystroke,
 //! do not.
 
-use ptxkit::check::{CheckOptions, ModuleChecker};
+use ptxkit::check::{CheckOptions, EndFacts, ModuleChecker};
 use ptxkit::{Diagnostic, Item, Piece, Span};
 
 use crate::analysis::{header_of, shifted, Analysis, Change};
@@ -20,6 +20,8 @@ struct Slot {
     body: Option<Span>,
     syntax: Vec<Diagnostic>,
     semantic: Vec<Diagnostic>,
+    /// What its body leaves for the module's end.
+    facts: EndFacts,
 }
 
 /// The diagnostics of a document by item, in its current positions.
@@ -30,6 +32,11 @@ pub struct Layout {
     stray: Vec<Diagnostic>,
     /// Semantic diagnostics outside every item.
     loose: Vec<Diagnostic>,
+    /// The diagnostics of the module's end ([`Analysis`]'s `late`).
+    late: Vec<Diagnostic>,
+    /// Whether a function of the module holds shared memory (its calls
+    /// then count at the module's end).
+    shared_in_use: bool,
 }
 
 /// The index of the item of `spans` that holds `off`.
@@ -55,6 +62,7 @@ impl Layout {
                 },
                 syntax: Vec::new(),
                 semantic: a.semantic.get(i).cloned().unwrap_or_default(),
+                facts: a.facts.get(i).cloned().unwrap_or_default(),
             })
             .collect();
         let spans: Vec<Span> = items.iter().map(|s| s.span).collect();
@@ -69,6 +77,8 @@ impl Layout {
             items,
             stray,
             loose: a.loose.clone(),
+            late: a.late.clone(),
+            shared_in_use: a.facts.iter().any(EndFacts::uses_shared_memory),
         }
     }
 
@@ -78,6 +88,17 @@ impl Layout {
             .iter()
             .flat_map(|s| s.syntax.iter())
             .chain(self.stray.iter())
+            .any(Diagnostic::is_error)
+    }
+
+    /// Whether the module has an error outside the module's end (what
+    /// silences the rules judged there).
+    fn has_errors(&self) -> bool {
+        self.items
+            .iter()
+            .flat_map(|s| s.syntax.iter().chain(&s.semantic))
+            .chain(&self.stray)
+            .chain(&self.loose)
             .any(Diagnostic::is_error)
     }
 
@@ -95,7 +116,8 @@ impl Layout {
             .items
             .iter()
             .flat_map(|s| s.semantic.iter())
-            .chain(self.loose.iter());
+            .chain(self.loose.iter())
+            .chain(self.late.iter());
         let mut all: Vec<&Diagnostic> = syntax.chain(semantic.filter(|_| !errors)).collect();
         all.sort_by_key(|d| d.span.start);
         all
@@ -175,9 +197,35 @@ impl Layout {
             }
         }
         mc.take_diagnostics();
-        mc.item(item);
+        let facts = mc.item_facts(item);
         let mut semantic = mc.take_diagnostics();
         semantic.sort_by_key(|d| d.span.start);
+        // The module's end is not judged again here: it holds only while
+        // the function leaves the same facts for it, at the same places,
+        // and the module's errors (which silence its rules) stay as they
+        // were. Otherwise the whole analysis answers.
+        let same_facts = slot.facts.mapped(|s| ch.map_span(s)).is_some_and(|old| {
+            if self.shared_in_use {
+                old.same(&facts)
+            } else {
+                old.same_but_calls(&facts)
+            }
+        });
+        let errors_before = self.has_errors();
+        let errors_elsewhere =
+            self.items.iter().enumerate().any(|(i, s)| {
+                i != k && s.syntax.iter().chain(&s.semantic).any(Diagnostic::is_error)
+            }) || self
+                .stray
+                .iter()
+                .chain(&self.loose)
+                .any(Diagnostic::is_error);
+        let errors_after = errors_elsewhere
+            || parsed.diagnostics.iter().any(Diagnostic::is_error)
+            || semantic.iter().any(Diagnostic::is_error);
+        if !same_facts || errors_before != errors_after {
+            return false;
+        }
         // Everything after the change moves by its length.
         let after = |d: &Diagnostic| shifted(d, &ch);
         // The module's header rules (`.version` first, a `.target`) are
@@ -197,6 +245,7 @@ impl Layout {
                     body: f.body.as_ref().map(|b| b.span),
                     syntax,
                     semantic: std::mem::take(&mut semantic),
+                    facts: facts.clone(),
                 };
             } else if i > k {
                 s.span = ch.map_span(s.span).unwrap_or(s.span);
@@ -214,6 +263,7 @@ impl Layout {
             |d: &&Diagnostic| header(d) || !(old_from <= d.span.start && d.span.start < old_to);
         self.stray = self.stray.iter().filter(redone).map(after).collect();
         self.loose = self.loose.iter().filter(redone).map(after).collect();
+        self.late = self.late.iter().map(after).collect();
         true
     }
 }
@@ -266,5 +316,43 @@ mod tests {
         // A header edit is not taken.
         let next = text.replace(".entry b()", ".entry bb()");
         assert!(!layout.edit(&a, &text, &next, None));
+    }
+
+    /// A body edit that changes what the module's end judges (its only
+    /// error added or removed, a function's facts for it changed) is left
+    /// to the whole analysis; one that does not is answered here, with
+    /// the module's end's diagnostics moved.
+    #[test]
+    fn edits_that_change_the_module_end_go_to_the_whole_analysis() {
+        let src = ".version 8.5\n.target sm_90\n.address_size 64\n\
+            .visible .entry big()\n{\n\t.shared .align 4 .b8 a[60000];\n\tret;\n}\n\
+            .visible .entry narrow()\n{\n\t.reg .u32 %r<3>;\n\tmov.u32 %r1, 0;\n\tld.global.u32 %r2, [%r1];\n\tret;\n}\n";
+        let a = Analysis::new(src.to_string(), None, None);
+        assert_eq!(a.late.len(), 1, "{:?}", a.late);
+        let edit = |from: &str, to: &str| {
+            let at = src.rfind(from).unwrap();
+            let mut next = src.to_string();
+            next.replace_range(at..at + from.len(), to);
+            let mut layout = Layout::of(&a);
+            let taken = layout.edit(&a, src, &next, None);
+            let whole = Analysis::new(next.clone(), None, None);
+            if taken {
+                assert_eq!(
+                    shown(layout.diagnostics()),
+                    shown(whole.diagnostics()),
+                    "{next}"
+                );
+            }
+            taken
+        };
+        // An error in a body: the module's end says nothing any more.
+        assert!(!edit("\tret;", "\tmov.u32 %r1, %r9;\n\tret;"));
+        // The 32-bit address gone: the shared memory shows.
+        assert!(!edit("ld.global.u32 %r2, [%r1];", "mov.u32 %r2, %r1;"));
+        // More of the same: the first use and the count stay, moved.
+        assert!(edit(
+            "\tmov.u32 %r1, 0;",
+            "\tmov.u32 %r1, 0;\n\tadd.u32 %r1, %r1, 1;"
+        ));
     }
 }

@@ -18,6 +18,7 @@ mod body;
 mod const_div;
 mod const_vectors;
 mod elements;
+mod end_facts;
 mod exact;
 mod files;
 mod float_vectors;
@@ -47,6 +48,7 @@ use crate::diag::{Bounded, Code, Collected, Diagnostic, Sorted};
 use crate::isa::PtxVersion;
 use crate::syntax::{Instruction, Item, Module};
 use crate::DataPiece;
+pub use end_facts::EndFacts;
 use symbols::ModuleScope;
 use target::{Env, Sm};
 
@@ -572,6 +574,45 @@ impl<'o> ModuleChecker<'o> {
             }
             _ => c.declare(item, &mut self.ms),
         }
+    }
+
+    /// [`ModuleChecker::item`], and what the item leaves for the module's
+    /// end (empty unless it is a function with a body): what
+    /// [`ModuleChecker::kept_function`] is given when the item is not
+    /// walked again.
+    pub fn item_facts(&mut self, item: &Item) -> EndFacts {
+        if !matches!(item, Item::Function(f) if f.body.is_some()) {
+            self.item(item);
+            return EndFacts::default();
+        }
+        let aside = self.c.facts_begin();
+        self.item(item);
+        self.c.facts_end(aside)
+    }
+
+    /// A function with a body that is not walked again (unchanged since
+    /// the check that gave `facts`, [`ModuleChecker::item_facts`]): its
+    /// header declares it, and its facts count at the module's end as if
+    /// its body had been walked. Its own diagnostics are the caller's to
+    /// keep.
+    pub fn kept_function(&mut self, f: &crate::syntax::Function, facts: &EndFacts) {
+        let header = crate::syntax::Function {
+            linkage: f.linkage,
+            kind: f.kind,
+            rets: f.rets.clone(),
+            name: f.name,
+            name_span: f.name_span,
+            params: f.params.clone(),
+            directives: f.directives.clone(),
+            body: f.body.as_ref().map(|b| crate::syntax::Block {
+                stmts: Vec::new(),
+                span: crate::source::Span::at(b.span.start),
+            }),
+            span: f.span,
+        };
+        self.piece(&crate::Piece::FunctionStart(Box::new(header)));
+        self.piece(&crate::Piece::FunctionEnd(f.span));
+        self.c.replay_function(facts);
     }
 
     /// Check the next piece of a module read by [`crate::PieceStream`]

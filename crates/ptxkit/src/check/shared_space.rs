@@ -26,7 +26,8 @@ use crate::syntax::{Function, Name, VarDecl};
 const WALK_BUDGET: usize = 1 << 22;
 
 /// What one function with a body contributes.
-struct Own {
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Own {
     name: Name,
     name_span: Span,
     kernel: bool,
@@ -73,7 +74,57 @@ fn shared_bytes(v: &VarDecl) -> impl Iterator<Item = (Name, Span, u64)> + '_ {
     })
 }
 
+impl Own {
+    /// Where the function's name is.
+    pub(crate) fn name_span(&self) -> Span {
+        self.name_span
+    }
+
+    /// Whether the function itself holds shared memory: `.shared`
+    /// variables of its own, or module ones it names.
+    pub(crate) fn holds_shared(&self) -> bool {
+        self.bytes > 0 || !self.globals.is_empty()
+    }
+
+    /// The same record without its calls.
+    pub(crate) fn without_calls(&self) -> Own {
+        Own {
+            callees: Vec::new(),
+            ..self.clone()
+        }
+    }
+
+    /// The same record with its span moved by `map` (`None` when it has
+    /// no image).
+    pub(crate) fn mapped(&self, map: impl Fn(Span) -> Option<Span>) -> Option<Own> {
+        Some(Own {
+            name_span: map(self.name_span)?,
+            ..self.clone()
+        })
+    }
+}
+
 impl SharedSpace {
+    /// How many functions' records are kept (a mark for
+    /// [`SharedSpace::own_since`]).
+    pub(crate) fn functions(&self) -> usize {
+        self.funcs.len()
+    }
+
+    /// The record of the function checked since [`SharedSpace::functions`]
+    /// said `mark`, if it kept one.
+    pub(crate) fn own_since(&self, mark: usize) -> Option<Own> {
+        self.funcs.get(mark).cloned()
+    }
+
+    /// The record of a function whose body is not walked again, kept from
+    /// its last walk ([`SharedSpace::own_since`]).
+    pub(crate) fn push_own(&mut self, own: Own) {
+        let i = self.funcs.len();
+        self.index.entry(own.name).or_insert(i);
+        self.funcs.push(own);
+    }
+
     /// A module-scope variable declaration.
     pub(crate) fn module_var(&mut self, v: &VarDecl) {
         for (n, span, b) in shared_bytes(v) {
