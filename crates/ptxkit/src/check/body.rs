@@ -754,8 +754,13 @@ impl Checker<'_> {
         }
     }
 
-    /// `call{.uni} (rets), f, (args){, proto|targets}`.
+    /// `call{.uni} (rets), f, (args){, proto|targets}`. Its errors are
+    /// reported at the `call` itself, with a label on the operand at
+    /// fault: ptxas 13.5 names the line where the statement starts, and
+    /// compilers write a call over several lines (`call.uni (retval0),`,
+    /// the callee, then the arguments one a line).
     fn call(&mut self, i: &Instruction, w: &mut BodyWalk, ms: &ModuleScope) {
+        let at = i.opcode_span;
         let mut lists = Vec::new();
         let mut list_items: smallvec::SmallVec<[&[Operand]; 2]> = smallvec::SmallVec::new();
         let mut callee: Option<(Name, Span)> = None;
@@ -789,9 +794,10 @@ impl Checker<'_> {
             if f.kernel {
                 let d = Diagnostic::error(
                     Code::UndeclaredCallee,
-                    span,
+                    at,
                     format!("`{name}` is a kernel; `call` needs a device function (`.func`)"),
                 )
+                .with_label(span, "the callee")
                 .with_label(f.name_span, format!("`{name}` is declared here"));
                 self.emit(d);
                 return;
@@ -828,9 +834,10 @@ impl Checker<'_> {
             if !problems.is_empty() {
                 let d = Diagnostic::error(
                     Code::CallArity,
-                    span,
+                    at,
                     format!("call to `{name}` passes {}", problems.join(" and ")),
                 )
+                .with_label(span, "the callee")
                 .with_label(f.name_span, format!("`{name}` is declared here"));
                 self.emit(d);
                 return;
@@ -841,7 +848,7 @@ impl Checker<'_> {
             let formals = ms.formals(name).unwrap_or_default();
             let skip = if ret_first { 0 } else { want_rets };
             let whose = (name, f.name_span);
-            self.argument_types(&list_items, formals, skip, whose, w, ms);
+            self.argument_types(at, &list_items, formals, skip, whose, w, ms);
             return;
         }
         let found = w.lookup(ms, name);
@@ -854,9 +861,10 @@ impl Checker<'_> {
         {
             let d = Diagnostic::error(
                 Code::CallPrototype,
-                span,
+                at,
                 format!("the indirect call through `{name}` names no prototype"),
             )
+            .with_label(span, "the register called through")
             .with_note("after the arguments, name a `.callprototype` or `.calltargets` label: `call (r), %rd1, (a), proto;`");
             self.emit(d);
             return;
@@ -872,7 +880,7 @@ impl Checker<'_> {
                 rets: want_rets,
                 params: want_args,
                 formals,
-                at,
+                at: proto_at,
             }) = w.protos.get(p)
             {
                 // Through a prototype the counts are exact: leaving the
@@ -886,13 +894,16 @@ impl Checker<'_> {
                     _ => (0, 0),
                 };
                 if (rets, args) != (want_rets, want_args) {
-                    self.emit(Diagnostic::error(
-                        Code::CallArity,
-                        *psp,
-                        format!(
-                            "the call through `{name}` passes {rets} return value(s) and {args} argument(s); `{p}` takes {want_rets} and {want_args}"
-                        ),
-                    ));
+                    self.emit(
+                        Diagnostic::error(
+                            Code::CallArity,
+                            at,
+                            format!(
+                                "the call through `{name}` passes {rets} return value(s) and {args} argument(s); `{p}` takes {want_rets} and {want_args}"
+                            ),
+                        )
+                        .with_label(*psp, "the prototype"),
+                    );
                 } else {
                     // The counts agree: each of the prototype's type, as
                     // for a direct call (ptxas 13.5 the same).
@@ -903,12 +914,13 @@ impl Checker<'_> {
                             .get(at..at.saturating_add(len))
                             .unwrap_or_default(),
                     };
-                    self.argument_types(&list_items, formals, 0, (*p, at), w, ms);
+                    self.argument_types(at, &list_items, formals, 0, (*p, proto_at), w, ms);
                 }
             }
         }
         if found.decl.is_none() {
-            let d = Diagnostic::error(Code::UndeclaredCallee, span, format!("call to `{name}`, which is not declared"))
+            let d = Diagnostic::error(Code::UndeclaredCallee, at, format!("call to `{name}`, which is not declared"))
+                .with_label(span, "the callee")
                 .with_note("declare the function before the call (a prototype such as `.extern .func …;` will do), or call through a register with a `.callprototype`");
             self.report(name, d, found, w);
         }
@@ -919,9 +931,12 @@ impl Checker<'_> {
     /// the lists start at the parameters): a `.param` variable or register
     /// of a type compatible with its formal's (ptxas 13.5: "Type of
     /// argument does not match formal parameter"). `whose` names the
-    /// function or prototype, and where it is declared.
+    /// function or prototype, and where it is declared; the errors are
+    /// reported at `at`, the `call`.
+    #[allow(clippy::too_many_arguments)]
     fn argument_types(
         &mut self,
+        at: Span,
         lists: &[&[Operand]],
         formals: &[Option<crate::isa::vocab::ScalarType>],
         skip: usize,
@@ -944,16 +959,17 @@ impl Checker<'_> {
             };
             if let Some(actual) = actual.filter(|a| !super::symbols::compatible(*formal, *a, false))
             {
-                let (name, at) = whose;
+                let (name, decl_at) = whose;
                 self.emit(
                     Diagnostic::error(
                         Code::OperandType,
-                        *sp,
+                        at,
                         format!(
                             "`{n}` is {actual}, which does not fit `{name}`'s {formal} parameter"
                         ),
                     )
-                    .with_label(at, format!("`{name}` is declared here")),
+                    .with_label(*sp, "the argument")
+                    .with_label(decl_at, format!("`{name}` is declared here")),
                 );
             }
         }
